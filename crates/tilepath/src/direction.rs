@@ -1,0 +1,214 @@
+//! The 4 and 8 directions a step can take.
+
+/// One of the 4 orthogonal directions of a 4-connected step.
+///
+/// `Down` is `+y` (rows grow downward, as in an ASCII map). The discriminants are the
+/// 2-bit codes stored in a [`GridPath`](crate::GridPath); the opposite of `d` is
+/// `d ^ 2`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Direction {
+    /// `+x`.
+    Right = 0,
+    /// `+y`.
+    Down = 1,
+    /// `-x`.
+    Left = 2,
+    /// `-y`.
+    Up = 3,
+}
+
+impl Direction {
+    /// The 4 directions in code order.
+    pub const ALL: [Direction; 4] = [Self::Right, Self::Down, Self::Left, Self::Up];
+
+    /// The direction with the 2-bit code `bits & 3`.
+    #[inline]
+    #[must_use]
+    pub const fn from_bits(bits: u8) -> Self {
+        match bits & 3 {
+            0 => Self::Right,
+            1 => Self::Down,
+            2 => Self::Left,
+            _ => Self::Up,
+        }
+    }
+
+    /// The 2-bit code of this direction.
+    #[inline]
+    #[must_use]
+    pub const fn bits(self) -> u8 {
+        self as u8
+    }
+
+    /// The opposite direction.
+    #[inline]
+    #[must_use]
+    pub const fn reverse(self) -> Self {
+        Self::from_bits(self as u8 ^ 2)
+    }
+
+    /// `(dx, dy)` of one step.
+    #[inline]
+    #[must_use]
+    pub const fn offset(self) -> (i32, i32) {
+        match self {
+            Self::Right => (1, 0),
+            Self::Down => (0, 1),
+            Self::Left => (-1, 0),
+            Self::Up => (0, -1),
+        }
+    }
+}
+
+/// One of the 8 directions of an 8-connected step, clockwise from `Right`.
+///
+/// The discriminants are the 3-bit codes stored in a [`GridPath8`](crate::GridPath8);
+/// even codes are orthogonal, odd codes diagonal, and the opposite of `d` is
+/// `(d + 4) & 7`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Direction8 {
+    /// `+x`.
+    Right = 0,
+    /// `+x, +y`.
+    DownRight = 1,
+    /// `+y`.
+    Down = 2,
+    /// `-x, +y`.
+    DownLeft = 3,
+    /// `-x`.
+    Left = 4,
+    /// `-x, -y`.
+    UpLeft = 5,
+    /// `-y`.
+    Up = 6,
+    /// `+x, -y`.
+    UpRight = 7,
+}
+
+impl Direction8 {
+    /// The 8 directions in code order (clockwise from `Right`).
+    pub const ALL: [Direction8; 8] = [
+        Self::Right,
+        Self::DownRight,
+        Self::Down,
+        Self::DownLeft,
+        Self::Left,
+        Self::UpLeft,
+        Self::Up,
+        Self::UpRight,
+    ];
+
+    /// The direction with the 3-bit code `bits & 7`.
+    #[inline]
+    #[must_use]
+    pub const fn from_bits(bits: u8) -> Self {
+        Self::ALL[(bits & 7) as usize]
+    }
+
+    /// The 3-bit code of this direction.
+    #[inline]
+    #[must_use]
+    pub const fn bits(self) -> u8 {
+        self as u8
+    }
+
+    /// Whether this is a diagonal step.
+    #[inline]
+    #[must_use]
+    pub const fn is_diagonal(self) -> bool {
+        self as u8 & 1 == 1
+    }
+
+    /// The opposite direction.
+    #[inline]
+    #[must_use]
+    pub const fn reverse(self) -> Self {
+        Self::from_bits((self as u8 + 4) & 7)
+    }
+
+    /// `(dx, dy)` of one step.
+    #[inline]
+    #[must_use]
+    pub const fn offset(self) -> (i32, i32) {
+        const OFFSETS: [(i32, i32); 8] = [
+            (1, 0),
+            (1, 1),
+            (0, 1),
+            (-1, 1),
+            (-1, 0),
+            (-1, -1),
+            (0, -1),
+            (1, -1),
+        ];
+        OFFSETS[self as usize]
+    }
+
+    /// The orthogonal direction, or `None` for a diagonal.
+    #[inline]
+    #[must_use]
+    pub const fn orthogonal(self) -> Option<Direction> {
+        if self.is_diagonal() {
+            None
+        } else {
+            Some(Direction::from_bits(self as u8 >> 1))
+        }
+    }
+
+    /// The diagonal that combines two orthogonal directions (e.g. `Right` + `Down`),
+    /// or `None` if they are equal or opposite. Used to smooth an L-turn.
+    #[must_use]
+    pub const fn combine(a: Direction, b: Direction) -> Option<Direction8> {
+        let (ax, ay) = a.offset();
+        let (bx, by) = b.offset();
+        let (dx, dy) = (ax + bx, ay + by);
+        if dx == 0 || dy == 0 {
+            return None;
+        }
+        Some(match (dx, dy) {
+            (1, 1) => Self::DownRight,
+            (-1, 1) => Self::DownLeft,
+            (-1, -1) => Self::UpLeft,
+            _ => Self::UpRight,
+        })
+    }
+}
+
+impl From<Direction> for Direction8 {
+    #[inline]
+    fn from(d: Direction) -> Self {
+        Self::from_bits(d.bits() << 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_round_trip_and_reverse() {
+        for d in Direction::ALL {
+            assert_eq!(Direction::from_bits(d.bits()), d);
+            let (dx, dy) = d.offset();
+            assert_eq!(d.reverse().offset(), (-dx, -dy));
+            assert_eq!(Direction8::from(d).offset(), (dx, dy));
+            assert_eq!(Direction8::from(d).orthogonal(), Some(d));
+        }
+        for d in Direction8::ALL {
+            assert_eq!(Direction8::from_bits(d.bits()), d);
+            let (dx, dy) = d.offset();
+            assert_eq!(d.reverse().offset(), (-dx, -dy));
+            assert_eq!(d.is_diagonal(), dx != 0 && dy != 0);
+        }
+    }
+
+    #[test]
+    fn combine_makes_diagonals() {
+        use Direction::*;
+        assert_eq!(Direction8::combine(Right, Down), Some(Direction8::DownRight));
+        assert_eq!(Direction8::combine(Up, Left), Some(Direction8::UpLeft));
+        assert_eq!(Direction8::combine(Right, Left), None);
+        assert_eq!(Direction8::combine(Up, Up), None);
+    }
+}

@@ -1,0 +1,426 @@
+//! The packed grid: 2 bits per cell.
+
+use crate::{Cell, GridLayer, TileKind};
+use core::fmt;
+
+/// Why a grid could not be built or changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GridError {
+    /// A side is larger than [`Grid::MAX_SIDE`].
+    TooLarge {
+        /// Requested width.
+        width: u32,
+        /// Requested height.
+        height: u32,
+    },
+    /// A cell outside the grid was written to.
+    OutOfBounds {
+        /// The cell.
+        cell: Cell,
+    },
+    /// A row of an ASCII map has a different length than the first one.
+    RaggedRow {
+        /// Row index (0 = first line).
+        row: u32,
+        /// Width of the first row.
+        expected: u32,
+        /// Width of this row.
+        found: u32,
+    },
+    /// The legend of an ASCII map does not know a character.
+    UnknownChar {
+        /// The character.
+        ch: char,
+        /// Where it is.
+        cell: Cell,
+    },
+}
+
+impl fmt::Display for GridError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::TooLarge { width, height } => write!(
+                f,
+                "grid of {width}x{height} cells is too large (each side at most {})",
+                Grid::MAX_SIDE
+            ),
+            Self::OutOfBounds { cell } => write!(f, "cell {cell} is outside the grid"),
+            Self::RaggedRow {
+                row,
+                expected,
+                found,
+            } => write!(
+                f,
+                "row {row} has {found} cells but the first row has {expected}"
+            ),
+            Self::UnknownChar { ch, cell } => {
+                write!(f, "unknown map character {ch:?} at {cell}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for GridError {}
+
+/// A `width x height` map of [`TileKind`]s, 2 bits per cell, row-major (index
+/// `y * width + x`), 4 cells per byte: `ceil(width * height / 4)` bytes in all.
+///
+/// Reading outside the grid reads as blocked; writing outside is an error. What a kind
+/// costs is decided per unit by a [`GridLayer`].
+///
+/// ```
+/// use tilepath::{Cell, Grid, GridLayer, TileKind};
+/// let mut grid = Grid::from_ascii("..#\n...", |c| match c {
+///     '.' => Some(TileKind::K0),
+///     '#' => Some(TileKind::K1),
+///     _ => None,
+/// })?;
+/// assert_eq!((grid.width(), grid.height()), (3, 2));
+/// assert_eq!(grid.cost(Cell::new(2, 0), GridLayer::FLOOR_ONLY), 0);
+/// assert_eq!(grid.cost(Cell::new(-1, 0), GridLayer::ALL_PASSABLE), 0); // outside: blocked
+/// grid.set(Cell::new(2, 0), TileKind::K0)?;
+/// assert_eq!(grid.cost(Cell::new(2, 0), GridLayer::FLOOR_ONLY), 1);
+/// # Ok::<(), tilepath::GridError>(())
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash, Default)]
+pub struct Grid {
+    width: u32,
+    height: u32,
+    bytes: Vec<u8>,
+}
+
+impl Grid {
+    /// The largest width or height a grid may have (a 65536x65536 grid takes 1 GiB).
+    pub const MAX_SIDE: u32 = 65_536;
+
+    /// A `width x height` grid filled with [`TileKind::K0`]. A side of 0 gives an empty
+    /// grid (every cell is outside it).
+    ///
+    /// # Errors
+    /// [`GridError::TooLarge`] if a side exceeds [`Grid::MAX_SIDE`].
+    pub fn new(width: u32, height: u32) -> Result<Self, GridError> {
+        Self::filled(width, height, TileKind::K0)
+    }
+
+    /// A `width x height` grid filled with `kind`.
+    ///
+    /// # Errors
+    /// [`GridError::TooLarge`] if a side exceeds [`Grid::MAX_SIDE`].
+    pub fn filled(width: u32, height: u32, kind: TileKind) -> Result<Self, GridError> {
+        if width > Self::MAX_SIDE || height > Self::MAX_SIDE {
+            return Err(GridError::TooLarge { width, height });
+        }
+        let cells = width as usize * height as usize;
+        let k = kind.index();
+        let byte = k | (k << 2) | (k << 4) | (k << 6);
+        Ok(Self {
+            width,
+            height,
+            bytes: vec![byte; cells.div_ceil(4)],
+        })
+    }
+
+    /// A grid whose cell kinds are given by `f(cell)`.
+    ///
+    /// # Errors
+    /// [`GridError::TooLarge`] if a side exceeds [`Grid::MAX_SIDE`].
+    pub fn from_fn(
+        width: u32,
+        height: u32,
+        mut f: impl FnMut(Cell) -> TileKind,
+    ) -> Result<Self, GridError> {
+        let mut grid = Self::new(width, height)?;
+        for y in 0..height {
+            for x in 0..width {
+                let i = y as usize * width as usize + x as usize;
+                grid.set_index(i, f(Cell::new(x as i32, y as i32)));
+            }
+        }
+        Ok(grid)
+    }
+
+    /// A grid from ASCII rows (one line per row, first line = row 0), each character
+    /// mapped to a kind by `legend`. A trailing newline and `\r` are ignored.
+    ///
+    /// # Errors
+    /// [`GridError::RaggedRow`] if rows differ in length, [`GridError::UnknownChar`] if
+    /// `legend` returns `None`, [`GridError::TooLarge`] for oversized maps.
+    pub fn from_ascii(
+        rows: &str,
+        mut legend: impl FnMut(char) -> Option<TileKind>,
+    ) -> Result<Self, GridError> {
+        let lines: Vec<&str> = rows.lines().map(|l| l.trim_end_matches('\r')).collect();
+        let width = lines.first().map_or(0, |l| l.chars().count());
+        let to_u32 = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        let mut grid = Self::new(to_u32(width), to_u32(lines.len()))?;
+        for (y, line) in lines.iter().enumerate() {
+            let found = line.chars().count();
+            if found != width {
+                return Err(GridError::RaggedRow {
+                    row: to_u32(y),
+                    expected: to_u32(width),
+                    found: to_u32(found),
+                });
+            }
+            for (x, ch) in line.chars().enumerate() {
+                let cell = Cell::new(x as i32, y as i32);
+                let kind = legend(ch).ok_or(GridError::UnknownChar { ch, cell })?;
+                grid.set_index(y * width + x, kind);
+            }
+        }
+        Ok(grid)
+    }
+
+    /// Width in cells.
+    #[inline]
+    #[must_use]
+    pub const fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Height in cells.
+    #[inline]
+    #[must_use]
+    pub const fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// Number of cells.
+    #[inline]
+    #[must_use]
+    pub const fn len(&self) -> usize {
+        self.width as usize * self.height as usize
+    }
+
+    /// Whether the grid has no cells.
+    #[inline]
+    #[must_use]
+    pub const fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bytes used by the cells: `ceil(width * height / 4)`.
+    #[inline]
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// Whether `cell` is inside the grid.
+    #[inline]
+    #[must_use]
+    pub const fn contains(&self, cell: Cell) -> bool {
+        (cell.x as u32) < self.width && (cell.y as u32) < self.height
+    }
+
+    /// The row-major index of `cell` (`y * width + x`), or `None` outside the grid.
+    #[inline]
+    #[must_use]
+    pub const fn index_of(&self, cell: Cell) -> Option<usize> {
+        if self.contains(cell) {
+            Some(cell.y as usize * self.width as usize + cell.x as usize)
+        } else {
+            None
+        }
+    }
+
+    /// The cell at row-major index `index`, or `None` past the end.
+    #[inline]
+    #[must_use]
+    pub const fn cell_of(&self, index: usize) -> Option<Cell> {
+        if index < self.len() {
+            let w = self.width as usize;
+            Some(Cell::new((index % w) as i32, (index / w) as i32))
+        } else {
+            None
+        }
+    }
+
+    /// The kind of `cell`, or `None` outside the grid.
+    #[inline]
+    #[must_use]
+    pub fn get(&self, cell: Cell) -> Option<TileKind> {
+        self.index_of(cell)
+            .map(|i| TileKind::from_bits(self.bits_at(i)))
+    }
+
+    /// What it costs a unit with `layer` to enter `cell`: 0 if it is blocked or outside
+    /// the grid.
+    #[inline]
+    #[must_use]
+    pub fn cost(&self, cell: Cell, layer: GridLayer) -> u8 {
+        match self.index_of(cell) {
+            Some(i) => layer.cost_of_bits(self.bits_at(i)),
+            None => 0,
+        }
+    }
+
+    /// Whether a unit with `layer` can enter `cell` (`false` outside the grid).
+    #[inline]
+    #[must_use]
+    pub fn is_passable(&self, cell: Cell, layer: GridLayer) -> bool {
+        self.cost(cell, layer) != 0
+    }
+
+    /// Sets the kind of `cell`, returning the previous kind.
+    ///
+    /// # Errors
+    /// [`GridError::OutOfBounds`] if `cell` is outside the grid (nothing changes).
+    pub fn set(&mut self, cell: Cell, kind: TileKind) -> Result<TileKind, GridError> {
+        let i = self
+            .index_of(cell)
+            .ok_or(GridError::OutOfBounds { cell })?;
+        let old = TileKind::from_bits(self.bits_at(i));
+        self.set_index(i, kind);
+        Ok(old)
+    }
+
+    /// Sets every cell of the rectangle `min..=max` that lies inside the grid; returns
+    /// how many cells were set.
+    pub fn fill_rect(&mut self, min: Cell, max: Cell, kind: TileKind) -> usize {
+        let x0 = min.x.max(0);
+        let y0 = min.y.max(0);
+        let x1 = max.x.min(self.width as i32 - 1);
+        let y1 = max.y.min(self.height as i32 - 1);
+        let mut n = 0;
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                self.set_index(y as usize * self.width as usize + x as usize, kind);
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// The raw packed cells (cell `i` in bits `2*(i%4)..` of byte `i/4`).
+    #[inline]
+    #[must_use]
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The 2-bit kind code at row-major index `i`. Hot path of every solver.
+    ///
+    /// # Panics
+    /// If `i >= len()` (callers check bounds first).
+    #[inline(always)]
+    pub(crate) fn bits_at(&self, i: usize) -> u8 {
+        (self.bytes[i >> 2] >> ((i & 3) * 2)) & 3
+    }
+
+    #[inline]
+    fn set_index(&mut self, i: usize, kind: TileKind) {
+        let shift = (i & 3) * 2;
+        let b = &mut self.bytes[i >> 2];
+        *b = (*b & !(3 << shift)) | (kind.index() << shift);
+    }
+}
+
+impl fmt::Debug for Grid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "Grid {}x{}", self.width, self.height)?;
+        if self.len() <= 64 * 64 {
+            for y in 0..self.height as usize {
+                for x in 0..self.width as usize {
+                    let k = self.bits_at(y * self.width as usize + x);
+                    write!(f, "{}", char::from(b'0' + k))?;
+                }
+                writeln!(f)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packs_four_cells_per_byte() {
+        let mut g = Grid::new(5, 3).unwrap();
+        assert_eq!(g.memory_bytes(), 4); // 15 cells
+        for (i, k) in [(0, 1), (1, 2), (2, 3), (3, 1), (4, 2), (14, 3)] {
+            let c = g.cell_of(i).unwrap();
+            g.set(c, TileKind::new(k).unwrap()).unwrap();
+        }
+        assert_eq!(g.as_bytes()[0], 0b01_11_10_01);
+        assert_eq!(g.as_bytes()[1], 0b10);
+        assert_eq!(g.get(Cell::new(4, 2)), Some(TileKind::K3));
+        assert_eq!(g.get(Cell::new(3, 2)), Some(TileKind::K0));
+        // Every other cell of every byte keeps its value.
+        assert_eq!(g.get(Cell::new(0, 0)), Some(TileKind::K1));
+        assert_eq!(g.get(Cell::new(3, 0)), Some(TileKind::K1));
+    }
+
+    #[test]
+    fn outside_reads_blocked_and_writes_fail() {
+        let mut g = Grid::new(4, 4).unwrap();
+        for c in [Cell::new(-1, 0), Cell::new(0, -1), Cell::new(4, 0), Cell::new(0, 4)] {
+            assert_eq!(g.get(c), None);
+            assert_eq!(g.cost(c, GridLayer::ALL_PASSABLE), 0);
+            assert_eq!(
+                g.set(c, TileKind::K1),
+                Err(GridError::OutOfBounds { cell: c })
+            );
+        }
+        assert!(g.as_bytes().iter().all(|&b| b == 0));
+    }
+
+    #[test]
+    fn empty_and_huge_grids() {
+        let g = Grid::new(0, 7).unwrap();
+        assert!(g.is_empty());
+        assert_eq!(g.get(Cell::new(0, 0)), None);
+        assert!(matches!(
+            Grid::new(Grid::MAX_SIDE + 1, 1),
+            Err(GridError::TooLarge { .. })
+        ));
+        let big = Grid::new(16_384, 16_384).unwrap();
+        assert_eq!(big.memory_bytes(), 16_384 * 16_384 / 4);
+        assert_eq!(
+            big.cost(Cell::new(16_383, 16_383), GridLayer::FLOOR_ONLY),
+            1
+        );
+    }
+
+    #[test]
+    fn ascii_and_closure_builders() {
+        let legend = |c| match c {
+            '.' => Some(TileKind::K0),
+            '#' => Some(TileKind::K1),
+            _ => None,
+        };
+        let g = Grid::from_ascii(".#.\r\n#..\n", legend).unwrap();
+        let f = Grid::from_fn(3, 2, |c| {
+            if (c.x, c.y) == (1, 0) || (c.x, c.y) == (0, 1) {
+                TileKind::K1
+            } else {
+                TileKind::K0
+            }
+        })
+        .unwrap();
+        assert_eq!(g, f);
+        assert_eq!(
+            Grid::from_ascii("..\n.", legend),
+            Err(GridError::RaggedRow {
+                row: 1,
+                expected: 2,
+                found: 1
+            })
+        );
+        assert!(matches!(
+            Grid::from_ascii(".x", legend),
+            Err(GridError::UnknownChar { ch: 'x', .. })
+        ));
+        assert!(Grid::from_ascii("", legend).unwrap().is_empty());
+    }
+
+    #[test]
+    fn fill_rect_clips() {
+        let mut g = Grid::new(4, 4).unwrap();
+        assert_eq!(g.fill_rect(Cell::new(-2, 2), Cell::new(1, 9), TileKind::K2), 4);
+        assert_eq!(g.get(Cell::new(1, 3)), Some(TileKind::K2));
+        assert_eq!(g.get(Cell::new(2, 3)), Some(TileKind::K0));
+    }
+}

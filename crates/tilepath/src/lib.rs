@@ -1,0 +1,33 @@
+#![doc = include_str!("../README.md")]
+
+mod bucket_queue;
+mod cell;
+mod cost;
+mod direction;
+mod generation_map;
+mod grid;
+mod layer;
+mod path;
+mod radix_heap;
+mod search;
+
+pub use bucket_queue::{BUCKETS, BucketQueue};
+pub use cell::Cell;
+pub use cost::{OCTILE_DIAGONAL, OCTILE_STRAIGHT};
+pub use direction::{Direction, Direction8};
+pub use generation_map::GenerationMap;
+pub use grid::{Grid, GridError};
+pub use layer::{GridLayer, TileKind};
+pub use path::{GridPath, GridPath8, MAX_STEPS};
+pub use radix_heap::RadixHeap;
+pub use search::astar::AStar;
+pub use search::greedy::Greedy;
+pub use search::{PathError, PathResult, Route};
+
+/// The names most programs need: `use tilepath::prelude::*;`.
+pub mod prelude {
+    pub use crate::{
+        AStar, Cell, Direction, Direction8, Greedy, Grid, GridLayer, GridPath, GridPath8,
+        PathError, PathResult, TileKind,
+    };
+}

@@ -1,0 +1,352 @@
+//! A* over a search window or the whole grid, 4- or 8-connected.
+
+use super::window::{WINDOW_SLOTS, Window};
+use super::{Finished, NO_PARENT, PackedSteps, PathError, PathResult, backtrack};
+use crate::cost::{OCTILE_DIAGONAL, OCTILE_STRAIGHT, octile_units};
+use crate::{BucketQueue, Cell, GenerationMap, Grid, GridLayer, GridPath, GridPath8, RadixHeap};
+
+/// A node: `g << 5 | closed << 4 | parent` (parent = direction code or `NO_PARENT`).
+type Node = u64;
+const UNSEEN: Node = (u64::MAX >> 5) << 5 | NO_PARENT as u64;
+const CLOSED: Node = 1 << 4;
+
+#[inline(always)]
+const fn node_g(n: Node) -> u64 {
+    n >> 5
+}
+
+/// Where an [`AStar`] may search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Scope {
+    Window,
+    WholeGrid,
+}
+
+/// A* search: optimal paths that honour every cell cost of a [`GridLayer`].
+///
+/// Build it once and reuse it: a query allocates nothing (the scratch, a
+/// [`GenerationMap`] and the open list, is reset in O(1)).
+///
+/// - [`AStar::new`]: the search is confined to the window a 56-step path can reach
+///   (113x113 cells around the start), so memory is fixed at construction whatever the
+///   grid size (about 230 KiB) and a query never costs more than that window.
+/// - [`AStar::whole_grid`]: the search may cover the whole grid, for routes of hundreds
+///   of steps; the scratch is sized to the grid on first use (16 bytes a cell, the row
+///   length rounded up to a power of two) and reused.
+///
+/// [`build_path`](Self::build_path) searches 4-connected, [`build_path8`](Self::build_path8)
+/// 8-connected (a diagonal step needs both orthogonal neighbours passable: no corner
+/// cutting; it costs `sqrt(2)` times the cell cost). The cost of a step is the cost of
+/// the cell it enters; the start's own cost is ignored, so a unit standing on a cell
+/// that has just become blocked can still walk off it.
+///
+/// The open list is a 64-bucket ring ([`BucketQueue`], Dial's algorithm) when every
+/// f-value in the queue stays within 64 of the minimum (4-connected, `max_cost +
+/// min_cost < 64`: every unit-cost and most weighted layers), and a [`RadixHeap`]
+/// otherwise. Ties between equal f-values go to the node queued last, which dives
+/// towards the goal.
+///
+/// ```
+/// use tilepath::{AStar, Cell, Grid, GridLayer, TileKind};
+/// let grid = Grid::from_ascii("....\n.##.\n....", |c| match c {
+///     '.' => Some(TileKind::K0),
+///     _ => Some(TileKind::K1),
+/// })?;
+/// let mut astar = AStar::new();
+/// let r = astar.build_path(&grid, Cell::new(0, 1), Cell::new(3, 1), GridLayer::FLOOR_ONLY)?;
+/// assert!(!r.partial);
+/// assert_eq!((r.path.len(), r.cost, r.end), (5, 5.0, Cell::new(3, 1)));
+/// assert_eq!(r.path.end(Cell::new(0, 1)), Cell::new(3, 1));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct AStar {
+    scope: Scope,
+    nodes: GenerationMap<Node>,
+    ring: BucketQueue<u32>,
+    radix: RadixHeap<u32>,
+    max_expansions: u32,
+}
+
+impl Default for AStar {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl AStar {
+    /// A windowed solver: paths of up to 56 steps, memory fixed now.
+    #[must_use]
+    pub fn new() -> Self {
+        Self {
+            scope: Scope::Window,
+            nodes: GenerationMap::new(WINDOW_SLOTS, UNSEEN),
+            ring: BucketQueue::new(),
+            radix: RadixHeap::new(),
+            max_expansions: u32::MAX,
+        }
+    }
+
+    /// A whole-grid solver. Its scratch grows (allocates) to fit the largest grid it is
+    /// given and is reused after that; see [`for_grid`](Self::for_grid) to size it now.
+    #[must_use]
+    pub fn whole_grid() -> Self {
+        Self {
+            scope: Scope::WholeGrid,
+            nodes: GenerationMap::new(0, UNSEEN),
+            ..Self::new()
+        }
+    }
+
+    /// A whole-grid solver with its scratch sized for `grid` now.
+    #[must_use]
+    pub fn for_grid(grid: &Grid) -> Self {
+        let mut s = Self::whole_grid();
+        s.nodes.resize(Window::whole_slots(grid).unwrap_or(0));
+        s
+    }
+
+    /// Stops a search after `max` node expansions (at least 1) with a partial result
+    /// towards the best cell seen so far. Caps the time of a query on huge grids or
+    /// when goals are often unreachable.
+    #[must_use]
+    pub fn with_max_expansions(mut self, max: u32) -> Self {
+        self.set_max_expansions(max);
+        self
+    }
+
+    /// See [`with_max_expansions`](Self::with_max_expansions); `u32::MAX` = no limit.
+    pub fn set_max_expansions(&mut self, max: u32) {
+        self.max_expansions = max.max(1);
+    }
+
+    /// Bytes of scratch this solver holds (excluding the open list's buckets).
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        self.nodes.len() * 16
+    }
+
+    /// The optimal 4-connected path from `from` to `to` for a unit with `layer`.
+    ///
+    /// Returns the route's first steps (at most 56); when the goal cannot be reached
+    /// within the solver's scope, the path leads to the reachable cell closest to it
+    /// and the result is [`partial`](PathResult::partial). `from == to` gives an empty,
+    /// complete path.
+    ///
+    /// Cost: O(n) for the n cells expanded (at most the window, or the grid); no
+    /// allocation.
+    ///
+    /// # Errors
+    /// [`PathError::StartOutOfBounds`] if `from` is outside the grid;
+    /// [`PathError::GridTooLarge`] for a whole-grid search on a grid of more than
+    /// 2^32 scratch slots.
+    pub fn build_path(
+        &mut self,
+        grid: &Grid,
+        from: Cell,
+        to: Cell,
+        layer: GridLayer,
+    ) -> Result<PathResult<GridPath>, PathError> {
+        self.run::<GridPath, false>(grid, from, to, layer)
+    }
+
+    /// The optimal 8-connected path (no corner cutting, diagonal steps cost `sqrt(2)`
+    /// times the cell cost). Same contract as [`build_path`](Self::build_path).
+    ///
+    /// # Errors
+    /// As [`build_path`](Self::build_path).
+    pub fn build_path8(
+        &mut self,
+        grid: &Grid,
+        from: Cell,
+        to: Cell,
+        layer: GridLayer,
+    ) -> Result<PathResult<GridPath8>, PathError> {
+        self.run::<GridPath8, true>(grid, from, to, layer)
+    }
+
+    fn run<P: PackedSteps, const EIGHT: bool>(
+        &mut self,
+        grid: &Grid,
+        from: Cell,
+        to: Cell,
+        layer: GridLayer,
+    ) -> Result<PathResult<P>, PathError> {
+        let out_of_bounds = PathError::StartOutOfBounds {
+            start: from,
+            width: grid.width(),
+            height: grid.height(),
+        };
+        if !grid.contains(from) {
+            return Err(out_of_bounds);
+        }
+        let window = match self.scope {
+            Scope::Window => Window::around(grid, from),
+            Scope::WholeGrid => {
+                let slots = Window::whole_slots(grid).ok_or(PathError::GridTooLarge {
+                    width: grid.width(),
+                    height: grid.height(),
+                })?;
+                if self.nodes.len() < slots {
+                    self.nodes.resize(slots);
+                }
+                Window::whole(grid)
+            }
+        };
+        let start_slot = window.slot_of(from).ok_or(out_of_bounds)?;
+        self.nodes.reset();
+        let search = Search {
+            grid,
+            layer,
+            window: &window,
+            goal: to,
+            max_expansions: self.max_expansions,
+        };
+        let ring_ok = !EIGHT && u32::from(layer.max_cost()) + u32::from(layer.min_cost()) < 64;
+        let (end_slot, expanded) = if ring_ok {
+            self.ring.reset();
+            let mut open = Ring {
+                queue: &mut self.ring,
+                last: 0,
+            };
+            search.run::<_, EIGHT>(&mut self.nodes, &mut open, start_slot)
+        } else {
+            self.radix.reset();
+            search.run::<_, EIGHT>(&mut self.nodes, &mut self.radix, start_slot)
+        };
+        let nodes = &self.nodes;
+        Ok(backtrack(
+            &Finished {
+                grid,
+                layer,
+                window: &window,
+                start: from,
+                goal: to,
+                end_slot,
+                expanded,
+            },
+            |slot| nodes.get(slot as usize).map_or(NO_PARENT, |&n| (n & 0xF) as u8),
+        ))
+    }
+}
+
+/// The open list of an A* search: a monotone priority queue of slots.
+trait OpenList {
+    fn push(&mut self, key: u64, slot: u32);
+    fn pop(&mut self) -> Option<u32>;
+}
+
+/// A 64-bucket ring over monotone keys that never span more than 64.
+struct Ring<'a> {
+    queue: &'a mut BucketQueue<u32>,
+    last: u64,
+}
+
+impl OpenList for Ring<'_> {
+    #[inline(always)]
+    fn push(&mut self, key: u64, slot: u32) {
+        debug_assert!(key >= self.last && key - self.last < 64);
+        self.queue.push((key % 64) as u32, slot);
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) -> Option<u32> {
+        let from = (self.last % 64) as u32;
+        let (bucket, slot) = self.queue.pop_cyclic(from)?;
+        self.last += u64::from((bucket + 64 - from) % 64);
+        Some(slot)
+    }
+}
+
+impl OpenList for RadixHeap<u32> {
+    #[inline(always)]
+    fn push(&mut self, key: u64, slot: u32) {
+        RadixHeap::push(self, key, slot);
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) -> Option<u32> {
+        RadixHeap::pop(self).map(|(_, slot)| slot)
+    }
+}
+
+struct Search<'a> {
+    grid: &'a Grid,
+    layer: GridLayer,
+    window: &'a Window,
+    goal: Cell,
+    max_expansions: u32,
+}
+
+impl Search<'_> {
+    /// Runs A* from `start_slot`; returns the slot the route ends at (the goal, or the
+    /// closest expanded cell to it) and the number of expansions.
+    #[inline(always)]
+    fn run<Q: OpenList, const EIGHT: bool>(
+        &self,
+        nodes: &mut GenerationMap<Node>,
+        open: &mut Q,
+        start_slot: u32,
+    ) -> (u32, u32) {
+        let (gx, gy) = self.window.local(self.goal);
+        let goal_slot = self.window.slot_of(self.goal).unwrap_or(u32::MAX);
+        let hmin = u64::from(self.layer.min_cost());
+        let dist = |lx: u32, ly: u32| {
+            let dx = (i64::from(lx) - gx).unsigned_abs();
+            let dy = (i64::from(ly) - gy).unsigned_abs();
+            if EIGHT { octile_units(dx, dy) } else { dx + dy }
+        };
+        nodes.set(start_slot as usize, NO_PARENT as u64);
+        let (sx, sy) = self.window.unpack(start_slot);
+        open.push(hmin * dist(sx, sy), start_slot);
+        let mut best = (u64::MAX, start_slot);
+        let mut expanded = 0u32;
+        while let Some(slot) = open.pop() {
+            let node = nodes.entry(slot as usize);
+            if *node & CLOSED != 0 {
+                continue;
+            }
+            *node |= CLOSED;
+            let g = node_g(*node);
+            expanded += 1;
+            let (lx, ly) = self.window.unpack(slot);
+            let d = dist(lx, ly);
+            if d < best.0 {
+                best = (d, slot);
+            }
+            if slot == goal_slot {
+                return (slot, expanded);
+            }
+            if expanded >= self.max_expansions {
+                break;
+            }
+            self.window.for_each_neighbour::<EIGHT>(
+                self.grid,
+                self.layer,
+                slot,
+                lx,
+                ly,
+                |next, dir, cost, nx, ny| {
+                    let step = if EIGHT {
+                        u64::from(cost)
+                            * if dir & 1 == 1 {
+                                OCTILE_DIAGONAL
+                            } else {
+                                OCTILE_STRAIGHT
+                            }
+                    } else {
+                        u64::from(cost)
+                    };
+                    let ng = g + step;
+                    let n = nodes.entry(next as usize);
+                    if *n & CLOSED != 0 || ng >= node_g(*n) {
+                        return;
+                    }
+                    *n = (ng << 5) | u64::from(dir);
+                    open.push(ng + hmin * dist(nx, ny), next);
+                },
+            );
+        }
+        (best.1, expanded)
+    }
+}

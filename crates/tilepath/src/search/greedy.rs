@@ -1,0 +1,156 @@
+//! Greedy best-first search over a search window.
+
+use super::window::{WINDOW_SLOTS, Window};
+use super::{Finished, NO_PARENT, PathError, PathResult, backtrack};
+use crate::{BucketQueue, Cell, GenerationMap, Grid, GridLayer, GridPath};
+
+/// Greedy best-first search: the fastest way to a good (not always the shortest) path.
+///
+/// It always expands the cell that looks closest to the goal (Manhattan distance) and
+/// stops as soon as it reaches the goal, so on open or lightly walled maps it touches
+/// little more than the path itself. Costs only decide what is passable; the reported
+/// cost is what the path really costs. 4-connected.
+///
+/// Like [`AStar::new`](crate::AStar::new) it is confined to the window a 56-step path can
+/// reach, its memory fixed at construction (about 115 KiB), and a query allocates
+/// nothing. The open list is a [`BucketQueue`] keyed by distance to the goal.
+///
+/// ```
+/// use tilepath::{Cell, Greedy, Grid, GridLayer};
+/// let grid = Grid::new(10, 10)?;
+/// let mut greedy = Greedy::new();
+/// let r = greedy.build_path(&grid, Cell::new(1, 1), Cell::new(8, 4), GridLayer::FLOOR_ONLY)?;
+/// assert_eq!((r.path.len(), r.end, r.partial), (10, Cell::new(8, 4), false));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Greedy {
+    parents: GenerationMap<u8>,
+    queue: BucketQueue<u32>,
+    max_expansions: u32,
+}
+
+impl Default for Greedy {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Greedy {
+    /// A solver with its scratch allocated now.
+    #[must_use]
+    pub fn new() -> Self {
+        Self {
+            parents: GenerationMap::new(WINDOW_SLOTS, NO_PARENT),
+            queue: BucketQueue::new(),
+            max_expansions: u32::MAX,
+        }
+    }
+
+    /// Stops a search after `max` expansions (at least 1) with a partial result.
+    #[must_use]
+    pub fn with_max_expansions(mut self, max: u32) -> Self {
+        self.max_expansions = max.max(1);
+        self
+    }
+
+    /// A path from `from` towards `to` for a unit with `layer`.
+    ///
+    /// Same contract as [`AStar::build_path`](crate::AStar::build_path), except that the
+    /// path need not be the cheapest: complete when it reaches `to` in at most 56 steps,
+    /// otherwise partial, towards the reached cell closest to `to`.
+    ///
+    /// # Errors
+    /// [`PathError::StartOutOfBounds`] if `from` is outside the grid.
+    pub fn build_path(
+        &mut self,
+        grid: &Grid,
+        from: Cell,
+        to: Cell,
+        layer: GridLayer,
+    ) -> Result<PathResult<GridPath>, PathError> {
+        let out_of_bounds = PathError::StartOutOfBounds {
+            start: from,
+            width: grid.width(),
+            height: grid.height(),
+        };
+        if !grid.contains(from) {
+            return Err(out_of_bounds);
+        }
+        let window = Window::around(grid, from);
+        let start_slot = window.slot_of(from).ok_or(out_of_bounds)?;
+        self.parents.reset();
+        self.queue.reset();
+        let (end_slot, expanded) = self.search(grid, layer, &window, start_slot, to);
+        let parents = &self.parents;
+        Ok(backtrack(
+            &Finished {
+                grid,
+                layer,
+                window: &window,
+                start: from,
+                goal: to,
+                end_slot,
+                expanded,
+            },
+            |slot| parents.get(slot as usize).copied().unwrap_or(NO_PARENT),
+        ))
+    }
+
+    fn search(
+        &mut self,
+        grid: &Grid,
+        layer: GridLayer,
+        window: &Window,
+        start_slot: u32,
+        goal: Cell,
+    ) -> (u32, u32) {
+        let (gx, gy) = window.local(goal);
+        let goal_slot = window.slot_of(goal).unwrap_or(u32::MAX);
+        let dist = |lx: u32, ly: u32| {
+            (i64::from(lx) - gx).unsigned_abs() + (i64::from(ly) - gy).unsigned_abs()
+        };
+        let (sx, sy) = window.unpack(start_slot);
+        let start_dist = dist(sx, sy);
+        // Buckets cover distances from start_dist - 56 up: every cell a path can reach.
+        let base = start_dist.saturating_sub(crate::MAX_STEPS as u64);
+        let priority = |d: u64| (d - base.min(d)).min(63) as u32;
+        self.parents.set(start_slot as usize, NO_PARENT);
+        if start_slot == goal_slot {
+            return (start_slot, 0);
+        }
+        self.queue.push(priority(start_dist), start_slot);
+        let mut best = (start_dist, start_slot);
+        let mut expanded = 0u32;
+        let parents = &mut self.parents;
+        while let Some(slot) = self.queue.pop() {
+            expanded += 1;
+            let (lx, ly) = window.unpack(slot);
+            let mut found = false;
+            let queue = &mut self.queue;
+            window.for_each_neighbour::<false>(grid, layer, slot, lx, ly, |next, dir, _, nx, ny| {
+                if found {
+                    return;
+                }
+                let (parent, seen) = parents.entry_with_state(next as usize);
+                if seen {
+                    return;
+                }
+                *parent = dir;
+                let d = dist(nx, ny);
+                if d < best.0 {
+                    best = (d, next);
+                }
+                if next == goal_slot {
+                    found = true;
+                    return;
+                }
+                queue.push(priority(d), next);
+            });
+            if found || expanded >= self.max_expansions {
+                break;
+            }
+        }
+        (best.1, expanded)
+    }
+}

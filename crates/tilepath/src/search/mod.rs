@@ -1,0 +1,217 @@
+//! Single-pair searches: greedy best-first and A*.
+
+pub(crate) mod astar;
+pub(crate) mod greedy;
+pub(crate) mod window;
+
+use crate::cost::CostSum;
+use crate::{Cell, Direction, Direction8, Grid, GridLayer, GridPath, GridPath8, MAX_STEPS};
+use core::fmt;
+use window::Window;
+
+/// The answer of a search.
+///
+/// `path` holds the first steps (at most 56) of the *route* the search found: the whole
+/// way to the goal, or, when the goal cannot be reached, the way to the reachable cell
+/// closest to it. A unit walks `path`; if the result is [`partial`](Self::partial) it
+/// plans again from [`end`](Self::end).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PathResult<P> {
+    /// The first steps of the route, in walking order.
+    pub path: P,
+    /// The cell `path` ends at.
+    pub end: Cell,
+    /// What walking `path` costs: the sum of the costs of the cells it enters (times
+    /// `sqrt(2)` for diagonal steps).
+    pub cost: f64,
+    /// `path` does not end at the goal: the goal is blocked, outside the grid,
+    /// unreachable, outside the search window, more steps away than a path holds, or
+    /// the search hit its expansion limit.
+    pub partial: bool,
+    /// The whole route found, of which `path` is the beginning.
+    pub route: Route,
+    /// Nodes the search expanded.
+    pub expanded: u32,
+}
+
+impl<P> PathResult<P> {
+    /// Whether the route goes on past the end of `path` (it was longer than a path
+    /// holds): walk `path`, then plan again.
+    #[inline]
+    #[must_use]
+    pub fn continues(&self) -> bool {
+        self.route.end != self.end
+    }
+}
+
+/// The whole route a search found.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Route {
+    /// The cell the route ends at: the goal if [`reaches_goal`](Self::reaches_goal),
+    /// otherwise the reachable cell closest to the goal (by the search's distance
+    /// estimate; ties go to the cheaper route).
+    pub end: Cell,
+    /// The route's cost.
+    pub cost: f64,
+    /// The route's number of steps.
+    pub len: u32,
+    /// Whether the route ends at the goal.
+    pub reaches_goal: bool,
+}
+
+/// Why a search could not run at all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathError {
+    /// The start cell is outside the grid (an empty grid has no cells at all).
+    StartOutOfBounds {
+        /// The start cell.
+        start: Cell,
+        /// Width of the grid.
+        width: u32,
+        /// Height of the grid.
+        height: u32,
+    },
+    /// A whole-grid search needs one scratch slot per cell, row stride rounded up to a
+    /// power of two, and at most `u32::MAX` of them.
+    GridTooLarge {
+        /// Width of the grid.
+        width: u32,
+        /// Height of the grid.
+        height: u32,
+    },
+}
+
+impl fmt::Display for PathError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::StartOutOfBounds {
+                start,
+                width,
+                height,
+            } => write!(
+                f,
+                "start cell {start} is outside the {width}x{height} grid"
+            ),
+            Self::GridTooLarge { width, height } => write!(
+                f,
+                "a {width}x{height} grid is too large for a whole-grid search"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PathError {}
+
+/// Parent code of a search's start node.
+pub(crate) const NO_PARENT: u8 = 0xF;
+
+/// What the solvers need from a packed path type.
+pub(crate) trait PackedSteps: Copy {
+    const EMPTY: Self;
+    fn prepend_code(&mut self, code: u8);
+    fn code_at(&self, i: usize) -> u8;
+    fn steps(&self) -> usize;
+    fn dir8(code: u8) -> Direction8;
+}
+
+impl PackedSteps for GridPath {
+    const EMPTY: Self = GridPath::EMPTY;
+    #[inline]
+    fn prepend_code(&mut self, code: u8) {
+        self.prepend_bits(code);
+    }
+    #[inline]
+    fn code_at(&self, i: usize) -> u8 {
+        self.get(i).map_or(0, Direction::bits)
+    }
+    #[inline]
+    fn steps(&self) -> usize {
+        self.len()
+    }
+    #[inline]
+    fn dir8(code: u8) -> Direction8 {
+        Direction::from_bits(code).into()
+    }
+}
+
+impl PackedSteps for GridPath8 {
+    const EMPTY: Self = GridPath8::EMPTY;
+    #[inline]
+    fn prepend_code(&mut self, code: u8) {
+        self.prepend_bits(code);
+    }
+    #[inline]
+    fn code_at(&self, i: usize) -> u8 {
+        self.get(i).map_or(0, Direction8::bits)
+    }
+    #[inline]
+    fn steps(&self) -> usize {
+        self.len()
+    }
+    #[inline]
+    fn dir8(code: u8) -> Direction8 {
+        Direction8::from_bits(code)
+    }
+}
+
+/// Everything a finished search hands to [`backtrack`].
+pub(crate) struct Finished<'a> {
+    pub(crate) grid: &'a Grid,
+    pub(crate) layer: GridLayer,
+    pub(crate) window: &'a Window,
+    pub(crate) start: Cell,
+    pub(crate) goal: Cell,
+    pub(crate) end_slot: u32,
+    pub(crate) expanded: u32,
+}
+
+/// Walks parent links back from `end_slot`, keeping the first [`MAX_STEPS`] steps of
+/// the route in a packed path and summing the route's exact cost on the way.
+pub(crate) fn backtrack<P: PackedSteps>(
+    s: &Finished<'_>,
+    mut parent: impl FnMut(u32) -> u8,
+) -> PathResult<P> {
+    let mut path = P::EMPTY;
+    let mut len = 0u32;
+    let mut cost = CostSum::default();
+    let mut slot = s.end_slot;
+    loop {
+        let code = parent(slot);
+        if code == NO_PARENT {
+            break;
+        }
+        let dir = P::dir8(code);
+        cost.add(s.grid.cost(s.window.cell_of(slot), s.layer), dir.is_diagonal());
+        path.prepend_code(code);
+        len += 1;
+        let (dx, dy) = dir.offset();
+        slot = s.window.offset_slot(slot, -dx, -dy);
+    }
+    let route_end = s.window.cell_of(s.end_slot);
+    let route = Route {
+        end: route_end,
+        cost: cost.value(),
+        len,
+        reaches_goal: route_end == s.goal,
+    };
+    let (end, path_cost) = if len as usize > MAX_STEPS {
+        let mut cell = s.start;
+        let mut sum = CostSum::default();
+        for i in 0..path.steps() {
+            let dir = P::dir8(path.code_at(i));
+            cell = cell.step(dir);
+            sum.add(s.grid.cost(cell, s.layer), dir.is_diagonal());
+        }
+        (cell, sum.value())
+    } else {
+        (route_end, route.cost)
+    };
+    PathResult {
+        path,
+        end,
+        cost: path_cost,
+        partial: end != s.goal,
+        route,
+        expanded: s.expanded,
+    }
+}

@@ -1,0 +1,175 @@
+//! Where a search may go, and how its cells map to scratch slots.
+
+use crate::{Cell, Grid, GridLayer, MAX_STEPS};
+
+/// Side of the window a windowed search is confined to: every cell a path of
+/// [`MAX_STEPS`] steps can reach from the start.
+pub(crate) const WINDOW_SIDE: u32 = 2 * MAX_STEPS as u32 + 1;
+/// `log2` of the scratch row stride of a windowed search (128 >= 113 slots a row).
+pub(crate) const WINDOW_SHIFT: u32 = 7;
+/// Scratch slots of a windowed search.
+pub(crate) const WINDOW_SLOTS: usize = (WINDOW_SIDE as usize) << WINDOW_SHIFT;
+
+/// A rectangle of the grid mapped to local scratch slots: local `(lx, ly)` is global
+/// `(ox + lx, oy + ly)` and slot `(ly << shift) | lx`. Only local cells in
+/// `[x0, x1) x [y0, y1)` are inside both the window and the grid.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Window {
+    ox: i32,
+    oy: i32,
+    pub(crate) shift: u32,
+    x0: u32,
+    y0: u32,
+    x1: u32,
+    y1: u32,
+}
+
+impl Window {
+    /// The window of a windowed search from `start` (which must be inside `grid`).
+    pub(crate) fn around(grid: &Grid, start: Cell) -> Self {
+        let r = MAX_STEPS as i32;
+        let (ox, oy) = (start.x - r, start.y - r);
+        let clip = |o: i32, size: u32| {
+            let lo = (-o).max(0) as u32;
+            let hi = (i64::from(size) - i64::from(o)).clamp(0, i64::from(WINDOW_SIDE)) as u32;
+            (lo, hi)
+        };
+        let (x0, x1) = clip(ox, grid.width());
+        let (y0, y1) = clip(oy, grid.height());
+        Self {
+            ox,
+            oy,
+            shift: WINDOW_SHIFT,
+            x0,
+            y0,
+            x1,
+            y1,
+        }
+    }
+
+    /// The whole grid.
+    pub(crate) fn whole(grid: &Grid) -> Self {
+        Self {
+            ox: 0,
+            oy: 0,
+            shift: Self::whole_shift(grid),
+            x0: 0,
+            y0: 0,
+            x1: grid.width(),
+            y1: grid.height(),
+        }
+    }
+
+    pub(crate) fn whole_shift(grid: &Grid) -> u32 {
+        grid.width().max(1).next_power_of_two().trailing_zeros()
+    }
+
+    /// Scratch slots needed to search the whole of `grid`, or `None` past `u32` indices.
+    pub(crate) fn whole_slots(grid: &Grid) -> Option<usize> {
+        let slots = (grid.height() as usize) << Self::whole_shift(grid);
+        (slots < u32::MAX as usize).then_some(slots)
+    }
+
+    /// The local slot of a global cell, or `None` if it is outside the usable area.
+    #[inline]
+    pub(crate) fn slot_of(&self, cell: Cell) -> Option<u32> {
+        let lx = cell.x.wrapping_sub(self.ox) as u32;
+        let ly = cell.y.wrapping_sub(self.oy) as u32;
+        (lx.wrapping_sub(self.x0) < self.x1 - self.x0 && ly.wrapping_sub(self.y0) < self.y1 - self.y0)
+            .then_some((ly << self.shift) | lx)
+    }
+
+    /// Local coordinates of a global cell (may lie outside the window).
+    #[inline]
+    pub(crate) fn local(&self, cell: Cell) -> (i64, i64) {
+        (
+            i64::from(cell.x) - i64::from(self.ox),
+            i64::from(cell.y) - i64::from(self.oy),
+        )
+    }
+
+    #[inline(always)]
+    pub(crate) fn unpack(&self, slot: u32) -> (u32, u32) {
+        (slot & ((1 << self.shift) - 1), slot >> self.shift)
+    }
+
+    /// The global cell of a slot.
+    #[inline]
+    pub(crate) fn cell_of(&self, slot: u32) -> Cell {
+        let (lx, ly) = self.unpack(slot);
+        Cell::new(self.ox + lx as i32, self.oy + ly as i32)
+    }
+
+    /// The slot one step from `slot` in direction `(dx, dy)`.
+    #[inline]
+    pub(crate) fn offset_slot(&self, slot: u32, dx: i32, dy: i32) -> u32 {
+        slot.wrapping_add(dx as u32)
+            .wrapping_add(((dy as i64) << self.shift) as u32)
+    }
+
+    /// Calls `f(slot, dir, cell_cost, lx, ly)` for every passable neighbour of local
+    /// cell `(lx, ly)` (slot `slot`) inside the window: 4 orthogonal neighbours with
+    /// [`Direction`](crate::Direction) codes, or with `EIGHT` also the diagonals whose
+    /// two orthogonal neighbours are passable (no corner cutting), with
+    /// [`Direction8`](crate::Direction8) codes.
+    #[inline(always)]
+    pub(crate) fn for_each_neighbour<const EIGHT: bool>(
+        &self,
+        grid: &Grid,
+        layer: GridLayer,
+        slot: u32,
+        lx: u32,
+        ly: u32,
+        mut f: impl FnMut(u32, u8, u8, u32, u32),
+    ) {
+        let w = grid.width() as usize;
+        let gi = (self.oy + ly as i32) as usize * w + (self.ox + lx as i32) as usize;
+        let stride = 1u32 << self.shift;
+        let cost = |i: usize| layer.cost_of_bits(grid.bits_at(i));
+        let (has_r, has_d, has_l, has_u) =
+            (lx + 1 < self.x1, ly + 1 < self.y1, lx > self.x0, ly > self.y0);
+        let cr = if has_r { cost(gi + 1) } else { 0 };
+        let cd = if has_d { cost(gi + w) } else { 0 };
+        let cl = if has_l { cost(gi - 1) } else { 0 };
+        let cu = if has_u { cost(gi - w) } else { 0 };
+        let (r, d, l, u) = if EIGHT { (0, 2, 4, 6) } else { (0, 1, 2, 3) };
+        if cr != 0 {
+            f(slot + 1, r, cr, lx + 1, ly);
+        }
+        if cd != 0 {
+            f(slot + stride, d, cd, lx, ly + 1);
+        }
+        if cl != 0 {
+            f(slot - 1, l, cl, lx - 1, ly);
+        }
+        if cu != 0 {
+            f(slot - stride, u, cu, lx, ly - 1);
+        }
+        if EIGHT {
+            if cr != 0 && cd != 0 {
+                let c = cost(gi + w + 1);
+                if c != 0 {
+                    f(slot + stride + 1, 1, c, lx + 1, ly + 1);
+                }
+            }
+            if cd != 0 && cl != 0 {
+                let c = cost(gi + w - 1);
+                if c != 0 {
+                    f(slot + stride - 1, 3, c, lx - 1, ly + 1);
+                }
+            }
+            if cl != 0 && cu != 0 {
+                let c = cost(gi - w - 1);
+                if c != 0 {
+                    f(slot - stride - 1, 5, c, lx - 1, ly - 1);
+                }
+            }
+            if cu != 0 && cr != 0 {
+                let c = cost(gi - w + 1);
+                if c != 0 {
+                    f(slot - stride + 1, 7, c, lx + 1, ly - 1);
+                }
+            }
+        }
+    }
+}
