@@ -3,17 +3,28 @@
 /// Number of buckets of a [`BucketQueue`].
 pub const BUCKETS: usize = 64;
 
-/// A priority queue for small integer priorities: 64 buckets (stacks) and a `u64`
-/// mask of the non-empty ones.
+/// End of a bucket's list.
+const NIL: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Debug)]
+struct Entry<T> {
+    value: T,
+    next: u32,
+}
+
+/// A priority queue for small integer priorities: 64 buckets and a `u64` mask of the
+/// non-empty ones.
 ///
 /// - `push`: O(1); priorities above 63 go to bucket 63.
 /// - `pop`: O(1): the lowest non-empty bucket is `mask.trailing_zeros()`; within a
 ///   bucket the most recently pushed value comes first (LIFO), which makes searches
 ///   dive towards their goal on ties.
-/// - `reset`: touches only the non-empty buckets (found through the mask).
+/// - `reset`: O(1): it clears the mask and the entry pool, touching no bucket.
 ///
-/// The buckets keep their capacity, so a queue reused across queries stops allocating
-/// once it has seen its largest query.
+/// All buckets share one pool of entries (each bucket is a list threaded through it,
+/// popped entries are recycled), so the memory is one block reserved up front with
+/// [`with_capacity`](Self::with_capacity): a queue that never holds more than that many
+/// values at once never allocates.
 ///
 /// It also works as a ring for *monotone* keys (Dial's algorithm): if every key in the
 /// queue lies within 64 of the last key popped, [`pop_cyclic`](Self::pop_cyclic) pops
@@ -21,7 +32,7 @@ pub const BUCKETS: usize = 64;
 ///
 /// ```
 /// use tilepath::BucketQueue;
-/// let mut q = BucketQueue::new();
+/// let mut q = BucketQueue::with_capacity(16);
 /// q.push(5, 'a');
 /// q.push(2, 'b');
 /// q.push(500, 'c'); // clamped to bucket 63
@@ -34,8 +45,11 @@ pub const BUCKETS: usize = 64;
 /// ```
 #[derive(Clone, Debug)]
 pub struct BucketQueue<T> {
-    buckets: [Vec<T>; BUCKETS],
+    heads: [u32; BUCKETS],
     mask: u64,
+    pool: Vec<Entry<T>>,
+    free: u32,
+    len: usize,
 }
 
 impl<T: Copy> Default for BucketQueue<T> {
@@ -45,22 +59,28 @@ impl<T: Copy> Default for BucketQueue<T> {
 }
 
 impl<T: Copy> BucketQueue<T> {
-    /// An empty queue (no allocation until the first push).
+    /// An empty queue (its pool grows on demand).
     #[must_use]
     pub fn new() -> Self {
+        Self::with_capacity(0)
+    }
+
+    /// An empty queue that holds `capacity` values at once before allocating.
+    #[must_use]
+    pub fn with_capacity(capacity: usize) -> Self {
         Self {
-            buckets: core::array::from_fn(|_| Vec::new()),
+            heads: [NIL; BUCKETS],
             mask: 0,
+            pool: Vec::with_capacity(capacity),
+            free: NIL,
+            len: 0,
         }
     }
 
-    /// An empty queue whose buckets each hold `per_bucket` values before allocating.
+    /// How many values the queue holds at once before allocating.
     #[must_use]
-    pub fn with_capacity(per_bucket: usize) -> Self {
-        Self {
-            buckets: core::array::from_fn(|_| Vec::with_capacity(per_bucket)),
-            mask: 0,
-        }
+    pub fn capacity(&self) -> usize {
+        self.pool.capacity()
     }
 
     /// Whether the queue is empty.
@@ -70,16 +90,11 @@ impl<T: Copy> BucketQueue<T> {
         self.mask == 0
     }
 
-    /// Number of queued values (O(number of non-empty buckets)).
+    /// Number of queued values.
+    #[inline]
     #[must_use]
-    pub fn len(&self) -> usize {
-        let mut m = self.mask;
-        let mut n = 0;
-        while m != 0 {
-            n += self.buckets[m.trailing_zeros() as usize].len();
-            m &= m - 1;
-        }
-        n
+    pub const fn len(&self) -> usize {
+        self.len
     }
 
     /// The occupancy mask: bit `b` is set when bucket `b` is not empty.
@@ -93,8 +108,26 @@ impl<T: Copy> BucketQueue<T> {
     #[inline]
     pub fn push(&mut self, priority: u32, value: T) {
         let b = priority.min(BUCKETS as u32 - 1) as usize;
-        self.buckets[b].push(value);
+        // A head is only meaningful while its mask bit is set (reset leaves old ones).
+        let next = if self.mask & (1 << b) != 0 {
+            self.heads[b]
+        } else {
+            NIL
+        };
+        let entry = Entry { value, next };
+        let i = if self.free == NIL {
+            self.pool.push(entry);
+            (self.pool.len() - 1) as u32
+        } else {
+            let i = self.free;
+            let slot = &mut self.pool[i as usize];
+            self.free = slot.next;
+            *slot = entry;
+            i
+        };
+        self.heads[b] = i;
         self.mask |= 1 << b;
+        self.len += 1;
     }
 
     /// Pops a value of the lowest priority (the last one pushed among equals).
@@ -127,24 +160,28 @@ impl<T: Copy> BucketQueue<T> {
 
     #[inline]
     fn pop_bucket(&mut self, b: usize) -> T {
-        let bucket = &mut self.buckets[b];
-        debug_assert!(!bucket.is_empty(), "mask bit {b} set on an empty bucket");
-        let value = bucket.pop().unwrap_or_else(|| unreachable!());
-        if bucket.is_empty() {
+        let i = self.heads[b];
+        debug_assert!(i != NIL, "mask bit {b} set on an empty bucket");
+        let entry = &mut self.pool[i as usize];
+        let value = entry.value;
+        self.heads[b] = entry.next;
+        if entry.next == NIL {
             self.mask &= !(1 << b);
         }
+        entry.next = self.free;
+        self.free = i;
+        self.len -= 1;
         value
     }
 
-    /// Empties the queue, touching only non-empty buckets; capacity is kept.
+    /// Empties the queue in O(1); the pool keeps its capacity.
     #[inline]
     pub fn reset(&mut self) {
-        let mut m = self.mask;
-        while m != 0 {
-            self.buckets[m.trailing_zeros() as usize].clear();
-            m &= m - 1;
-        }
+        // Heads of empty buckets are never followed: the mask guards them.
         self.mask = 0;
+        self.pool.clear();
+        self.free = NIL;
+        self.len = 0;
     }
 }
 
@@ -173,18 +210,26 @@ mod tests {
     }
 
     #[test]
-    fn reset_empties_and_keeps_capacity() {
-        let mut q = BucketQueue::new();
-        for i in 0..200 {
-            q.push(i % 7, i);
+    fn popped_entries_are_recycled_and_reset_keeps_capacity() {
+        let mut q = BucketQueue::with_capacity(8);
+        for round in 0..1000u32 {
+            // Never more than 8 values at once: the pool must not grow.
+            for i in 0..8 {
+                q.push((round + i) % 70, i);
+            }
+            let mut last = 0;
+            for _ in 0..8 {
+                let (b, _) = q.pop_with_priority().unwrap();
+                assert!(b >= last);
+                last = b;
+            }
+            if round % 3 == 0 {
+                q.push(1, 0);
+                q.reset();
+            }
         }
-        let caps: Vec<usize> = q.buckets.iter().map(Vec::capacity).collect();
-        q.reset();
         assert!(q.is_empty());
-        assert_eq!(q.len(), 0);
-        assert_eq!(q.pop(), None);
-        let after: Vec<usize> = q.buckets.iter().map(Vec::capacity).collect();
-        assert_eq!(caps, after);
+        assert_eq!(q.capacity(), 8);
         q.push(9, 1);
         assert_eq!(q.pop(), Some(1));
     }

@@ -1,18 +1,31 @@
 //! A monotone radix heap for `u64` keys.
 
+const NIL: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Debug)]
+struct Entry<T> {
+    key: u64,
+    value: T,
+    next: u32,
+}
+
 /// A monotone priority queue (radix heap) for `u64` keys: keys pushed must be at least
 /// the last key popped, as in Dijkstra's algorithm and A* with a consistent heuristic.
 ///
 /// 65 buckets, bucket `b > 0` holding keys whose highest bit differing from the last
-/// popped key is bit `b - 1`, and a mask of the non-empty buckets. Push is O(1), pop is
+/// popped key is bit `b - 1`, and a mask of the non-empty ones. Push is O(1), pop is
 /// amortised O(log C) for a key range C, with no comparisons between unrelated keys.
-/// Unlike a 64-bucket ring it handles any edge cost, such as the fixed-point
-/// diagonal costs of 8-connected search. Buckets keep their capacity across
-/// [`reset`](Self::reset)s.
+/// Unlike a 64-bucket ring it handles any edge cost, such as the fixed-point diagonal
+/// costs of 8-connected search.
+///
+/// Like [`BucketQueue`](crate::BucketQueue), all buckets share one recycled pool of
+/// entries reserved with [`with_capacity`](Self::with_capacity); moving entries
+/// between buckets relinks them in place, so a heap that never holds more than its
+/// capacity never allocates.
 ///
 /// ```
 /// use tilepath::RadixHeap;
-/// let mut h = RadixHeap::new();
+/// let mut h = RadixHeap::with_capacity(8);
 /// h.push(10, 'a');
 /// h.push(1_000_000, 'b');
 /// h.push(7, 'c');
@@ -25,9 +38,12 @@
 /// ```
 #[derive(Clone, Debug)]
 pub struct RadixHeap<T> {
-    buckets: [Vec<(u64, T)>; 65],
+    heads: [u32; 65],
     mask: u128,
     last: u64,
+    pool: Vec<Entry<T>>,
+    free: u32,
+    len: usize,
 }
 
 impl<T: Copy> Default for RadixHeap<T> {
@@ -37,14 +53,29 @@ impl<T: Copy> Default for RadixHeap<T> {
 }
 
 impl<T: Copy> RadixHeap<T> {
-    /// An empty heap.
+    /// An empty heap (its pool grows on demand).
     #[must_use]
     pub fn new() -> Self {
+        Self::with_capacity(0)
+    }
+
+    /// An empty heap that holds `capacity` values at once before allocating.
+    #[must_use]
+    pub fn with_capacity(capacity: usize) -> Self {
         Self {
-            buckets: core::array::from_fn(|_| Vec::new()),
+            heads: [NIL; 65],
             mask: 0,
             last: 0,
+            pool: Vec::with_capacity(capacity),
+            free: NIL,
+            len: 0,
         }
+    }
+
+    /// How many values the heap holds at once before allocating.
+    #[must_use]
+    pub fn capacity(&self) -> usize {
+        self.pool.capacity()
     }
 
     /// Whether the heap is empty.
@@ -54,6 +85,13 @@ impl<T: Copy> RadixHeap<T> {
         self.mask == 0
     }
 
+    /// Number of queued values.
+    #[inline]
+    #[must_use]
+    pub const fn len(&self) -> usize {
+        self.len
+    }
+
     /// The last key popped (0 after a reset): the smallest key `push` accepts.
     #[inline]
     #[must_use]
@@ -61,9 +99,21 @@ impl<T: Copy> RadixHeap<T> {
         self.last
     }
 
-    #[inline]
-    fn bucket_of(&self, key: u64) -> usize {
-        (64 - (key ^ self.last).leading_zeros()) as usize
+    #[inline(always)]
+    fn bucket_of(key: u64, last: u64) -> usize {
+        (64 - (key ^ last).leading_zeros()) as usize
+    }
+
+    #[inline(always)]
+    fn link(&mut self, b: usize, i: u32) {
+        // A head is only meaningful while its mask bit is set (reset leaves old ones).
+        self.pool[i as usize].next = if self.mask & (1 << b) != 0 {
+            self.heads[b]
+        } else {
+            NIL
+        };
+        self.heads[b] = i;
+        self.mask |= 1 << b;
     }
 
     /// Queues `value` with `key`. A key below [`last_key`](Self::last_key) breaks the
@@ -73,9 +123,23 @@ impl<T: Copy> RadixHeap<T> {
     pub fn push(&mut self, key: u64, value: T) {
         debug_assert!(key >= self.last, "radix heap key {key} < {}", self.last);
         let key = key.max(self.last);
-        let b = self.bucket_of(key);
-        self.buckets[b].push((key, value));
-        self.mask |= 1 << b;
+        let entry = Entry {
+            key,
+            value,
+            next: NIL,
+        };
+        let i = if self.free == NIL {
+            self.pool.push(entry);
+            (self.pool.len() - 1) as u32
+        } else {
+            let i = self.free;
+            let slot = &mut self.pool[i as usize];
+            self.free = slot.next;
+            *slot = entry;
+            i
+        };
+        self.link(Self::bucket_of(key, self.last), i);
+        self.len += 1;
     }
 
     /// Pops a value with the smallest key.
@@ -85,38 +149,53 @@ impl<T: Copy> RadixHeap<T> {
             if self.mask == 0 {
                 return None;
             }
-            let b = self.mask.trailing_zeros() as usize;
-            let (low, high) = self.buckets.split_at_mut(b);
-            let bucket = &mut high[0];
-            let min = bucket.iter().map(|e| e.0).min().unwrap_or(self.last);
-            self.last = min;
-            for &(key, value) in bucket.iter() {
-                let nb = (64 - (key ^ min).leading_zeros()) as usize;
-                debug_assert!(nb < b);
-                low[nb].push((key, value));
-                self.mask |= 1 << nb;
-            }
-            bucket.clear();
-            self.mask &= !(1 << b);
+            self.redistribute(self.mask.trailing_zeros() as usize);
         }
-        let bucket = &mut self.buckets[0];
-        let entry = bucket.pop();
-        if bucket.is_empty() {
+        let i = self.heads[0];
+        let entry = &mut self.pool[i as usize];
+        let out = (entry.key, entry.value);
+        self.heads[0] = entry.next;
+        if entry.next == NIL {
             self.mask &= !1;
         }
-        entry
+        entry.next = self.free;
+        self.free = i;
+        self.len -= 1;
+        Some(out)
     }
 
-    /// Empties the heap, touching only non-empty buckets; capacity is kept.
+    /// Makes the smallest key of bucket `b` the new `last` and relinks the bucket's
+    /// entries into the lower buckets.
+    #[cold]
+    fn redistribute(&mut self, b: usize) {
+        let mut min = u64::MAX;
+        let mut i = self.heads[b];
+        while i != NIL {
+            let e = &self.pool[i as usize];
+            min = min.min(e.key);
+            i = e.next;
+        }
+        self.last = min;
+        let mut i = self.heads[b];
+        self.heads[b] = NIL;
+        self.mask &= !(1 << b);
+        while i != NIL {
+            let e = self.pool[i as usize];
+            let nb = Self::bucket_of(e.key, min);
+            debug_assert!(nb < b);
+            self.link(nb, i);
+            i = e.next;
+        }
+    }
+
+    /// Empties the heap in O(1); the pool keeps its capacity.
     #[inline]
     pub fn reset(&mut self) {
-        let mut m = self.mask;
-        while m != 0 {
-            self.buckets[m.trailing_zeros() as usize].clear();
-            m &= m - 1;
-        }
         self.mask = 0;
         self.last = 0;
+        self.pool.clear();
+        self.free = NIL;
+        self.len = 0;
     }
 }
 
@@ -153,6 +232,7 @@ mod tests {
                         reference.push(core::cmp::Reverse(nk));
                     }
                 }
+                assert_eq!(h.len(), reference.len());
             }
             assert!(reference.is_empty());
         }

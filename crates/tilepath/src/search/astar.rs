@@ -29,10 +29,12 @@ enum Scope {
 ///
 /// - [`AStar::new`]: the search is confined to the window a 56-step path can reach
 ///   (113x113 cells around the start), so memory is fixed at construction whatever the
-///   grid size (about 230 KiB) and a query never costs more than that window.
+///   grid size and a query never costs more than that window: 230 KiB of nodes, and
+///   open lists reserved for the worst case (2.3 MiB of address space, touched only as
+///   far as queries reach).
 /// - [`AStar::whole_grid`]: the search may cover the whole grid, for routes of hundreds
-///   of steps; the scratch is sized to the grid on first use (16 bytes a cell, the row
-///   length rounded up to a power of two) and reused.
+///   of steps; the scratch is sized to the grid on first use (16 bytes of node and up
+///   to 24 of open list a cell, the row length rounded up to a power of two) and reused.
 ///
 /// [`build_path`](Self::build_path) searches 4-connected, [`build_path8`](Self::build_path8)
 /// 8-connected (a diagonal step needs both orthogonal neighbours passable: no corner
@@ -81,8 +83,10 @@ impl AStar {
         Self {
             scope: Scope::Window,
             nodes: GenerationMap::new(WINDOW_SLOTS, UNSEEN),
-            ring: BucketQueue::new(),
-            radix: RadixHeap::new(),
+            // A cell is queued at most once per neighbour it is reached from, so these
+            // bounds hold for any query: the open lists never grow.
+            ring: BucketQueue::with_capacity(4 * WINDOW_SLOTS),
+            radix: RadixHeap::with_capacity(8 * WINDOW_SLOTS),
             max_expansions: u32::MAX,
         }
     }
@@ -94,7 +98,9 @@ impl AStar {
         Self {
             scope: Scope::WholeGrid,
             nodes: GenerationMap::new(0, UNSEEN),
-            ..Self::new()
+            ring: BucketQueue::new(),
+            radix: RadixHeap::new(),
+            max_expansions: u32::MAX,
         }
     }
 
@@ -102,7 +108,7 @@ impl AStar {
     #[must_use]
     pub fn for_grid(grid: &Grid) -> Self {
         let mut s = Self::whole_grid();
-        s.nodes.resize(Window::whole_slots(grid).unwrap_or(0));
+        s.grow_to(Window::whole_slots(grid).unwrap_or(0));
         s
     }
 
@@ -120,10 +126,19 @@ impl AStar {
         self.max_expansions = max.max(1);
     }
 
-    /// Bytes of scratch this solver holds (excluding the open list's buckets).
+    /// Whole-grid scope: room for `slots` cells, and open lists that hold one entry
+    /// per cell at once (the usual worst case; past it they grow).
+    fn grow_to(&mut self, slots: usize) {
+        self.nodes.resize(slots);
+        self.ring = BucketQueue::with_capacity(slots);
+        self.radix = RadixHeap::with_capacity(slots);
+    }
+
+    /// Bytes of scratch this solver holds: node slots plus reserved open-list
+    /// entries (reserved memory is only touched as queries use it).
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
-        self.nodes.len() * 16
+        self.nodes.len() * 16 + self.ring.capacity() * 8 + self.radix.capacity() * 16
     }
 
     /// The optimal 4-connected path from `from` to `to` for a unit with `layer`.
@@ -188,7 +203,7 @@ impl AStar {
                     height: grid.height(),
                 })?;
                 if self.nodes.len() < slots {
-                    self.nodes.resize(slots);
+                    self.grow_to(slots);
                 }
                 Window::whole(grid)
             }
@@ -207,7 +222,7 @@ impl AStar {
             self.ring.reset();
             let mut open = Ring {
                 queue: &mut self.ring,
-                last: 0,
+                last: None,
             };
             search.run::<_, EIGHT>(&mut self.nodes, &mut open, start_slot)
         } else {
@@ -236,24 +251,27 @@ trait OpenList {
     fn pop(&mut self) -> Option<u32>;
 }
 
-/// A 64-bucket ring over monotone keys that never span more than 64.
+/// A 64-bucket ring over monotone keys that never span more than 64. `last` is the
+/// last key popped, or the first key pushed before any pop.
 struct Ring<'a> {
     queue: &'a mut BucketQueue<u32>,
-    last: u64,
+    last: Option<u64>,
 }
 
 impl OpenList for Ring<'_> {
     #[inline(always)]
     fn push(&mut self, key: u64, slot: u32) {
-        debug_assert!(key >= self.last && key - self.last < 64);
+        let last = *self.last.get_or_insert(key);
+        debug_assert!(key >= last && key - last < 64, "ring key {key} vs {last}");
         self.queue.push((key % 64) as u32, slot);
     }
 
     #[inline(always)]
     fn pop(&mut self) -> Option<u32> {
-        let from = (self.last % 64) as u32;
+        let last = self.last?;
+        let from = (last % 64) as u32;
         let (bucket, slot) = self.queue.pop_cyclic(from)?;
-        self.last += u64::from((bucket + 64 - from) % 64);
+        self.last = Some(last + u64::from((bucket + 64 - from) % 64));
         Some(slot)
     }
 }

@@ -1,0 +1,134 @@
+//! Zero allocation per query, proved with a counting global allocator: after a warm-up
+//! that lets the reusable scratch grow to the workload, 10,000 more queries (other
+//! pairs, same maps) allocate nothing, for each solver.
+
+mod common;
+
+use common::*;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell as StdCell;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use tilepath::{AStar, Cell, Greedy, Grid, GridLayer};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    /// Only the measuring thread counts: the test harness allocates on other threads.
+    static COUNTING: StdCell<bool> = const { StdCell::new(false) };
+}
+
+fn count() {
+    if COUNTING.try_with(StdCell::get).unwrap_or(false) {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+#[expect(unsafe_code, reason = "a GlobalAlloc impl is unsafe by definition")]
+// SAFETY: every call is forwarded unchanged to the system allocator.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count();
+        // SAFETY: same contract as ours.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count();
+        // SAFETY: same contract as ours.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count();
+        // SAFETY: same contract as ours.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as ours.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Allocations made by `f` on this thread.
+fn allocations_in(f: impl FnOnce()) -> usize {
+    ALLOCATIONS.store(0, Ordering::SeqCst);
+    COUNTING.with(|c| c.set(true));
+    f();
+    COUNTING.with(|c| c.set(false));
+    ALLOCATIONS.load(Ordering::SeqCst)
+}
+
+struct Workload {
+    maps: Vec<(Grid, GridLayer)>,
+}
+
+impl Workload {
+    fn new() -> Self {
+        let mut rng = rng(5);
+        let mut maps = Vec::new();
+        for name in ["no_walls", "simple_wall", "pocket_wall", "multi_wall"] {
+            maps.push((load_reference(name).0, GridLayer::FLOOR_ONLY));
+        }
+        maps.push((random_grid(&mut rng, 200, 200, 0.25), GridLayer::new([1, 3, 9, 0])));
+        maps.push((random_grid(&mut rng, 200, 200, 0.2), GridLayer::new([1, 60, 200, 0])));
+        Self { maps }
+    }
+
+    /// `n` queries `(map, from, to)` drawn with `seed`.
+    fn queries(&self, seed: u64, n: usize) -> Vec<(usize, Cell, Cell)> {
+        let mut rng = rng(seed);
+        (0..n)
+            .map(|i| {
+                let m = i % self.maps.len();
+                let g = &self.maps[m].0;
+                (m, random_cell(&mut rng, g), random_cell(&mut rng, g))
+            })
+            .collect()
+    }
+}
+
+fn assert_no_allocations(name: &str, mut query: impl FnMut(&Grid, GridLayer, Cell, Cell) -> f64) {
+    let work = Workload::new();
+    let warm_up = work.queries(1, 3000);
+    let measured = work.queries(2, 10_000);
+    let mut sink = 0.0;
+    for &(m, from, to) in &warm_up {
+        sink += query(&work.maps[m].0, work.maps[m].1, from, to);
+    }
+    let n = allocations_in(|| {
+        for &(m, from, to) in &measured {
+            sink += query(&work.maps[m].0, work.maps[m].1, from, to);
+        }
+    });
+    println!("{name}: {n} allocations in {} queries (checksum {sink})", measured.len());
+    assert_eq!(n, 0, "{name} allocated {n} times in 10,000 queries after warm-up");
+}
+
+#[test]
+fn the_counter_counts() {
+    let n = allocations_in(|| drop(std::hint::black_box(vec![1u8; 10])));
+    assert_eq!(n, 1);
+}
+
+#[test]
+fn greedy_allocates_nothing_per_query() {
+    let mut s = Greedy::new();
+    assert_no_allocations("greedy", |g, l, a, b| s.build_path(g, a, b, l).unwrap().cost);
+}
+
+#[test]
+fn windowed_astar_allocates_nothing_per_query() {
+    let mut s = AStar::new();
+    assert_no_allocations("A* 4", |g, l, a, b| s.build_path(g, a, b, l).unwrap().cost);
+    assert_no_allocations("A* 8", |g, l, a, b| s.build_path8(g, a, b, l).unwrap().cost);
+}
+
+#[test]
+fn whole_grid_astar_allocates_nothing_per_query() {
+    let mut s = AStar::whole_grid();
+    assert_no_allocations("whole-grid A* 4", |g, l, a, b| s.build_path(g, a, b, l).unwrap().cost);
+    assert_no_allocations("whole-grid A* 8", |g, l, a, b| s.build_path8(g, a, b, l).unwrap().cost);
+}

@@ -1,0 +1,137 @@
+//! Oracle tests: on thousands of seeded random grids with random layers and costs,
+//! every solver is checked against a plain reference Dijkstra.
+
+mod common;
+
+use common::*;
+use rand::RngExt;
+use tilepath::{AStar, Cell, Direction8, Greedy, Grid, GridLayer, PathResult};
+
+const GRIDS: u64 = 1500;
+const QUERIES: usize = 4;
+
+fn in_window(from: Cell) -> impl Fn(Cell) -> bool {
+    move |c| c.x.abs_diff(from.x) <= 56 && c.y.abs_diff(from.y) <= 56
+}
+
+/// Distance estimate the solvers use to pick "the reachable cell closest to the goal".
+fn estimate(c: Cell, goal: Cell, eight: bool) -> f64 {
+    if eight { c.octile(goal) } else { f64::from(c.manhattan(goal)) }
+}
+
+/// Checks an optimal search's result against reference distances `dist` from `from`.
+fn check_optimal<P, D>(
+    grid: &Grid,
+    layer: GridLayer,
+    from: Cell,
+    to: Cell,
+    eight: bool,
+    dist: &[Option<f64>],
+    r: &PathResult<P>,
+) where
+    P: Iterator<Item = D> + Copy + ExactSizeIterator,
+    D: Into<Direction8>,
+{
+    check_result(grid, layer, from, to, r);
+    let at = |c: Cell| grid.index_of(c).and_then(|i| dist[i]);
+    match at(to) {
+        Some(d) => {
+            assert!(r.route.reaches_goal, "{from}->{to}: reachable at {d} but not found");
+            assert!(close(r.route.cost, d), "{from}->{to}: cost {} != optimal {d}", r.route.cost);
+        }
+        None => {
+            assert!(!r.route.reaches_goal, "{from}->{to}: unreachable goal reported reached");
+            let best = (0..dist.len())
+                .filter(|&i| dist[i].is_some())
+                .map(|i| estimate(grid.cell_of(i).unwrap(), to, eight))
+                .fold(f64::INFINITY, f64::min);
+            let got = estimate(r.route.end, to, eight);
+            assert!(close(got, best), "{from}->{to}: partial route ends {got} away, best is {best}");
+            let d = at(r.route.end).expect("route ends on an unreachable cell");
+            assert!(close(r.route.cost, d), "partial route cost {} != optimal {d}", r.route.cost);
+        }
+    }
+}
+
+#[test]
+fn astar_and_greedy_match_reference_dijkstra_on_random_grids() {
+    let mut astar = AStar::new();
+    let mut whole = AStar::whole_grid();
+    let mut greedy = Greedy::new();
+    let mut checked = 0;
+    let mut partials = 0;
+    for seed in 0..GRIDS {
+        let mut rng = rng(seed);
+        let big = rng.random_bool(0.1);
+        let side = |rng: &mut rand::rngs::StdRng| {
+            if big { rng.random_range(100..=150) } else { rng.random_range(1..=60) }
+        };
+        let (w, h) = (side(&mut rng), side(&mut rng));
+        let walls = rng.random_range(0.0..0.45);
+        let grid = random_grid(&mut rng, w, h, walls);
+        let max_cost = [1, 1, 9, 40, 255][rng.random_range(0..5usize)];
+        let layer = random_layer(&mut rng, max_cost);
+        for _ in 0..QUERIES {
+            let from = random_cell(&mut rng, &grid);
+            let to = if rng.random_bool(0.05) {
+                Cell::new(rng.random_range(-5..w as i32 + 5), rng.random_range(-5..h as i32 + 5))
+            } else {
+                random_cell(&mut rng, &grid)
+            };
+            for eight in [false, true] {
+                let win = reference_dijkstra(&grid, layer, from, eight, in_window(from));
+                let all = reference_dijkstra(&grid, layer, from, eight, |_| true);
+                if eight {
+                    let r = astar.build_path8(&grid, from, to, layer).unwrap();
+                    check_optimal(&grid, layer, from, to, true, &win, &r);
+                    let r = whole.build_path8(&grid, from, to, layer).unwrap();
+                    check_optimal(&grid, layer, from, to, true, &all, &r);
+                    partials += usize::from(r.partial);
+                } else {
+                    let r = astar.build_path(&grid, from, to, layer).unwrap();
+                    check_optimal(&grid, layer, from, to, false, &win, &r);
+                    let r = whole.build_path(&grid, from, to, layer).unwrap();
+                    check_optimal(&grid, layer, from, to, false, &all, &r);
+                    let g = greedy.build_path(&grid, from, to, layer).unwrap();
+                    check_result(&grid, layer, from, to, &g);
+                    let reachable = grid.index_of(to).and_then(|i| win[i]).is_some();
+                    assert_eq!(g.route.reaches_goal, reachable, "greedy {from}->{to}");
+                    if !reachable {
+                        let best = (0..win.len())
+                            .filter(|&i| win[i].is_some())
+                            .map(|i| grid.cell_of(i).unwrap().manhattan(to))
+                            .min()
+                            .unwrap();
+                        assert_eq!(g.route.end.manhattan(to), best, "greedy partial {from}->{to}");
+                    }
+                }
+                checked += 1;
+            }
+        }
+    }
+    println!("checked {checked} queries on {GRIDS} grids ({partials} partial whole-grid 8-connected)");
+    assert!(partials > 0, "the random maps should produce unreachable goals too");
+}
+
+#[test]
+fn expansion_limit_gives_valid_partial_paths() {
+    let mut rng = rng(77);
+    let grid = random_grid(&mut rng, 120, 120, 0.2);
+    let layer = GridLayer::new([1, 2, 3, 0]);
+    let mut limited = AStar::whole_grid().with_max_expansions(50);
+    let mut greedy = Greedy::new().with_max_expansions(10);
+    let mut cut = 0;
+    for _ in 0..200 {
+        let (from, to) = (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid));
+        let r = limited.build_path(&grid, from, to, layer).unwrap();
+        assert!(r.expanded <= 50);
+        check_result(&grid, layer, from, to, &r);
+        let r8 = limited.build_path8(&grid, from, to, layer).unwrap();
+        check_result(&grid, layer, from, to, &r8);
+        let g = greedy.build_path(&grid, from, to, layer).unwrap();
+        assert!(g.expanded <= 10);
+        check_result(&grid, layer, from, to, &g);
+        cut += usize::from(r.partial);
+    }
+    assert!(cut > 100, "a 50-node limit should cut most long searches ({cut})");
+}
