@@ -1,6 +1,6 @@
 //! A* over a search window or the whole grid, 4- or 8-connected.
 
-use super::window::{WINDOW_SLOTS, Window};
+use super::window::{Visit, WINDOW_SLOTS, Window, back};
 use super::{Finished, NO_PARENT, PackedSteps, PathError, PathResult, backtrack};
 use crate::cost::{OCTILE_DIAGONAL, OCTILE_STRAIGHT, octile_units};
 use crate::{BucketQueue, Cell, GenerationMap, Grid, GridLayer, GridPath, GridPath8, RadixHeap};
@@ -296,6 +296,56 @@ struct Search<'a> {
     max_expansions: u32,
 }
 
+/// Local coordinates of the goal and the heuristic's scale.
+#[derive(Clone, Copy)]
+struct Heuristic {
+    gx: i64,
+    gy: i64,
+    scale: u64,
+}
+
+impl Heuristic {
+    /// Unscaled distance estimate (Manhattan, or octile in fixed-point units).
+    #[inline(always)]
+    fn distance<const EIGHT: bool>(self, lx: u32, ly: u32) -> u64 {
+        let dx = (i64::from(lx) - self.gx).unsigned_abs();
+        let dy = (i64::from(ly) - self.gy).unsigned_abs();
+        if EIGHT { octile_units(dx, dy) } else { dx + dy }
+    }
+}
+
+/// The relax step of A*, run for each neighbour of the node being expanded.
+struct Relax<'a, Q, const EIGHT: bool> {
+    nodes: &'a mut GenerationMap<Node>,
+    open: &'a mut Q,
+    heuristic: Heuristic,
+    g: u64,
+}
+
+impl<Q: OpenList, const EIGHT: bool> Visit for Relax<'_, Q, EIGHT> {
+    #[inline(always)]
+    fn visit(&mut self, slot: u32, dir: u8, cost: u8, x: u32, y: u32) {
+        let step = if EIGHT {
+            u64::from(cost)
+                * if dir & 1 == 1 {
+                    OCTILE_DIAGONAL
+                } else {
+                    OCTILE_STRAIGHT
+                }
+        } else {
+            u64::from(cost)
+        };
+        let ng = self.g + step;
+        let node = self.nodes.entry(slot as usize);
+        if *node & CLOSED != 0 || ng >= node_g(*node) {
+            return;
+        }
+        *node = (ng << 5) | u64::from(dir);
+        let h = self.heuristic.scale * self.heuristic.distance::<EIGHT>(x, y);
+        self.open.push(ng + h, slot);
+    }
+}
+
 impl Search<'_> {
     /// Runs A* from `start_slot`; returns the slot the route ends at (the goal, or the
     /// closest expanded cell to it) and the number of expansions.
@@ -307,28 +357,33 @@ impl Search<'_> {
         start_slot: u32,
     ) -> (u32, u32) {
         let (gx, gy) = self.window.local(self.goal);
-        let goal_slot = self.window.slot_of(self.goal).unwrap_or(u32::MAX);
-        let hmin = u64::from(self.layer.min_cost());
-        let dist = |lx: u32, ly: u32| {
-            let dx = (i64::from(lx) - gx).unsigned_abs();
-            let dy = (i64::from(ly) - gy).unsigned_abs();
-            if EIGHT { octile_units(dx, dy) } else { dx + dy }
+        let heuristic = Heuristic {
+            gx,
+            gy,
+            scale: u64::from(self.layer.min_cost()),
         };
-        nodes.set(start_slot as usize, NO_PARENT as u64);
+        let goal_slot = self.window.slot_of(self.goal).unwrap_or(u32::MAX);
+        nodes.set(start_slot as usize, u64::from(NO_PARENT));
         let (sx, sy) = self.window.unpack(start_slot);
-        open.push(hmin * dist(sx, sy), start_slot);
+        open.push(heuristic.scale * heuristic.distance::<EIGHT>(sx, sy), start_slot);
         let mut best = (u64::MAX, start_slot);
         let mut expanded = 0u32;
-        while let Some(slot) = open.pop() {
-            let node = nodes.entry(slot as usize);
+        let mut relax = Relax::<Q, EIGHT> {
+            nodes,
+            open,
+            heuristic,
+            g: 0,
+        };
+        while let Some(slot) = relax.open.pop() {
+            let node = relax.nodes.entry(slot as usize);
             if *node & CLOSED != 0 {
                 continue;
             }
             *node |= CLOSED;
-            let g = node_g(*node);
+            let (g, parent) = (node_g(*node), (*node & 0xF) as u8);
             expanded += 1;
             let (lx, ly) = self.window.unpack(slot);
-            let d = dist(lx, ly);
+            let d = heuristic.distance::<EIGHT>(lx, ly);
             if d < best.0 {
                 best = (d, slot);
             }
@@ -338,31 +393,15 @@ impl Search<'_> {
             if expanded >= self.max_expansions {
                 break;
             }
-            self.window.for_each_neighbour::<EIGHT>(
+            relax.g = g;
+            self.window.visit_neighbours::<EIGHT, _>(
                 self.grid,
                 self.layer,
                 slot,
                 lx,
                 ly,
-                |next, dir, cost, nx, ny| {
-                    let step = if EIGHT {
-                        u64::from(cost)
-                            * if dir & 1 == 1 {
-                                OCTILE_DIAGONAL
-                            } else {
-                                OCTILE_STRAIGHT
-                            }
-                    } else {
-                        u64::from(cost)
-                    };
-                    let ng = g + step;
-                    let n = nodes.entry(next as usize);
-                    if *n & CLOSED != 0 || ng >= node_g(*n) {
-                        return;
-                    }
-                    *n = (ng << 5) | u64::from(dir);
-                    open.push(ng + hmin * dist(nx, ny), next);
-                },
+                back::<EIGHT>(parent),
+                &mut relax,
             );
         }
         (best.1, expanded)

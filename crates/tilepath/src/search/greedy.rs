@@ -1,6 +1,6 @@
 //! Greedy best-first search over a search window.
 
-use super::window::{WINDOW_SLOTS, Window};
+use super::window::{Visit, WINDOW_SLOTS, Window, back};
 use super::{Finished, NO_PARENT, PathError, PathResult, backtrack};
 use crate::{BucketQueue, Cell, GenerationMap, Grid, GridLayer, GridPath};
 
@@ -108,50 +108,80 @@ impl Greedy {
     ) -> (u32, u32) {
         let (gx, gy) = window.local(goal);
         let goal_slot = window.slot_of(goal).unwrap_or(u32::MAX);
-        let dist = |lx: u32, ly: u32| {
-            (i64::from(lx) - gx).unsigned_abs() + (i64::from(ly) - gy).unsigned_abs()
-        };
         let (sx, sy) = window.unpack(start_slot);
-        let start_dist = dist(sx, sy);
-        // Buckets cover distances from start_dist - 56 up: every cell a path can reach.
-        let base = start_dist.saturating_sub(crate::MAX_STEPS as u64);
-        let priority = |d: u64| (d - base.min(d)).min(63) as u32;
+        let start_dist = manhattan(sx, sy, gx, gy);
         self.parents.set(start_slot as usize, NO_PARENT);
         if start_slot == goal_slot {
             return (start_slot, 0);
         }
-        self.queue.push(priority(start_dist), start_slot);
-        let mut best = (start_dist, start_slot);
+        self.queue.push(0, start_slot);
+        let mut reach = Reach {
+            parents: &mut self.parents,
+            queue: &mut self.queue,
+            gx,
+            gy,
+            // Buckets cover distances from start_dist - 56 up: every cell a path reaches.
+            base: start_dist.saturating_sub(crate::MAX_STEPS as u64),
+            goal_slot,
+            best: (start_dist, start_slot),
+            found: false,
+        };
         let mut expanded = 0u32;
-        let parents = &mut self.parents;
-        while let Some(slot) = self.queue.pop() {
+        while let Some(slot) = reach.queue.pop() {
             expanded += 1;
             let (lx, ly) = window.unpack(slot);
-            let mut found = false;
-            let queue = &mut self.queue;
-            window.for_each_neighbour::<false>(grid, layer, slot, lx, ly, |next, dir, _, nx, ny| {
-                if found {
-                    return;
-                }
-                let (parent, seen) = parents.entry_with_state(next as usize);
-                if seen {
-                    return;
-                }
-                *parent = dir;
-                let d = dist(nx, ny);
-                if d < best.0 {
-                    best = (d, next);
-                }
-                if next == goal_slot {
-                    found = true;
-                    return;
-                }
-                queue.push(priority(d), next);
-            });
-            if found || expanded >= self.max_expansions {
+            let parent = reach.parents.get(slot as usize).copied().unwrap_or(NO_PARENT);
+            window.visit_neighbours::<false, _>(
+                grid,
+                layer,
+                slot,
+                lx,
+                ly,
+                back::<false>(parent),
+                &mut reach,
+            );
+            if reach.found || expanded >= self.max_expansions {
                 break;
             }
         }
-        (best.1, expanded)
+        (reach.best.1, expanded)
+    }
+}
+
+#[inline(always)]
+fn manhattan(x: u32, y: u32, gx: i64, gy: i64) -> u64 {
+    (i64::from(x) - gx).unsigned_abs() + (i64::from(y) - gy).unsigned_abs()
+}
+
+/// The greedy step: mark each unseen neighbour and queue it by its distance to the
+/// goal; stop at the goal.
+struct Reach<'a> {
+    parents: &'a mut GenerationMap<u8>,
+    queue: &'a mut BucketQueue<u32>,
+    gx: i64,
+    gy: i64,
+    base: u64,
+    goal_slot: u32,
+    best: (u64, u32),
+    found: bool,
+}
+
+impl Visit for Reach<'_> {
+    #[inline(always)]
+    fn visit(&mut self, slot: u32, dir: u8, _cost: u8, x: u32, y: u32) {
+        let (parent, seen) = self.parents.entry_with_state(slot as usize);
+        if seen || self.found {
+            return;
+        }
+        *parent = dir;
+        let d = manhattan(x, y, self.gx, self.gy);
+        if d < self.best.0 {
+            self.best = (d, slot);
+        }
+        if slot == self.goal_slot {
+            self.found = true;
+            return;
+        }
+        self.queue.push((d - self.base.min(d)).min(63) as u32, slot);
     }
 }

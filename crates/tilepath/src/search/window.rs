@@ -107,69 +107,92 @@ impl Window {
             .wrapping_add(((dy as i64) << self.shift) as u32)
     }
 
-    /// Calls `f(slot, dir, cell_cost, lx, ly)` for every passable neighbour of local
-    /// cell `(lx, ly)` (slot `slot`) inside the window: 4 orthogonal neighbours with
-    /// [`Direction`](crate::Direction) codes, or with `EIGHT` also the diagonals whose
-    /// two orthogonal neighbours are passable (no corner cutting), with
-    /// [`Direction8`](crate::Direction8) codes.
+    /// Calls `visitor.visit` for every passable neighbour of local cell `(lx, ly)`
+    /// (slot `slot`) inside the window, except the one in direction code `skip` (the
+    /// cell a search reached this one from, which it has already seen): the 4
+    /// orthogonal neighbours with [`Direction`](crate::Direction) codes, or with `EIGHT`
+    /// also the diagonals whose two orthogonal neighbours are passable (no corner
+    /// cutting), with [`Direction8`](crate::Direction8) codes.
     #[inline(always)]
-    pub(crate) fn for_each_neighbour<const EIGHT: bool>(
+    #[expect(clippy::too_many_arguments, reason = "hot path: plain values in registers")]
+    pub(crate) fn visit_neighbours<const EIGHT: bool, V: Visit>(
         &self,
         grid: &Grid,
         layer: GridLayer,
         slot: u32,
         lx: u32,
         ly: u32,
-        mut f: impl FnMut(u32, u8, u8, u32, u32),
+        skip: u8,
+        visitor: &mut V,
     ) {
         let w = grid.width() as usize;
         let gi = (self.oy + ly as i32) as usize * w + (self.ox + lx as i32) as usize;
         let stride = 1u32 << self.shift;
         let cost = |i: usize| layer.cost_of_bits(grid.bits_at(i));
-        let (has_r, has_d, has_l, has_u) =
-            (lx + 1 < self.x1, ly + 1 < self.y1, lx > self.x0, ly > self.y0);
-        let cr = if has_r { cost(gi + 1) } else { 0 };
-        let cd = if has_d { cost(gi + w) } else { 0 };
-        let cl = if has_l { cost(gi - 1) } else { 0 };
-        let cu = if has_u { cost(gi - w) } else { 0 };
+        let cr = if lx + 1 < self.x1 { cost(gi + 1) } else { 0 };
+        let cd = if ly + 1 < self.y1 { cost(gi + w) } else { 0 };
+        let cl = if lx > self.x0 { cost(gi - 1) } else { 0 };
+        let cu = if ly > self.y0 { cost(gi - w) } else { 0 };
         let (r, d, l, u) = if EIGHT { (0, 2, 4, 6) } else { (0, 1, 2, 3) };
-        if cr != 0 {
-            f(slot + 1, r, cr, lx + 1, ly);
+        if cr != 0 && skip != r {
+            visitor.visit(slot + 1, r, cr, lx + 1, ly);
         }
-        if cd != 0 {
-            f(slot + stride, d, cd, lx, ly + 1);
+        if cd != 0 && skip != d {
+            visitor.visit(slot + stride, d, cd, lx, ly + 1);
         }
-        if cl != 0 {
-            f(slot - 1, l, cl, lx - 1, ly);
+        if cl != 0 && skip != l {
+            visitor.visit(slot - 1, l, cl, lx - 1, ly);
         }
-        if cu != 0 {
-            f(slot - stride, u, cu, lx, ly - 1);
+        if cu != 0 && skip != u {
+            visitor.visit(slot - stride, u, cu, lx, ly - 1);
         }
         if EIGHT {
-            if cr != 0 && cd != 0 {
+            if cr != 0 && cd != 0 && skip != 1 {
                 let c = cost(gi + w + 1);
                 if c != 0 {
-                    f(slot + stride + 1, 1, c, lx + 1, ly + 1);
+                    visitor.visit(slot + stride + 1, 1, c, lx + 1, ly + 1);
                 }
             }
-            if cd != 0 && cl != 0 {
+            if cd != 0 && cl != 0 && skip != 3 {
                 let c = cost(gi + w - 1);
                 if c != 0 {
-                    f(slot + stride - 1, 3, c, lx - 1, ly + 1);
+                    visitor.visit(slot + stride - 1, 3, c, lx - 1, ly + 1);
                 }
             }
-            if cl != 0 && cu != 0 {
+            if cl != 0 && cu != 0 && skip != 5 {
                 let c = cost(gi - w - 1);
                 if c != 0 {
-                    f(slot - stride - 1, 5, c, lx - 1, ly - 1);
+                    visitor.visit(slot - stride - 1, 5, c, lx - 1, ly - 1);
                 }
             }
-            if cu != 0 && cr != 0 {
+            if cu != 0 && cr != 0 && skip != 7 {
                 let c = cost(gi - w + 1);
                 if c != 0 {
-                    f(slot - stride + 1, 7, c, lx + 1, ly - 1);
+                    visitor.visit(slot - stride + 1, 7, c, lx + 1, ly - 1);
                 }
             }
         }
+    }
+}
+
+/// What a search does with each neighbour [`Window::visit_neighbours`] finds. A trait
+/// (not a closure) so that the `#[inline(always)]` on each implementation keeps the
+/// search's relax step inlined at every call site.
+pub(crate) trait Visit {
+    /// `slot` was reached by a step in direction code `dir` into a cell of cost
+    /// `cost` (non-zero) at local `(x, y)`.
+    fn visit(&mut self, slot: u32, dir: u8, cost: u8, x: u32, y: u32);
+}
+
+/// The direction code not to visit from a cell reached by a step in direction `dir`:
+/// the way back. The start (`NO_PARENT`) skips nothing.
+#[inline(always)]
+pub(crate) const fn back<const EIGHT: bool>(dir: u8) -> u8 {
+    if dir == super::NO_PARENT {
+        0xFF
+    } else if EIGHT {
+        (dir + 4) & 7
+    } else {
+        dir ^ 2
     }
 }
