@@ -19,7 +19,7 @@ struct Entry<T> {
 /// - `pop`: O(1): the lowest non-empty bucket is `mask.trailing_zeros()`; within a
 ///   bucket the most recently pushed value comes first (LIFO), which makes searches
 ///   dive towards their goal on ties.
-/// - `reset`: O(1): it clears the mask and the entry pool, touching no bucket.
+/// - `reset`: touches only the non-empty buckets (found through the mask).
 ///
 /// All buckets share one pool of entries (each bucket is a list threaded through it,
 /// popped entries are recycled), so the memory is one block reserved up front with
@@ -108,13 +108,10 @@ impl<T: Copy> BucketQueue<T> {
     #[inline]
     pub fn push(&mut self, priority: u32, value: T) {
         let b = priority.min(BUCKETS as u32 - 1) as usize;
-        // A head is only meaningful while its mask bit is set (reset leaves old ones).
-        let next = if self.mask & (1 << b) != 0 {
-            self.heads[b]
-        } else {
-            NIL
+        let entry = Entry {
+            value,
+            next: self.heads[b],
         };
-        let entry = Entry { value, next };
         let i = if self.free == NIL {
             self.pool.push(entry);
             (self.pool.len() - 1) as u32
@@ -174,10 +171,15 @@ impl<T: Copy> BucketQueue<T> {
         value
     }
 
-    /// Empties the queue in O(1); the pool keeps its capacity.
+    /// Empties the queue, touching only the non-empty buckets (found through the
+    /// mask); the pool keeps its capacity.
     #[inline]
     pub fn reset(&mut self) {
-        // Heads of empty buckets are never followed: the mask guards them.
+        let mut m = self.mask;
+        while m != 0 {
+            self.heads[m.trailing_zeros() as usize] = NIL;
+            m &= m - 1;
+        }
         self.mask = 0;
         self.pool.clear();
         self.free = NIL;

@@ -140,6 +140,29 @@ impl<T: Copy> GenerationMap<T> {
         (&mut slot.value, was_set)
     }
 
+    /// [`entry_with_state`](Self::entry_with_state) without the bounds check, for the
+    /// solvers' inner loops.
+    ///
+    /// # Safety
+    /// `i < self.len()`.
+    #[inline(always)]
+    #[expect(unsafe_code, reason = "hot path of every solver; callers prove the bound")]
+    pub(crate) unsafe fn entry_unchecked(&mut self, i: usize) -> (&mut T, bool) {
+        debug_assert!(i < self.slots.len(), "slot {i} of {}", self.slots.len());
+        let generation = self.generation;
+        let default = self.default;
+        // SAFETY: the caller guarantees `i < slots.len()`.
+        let slot = unsafe { self.slots.get_unchecked_mut(i) };
+        let was_set = slot.generation == generation;
+        if !was_set {
+            *slot = Slot {
+                generation,
+                value: default,
+            };
+        }
+        (&mut slot.value, was_set)
+    }
+
     /// The value at `i` for update; a slot unset since the last reset starts as the
     /// default.
     ///

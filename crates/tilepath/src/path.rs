@@ -76,10 +76,27 @@ impl<const N: usize, const B: u32> Packed<N, B> {
         true
     }
 
+    /// Steps from the low bits of `raw` (step 0 in bits `0..B`), `len` of them.
+    #[inline]
+    fn from_raw(raw: &[u64; 3], len: usize) -> Self {
+        debug_assert!(len <= MAX_STEPS);
+        let mut words = [0u64; N];
+        words.copy_from_slice(&raw[..N]);
+        let body_word = (Self::BODY_BITS / 64) as usize;
+        let body_rest = Self::BODY_BITS % 64;
+        words[body_word] &= (1 << body_rest) - 1;
+        for w in &mut words[body_word + 1..] {
+            *w = 0;
+        }
+        let mut p = Self { words };
+        p.set_header(len, 0);
+        p
+    }
+
     /// Puts `code` before the first step; once full, the last step falls off. This is
     /// how solvers fill a path while walking back from the end of a route: the steps
     /// nearest the start are the ones kept.
-    #[inline]
+    #[cfg(test)]
     fn prepend(&mut self, code: u8) {
         let len = self.len();
         let mut carry = u64::from(code);
@@ -131,9 +148,15 @@ macro_rules! packed_path {
                 self.0.push(dir.bits())
             }
 
-            #[inline]
+            #[cfg(test)]
             pub(crate) fn prepend_bits(&mut self, code: u8) {
                 self.0.prepend(code);
+            }
+
+            /// Steps from the low bits of `raw`; bits of steps past `len` must be 0.
+            #[inline]
+            pub(crate) fn from_raw_steps(raw: &[u64; 3], len: usize) -> Self {
+                Self(Packed::from_raw(raw, len))
             }
 
             /// Number of steps in the path (whatever the cursor position).

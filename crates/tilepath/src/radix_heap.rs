@@ -106,12 +106,7 @@ impl<T: Copy> RadixHeap<T> {
 
     #[inline(always)]
     fn link(&mut self, b: usize, i: u32) {
-        // A head is only meaningful while its mask bit is set (reset leaves old ones).
-        self.pool[i as usize].next = if self.mask & (1 << b) != 0 {
-            self.heads[b]
-        } else {
-            NIL
-        };
+        self.pool[i as usize].next = self.heads[b];
         self.heads[b] = i;
         self.mask |= 1 << b;
     }
@@ -188,9 +183,15 @@ impl<T: Copy> RadixHeap<T> {
         }
     }
 
-    /// Empties the heap in O(1); the pool keeps its capacity.
+    /// Empties the heap, touching only the non-empty buckets; the pool keeps its
+    /// capacity.
     #[inline]
     pub fn reset(&mut self) {
+        let mut m = self.mask;
+        while m != 0 {
+            self.heads[m.trailing_zeros() as usize] = NIL;
+            m &= m - 1;
+        }
         self.mask = 0;
         self.last = 0;
         self.pool.clear();

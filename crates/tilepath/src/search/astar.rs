@@ -209,6 +209,8 @@ impl AStar {
             }
         };
         let start_slot = window.slot_of(from).ok_or(out_of_bounds)?;
+        // The unchecked accesses of the search rely on this.
+        assert!(self.nodes.len() >= window.slots(), "scratch smaller than its window");
         self.nodes.reset();
         let search = Search {
             grid,
@@ -319,6 +321,7 @@ struct Relax<'a, Q, const EIGHT: bool> {
     nodes: &'a mut GenerationMap<Node>,
     open: &'a mut Q,
     heuristic: Heuristic,
+    /// g of the node being expanded.
     g: u64,
 }
 
@@ -336,7 +339,10 @@ impl<Q: OpenList, const EIGHT: bool> Visit for Relax<'_, Q, EIGHT> {
             u64::from(cost)
         };
         let ng = self.g + step;
-        let node = self.nodes.entry(slot as usize);
+        // SAFETY: `slot` comes from `visit_neighbours`, inside the window, and the
+        // node map holds at least `window.slots()` slots (checked in `AStar::run`).
+        #[expect(unsafe_code, reason = "bounds proven by the window")]
+        let (node, _) = unsafe { self.nodes.entry_unchecked(slot as usize) };
         if *node & CLOSED != 0 || ng >= node_g(*node) {
             return;
         }
@@ -375,7 +381,10 @@ impl Search<'_> {
             g: 0,
         };
         while let Some(slot) = relax.open.pop() {
-            let node = relax.nodes.entry(slot as usize);
+            // SAFETY: only window slots are queued (the start and visited neighbours)
+            // and the node map holds at least `window.slots()` of them.
+            #[expect(unsafe_code, reason = "bounds proven by the window")]
+            let (node, _) = unsafe { relax.nodes.entry_unchecked(slot as usize) };
             if *node & CLOSED != 0 {
                 continue;
             }

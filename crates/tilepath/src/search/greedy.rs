@@ -114,7 +114,7 @@ impl Greedy {
         if start_slot == goal_slot {
             return (start_slot, 0);
         }
-        self.queue.push(0, start_slot);
+        self.queue.push(0, pack(start_slot, NO_PARENT));
         let mut reach = Reach {
             parents: &mut self.parents,
             queue: &mut self.queue,
@@ -127,10 +127,10 @@ impl Greedy {
             found: false,
         };
         let mut expanded = 0u32;
-        while let Some(slot) = reach.queue.pop() {
+        while let Some(entry) = reach.queue.pop() {
             expanded += 1;
+            let (slot, parent) = (entry >> 4, (entry & 0xF) as u8);
             let (lx, ly) = window.unpack(slot);
-            let parent = reach.parents.get(slot as usize).copied().unwrap_or(NO_PARENT);
             window.visit_neighbours::<false, _>(
                 grid,
                 layer,
@@ -146,6 +146,13 @@ impl Greedy {
         }
         (reach.best.1, expanded)
     }
+}
+
+/// A queue entry: the slot and the direction it was reached by (slots of a window
+/// are below 2^15, so they fit with room to spare).
+#[inline(always)]
+const fn pack(slot: u32, dir: u8) -> u32 {
+    (slot << 4) | dir as u32
 }
 
 #[inline(always)]
@@ -169,8 +176,11 @@ struct Reach<'a> {
 impl Visit for Reach<'_> {
     #[inline(always)]
     fn visit(&mut self, slot: u32, dir: u8, _cost: u8, x: u32, y: u32) {
-        let (parent, seen) = self.parents.entry_with_state(slot as usize);
-        if seen || self.found {
+        // SAFETY: `slot` comes from `visit_neighbours`, inside the window, and the
+        // parent map holds `WINDOW_SLOTS >= window.slots()` slots.
+        #[expect(unsafe_code, reason = "bounds proven by the window")]
+        let (parent, seen) = unsafe { self.parents.entry_unchecked(slot as usize) };
+        if seen {
             return;
         }
         *parent = dir;
@@ -182,6 +192,6 @@ impl Visit for Reach<'_> {
             self.found = true;
             return;
         }
-        self.queue.push((d - self.base.min(d)).min(63) as u32, slot);
+        self.queue.push((d - self.base.min(d)).min(63) as u32, pack(slot, dir));
     }
 }

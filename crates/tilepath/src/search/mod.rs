@@ -107,18 +107,21 @@ pub(crate) const NO_PARENT: u8 = 0xF;
 
 /// What the solvers need from a packed path type.
 pub(crate) trait PackedSteps: Copy {
-    const EMPTY: Self;
-    fn prepend_code(&mut self, code: u8);
+    /// Bits a step.
+    const BITS: u32;
+    /// The path whose first steps are the low bits of `words` (step 0 in bits
+    /// `0..BITS`), `len` of them.
+    fn from_words(words: [u64; 3], len: usize) -> Self;
     fn code_at(&self, i: usize) -> u8;
     fn steps(&self) -> usize;
     fn dir8(code: u8) -> Direction8;
 }
 
 impl PackedSteps for GridPath {
-    const EMPTY: Self = GridPath::EMPTY;
+    const BITS: u32 = 2;
     #[inline]
-    fn prepend_code(&mut self, code: u8) {
-        self.prepend_bits(code);
+    fn from_words(words: [u64; 3], len: usize) -> Self {
+        GridPath::from_raw_steps(&words, len)
     }
     #[inline]
     fn code_at(&self, i: usize) -> u8 {
@@ -135,10 +138,10 @@ impl PackedSteps for GridPath {
 }
 
 impl PackedSteps for GridPath8 {
-    const EMPTY: Self = GridPath8::EMPTY;
+    const BITS: u32 = 3;
     #[inline]
-    fn prepend_code(&mut self, code: u8) {
-        self.prepend_bits(code);
+    fn from_words(words: [u64; 3], len: usize) -> Self {
+        GridPath8::from_raw_steps(&words, len)
     }
     #[inline]
     fn code_at(&self, i: usize) -> u8 {
@@ -171,22 +174,40 @@ pub(crate) fn backtrack<P: PackedSteps>(
     s: &Finished<'_>,
     mut parent: impl FnMut(u32) -> u8,
 ) -> PathResult<P> {
-    let mut path = P::EMPTY;
+    // Steps go into a 192-bit shift register, last step first: once more than 56 are
+    // in, the far end falls off the top and the steps nearest the start remain.
+    let mut words = [0u64; 3];
     let mut len = 0u32;
     let mut cost = CostSum::default();
     let mut slot = s.end_slot;
+    let w = s.grid.width() as isize;
+    let mut gi = s.grid.index_of(s.window.cell_of(s.end_slot)).map_or(0, |i| i as isize);
+    // Per direction code: how a step back moves the slot and the grid index.
+    let back: [(u32, isize); 8] = core::array::from_fn(|code| {
+        let (dx, dy) = P::dir8(code as u8).offset();
+        (
+            s.window.offset_slot(0, -dx, -dy),
+            -(dx as isize) - dy as isize * w,
+        )
+    });
     loop {
         let code = parent(slot);
         if code == NO_PARENT {
             break;
         }
-        let dir = P::dir8(code);
-        cost.add(s.grid.cost(s.window.cell_of(slot), s.layer), dir.is_diagonal());
-        path.prepend_code(code);
+        let entered = s.layer.cost_of_bits(s.grid.bits_at(gi as usize));
+        cost.add(entered, P::BITS == 3 && code & 1 == 1);
+        words = [
+            (words[0] << P::BITS) | u64::from(code),
+            (words[1] << P::BITS) | (words[0] >> (64 - P::BITS)),
+            (words[2] << P::BITS) | (words[1] >> (64 - P::BITS)),
+        ];
         len += 1;
-        let (dx, dy) = dir.offset();
-        slot = s.window.offset_slot(slot, -dx, -dy);
+        let (slot_step, gi_step) = back[usize::from(code & 7)];
+        slot = slot.wrapping_add(slot_step);
+        gi += gi_step;
     }
+    let path = P::from_words(words, (len as usize).min(MAX_STEPS));
     let route_end = s.window.cell_of(s.end_slot);
     let route = Route {
         end: route_end,

@@ -13,6 +13,10 @@ pub(crate) const WINDOW_SLOTS: usize = (WINDOW_SIDE as usize) << WINDOW_SHIFT;
 /// A rectangle of the grid mapped to local scratch slots: local `(lx, ly)` is global
 /// `(ox + lx, oy + ly)` and slot `(ly << shift) | lx`. Only local cells in
 /// `[x0, x1) x [y0, y1)` are inside both the window and the grid.
+///
+/// Invariant the solvers' unchecked accesses rely on: every slot of a cell in
+/// `[x0, x1) x [y0, y1)` is below [`Window::slots`], and its grid index below
+/// `grid.len()`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Window {
     ox: i32,
@@ -68,6 +72,11 @@ impl Window {
     pub(crate) fn whole_slots(grid: &Grid) -> Option<usize> {
         let slots = (grid.height() as usize) << Self::whole_shift(grid);
         (slots < u32::MAX as usize).then_some(slots)
+    }
+
+    /// Scratch slots this window's cells can use: `rows << shift`.
+    pub(crate) fn slots(&self) -> usize {
+        (self.y1 as usize) << self.shift
     }
 
     /// The local slot of a global cell, or `None` if it is outside the usable area.
@@ -128,7 +137,11 @@ impl Window {
         let w = grid.width() as usize;
         let gi = (self.oy + ly as i32) as usize * w + (self.ox + lx as i32) as usize;
         let stride = 1u32 << self.shift;
-        let cost = |i: usize| layer.cost_of_bits(grid.bits_at(i));
+        let costs = layer.costs();
+        // SAFETY: `cost` is only called for neighbours inside `[x0, x1) x [y0, y1)`,
+        // which `around`/`whole` clip to the grid: their index is below `grid.len()`.
+        #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
+        let cost = |i: usize| costs[usize::from(unsafe { grid.bits_at_unchecked(i) })];
         let cr = if lx + 1 < self.x1 { cost(gi + 1) } else { 0 };
         let cd = if ly + 1 < self.y1 { cost(gi + w) } else { 0 };
         let cl = if lx > self.x0 { cost(gi - 1) } else { 0 };
