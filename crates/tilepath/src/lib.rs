@@ -31,3 +31,8 @@ pub mod prelude {
         PathError, PathResult, TileKind,
     };
 }
+
+/// The workspace README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct WorkspaceReadme;

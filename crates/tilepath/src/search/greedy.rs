@@ -2,7 +2,9 @@
 
 use super::window::{Visit, WINDOW_SLOTS, Window, back};
 use super::{Finished, NO_PARENT, PathError, PathResult, backtrack};
-use crate::{BucketQueue, Cell, GenerationMap, Grid, GridLayer, GridPath};
+use crate::{BucketQueue, Cell, Grid, GridLayer, GridPath};
+#[cfg(doc)]
+use crate::GenerationMap;
 
 /// Greedy best-first search: the fastest way to a good (not always the shortest) path.
 ///
@@ -25,7 +27,7 @@ use crate::{BucketQueue, Cell, GenerationMap, Grid, GridLayer, GridPath};
 /// ```
 #[derive(Clone, Debug)]
 pub struct Greedy {
-    parents: GenerationMap<u8>,
+    parents: ParentStamps,
     queue: BucketQueue<u32>,
     max_expansions: u32,
 }
@@ -41,7 +43,7 @@ impl Greedy {
     #[must_use]
     pub fn new() -> Self {
         Self {
-            parents: GenerationMap::new(WINDOW_SLOTS, NO_PARENT),
+            parents: ParentStamps::new(WINDOW_SLOTS),
             // Each cell is queued at most once per query: the pool never grows.
             queue: BucketQueue::with_capacity(WINDOW_SLOTS),
             max_expansions: u32::MAX,
@@ -94,7 +96,7 @@ impl Greedy {
                 end_slot,
                 expanded,
             },
-            |slot| parents.get(slot as usize).copied().unwrap_or(NO_PARENT),
+            |slot| parents.get(slot as usize),
         ))
     }
 
@@ -131,6 +133,13 @@ impl Greedy {
             expanded += 1;
             let (slot, parent) = (entry >> 4, (entry & 0xF) as u8);
             let (lx, ly) = window.unpack(slot);
+            // Every reached cell is popped before a search gives up (unless the
+            // expansion limit stops it), so tracking the best cell here, once per
+            // expansion rather than once per neighbour, sees them all.
+            let d = manhattan(lx, ly, gx, gy);
+            if d < reach.best.0 {
+                reach.best = (d, slot);
+            }
             window.visit_neighbours::<false, _>(
                 grid,
                 layer,
@@ -163,7 +172,7 @@ fn manhattan(x: u32, y: u32, gx: i64, gy: i64) -> u64 {
 /// The greedy step: mark each unseen neighbour and queue it by its distance to the
 /// goal; stop at the goal.
 struct Reach<'a> {
-    parents: &'a mut GenerationMap<u8>,
+    parents: &'a mut ParentStamps,
     queue: &'a mut BucketQueue<u32>,
     gx: i64,
     gy: i64,
@@ -176,22 +185,94 @@ struct Reach<'a> {
 impl Visit for Reach<'_> {
     #[inline(always)]
     fn visit(&mut self, slot: u32, dir: u8, _cost: u8, x: u32, y: u32) {
-        // SAFETY: `slot` comes from `visit_neighbours`, inside the window, and the
-        // parent map holds `WINDOW_SLOTS >= window.slots()` slots.
-        #[expect(unsafe_code, reason = "bounds proven by the window")]
-        let (parent, seen) = unsafe { self.parents.entry_unchecked(slot as usize) };
-        if seen {
+        if !self.parents.claim(slot as usize, dir) {
             return;
         }
-        *parent = dir;
-        let d = manhattan(x, y, self.gx, self.gy);
-        if d < self.best.0 {
-            self.best = (d, slot);
-        }
         if slot == self.goal_slot {
+            self.best = (0, slot);
             self.found = true;
             return;
         }
+        let d = manhattan(x, y, self.gx, self.gy);
         self.queue.push((d - self.base.min(d)).min(63) as u32, pack(slot, dir));
+    }
+}
+
+/// The greedy search's parent directions with O(1) reset: a [`GenerationMap`] packed
+/// into one `u32` per slot (`generation << 4 | direction`), half the memory of a
+/// `GenerationMap<u8>`, which keeps the hot window in L1.
+#[derive(Clone, Debug)]
+struct ParentStamps {
+    stamps: Vec<u32>,
+    generation: u32,
+}
+
+impl ParentStamps {
+    const GENERATIONS: u32 = 1 << 28;
+
+    fn new(len: usize) -> Self {
+        Self {
+            stamps: vec![0; len],
+            generation: 1,
+        }
+    }
+
+    #[inline]
+    fn reset(&mut self) {
+        self.generation += 1;
+        if self.generation == Self::GENERATIONS {
+            self.stamps.fill(0);
+            self.generation = 1;
+        }
+    }
+
+    #[inline]
+    fn set(&mut self, i: usize, dir: u8) {
+        self.stamps[i] = self.generation << 4 | u32::from(dir);
+    }
+
+    /// The parent direction of slot `i`, or `NO_PARENT` if unseen.
+    #[inline]
+    fn get(&self, i: usize) -> u8 {
+        match self.stamps.get(i) {
+            Some(&s) if s >> 4 == self.generation => (s & 0xF) as u8,
+            _ => NO_PARENT,
+        }
+    }
+
+    /// Marks slot `i` as reached by `dir`; `false` if it was reached already.
+    #[inline(always)]
+    fn claim(&mut self, i: usize, dir: u8) -> bool {
+        debug_assert!(i < self.stamps.len());
+        // SAFETY: `i` is a slot of the search window (callers get it from
+        // `visit_neighbours`), below `WINDOW_SLOTS == stamps.len()`.
+        #[expect(unsafe_code, reason = "bounds proven by the window")]
+        let stamp = unsafe { self.stamps.get_unchecked_mut(i) };
+        if *stamp >> 4 == self.generation {
+            return false;
+        }
+        *stamp = self.generation << 4 | u32::from(dir);
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stamps_wrap_around_really_clear() {
+        let mut p = ParentStamps::new(4);
+        p.generation = ParentStamps::GENERATIONS - 2;
+        assert!(p.claim(1, 2));
+        assert!(!p.claim(1, 3));
+        assert_eq!(p.get(1), 2);
+        p.reset();
+        assert_eq!(p.get(1), NO_PARENT);
+        assert!(p.claim(2, 1));
+        p.reset(); // wraps: everything cleared, generation restarts at 1
+        assert_eq!(p.generation, 1);
+        assert!((0..4).all(|i| p.get(i) == NO_PARENT));
+        assert!(p.claim(2, 0));
     }
 }

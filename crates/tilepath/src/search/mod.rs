@@ -183,13 +183,14 @@ pub(crate) fn backtrack<P: PackedSteps>(
     let w = s.grid.width() as isize;
     let mut gi = s.grid.index_of(s.window.cell_of(s.end_slot)).map_or(0, |i| i as isize);
     // Per direction code: how a step back moves the slot and the grid index.
-    let back: [(u32, isize); 8] = core::array::from_fn(|code| {
+    let mut back = [(0u32, 0isize); 8];
+    for (code, entry) in back.iter_mut().enumerate().take(1 << P::BITS) {
         let (dx, dy) = P::dir8(code as u8).offset();
-        (
+        *entry = (
             s.window.offset_slot(0, -dx, -dy),
             -(dx as isize) - dy as isize * w,
-        )
-    });
+        );
+    }
     loop {
         let code = parent(slot);
         if code == NO_PARENT {
