@@ -57,8 +57,10 @@ fn peer_astar(open: &[bool], w: i32, h: i32, from: Cell, to: Cell, eight: bool) 
             dx + dy
         }
     };
-    pathfinding::prelude::astar(&(from.x, from.y), successors, heuristic, |&p| p == (to.x, to.y))
-        .map(|(path, _)| path.len() as u32)
+    pathfinding::prelude::astar(&(from.x, from.y), successors, heuristic, |&p| {
+        p == (to.x, to.y)
+    })
+    .map(|(path, _)| path.len() as u32)
 }
 
 fn peer_grid(grid: &Grid, eight: bool) -> PathingGrid {
@@ -92,13 +94,34 @@ fn reference_maps(c: &mut Criterion) {
         );
         let mut group = c.benchmark_group(format!("reference/{name}"));
         group.bench_function("tilepath_greedy", |b| {
-            b.iter(|| black_box(greedy.build_path(&grid, black_box(from), to, layer).unwrap().end))
+            b.iter(|| {
+                black_box(
+                    greedy
+                        .build_path(&grid, black_box(from), to, layer)
+                        .unwrap()
+                        .end,
+                )
+            })
         });
         group.bench_function("tilepath_astar", |b| {
-            b.iter(|| black_box(astar.build_path(&grid, black_box(from), to, layer).unwrap().end))
+            b.iter(|| {
+                black_box(
+                    astar
+                        .build_path(&grid, black_box(from), to, layer)
+                        .unwrap()
+                        .end,
+                )
+            })
         });
         group.bench_function("tilepath_astar_whole_grid", |b| {
-            b.iter(|| black_box(whole.build_path(&grid, black_box(from), to, layer).unwrap().end))
+            b.iter(|| {
+                black_box(
+                    whole
+                        .build_path(&grid, black_box(from), to, layer)
+                        .unwrap()
+                        .end,
+                )
+            })
         });
         group.bench_function("pathfinding_astar", |b| {
             b.iter(|| black_box(peer_astar(&open, w, h, black_box(from), to, false)))
@@ -128,14 +151,18 @@ fn movingai_maps(c: &mut Criterion) {
     ] {
         let (grid, scenarios) = support::movingai(map);
         let step = (scenarios.len() / SAMPLE).max(1);
-        let sample: Vec<(Cell, Cell, f64)> = scenarios.into_iter().step_by(step).take(SAMPLE).collect();
+        let sample: Vec<(Cell, Cell, f64)> =
+            scenarios.into_iter().step_by(step).take(SAMPLE).collect();
         let mut astar = AStar::for_grid(&grid);
         let layer = GridLayer::FLOOR_ONLY;
         let expanded: u64 = sample
             .iter()
             .map(|&(s, g, _)| u64::from(astar.build_path8(&grid, s, g, layer).unwrap().expanded))
             .sum();
-        eprintln!("{map}: {} scenarios, {expanded} nodes expanded in all", sample.len());
+        eprintln!(
+            "{map}: {} scenarios, {expanded} nodes expanded in all",
+            sample.len()
+        );
         let open = support::passable(&grid);
         let peer = peer_grid(&grid, true);
         let (w, h) = (grid.width() as i32, grid.height() as i32);
@@ -150,7 +177,11 @@ fn movingai_maps(c: &mut Criterion) {
         group.bench_function("grid_pathfinding_jps", |b| {
             b.iter(|| {
                 for &(s, g, _) in &sample {
-                    black_box(peer.get_path_single_goal(Point::new(s.x, s.y), Point::new(g.x, g.y), false));
+                    black_box(peer.get_path_single_goal(
+                        Point::new(s.x, s.y),
+                        Point::new(g.x, g.y),
+                        false,
+                    ));
                 }
             })
         });

@@ -43,7 +43,11 @@ pub fn movingai(name: &str) -> (Grid, Vec<(Cell, Cell, f64)>) {
     let text = std::fs::read_to_string(dir.join(name)).unwrap();
     let body = text.split_once("\nmap\n").unwrap().1;
     let grid = Grid::from_ascii(body, |c| {
-        Some(if matches!(c, '.' | 'G' | 'S') { TileKind::K0 } else { TileKind::K3 })
+        Some(if matches!(c, '.' | 'G' | 'S') {
+            TileKind::K0
+        } else {
+            TileKind::K3
+        })
     })
     .unwrap();
     let scen = std::fs::read_to_string(dir.join(format!("{name}.scen"))).unwrap();
@@ -53,7 +57,13 @@ pub fn movingai(name: &str) -> (Grid, Vec<(Cell, Cell, f64)>) {
         .filter_map(|l| {
             let f: Vec<&str> = l.split('\t').collect();
             let n = |i: usize| f[i].parse::<i32>().unwrap();
-            (f.len() >= 9).then(|| (Cell::new(n(4), n(5)), Cell::new(n(6), n(7)), f[8].parse().unwrap()))
+            (f.len() >= 9).then(|| {
+                (
+                    Cell::new(n(4), n(5)),
+                    Cell::new(n(6), n(7)),
+                    f[8].parse().unwrap(),
+                )
+            })
         })
         .collect();
     (grid, scenarios)

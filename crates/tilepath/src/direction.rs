@@ -206,7 +206,10 @@ mod tests {
     #[test]
     fn combine_makes_diagonals() {
         use Direction::*;
-        assert_eq!(Direction8::combine(Right, Down), Some(Direction8::DownRight));
+        assert_eq!(
+            Direction8::combine(Right, Down),
+            Some(Direction8::DownRight)
+        );
         assert_eq!(Direction8::combine(Up, Left), Some(Direction8::UpLeft));
         assert_eq!(Direction8::combine(Right, Left), None);
         assert_eq!(Direction8::combine(Up, Up), None);

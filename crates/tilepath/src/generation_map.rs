@@ -146,7 +146,10 @@ impl<T: Copy> GenerationMap<T> {
     /// # Safety
     /// `i < self.len()`.
     #[inline(always)]
-    #[expect(unsafe_code, reason = "hot path of every solver; callers prove the bound")]
+    #[expect(
+        unsafe_code,
+        reason = "hot path of every solver; callers prove the bound"
+    )]
     pub(crate) unsafe fn entry_unchecked(&mut self, i: usize) -> (&mut T, bool) {
         debug_assert!(i < self.slots.len(), "slot {i} of {}", self.slots.len());
         let generation = self.generation;

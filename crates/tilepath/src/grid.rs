@@ -267,9 +267,7 @@ impl Grid {
     /// # Errors
     /// [`GridError::OutOfBounds`] if `cell` is outside the grid (nothing changes).
     pub fn set(&mut self, cell: Cell, kind: TileKind) -> Result<TileKind, GridError> {
-        let i = self
-            .index_of(cell)
-            .ok_or(GridError::OutOfBounds { cell })?;
+        let i = self.index_of(cell).ok_or(GridError::OutOfBounds { cell })?;
         let old = TileKind::from_bits(self.bits_at(i));
         self.set_index(i, kind);
         Ok(old)
@@ -315,9 +313,16 @@ impl Grid {
     /// # Safety
     /// `i < self.len()`.
     #[inline(always)]
-    #[expect(unsafe_code, reason = "hot path of every solver; callers prove the bound")]
+    #[expect(
+        unsafe_code,
+        reason = "hot path of every solver; callers prove the bound"
+    )]
     pub(crate) unsafe fn bits_at_unchecked(&self, i: usize) -> u8 {
-        debug_assert!(i < self.len(), "cell index {i} outside a grid of {}", self.len());
+        debug_assert!(
+            i < self.len(),
+            "cell index {i} outside a grid of {}",
+            self.len()
+        );
         // SAFETY: the caller guarantees `i < len() <= 4 * bytes.len()`, so
         // `i >> 2 < bytes.len()`.
         (unsafe { *self.bytes.get_unchecked(i >> 2) } >> ((i & 3) * 2)) & 3
@@ -371,7 +376,12 @@ mod tests {
     #[test]
     fn outside_reads_blocked_and_writes_fail() {
         let mut g = Grid::new(4, 4).unwrap();
-        for c in [Cell::new(-1, 0), Cell::new(0, -1), Cell::new(4, 0), Cell::new(0, 4)] {
+        for c in [
+            Cell::new(-1, 0),
+            Cell::new(0, -1),
+            Cell::new(4, 0),
+            Cell::new(0, 4),
+        ] {
             assert_eq!(g.get(c), None);
             assert_eq!(g.cost(c, GridLayer::ALL_PASSABLE), 0);
             assert_eq!(
@@ -434,7 +444,10 @@ mod tests {
     #[test]
     fn fill_rect_clips() {
         let mut g = Grid::new(4, 4).unwrap();
-        assert_eq!(g.fill_rect(Cell::new(-2, 2), Cell::new(1, 9), TileKind::K2), 4);
+        assert_eq!(
+            g.fill_rect(Cell::new(-2, 2), Cell::new(1, 9), TileKind::K2),
+            4
+        );
         assert_eq!(g.get(Cell::new(1, 3)), Some(TileKind::K2));
         assert_eq!(g.get(Cell::new(2, 3)), Some(TileKind::K0));
     }

@@ -60,8 +60,7 @@ impl<const N: usize, const B: u32> Packed<N, B> {
         self.words[w] = (self.words[w] & !(Self::STEP_MASK << s)) | (code << s);
         if s + B > 64 {
             let hi = 64 - s;
-            self.words[w + 1] =
-                (self.words[w + 1] & !(Self::STEP_MASK >> hi)) | (code >> hi);
+            self.words[w + 1] = (self.words[w + 1] & !(Self::STEP_MASK >> hi)) | (code >> hi);
         }
     }
 
@@ -414,7 +413,12 @@ mod tests {
         let cells: Vec<Cell> = p.cells(Cell::new(5, 5)).collect();
         assert_eq!(
             cells,
-            [Cell::new(6, 5), Cell::new(6, 6), Cell::new(6, 7), Cell::new(5, 7)]
+            [
+                Cell::new(6, 5),
+                Cell::new(6, 6),
+                Cell::new(6, 7),
+                Cell::new(5, 7)
+            ]
         );
         while p.next().is_some() {}
         assert!(p.is_finished());

@@ -72,8 +72,14 @@ impl Workload {
         for name in ["no_walls", "simple_wall", "pocket_wall", "multi_wall"] {
             maps.push((load_reference(name).0, GridLayer::FLOOR_ONLY));
         }
-        maps.push((random_grid(&mut rng, 200, 200, 0.25), GridLayer::new([1, 3, 9, 0])));
-        maps.push((random_grid(&mut rng, 200, 200, 0.2), GridLayer::new([1, 60, 200, 0])));
+        maps.push((
+            random_grid(&mut rng, 200, 200, 0.25),
+            GridLayer::new([1, 3, 9, 0]),
+        ));
+        maps.push((
+            random_grid(&mut rng, 200, 200, 0.2),
+            GridLayer::new([1, 60, 200, 0]),
+        ));
         Self { maps }
     }
 
@@ -103,8 +109,14 @@ fn assert_no_allocations(name: &str, mut query: impl FnMut(&Grid, GridLayer, Cel
             sink += query(&work.maps[m].0, work.maps[m].1, from, to);
         }
     });
-    println!("{name}: {n} allocations in {} queries (checksum {sink})", measured.len());
-    assert_eq!(n, 0, "{name} allocated {n} times in 10,000 queries after warm-up");
+    println!(
+        "{name}: {n} allocations in {} queries (checksum {sink})",
+        measured.len()
+    );
+    assert_eq!(
+        n, 0,
+        "{name} allocated {n} times in 10,000 queries after warm-up"
+    );
 }
 
 #[test]
@@ -116,7 +128,9 @@ fn the_counter_counts() {
 #[test]
 fn greedy_allocates_nothing_per_query() {
     let mut s = Greedy::new();
-    assert_no_allocations("greedy", |g, l, a, b| s.build_path(g, a, b, l).unwrap().cost);
+    assert_no_allocations("greedy", |g, l, a, b| {
+        s.build_path(g, a, b, l).unwrap().cost
+    });
 }
 
 #[test]
@@ -129,6 +143,10 @@ fn windowed_astar_allocates_nothing_per_query() {
 #[test]
 fn whole_grid_astar_allocates_nothing_per_query() {
     let mut s = AStar::whole_grid();
-    assert_no_allocations("whole-grid A* 4", |g, l, a, b| s.build_path(g, a, b, l).unwrap().cost);
-    assert_no_allocations("whole-grid A* 8", |g, l, a, b| s.build_path8(g, a, b, l).unwrap().cost);
+    assert_no_allocations("whole-grid A* 4", |g, l, a, b| {
+        s.build_path(g, a, b, l).unwrap().cost
+    });
+    assert_no_allocations("whole-grid A* 8", |g, l, a, b| {
+        s.build_path8(g, a, b, l).unwrap().cost
+    });
 }

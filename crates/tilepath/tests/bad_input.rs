@@ -11,24 +11,63 @@ fn open(w: u32, h: u32) -> Grid {
 #[test]
 fn start_outside_the_grid_is_an_error() {
     let grid = open(10, 10);
-    for start in [Cell::new(-1, 0), Cell::new(0, 10), Cell::new(i32::MIN, i32::MAX)] {
-        let expected = Err(PathError::StartOutOfBounds { start, width: 10, height: 10 });
+    for start in [
+        Cell::new(-1, 0),
+        Cell::new(0, 10),
+        Cell::new(i32::MIN, i32::MAX),
+    ] {
+        let expected = Err(PathError::StartOutOfBounds {
+            start,
+            width: 10,
+            height: 10,
+        });
         let to = Cell::new(5, 5);
-        assert_eq!(AStar::new().build_path(&grid, start, to, GridLayer::FLOOR_ONLY), expected);
-        assert_eq!(AStar::whole_grid().build_path(&grid, start, to, GridLayer::FLOOR_ONLY), expected);
-        assert_eq!(Greedy::new().build_path(&grid, start, to, GridLayer::FLOOR_ONLY), expected);
-        assert!(AStar::new().build_path8(&grid, start, to, GridLayer::FLOOR_ONLY).is_err());
+        assert_eq!(
+            AStar::new().build_path(&grid, start, to, GridLayer::FLOOR_ONLY),
+            expected
+        );
+        assert_eq!(
+            AStar::whole_grid().build_path(&grid, start, to, GridLayer::FLOOR_ONLY),
+            expected
+        );
+        assert_eq!(
+            Greedy::new().build_path(&grid, start, to, GridLayer::FLOOR_ONLY),
+            expected
+        );
+        assert!(
+            AStar::new()
+                .build_path8(&grid, start, to, GridLayer::FLOOR_ONLY)
+                .is_err()
+        );
     }
-    let e = AStar::new().build_path(&grid, Cell::new(-1, 0), Cell::new(0, 0), GridLayer::FLOOR_ONLY);
-    assert_eq!(e.unwrap_err().to_string(), "start cell (-1, 0) is outside the 10x10 grid");
+    let e = AStar::new().build_path(
+        &grid,
+        Cell::new(-1, 0),
+        Cell::new(0, 0),
+        GridLayer::FLOOR_ONLY,
+    );
+    assert_eq!(
+        e.unwrap_err().to_string(),
+        "start cell (-1, 0) is outside the 10x10 grid"
+    );
 }
 
 #[test]
 fn zero_sized_grids_have_no_start() {
     for grid in [open(0, 0), open(0, 5), open(5, 0)] {
-        let r = AStar::whole_grid().build_path(&grid, Cell::new(0, 0), Cell::new(0, 0), GridLayer::ALL_PASSABLE);
+        let r = AStar::whole_grid().build_path(
+            &grid,
+            Cell::new(0, 0),
+            Cell::new(0, 0),
+            GridLayer::ALL_PASSABLE,
+        );
         assert!(matches!(r, Err(PathError::StartOutOfBounds { .. })));
-        let r = Greedy::new().build_path(&grid, Cell::new(0, 0), Cell::new(1, 0), GridLayer::ALL_PASSABLE);
+        let r = Greedy::new().build_path(
+            &grid,
+            Cell::new(0, 0),
+            Cell::new(1, 0),
+            GridLayer::ALL_PASSABLE,
+        );
         assert!(matches!(r, Err(PathError::StartOutOfBounds { .. })));
     }
 }
@@ -38,11 +77,15 @@ fn goal_outside_the_grid_gives_a_partial_path_to_the_nearest_cell() {
     let grid = open(10, 10);
     let from = Cell::new(2, 2);
     let to = Cell::new(20, 5);
-    let r = AStar::new().build_path(&grid, from, to, GridLayer::FLOOR_ONLY).unwrap();
+    let r = AStar::new()
+        .build_path(&grid, from, to, GridLayer::FLOOR_ONLY)
+        .unwrap();
     assert!(r.partial && !r.route.reaches_goal);
     assert_eq!(r.end, Cell::new(9, 5));
     assert_eq!(r.cost, 10.0);
-    let g = Greedy::new().build_path(&grid, from, to, GridLayer::FLOOR_ONLY).unwrap();
+    let g = Greedy::new()
+        .build_path(&grid, from, to, GridLayer::FLOOR_ONLY)
+        .unwrap();
     assert_eq!((g.end, g.partial), (Cell::new(9, 5), true));
 }
 
@@ -50,9 +93,16 @@ fn goal_outside_the_grid_gives_a_partial_path_to_the_nearest_cell() {
 fn start_equal_to_goal_is_an_empty_complete_path() {
     let grid = open(4, 4);
     let c = Cell::new(1, 1);
-    let r = AStar::new().build_path(&grid, c, c, GridLayer::FLOOR_ONLY).unwrap();
-    assert_eq!((r.path, r.end, r.cost, r.partial), (GridPath::EMPTY, c, 0.0, false));
-    let g = Greedy::new().build_path(&grid, c, c, GridLayer::FLOOR_ONLY).unwrap();
+    let r = AStar::new()
+        .build_path(&grid, c, c, GridLayer::FLOOR_ONLY)
+        .unwrap();
+    assert_eq!(
+        (r.path, r.end, r.cost, r.partial),
+        (GridPath::EMPTY, c, 0.0, false)
+    );
+    let g = Greedy::new()
+        .build_path(&grid, c, c, GridLayer::FLOOR_ONLY)
+        .unwrap();
     assert_eq!((g.path, g.partial), (GridPath::EMPTY, false));
 }
 
@@ -61,10 +111,24 @@ fn a_blocked_start_can_be_left() {
     // The unit stands on a cell that just became a wall: it may still walk off it.
     let mut grid = open(5, 1);
     grid.set(Cell::new(0, 0), TileKind::K1).unwrap();
-    let r = AStar::new().build_path(&grid, Cell::new(0, 0), Cell::new(4, 0), GridLayer::FLOOR_ONLY).unwrap();
+    let r = AStar::new()
+        .build_path(
+            &grid,
+            Cell::new(0, 0),
+            Cell::new(4, 0),
+            GridLayer::FLOOR_ONLY,
+        )
+        .unwrap();
     assert_eq!((r.path.len(), r.partial, r.cost), (4, false, 4.0));
     // ... but no path leads back onto it.
-    let back = AStar::new().build_path(&grid, Cell::new(4, 0), Cell::new(0, 0), GridLayer::FLOOR_ONLY).unwrap();
+    let back = AStar::new()
+        .build_path(
+            &grid,
+            Cell::new(4, 0),
+            Cell::new(0, 0),
+            GridLayer::FLOOR_ONLY,
+        )
+        .unwrap();
     assert_eq!((back.end, back.partial), (Cell::new(1, 0), true));
 }
 
@@ -76,9 +140,13 @@ fn a_walled_in_start_gets_an_empty_partial_path() {
     .unwrap();
     let from = Cell::new(1, 1);
     let to = Cell::new(1, 2);
-    let r = AStar::new().build_path(&grid, from, to, GridLayer::FLOOR_ONLY).unwrap();
+    let r = AStar::new()
+        .build_path(&grid, from, to, GridLayer::FLOOR_ONLY)
+        .unwrap();
     assert_eq!((r.end, r.partial, r.path.len()), (from, true, 0));
-    let all_blocked = AStar::new().build_path(&grid, from, Cell::new(0, 0), GridLayer::ALL_BLOCKED).unwrap();
+    let all_blocked = AStar::new()
+        .build_path(&grid, from, Cell::new(0, 0), GridLayer::ALL_BLOCKED)
+        .unwrap();
     assert_eq!((all_blocked.end, all_blocked.partial), (from, true));
 }
 
@@ -87,10 +155,20 @@ fn goals_beyond_the_window_give_the_first_56_steps() {
     let grid = open(300, 1);
     let from = Cell::new(0, 0);
     let to = Cell::new(200, 0);
-    let r = AStar::new().build_path(&grid, from, to, GridLayer::FLOOR_ONLY).unwrap();
-    assert_eq!((r.end, r.path.len(), r.partial), (Cell::new(56, 0), 56, true));
-    let w = AStar::whole_grid().build_path(&grid, from, to, GridLayer::FLOOR_ONLY).unwrap();
-    assert_eq!((w.end, w.path.len(), w.partial, w.continues()), (Cell::new(56, 0), 56, true, true));
+    let r = AStar::new()
+        .build_path(&grid, from, to, GridLayer::FLOOR_ONLY)
+        .unwrap();
+    assert_eq!(
+        (r.end, r.path.len(), r.partial),
+        (Cell::new(56, 0), 56, true)
+    );
+    let w = AStar::whole_grid()
+        .build_path(&grid, from, to, GridLayer::FLOOR_ONLY)
+        .unwrap();
+    assert_eq!(
+        (w.end, w.path.len(), w.partial, w.continues()),
+        (Cell::new(56, 0), 56, true, true)
+    );
     assert_eq!((w.route.end, w.route.len, w.route.cost), (to, 200, 200.0));
 }
 
@@ -99,8 +177,22 @@ fn whole_grid_solver_follows_grid_size_changes() {
     let mut s = AStar::whole_grid();
     let small = open(8, 8);
     let large = open(300, 200);
-    let r = s.build_path(&large, Cell::new(0, 0), Cell::new(299, 199), GridLayer::FLOOR_ONLY).unwrap();
+    let r = s
+        .build_path(
+            &large,
+            Cell::new(0, 0),
+            Cell::new(299, 199),
+            GridLayer::FLOOR_ONLY,
+        )
+        .unwrap();
     assert_eq!(r.route.cost, 498.0);
-    let r = s.build_path(&small, Cell::new(0, 0), Cell::new(7, 7), GridLayer::FLOOR_ONLY).unwrap();
+    let r = s
+        .build_path(
+            &small,
+            Cell::new(0, 0),
+            Cell::new(7, 7),
+            GridLayer::FLOOR_ONLY,
+        )
+        .unwrap();
     assert_eq!((r.route.cost, r.partial), (14.0, false));
 }

@@ -20,12 +20,22 @@ fn check_map(map: &str, stride: usize) -> usize {
     let mut astar = AStar::for_grid(&grid);
     let mut checked = 0;
     for s in scenarios.iter().step_by(stride) {
-        let r = astar.build_path8(&grid, s.start, s.goal, tilepath::GridLayer::FLOOR_ONLY).unwrap();
+        let r = astar
+            .build_path8(&grid, s.start, s.goal, tilepath::GridLayer::FLOOR_ONLY)
+            .unwrap();
         let unreachable = s.optimal == 0.0 && s.start != s.goal;
         if unreachable {
-            assert!(!r.route.reaches_goal, "{map}: {} -> {} should be unreachable", s.start, s.goal);
+            assert!(
+                !r.route.reaches_goal,
+                "{map}: {} -> {} should be unreachable",
+                s.start, s.goal
+            );
         } else {
-            assert!(r.route.reaches_goal, "{map}: {} -> {} not found", s.start, s.goal);
+            assert!(
+                r.route.reaches_goal,
+                "{map}: {} -> {} not found",
+                s.start, s.goal
+            );
             let tolerance = 1e-5 * s.optimal + 0.01;
             assert!(
                 (r.route.cost - s.optimal).abs() <= tolerance,

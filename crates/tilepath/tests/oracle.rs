@@ -16,7 +16,11 @@ fn in_window(from: Cell) -> impl Fn(Cell) -> bool {
 
 /// Distance estimate the solvers use to pick "the reachable cell closest to the goal".
 fn estimate(c: Cell, goal: Cell, eight: bool) -> f64 {
-    if eight { c.octile(goal) } else { f64::from(c.manhattan(goal)) }
+    if eight {
+        c.octile(goal)
+    } else {
+        f64::from(c.manhattan(goal))
+    }
 }
 
 /// Checks an optimal search's result against reference distances `dist` from `from`.
@@ -36,19 +40,36 @@ fn check_optimal<P, D>(
     let at = |c: Cell| grid.index_of(c).and_then(|i| dist[i]);
     match at(to) {
         Some(d) => {
-            assert!(r.route.reaches_goal, "{from}->{to}: reachable at {d} but not found");
-            assert!(close(r.route.cost, d), "{from}->{to}: cost {} != optimal {d}", r.route.cost);
+            assert!(
+                r.route.reaches_goal,
+                "{from}->{to}: reachable at {d} but not found"
+            );
+            assert!(
+                close(r.route.cost, d),
+                "{from}->{to}: cost {} != optimal {d}",
+                r.route.cost
+            );
         }
         None => {
-            assert!(!r.route.reaches_goal, "{from}->{to}: unreachable goal reported reached");
+            assert!(
+                !r.route.reaches_goal,
+                "{from}->{to}: unreachable goal reported reached"
+            );
             let best = (0..dist.len())
                 .filter(|&i| dist[i].is_some())
                 .map(|i| estimate(grid.cell_of(i).unwrap(), to, eight))
                 .fold(f64::INFINITY, f64::min);
             let got = estimate(r.route.end, to, eight);
-            assert!(close(got, best), "{from}->{to}: partial route ends {got} away, best is {best}");
+            assert!(
+                close(got, best),
+                "{from}->{to}: partial route ends {got} away, best is {best}"
+            );
             let d = at(r.route.end).expect("route ends on an unreachable cell");
-            assert!(close(r.route.cost, d), "partial route cost {} != optimal {d}", r.route.cost);
+            assert!(
+                close(r.route.cost, d),
+                "partial route cost {} != optimal {d}",
+                r.route.cost
+            );
         }
     }
 }
@@ -64,7 +85,11 @@ fn astar_and_greedy_match_reference_dijkstra_on_random_grids() {
         let mut rng = rng(seed);
         let big = rng.random_bool(0.1);
         let side = |rng: &mut rand::rngs::StdRng| {
-            if big { rng.random_range(100..=150) } else { rng.random_range(1..=60) }
+            if big {
+                rng.random_range(100..=150)
+            } else {
+                rng.random_range(1..=60)
+            }
         };
         let (w, h) = (side(&mut rng), side(&mut rng));
         let walls = rng.random_range(0.0..0.45);
@@ -74,7 +99,10 @@ fn astar_and_greedy_match_reference_dijkstra_on_random_grids() {
         for _ in 0..QUERIES {
             let from = random_cell(&mut rng, &grid);
             let to = if rng.random_bool(0.05) {
-                Cell::new(rng.random_range(-5..w as i32 + 5), rng.random_range(-5..h as i32 + 5))
+                Cell::new(
+                    rng.random_range(-5..w as i32 + 5),
+                    rng.random_range(-5..h as i32 + 5),
+                )
             } else {
                 random_cell(&mut rng, &grid)
             };
@@ -102,15 +130,24 @@ fn astar_and_greedy_match_reference_dijkstra_on_random_grids() {
                             .map(|i| grid.cell_of(i).unwrap().manhattan(to))
                             .min()
                             .unwrap();
-                        assert_eq!(g.route.end.manhattan(to), best, "greedy partial {from}->{to}");
+                        assert_eq!(
+                            g.route.end.manhattan(to),
+                            best,
+                            "greedy partial {from}->{to}"
+                        );
                     }
                 }
                 checked += 1;
             }
         }
     }
-    println!("checked {checked} queries on {GRIDS} grids ({partials} partial whole-grid 8-connected)");
-    assert!(partials > 0, "the random maps should produce unreachable goals too");
+    println!(
+        "checked {checked} queries on {GRIDS} grids ({partials} partial whole-grid 8-connected)"
+    );
+    assert!(
+        partials > 0,
+        "the random maps should produce unreachable goals too"
+    );
 }
 
 #[test]
@@ -133,5 +170,8 @@ fn expansion_limit_gives_valid_partial_paths() {
         check_result(&grid, layer, from, to, &g);
         cut += usize::from(r.partial);
     }
-    assert!(cut > 100, "a 50-node limit should cut most long searches ({cut})");
+    assert!(
+        cut > 100,
+        "a 50-node limit should cut most long searches ({cut})"
+    );
 }

@@ -210,7 +210,10 @@ impl AStar {
         };
         let start_slot = window.slot_of(from).ok_or(out_of_bounds)?;
         // The unchecked accesses of the search rely on this.
-        assert!(self.nodes.len() >= window.slots(), "scratch smaller than its window");
+        assert!(
+            self.nodes.len() >= window.slots(),
+            "scratch smaller than its window"
+        );
         self.nodes.reset();
         let search = Search {
             grid,
@@ -242,7 +245,11 @@ impl AStar {
                 end_slot,
                 expanded,
             },
-            |slot| nodes.get(slot as usize).map_or(NO_PARENT, |&n| (n & 0xF) as u8),
+            |slot| {
+                nodes
+                    .get(slot as usize)
+                    .map_or(NO_PARENT, |&n| (n & 0xF) as u8)
+            },
         ))
     }
 }
@@ -371,7 +378,10 @@ impl Search<'_> {
         let goal_slot = self.window.slot_of(self.goal).unwrap_or(u32::MAX);
         nodes.set(start_slot as usize, u64::from(NO_PARENT));
         let (sx, sy) = self.window.unpack(start_slot);
-        open.push(heuristic.scale * heuristic.distance::<EIGHT>(sx, sy), start_slot);
+        open.push(
+            heuristic.scale * heuristic.distance::<EIGHT>(sx, sy),
+            start_slot,
+        );
         let mut best = (u64::MAX, start_slot);
         let mut expanded = 0u32;
         let mut relax = Relax::<Q, EIGHT> {

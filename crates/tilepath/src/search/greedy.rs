@@ -2,9 +2,9 @@
 
 use super::window::{Visit, WINDOW_SLOTS, Window, back};
 use super::{Finished, NO_PARENT, PathError, PathResult, backtrack};
-use crate::{BucketQueue, Cell, Grid, GridLayer, GridPath};
 #[cfg(doc)]
 use crate::GenerationMap;
+use crate::{BucketQueue, Cell, Grid, GridLayer, GridPath};
 
 /// Greedy best-first search: the fastest way to a good (not always the shortest) path.
 ///
@@ -194,7 +194,8 @@ impl Visit for Reach<'_> {
             return;
         }
         let d = manhattan(x, y, self.gx, self.gy);
-        self.queue.push((d - self.base.min(d)).min(63) as u32, pack(slot, dir));
+        self.queue
+            .push((d - self.base.min(d)).min(63) as u32, pack(slot, dir));
     }
 }
 

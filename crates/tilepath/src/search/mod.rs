@@ -88,10 +88,7 @@ impl fmt::Display for PathError {
                 start,
                 width,
                 height,
-            } => write!(
-                f,
-                "start cell {start} is outside the {width}x{height} grid"
-            ),
+            } => write!(f, "start cell {start} is outside the {width}x{height} grid"),
             Self::GridTooLarge { width, height } => write!(
                 f,
                 "a {width}x{height} grid is too large for a whole-grid search"
@@ -181,7 +178,10 @@ pub(crate) fn backtrack<P: PackedSteps>(
     let mut cost = CostSum::default();
     let mut slot = s.end_slot;
     let w = s.grid.width() as isize;
-    let mut gi = s.grid.index_of(s.window.cell_of(s.end_slot)).map_or(0, |i| i as isize);
+    let mut gi = s
+        .grid
+        .index_of(s.window.cell_of(s.end_slot))
+        .map_or(0, |i| i as isize);
     // Per direction code: how a step back moves the slot and the grid index.
     let mut back = [(0u32, 0isize); 8];
     for (code, entry) in back.iter_mut().enumerate().take(1 << P::BITS) {

@@ -84,7 +84,8 @@ impl Window {
     pub(crate) fn slot_of(&self, cell: Cell) -> Option<u32> {
         let lx = cell.x.wrapping_sub(self.ox) as u32;
         let ly = cell.y.wrapping_sub(self.oy) as u32;
-        (lx.wrapping_sub(self.x0) < self.x1 - self.x0 && ly.wrapping_sub(self.y0) < self.y1 - self.y0)
+        (lx.wrapping_sub(self.x0) < self.x1 - self.x0
+            && ly.wrapping_sub(self.y0) < self.y1 - self.y0)
             .then_some((ly << self.shift) | lx)
     }
 
@@ -123,7 +124,10 @@ impl Window {
     /// also the diagonals whose two orthogonal neighbours are passable (no corner
     /// cutting), with [`Direction8`](crate::Direction8) codes.
     #[inline(always)]
-    #[expect(clippy::too_many_arguments, reason = "hot path: plain values in registers")]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "hot path: plain values in registers"
+    )]
     pub(crate) fn visit_neighbours<const EIGHT: bool, V: Visit>(
         &self,
         grid: &Grid,

@@ -28,7 +28,11 @@ pub fn random_grid(rng: &mut StdRng, width: u32, height: u32, walls: f64) -> Gri
 pub fn random_layer(rng: &mut StdRng, max: u8) -> GridLayer {
     let mut c = [0u8; 4];
     for k in c.iter_mut().take(3) {
-        *k = if rng.random_bool(0.15) { 0 } else { rng.random_range(1..=max) };
+        *k = if rng.random_bool(0.15) {
+            0
+        } else {
+            rng.random_range(1..=max)
+        };
     }
     GridLayer::new(c)
 }
@@ -116,7 +120,10 @@ pub fn walk(
     let mut cost = 0.0;
     for d in dirs {
         let n = c.step(d);
-        assert!(grid.is_passable(n, layer), "step {d:?} from {c} enters blocked {n}");
+        assert!(
+            grid.is_passable(n, layer),
+            "step {d:?} from {c} enters blocked {n}"
+        );
         let mut step = f64::from(grid.cost(n, layer));
         if d.is_diagonal() {
             let (dx, dy) = d.offset();
@@ -144,7 +151,11 @@ where
     let n = p.len();
     let (end, cost) = walk(grid, layer, from, (&mut p).map(Into::into));
     assert_eq!(end, r.end, "path from {from} ends elsewhere than reported");
-    assert!(close(cost, r.cost), "path cost {cost} != reported {}", r.cost);
+    assert!(
+        close(cost, r.cost),
+        "path cost {cost} != reported {}",
+        r.cost
+    );
     assert_eq!(r.partial, end != to);
     assert_eq!(n, (r.route.len as usize).min(56));
     assert_eq!(r.continues(), r.route.len as usize > 56);
@@ -175,7 +186,11 @@ pub fn load_movingai(name: &str) -> Grid {
     let text = std::fs::read_to_string(maps_dir().join("movingai").join(name)).unwrap();
     let body = text.split_once("\nmap\n").expect("no `map` line").1;
     Grid::from_ascii(body, |c| {
-        Some(if matches!(c, '.' | 'G' | 'S') { TileKind::K0 } else { TileKind::K3 })
+        Some(if matches!(c, '.' | 'G' | 'S') {
+            TileKind::K0
+        } else {
+            TileKind::K3
+        })
     })
     .unwrap()
 }
