@@ -61,6 +61,18 @@ impl Direction {
     }
 }
 
+/// How cells connect: 4 orthogonal neighbours, or 8 with diagonals (a diagonal step
+/// needs both orthogonal neighbours passable: no corner cutting; it costs `sqrt(2)`
+/// times the cell cost).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Connectivity {
+    /// Right, down, left, up.
+    #[default]
+    Four,
+    /// The 4 orthogonal and the 4 diagonal neighbours.
+    Eight,
+}
+
 /// One of the 8 directions of an 8-connected step, clockwise from `Right`.
 ///
 /// The discriminants are the 3-bit codes stored in a [`GridPath8`](crate::GridPath8);

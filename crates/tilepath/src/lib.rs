@@ -4,6 +4,7 @@ mod bucket_queue;
 mod cell;
 mod cost;
 mod direction;
+mod field;
 mod generation_map;
 mod grid;
 mod layer;
@@ -14,7 +15,8 @@ mod search;
 pub use bucket_queue::{BUCKETS, BucketQueue};
 pub use cell::Cell;
 pub use cost::{OCTILE_DIAGONAL, OCTILE_STRAIGHT};
-pub use direction::{Direction, Direction8};
+pub use direction::{Connectivity, Direction, Direction8};
+pub use field::{DistanceField, FieldError, FieldStats, Region, combined_next_step};
 pub use generation_map::GenerationMap;
 pub use grid::{Grid, GridError};
 pub use layer::{GridLayer, TileKind};
@@ -27,8 +29,8 @@ pub use search::{PathError, PathResult, Route};
 /// The names most programs need: `use tilepath::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        AStar, Cell, Direction, Direction8, Greedy, Grid, GridLayer, GridPath, GridPath8,
-        PathError, PathResult, TileKind,
+        AStar, Cell, Connectivity, Direction, Direction8, DistanceField, Greedy, Grid, GridLayer,
+        GridPath, GridPath8, PathError, PathResult, Region, TileKind,
     };
 }
 

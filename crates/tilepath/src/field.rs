@@ -1,0 +1,919 @@
+//! Distance fields (Dijkstra maps): one computation from the goals serves every unit.
+
+use crate::cost::{OCTILE_DIAGONAL, OCTILE_STRAIGHT};
+use crate::{
+    Cell, Connectivity, Direction8, Grid, GridLayer, GridPath, GridPath8, MAX_STEPS, RadixHeap,
+};
+use core::fmt;
+
+/// Stored value of a cell that is blocked or outside the field.
+const BLOCKED: u32 = 0;
+/// Stored value of a passable cell no goal reaches.
+const UNREACHED: u32 = u32::MAX;
+
+/// A rectangle of cells, `min` and `max` included.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Region {
+    /// The corner with the smallest coordinates.
+    pub min: Cell,
+    /// The corner with the largest coordinates (included).
+    pub max: Cell,
+}
+
+impl Region {
+    /// The region from `min` to `max`, both included.
+    #[must_use]
+    pub const fn new(min: Cell, max: Cell) -> Self {
+        Self { min, max }
+    }
+
+    /// The square of cells within Chebyshev distance `radius` of `center`.
+    #[must_use]
+    pub const fn around(center: Cell, radius: u32) -> Self {
+        let r = if radius > i32::MAX as u32 {
+            i32::MAX
+        } else {
+            radius as i32
+        };
+        Self {
+            min: Cell::new(center.x.saturating_sub(r), center.y.saturating_sub(r)),
+            max: Cell::new(center.x.saturating_add(r), center.y.saturating_add(r)),
+        }
+    }
+
+    /// Whether `cell` lies in the region.
+    #[must_use]
+    pub const fn contains(&self, cell: Cell) -> bool {
+        cell.x >= self.min.x && cell.x <= self.max.x && cell.y >= self.min.y && cell.y <= self.max.y
+    }
+}
+
+/// Why a distance field could not do what was asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldError {
+    /// The grid is not the size the field was made for.
+    GridMismatch {
+        /// Size the field was made for.
+        expected: (u32, u32),
+        /// Size of the grid given.
+        found: (u32, u32),
+    },
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::GridMismatch { expected, found } => write!(
+                f,
+                "the field was made for a {}x{} grid but got a {}x{} one",
+                expected.0, expected.1, found.0, found.1
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FieldError {}
+
+/// What a computation or repair did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FieldStats {
+    /// Goals that seeded the field.
+    pub goals_used: usize,
+    /// Goals ignored: outside the field's region, on a blocked cell, or whose start
+    /// value exceeds the field's maximum distance.
+    pub goals_ignored: usize,
+    /// Cells whose value was set (a full computation: every reached cell).
+    pub cells_updated: usize,
+    /// Repairs only: cells whose old value had to be discarded.
+    pub cells_invalidated: usize,
+}
+
+/// A goal: a cell and its start value in cost units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Goal {
+    index: u32,
+    start: u32,
+}
+
+/// A distance field (a Dijkstra map): for every cell of a grid (or of a region of it),
+/// the cost of the cheapest way to the nearest goal.
+///
+/// When hundreds of units head for the same places (the player, a rally point, the
+/// nearest resource), one field computed from those goals serves all of them: each
+/// unit walks downhill with [`next_step`](Self::next_step) or takes a
+/// [`path`](Self::path) of up to 56 steps, exactly as optimal as an A* path.
+///
+/// - Costs come from a [`GridLayer`] (the cost of a step is the cost of the cell it
+///   enters, times `sqrt(2)` for a diagonal), 4- or 8-connected ([`Connectivity`]; 8
+///   with no corner cutting, in the same exact fixed-point units as
+///   [`AStar`](crate::AStar)).
+/// - Several goals at once, each with a start value: a goal with a lower start value
+///   pulls harder (it is as if it were that much closer).
+/// - [`flee`](Self::flee) turns a chase field into a flee field ("multiply by a
+///   negative factor and rescan"): units run away along real routes instead of into
+///   corners. A goal that has been completed can become a repeller by moving it from
+///   a chase field into a flee field; [`combined_next_step`] walks several fields at
+///   once with weights.
+/// - [`repair`](Self::repair) updates the field after cells change, and
+///   [`add_goal`](Self::add_goal) / [`remove_goal`](Self::remove_goal) after goals
+///   change, touching only the cells whose value changes; the result is identical to a
+///   full recompute.
+/// - [`bounded`](Self::bounded) limits a field to a region, and
+///   [`with_max_distance`](Self::with_max_distance) to a cost radius, for local goals
+///   on huge maps: memory and time follow the region, not the grid.
+///
+/// Memory: 5 bytes per cell of the region (a `u32` value and the cell's cost), plus
+/// scratch sized once; computing and repairing allocate nothing.
+///
+/// ```
+/// use tilepath::{Cell, Connectivity, DistanceField, Grid, GridLayer};
+/// let grid = Grid::new(20, 10)?;
+/// let mut chase = DistanceField::new(&grid, GridLayer::FLOOR_ONLY, Connectivity::Four);
+/// chase.add_goal(Cell::new(15, 5), 0);
+/// chase.compute(&grid)?;
+/// assert_eq!(chase.distance(Cell::new(10, 5)), Some(5.0));
+/// let path = chase.path(Cell::new(10, 5));
+/// assert_eq!(path.end(Cell::new(10, 5)), Cell::new(15, 5));
+///
+/// // The same goal as something to run away from.
+/// let mut flee = chase.clone();
+/// flee.flee(&grid, 1.2)?;
+/// let step = flee.next_step(Cell::new(10, 5)).unwrap();
+/// assert_eq!(Cell::new(10, 5).step(step).manhattan(Cell::new(15, 5)), 6);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct DistanceField {
+    connectivity: Connectivity,
+    layer: GridLayer,
+    grid_size: (u32, u32),
+    /// Grid coordinates of the region's first cell.
+    origin: Cell,
+    /// Region size (clipped to the grid).
+    width: u32,
+    height: u32,
+    /// Row stride of the padded arrays: `width + 2`.
+    stride: usize,
+    /// Per padded cell: `units + 1`, `BLOCKED` or `UNREACHED`. The border is `BLOCKED`,
+    /// so neighbours never need a bounds check.
+    values: Vec<u32>,
+    /// Per padded cell: the layer cost of entering it (0 = blocked or border).
+    costs: Vec<u8>,
+    goals: Vec<Goal>,
+    /// Largest distance (in units) a cell may have to be reached.
+    max_units: u32,
+    /// Flee fields: the factor applied before the rescan, and the bias that keeps
+    /// stored values positive (reported distance = stored - 1 - bias).
+    flee: Option<f32>,
+    bias: u32,
+    computed: bool,
+    // Scratch, sized once.
+    fifo: Vec<u32>,
+    heap: RadixHeap<u32>,
+    touched: Vec<u32>,
+}
+
+impl DistanceField {
+    /// A field over the whole of `grid` (not computed yet: every cell unreachable).
+    #[must_use]
+    pub fn new(grid: &Grid, layer: GridLayer, connectivity: Connectivity) -> Self {
+        let all = Region::new(
+            Cell::new(0, 0),
+            Cell::new(grid.width() as i32 - 1, grid.height() as i32 - 1),
+        );
+        Self::bounded(grid, layer, connectivity, all)
+    }
+
+    /// A field limited to `region` (clipped to the grid): cells outside it are
+    /// treated as blocked, and memory follows the region's size.
+    #[must_use]
+    pub fn bounded(
+        grid: &Grid,
+        layer: GridLayer,
+        connectivity: Connectivity,
+        region: Region,
+    ) -> Self {
+        let x0 = region.min.x.max(0);
+        let y0 = region.min.y.max(0);
+        let x1 = i64::from(region.max.x).min(i64::from(grid.width()) - 1);
+        let y1 = i64::from(region.max.y).min(i64::from(grid.height()) - 1);
+        let width = (x1 - i64::from(x0) + 1).max(0) as u32;
+        let height = (y1 - i64::from(y0) + 1).max(0) as u32;
+        let stride = width as usize + 2;
+        let padded = stride * (height as usize + 2);
+        let cells = width as usize * height as usize;
+        Self {
+            connectivity,
+            layer,
+            grid_size: (grid.width(), grid.height()),
+            origin: Cell::new(x0, y0),
+            width,
+            height,
+            stride,
+            values: vec![BLOCKED; padded],
+            costs: vec![0; padded],
+            goals: Vec::with_capacity(16),
+            max_units: UNREACHED - 1,
+            flee: None,
+            bias: 0,
+            computed: false,
+            fifo: Vec::with_capacity(cells),
+            heap: RadixHeap::with_capacity(cells),
+            touched: Vec::with_capacity(cells),
+        }
+    }
+
+    /// Limits the field to cells at most `max_cost` away from a goal (in cost units,
+    /// like [`distance`](Self::distance)); farther cells stay unreachable.
+    #[must_use]
+    pub fn with_max_distance(mut self, max_cost: f64) -> Self {
+        let units = (max_cost.max(0.0) * self.scale() as f64).floor();
+        self.max_units = if units >= f64::from(UNREACHED - 1) {
+            UNREACHED - 1
+        } else {
+            units as u32
+        };
+        self
+    }
+
+    /// The layer whose costs the field uses.
+    #[must_use]
+    pub fn layer(&self) -> GridLayer {
+        self.layer
+    }
+
+    /// 4- or 8-connected.
+    #[must_use]
+    pub fn connectivity(&self) -> Connectivity {
+        self.connectivity
+    }
+
+    /// The region the field covers (clipped to the grid).
+    #[must_use]
+    pub fn region(&self) -> Region {
+        Region::new(
+            self.origin,
+            Cell::new(
+                self.origin.x + self.width as i32 - 1,
+                self.origin.y + self.height as i32 - 1,
+            ),
+        )
+    }
+
+    /// Bytes per cell of the field's own storage (value and cost), excluding scratch.
+    #[must_use]
+    pub const fn bytes_per_cell() -> usize {
+        size_of::<u32>() + size_of::<u8>()
+    }
+
+    /// Bytes the field holds: its cells, with their border, plus scratch.
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        self.values.capacity() * 4
+            + self.costs.capacity()
+            + self.fifo.capacity() * 4
+            + self.touched.capacity() * 4
+            + self.heap.capacity() * 16
+    }
+
+    /// Fixed-point units per cost unit: 1 (4-connected) or [`OCTILE_STRAIGHT`].
+    #[inline]
+    const fn scale(&self) -> u64 {
+        match self.connectivity {
+            Connectivity::Four => 1,
+            Connectivity::Eight => OCTILE_STRAIGHT,
+        }
+    }
+
+    /// The padded index of `cell`, or `None` outside the region.
+    #[inline]
+    fn index(&self, cell: Cell) -> Option<usize> {
+        let x = cell.x.wrapping_sub(self.origin.x) as u32;
+        let y = cell.y.wrapping_sub(self.origin.y) as u32;
+        (x < self.width && y < self.height).then(|| (y as usize + 1) * self.stride + x as usize + 1)
+    }
+
+    #[inline]
+    fn cell_of(&self, index: usize) -> Cell {
+        let (y, x) = (index / self.stride, index % self.stride);
+        Cell::new(self.origin.x + x as i32 - 1, self.origin.y + y as i32 - 1)
+    }
+
+    /// Neighbour offsets in direction order ([`Direction8`] codes), as index deltas.
+    #[inline]
+    fn deltas(&self) -> [isize; 8] {
+        let s = self.stride as isize;
+        [1, s + 1, s, s - 1, -1, -s - 1, -s, 1 - s]
+    }
+
+    // ----- goals -----
+
+    /// Adds a goal at `cell` whose value starts at `start` (cost units): lower pulls
+    /// harder. A goal already at `cell` gets the new start value. A computed chase
+    /// field is updated at once, locally (see [`repair`](Self::repair)); a flee field
+    /// must be computed again. Goals outside the region are dropped.
+    ///
+    ///
+    /// Goals on blocked cells are kept but seed nothing (they count as ignored in
+    /// [`FieldStats`]); they take effect when their cell opens.
+    pub fn add_goal(&mut self, cell: Cell, start: u32) {
+        let Some(index) = self.index(cell) else {
+            return;
+        };
+        let index = index as u32;
+        match self.goals.binary_search_by_key(&index, |g| g.index) {
+            Ok(i) => self.goals[i].start = start,
+            Err(i) => self.goals.insert(i, Goal { index, start }),
+        }
+        self.goals_changed(index);
+    }
+
+    /// Removes the goal at `cell`, if any (a computed field is updated locally).
+    pub fn remove_goal(&mut self, cell: Cell) {
+        let Some(index) = self.index(cell) else {
+            return;
+        };
+        let index = index as u32;
+        if let Ok(i) = self.goals.binary_search_by_key(&index, |g| g.index) {
+            self.goals.remove(i);
+            self.goals_changed(index);
+        }
+    }
+
+    fn goals_changed(&mut self, index: u32) {
+        if self.flee.is_some() {
+            // A flee field's values all derive from the whole chase field.
+            self.computed = false;
+        } else if self.computed {
+            self.repair_indices(&[index]);
+        }
+    }
+
+    /// Removes every goal (the field must be computed again).
+    pub fn clear_goals(&mut self) {
+        self.goals.clear();
+        self.computed = false;
+    }
+
+    /// The goals, as `(cell, start value)`.
+    pub fn goals(&self) -> impl Iterator<Item = (Cell, u32)> + '_ {
+        self.goals
+            .iter()
+            .map(|g| (self.cell_of(g.index as usize), g.start))
+    }
+
+    #[inline]
+    fn goal_start_units(&self, index: usize) -> Option<u64> {
+        self.goals
+            .binary_search_by_key(&(index as u32), |g| g.index)
+            .ok()
+            .map(|i| u64::from(self.goals[i].start) * self.scale())
+    }
+
+    // ----- computing -----
+
+    /// Computes the whole field from its goals on `grid`.
+    ///
+    /// Cost: O(cells) for 4-connected fields whose passable cells all cost the same
+    /// and whose goals share a start value (a breadth-first sweep), O(cells log C)
+    /// otherwise (a radix-heap Dijkstra). No allocation.
+    ///
+    /// # Errors
+    /// [`FieldError::GridMismatch`] if `grid` is not the size the field was made for.
+    pub fn compute(&mut self, grid: &Grid) -> Result<FieldStats, FieldError> {
+        self.check(grid)?;
+        self.load_costs(grid);
+        let mut stats = self.seed_goals();
+        stats.cells_updated = self.propagate_all();
+        self.computed = true;
+        if let Some(factor) = self.flee {
+            self.apply_flee(factor);
+        }
+        Ok(stats)
+    }
+
+    fn check(&self, grid: &Grid) -> Result<(), FieldError> {
+        let found = (grid.width(), grid.height());
+        if found == self.grid_size {
+            Ok(())
+        } else {
+            Err(FieldError::GridMismatch {
+                expected: self.grid_size,
+                found,
+            })
+        }
+    }
+
+    /// Reads every cost of the region and resets every value.
+    fn load_costs(&mut self, grid: &Grid) {
+        let costs = self.layer.costs();
+        let w = grid.width() as usize;
+        for y in 0..self.height as usize {
+            let gy = self.origin.y as usize + y;
+            let row = (y + 1) * self.stride + 1;
+            for x in 0..self.width as usize {
+                let gi = gy * w + self.origin.x as usize + x;
+                let c = costs[usize::from(grid.bits_at(gi))];
+                self.costs[row + x] = c;
+                self.values[row + x] = if c == 0 { BLOCKED } else { UNREACHED };
+            }
+        }
+        self.bias = 0;
+    }
+
+    /// Sets the goals' start values; they go into the FIFO (all queued).
+    fn seed_goals(&mut self) -> FieldStats {
+        let mut stats = FieldStats::default();
+        self.fifo.clear();
+        for g in &self.goals {
+            let i = g.index as usize;
+            let units = u64::from(g.start) * self.scale();
+            if self.costs[i] == 0 || units > u64::from(self.max_units) {
+                stats.goals_ignored += 1;
+                continue;
+            }
+            stats.goals_used += 1;
+            let v = units as u32 + 1;
+            if v < self.values[i] {
+                self.values[i] = v;
+                self.fifo.push(g.index);
+            }
+        }
+        stats
+    }
+
+    /// Propagates from the seeds in `fifo`; returns how many cells got a value.
+    fn propagate_all(&mut self) -> usize {
+        let uniform = {
+            let c = self.layer.costs();
+            let first = self.layer.min_cost();
+            c.iter().all(|&k| k == 0 || k == first)
+        };
+        let same_start = self
+            .fifo
+            .windows(2)
+            .all(|w| self.values[w[0] as usize] == self.values[w[1] as usize]);
+        if self.connectivity == Connectivity::Four && uniform && same_start {
+            self.sweep(u32::from(self.layer.min_cost()))
+        } else {
+            self.heap.reset();
+            for &i in &self.fifo {
+                self.heap.push(u64::from(self.values[i as usize]), i);
+            }
+            let seeds = self.fifo.len();
+            self.dijkstra() + seeds
+        }
+    }
+
+    /// Breadth-first sweep for 4-connected fields of uniform step cost `step`.
+    fn sweep(&mut self, step: u32) -> usize {
+        let s = self.stride;
+        let limit = self.max_units.saturating_add(1);
+        let values = &mut self.values;
+        let fifo = &mut self.fifo;
+        let mut head = 0;
+        while head < fifo.len() {
+            let p = fifo[head] as usize;
+            head += 1;
+            let nv = values[p].saturating_add(step);
+            if nv > limit {
+                continue;
+            }
+            for q in [p + 1, p + s, p - 1, p - s] {
+                // Blocked and border cells hold 0, which no candidate is below.
+                if nv < values[q] {
+                    values[q] = nv;
+                    fifo.push(q as u32);
+                }
+            }
+        }
+        fifo.len()
+    }
+
+    /// Dijkstra from what is in the heap (keys = stored values); only improvements
+    /// propagate. Returns the number of cells improved.
+    fn dijkstra(&mut self) -> usize {
+        let deltas = self.deltas();
+        let eight = self.connectivity == Connectivity::Eight;
+        let (straight, diagonal) = if eight {
+            (OCTILE_STRAIGHT as u32, OCTILE_DIAGONAL as u32)
+        } else {
+            (1, 0)
+        };
+        let limit = self.max_units.saturating_add(1);
+        let mut improved = 0;
+        while let Some((key, p)) = self.heap.pop() {
+            let p = p as usize;
+            if u64::from(self.values[p]) != key {
+                continue;
+            }
+            let v = self.values[p];
+            // Every neighbour q reaches the goal through p by entering p.
+            let c = u32::from(self.costs[p]);
+            for dir in (0..8).step_by(if eight { 1 } else { 2 }) {
+                let q = p.wrapping_add_signed(deltas[dir]);
+                if self.values[q] == BLOCKED {
+                    continue;
+                }
+                let step = if dir & 1 == 1 {
+                    // Diagonal q -> p: both cells between them must be passable.
+                    let a = p.wrapping_add_signed(deltas[(dir + 7) & 7]);
+                    let b = p.wrapping_add_signed(deltas[(dir + 1) & 7]);
+                    if self.costs[a] == 0 || self.costs[b] == 0 {
+                        continue;
+                    }
+                    c * diagonal
+                } else {
+                    c * straight
+                };
+                let Some(nv) = v.checked_add(step) else {
+                    continue;
+                };
+                if nv < self.values[q] && nv <= limit {
+                    self.values[q] = nv;
+                    self.heap.push(u64::from(nv), q as u32);
+                    improved += 1;
+                }
+            }
+        }
+        improved
+    }
+
+    // ----- flee fields -----
+
+    /// Turns this field into a flee field: every value is multiplied by `-factor`
+    /// (1.2 is a good start: greater runs farther) and the field is rescanned, so
+    /// walking downhill leads away from the goals along real routes, through open
+    /// doors rather than into dead ends. Later [`compute`](Self::compute) calls build
+    /// the flee field again; [`repair`](Self::repair) recomputes it in full.
+    ///
+    /// # Errors
+    /// [`FieldError::GridMismatch`] if `grid` is not the size the field was made for.
+    pub fn flee(&mut self, grid: &Grid, factor: f32) -> Result<FieldStats, FieldError> {
+        self.check(grid)?;
+        self.flee = Some(factor.abs());
+        if !self.computed {
+            return self.compute(grid);
+        }
+        let reached = self.apply_flee(factor.abs());
+        Ok(FieldStats {
+            cells_updated: reached,
+            ..FieldStats::default()
+        })
+    }
+
+    /// Whether this is a flee field.
+    #[must_use]
+    pub fn is_flee(&self) -> bool {
+        self.flee.is_some()
+    }
+
+    fn apply_flee(&mut self, factor: f32) -> usize {
+        let max = self
+            .values
+            .iter()
+            .filter(|&&v| v != BLOCKED && v != UNREACHED)
+            .map(|&v| v - 1)
+            .max()
+            .unwrap_or(0);
+        let bias = (f64::from(max) * f64::from(factor))
+            .ceil()
+            .min(f64::from(UNREACHED - 2)) as u32;
+        self.bias = bias;
+        self.heap.reset();
+        for p in 0..self.values.len() {
+            let v = self.values[p];
+            if v == BLOCKED || v == UNREACHED {
+                continue;
+            }
+            let scaled = (f64::from(v - 1) * f64::from(factor)).round() as u32;
+            let nv = bias - scaled.min(bias) + 1;
+            self.values[p] = nv;
+            self.heap.push(u64::from(nv), p as u32);
+        }
+        let limit = self.max_units;
+        self.max_units = UNREACHED - 1;
+        let n = self.dijkstra();
+        self.max_units = limit;
+        n
+    }
+
+    // ----- repair -----
+
+    /// Updates the field after the cells in `changed` changed on `grid` (walls built
+    /// or removed, terrain changed), touching only the cells whose value can change.
+    ///
+    /// The result is identical to a full [`compute`](Self::compute). The work is
+    /// proportional to the affected area: the cells whose best route went through a
+    /// changed cell, and the cells a new opening brings closer. Flee fields are
+    /// recomputed in full. A field never computed is computed.
+    ///
+    /// # Errors
+    /// [`FieldError::GridMismatch`] if `grid` is not the size the field was made for.
+    pub fn repair(&mut self, grid: &Grid, changed: &[Cell]) -> Result<FieldStats, FieldError> {
+        self.check(grid)?;
+        if !self.computed || self.flee.is_some() {
+            return self.compute(grid);
+        }
+        let costs = self.layer.costs();
+        let mut indices = [0u32; 64];
+        let mut n = 0;
+        let mut stats = FieldStats::default();
+        for &cell in changed {
+            let Some(i) = self.index(cell) else { continue };
+            let c = grid.get(cell).map_or(0, |k| costs[usize::from(k.index())]);
+            if c == self.costs[i] {
+                continue;
+            }
+            self.costs[i] = c;
+            if c == 0 {
+                self.values[i] = BLOCKED;
+            } else if self.values[i] == BLOCKED {
+                self.values[i] = UNREACHED;
+            }
+            indices[n] = i as u32;
+            n += 1;
+            if n == indices.len() {
+                add(&mut stats, self.repair_indices(&indices));
+                n = 0;
+            }
+        }
+        add(&mut stats, self.repair_indices(&indices[..n]));
+        Ok(stats)
+    }
+
+    /// The local repair after the cells (or goals) at `changed` changed.
+    fn repair_indices(&mut self, changed: &[u32]) -> FieldStats {
+        let mut stats = FieldStats::default();
+        if changed.is_empty() {
+            return stats;
+        }
+        let deltas = self.deltas();
+        let dirs = if self.connectivity == Connectivity::Eight {
+            8
+        } else {
+            4
+        };
+        let step_dirs = if dirs == 8 { 1 } else { 2 };
+        // Phase 1: cells whose value may no longer be achievable, in increasing order
+        // of their old value. A cell keeps its value if a neighbour already decided
+        // valid still supports it; otherwise its value is dropped and the cells that
+        // may depend on it are checked in turn.
+        self.heap.reset();
+        self.touched.clear();
+        let candidate = |this: &mut Self, i: usize| {
+            let v = this.values[i];
+            if v != BLOCKED && v != UNREACHED {
+                this.heap.push(u64::from(v), i as u32);
+            }
+        };
+        for &c in changed {
+            let c = c as usize;
+            candidate(self, c);
+            for d in (0..8).step_by(step_dirs) {
+                candidate(self, c.wrapping_add_signed(deltas[d]));
+            }
+        }
+        while let Some((old, i)) = self.heap.pop() {
+            let i = i as usize;
+            if u64::from(self.values[i]) != old {
+                continue; // already dropped (or queued twice)
+            }
+            if self.supported(i) {
+                continue;
+            }
+            self.values[i] = UNREACHED;
+            self.touched.push(i as u32);
+            stats.cells_invalidated += 1;
+            // Neighbours that may have reached the goal through i.
+            for d in (0..8).step_by(step_dirs) {
+                let q = i.wrapping_add_signed(deltas[d]);
+                let vq = self.values[q];
+                if vq != BLOCKED && vq != UNREACHED && u64::from(vq) >= old {
+                    self.heap.push(u64::from(vq), q as u32);
+                }
+            }
+        }
+        // Phase 2: every dropped cell, and every cell around a change (an opening or a
+        // cheaper cell can bring them closer), takes the best value its neighbours
+        // offer; improvements then spread as in Dijkstra.
+        self.heap.reset();
+        let touched = core::mem::take(&mut self.touched);
+        let around = changed.iter().flat_map(|&c| {
+            let c = c as usize;
+            core::iter::once(c).chain(
+                (0..8)
+                    .step_by(step_dirs)
+                    .map(move |d| c.wrapping_add_signed(deltas[d])),
+            )
+        });
+        for i in touched.iter().map(|&i| i as usize).chain(around) {
+            if self.values[i] == BLOCKED {
+                continue;
+            }
+            let best = self.best_from_neighbours(i);
+            if best < self.values[i] {
+                self.values[i] = best;
+                self.heap.push(u64::from(best), i as u32);
+            }
+        }
+        self.touched = touched;
+        let seeds = self.heap.len();
+        stats.cells_updated = self.dijkstra() + seeds;
+        stats
+    }
+
+    /// Whether cell `i`'s current value is still achieved: as a goal's start value, or
+    /// through a neighbour whose value is (still) set.
+    fn supported(&self, i: usize) -> bool {
+        let v = u64::from(self.values[i]);
+        if let Some(start) = self.goal_start_units(i) {
+            if start + 1 == v {
+                return true;
+            }
+        }
+        self.neighbour_offer(i)
+            .is_some_and(|best| u64::from(best) == v)
+    }
+
+    /// The best value cell `i` gets from a goal at `i` or from its neighbours.
+    fn best_from_neighbours(&self, i: usize) -> u32 {
+        let own = self
+            .goal_start_units(i)
+            .filter(|&u| u <= u64::from(self.max_units))
+            .map_or(UNREACHED, |u| u as u32 + 1);
+        self.neighbour_offer(i).map_or(own, |n| n.min(own))
+    }
+
+    /// The smallest `value(q) + step(i -> q)` over i's reached neighbours q (within the
+    /// maximum distance), or `None`.
+    fn neighbour_offer(&self, i: usize) -> Option<u32> {
+        let deltas = self.deltas();
+        let eight = self.connectivity == Connectivity::Eight;
+        let limit = self.max_units.saturating_add(1);
+        let mut best: Option<u32> = None;
+        for dir in (0..8).step_by(if eight { 1 } else { 2 }) {
+            if let Some((_, total)) = self.offer(i, dir, &deltas) {
+                if total <= limit && best.is_none_or(|b| total < b) {
+                    best = Some(total);
+                }
+            }
+        }
+        best
+    }
+
+    /// What moving from `i` in direction code `dir` offers: the neighbour and its
+    /// value plus the step's cost, if the neighbour is reached and the step allowed.
+    #[inline]
+    fn offer(&self, i: usize, dir: usize, deltas: &[isize; 8]) -> Option<(usize, u32)> {
+        let q = i.wrapping_add_signed(deltas[dir]);
+        let vq = self.values[q];
+        if vq == BLOCKED || vq == UNREACHED {
+            return None;
+        }
+        let c = u32::from(self.costs[q]);
+        let step = if dir & 1 == 1 {
+            let a = i.wrapping_add_signed(deltas[(dir + 7) & 7]);
+            let b = i.wrapping_add_signed(deltas[(dir + 1) & 7]);
+            if self.costs[a] == 0 || self.costs[b] == 0 {
+                return None;
+            }
+            c * OCTILE_DIAGONAL as u32
+        } else if self.connectivity == Connectivity::Eight {
+            c * OCTILE_STRAIGHT as u32
+        } else {
+            c
+        };
+        Some((q, vq.checked_add(step)?))
+    }
+
+    // ----- queries -----
+
+    /// The cost from `cell` to the nearest goal (plus that goal's start value), or
+    /// `None` if no goal is reachable, the cell is blocked or outside the field. For
+    /// 8-connected fields the fixed-point value is converted back (relative error
+    /// below `1e-7`); flee fields give negative values.
+    #[must_use]
+    pub fn distance(&self, cell: Cell) -> Option<f64> {
+        self.units(cell).map(|u| u as f64 / self.scale() as f64)
+    }
+
+    /// [`distance`](Self::distance) in the field's fixed-point units (cost units for
+    /// 4-connected fields, `cost * OCTILE_STRAIGHT` for 8-connected ones).
+    #[must_use]
+    pub fn units(&self, cell: Cell) -> Option<i64> {
+        let v = self.values[self.index(cell)?];
+        (v != BLOCKED && v != UNREACHED).then(|| i64::from(v - 1) - i64::from(self.bias))
+    }
+
+    /// Whether a goal is reachable from `cell`.
+    #[must_use]
+    pub fn is_reachable(&self, cell: Cell) -> bool {
+        self.units(cell).is_some()
+    }
+
+    /// The best step from `cell` towards the goals (downhill), or `None` when the cell
+    /// is a goal (or, in a flee field, a safest spot), when no goal is reachable, or
+    /// when `cell` is outside the field. A unit standing on a blocked cell gets the
+    /// step to its best reachable neighbour. Ties go to the first direction in
+    /// [`Direction8`] order, so equal fields give equal moves.
+    #[must_use]
+    pub fn next_step(&self, cell: Cell) -> Option<Direction8> {
+        let i = self.index(cell)?;
+        let deltas = self.deltas();
+        let eight = self.connectivity == Connectivity::Eight;
+        let mut best: Option<(u32, usize)> = None;
+        for dir in (0..8).step_by(if eight { 1 } else { 2 }) {
+            if let Some((_, total)) = self.offer(i, dir, &deltas) {
+                if best.is_none_or(|(b, _)| total < b) {
+                    best = Some((total, dir));
+                }
+            }
+        }
+        let (total, dir) = best?;
+        let here = self.values[i];
+        // A reached cell's value equals its best offer unless the cell is a source
+        // (a goal, or a flee field's local minimum): then staying is best.
+        let moves = here == BLOCKED || here == UNREACHED || total <= here;
+        moves.then(|| Direction8::from_bits(dir as u8))
+    }
+
+    /// The first (up to 56) steps downhill from `cell`, for 4-connected fields (it stops
+    /// at the first diagonal step of an 8-connected one: use [`path8`](Self::path8)).
+    /// Empty if `cell` is a goal or unreachable.
+    #[must_use]
+    pub fn path(&self, cell: Cell) -> GridPath {
+        let mut path = GridPath::EMPTY;
+        let mut at = cell;
+        while path.len() < MAX_STEPS {
+            let Some(dir) = self.next_step(at).and_then(Direction8::orthogonal) else {
+                break;
+            };
+            let _ = path.push(dir);
+            at = at.step(dir);
+        }
+        path
+    }
+
+    /// The first (up to 56) steps downhill from `cell`, in 8 directions.
+    #[must_use]
+    pub fn path8(&self, cell: Cell) -> GridPath8 {
+        let mut path = GridPath8::EMPTY;
+        let mut at = cell;
+        while path.len() < MAX_STEPS {
+            let Some(dir) = self.next_step(at) else { break };
+            let _ = path.push(dir);
+            at = at.step(dir);
+        }
+        path
+    }
+}
+
+fn add(total: &mut FieldStats, s: FieldStats) {
+    total.goals_used += s.goals_used;
+    total.goals_ignored += s.goals_ignored;
+    total.cells_updated += s.cells_updated;
+    total.cells_invalidated += s.cells_invalidated;
+}
+
+/// The best step from `cell` on several fields at once, each weighted: the neighbour
+/// minimising `sum(weight * distance)` over the fields (e.g. a chase field with weight
+/// 1 and a flee field from completed goals with weight 0.5). Neighbours unreachable in
+/// any field are skipped. The fields should share connectivity; `None` when no
+/// neighbour improves on `cell`.
+#[must_use]
+pub fn combined_next_step(fields: &[(&DistanceField, f32)], cell: Cell) -> Option<Direction8> {
+    let first = fields.first()?.0;
+    let eight = first.connectivity == Connectivity::Eight;
+    let score = |c: Cell| -> Option<f64> {
+        fields
+            .iter()
+            .map(|(f, w)| f.distance(c).map(|d| d * f64::from(*w)))
+            .sum()
+    };
+    let here = score(cell);
+    let mut best: Option<(f64, Direction8)> = None;
+    for d in Direction8::ALL {
+        if d.is_diagonal() && !eight {
+            continue;
+        }
+        let n = cell.step(d);
+        if d.is_diagonal() {
+            let (dx, dy) = d.offset();
+            let open = |c: Cell| first.index(c).is_some_and(|i| first.costs[i] != 0);
+            if !open(Cell::new(cell.x + dx, cell.y)) || !open(Cell::new(cell.x, cell.y + dy)) {
+                continue;
+            }
+        }
+        if let Some(s) = score(n) {
+            if best.is_none_or(|(b, _)| s < b) {
+                best = Some((s, d));
+            }
+        }
+    }
+    let (s, d) = best?;
+    match here {
+        Some(h) if s >= h => None,
+        _ => Some(d),
+    }
+}
