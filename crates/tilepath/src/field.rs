@@ -167,10 +167,14 @@ pub struct DistanceField {
     flee: Option<f32>,
     bias: u32,
     computed: bool,
+    /// Whether every passable cell of the region costs the same (set by `load_costs`,
+    /// kept by `repair`): 4-connected fields then propagate by a breadth-first sweep.
+    uniform_cost: Option<u8>,
     // Scratch, sized once.
     fifo: Vec<u32>,
     heap: RadixHeap<u32>,
     touched: Vec<u32>,
+    queues: StepQueues,
 }
 
 impl DistanceField {
@@ -217,9 +221,11 @@ impl DistanceField {
             flee: None,
             bias: 0,
             computed: false,
+            uniform_cost: None,
             fifo: Vec::with_capacity(cells),
             heap: RadixHeap::with_capacity(cells),
             touched: Vec::with_capacity(cells),
+            queues: StepQueues::new(layer, cells),
         }
     }
 
@@ -274,6 +280,7 @@ impl DistanceField {
             + self.fifo.capacity() * 4
             + self.touched.capacity() * 4
             + self.heap.capacity() * 16
+            + self.queues.memory_bytes()
     }
 
     /// Fixed-point units per cost unit: 1 (4-connected) or [`OCTILE_STRAIGHT`].
@@ -408,16 +415,24 @@ impl DistanceField {
     fn load_costs(&mut self, grid: &Grid) {
         let costs = self.layer.costs();
         let w = grid.width() as usize;
+        let mut seen = [false; 256];
         for y in 0..self.height as usize {
             let gy = self.origin.y as usize + y;
             let row = (y + 1) * self.stride + 1;
             for x in 0..self.width as usize {
                 let gi = gy * w + self.origin.x as usize + x;
                 let c = costs[usize::from(grid.bits_at(gi))];
+                seen[usize::from(c)] = true;
                 self.costs[row + x] = c;
                 self.values[row + x] = if c == 0 { BLOCKED } else { UNREACHED };
             }
         }
+        let mut passable = (1..256).filter(|&c| seen[c]);
+        self.uniform_cost = match (passable.next(), passable.next()) {
+            (Some(c), None) => Some(c as u8),
+            (None, _) => Some(1),
+            _ => None,
+        };
         self.bias = 0;
     }
 
@@ -444,24 +459,22 @@ impl DistanceField {
 
     /// Propagates from the seeds in `fifo`; returns how many cells got a value.
     fn propagate_all(&mut self) -> usize {
-        let uniform = {
-            let c = self.layer.costs();
-            let first = self.layer.min_cost();
-            c.iter().all(|&k| k == 0 || k == first)
-        };
         let same_start = self
             .fifo
             .windows(2)
             .all(|w| self.values[w[0] as usize] == self.values[w[1] as usize]);
-        if self.connectivity == Connectivity::Four && uniform && same_start {
-            self.sweep(u32::from(self.layer.min_cost()))
-        } else {
-            self.heap.reset();
-            for &i in &self.fifo {
-                self.heap.push(u64::from(self.values[i as usize]), i);
+        match self.uniform_cost {
+            Some(step) if self.connectivity == Connectivity::Four && same_start => {
+                self.sweep(u32::from(step))
             }
-            let seeds = self.fifo.len();
-            self.dijkstra() + seeds
+            _ => {
+                self.queues.clear();
+                for &i in &self.fifo {
+                    self.queues.seed(self.values[i as usize], i);
+                }
+                let seeds = self.fifo.len();
+                self.dijkstra() + seeds
+            }
         }
     }
 
@@ -490,7 +503,7 @@ impl DistanceField {
         fifo.len()
     }
 
-    /// Dijkstra from what is in the heap (keys = stored values); only improvements
+    /// Dijkstra from the seeds in `queues` (keys = stored values); only improvements
     /// propagate. Returns the number of cells improved.
     fn dijkstra(&mut self) -> usize {
         let deltas = self.deltas();
@@ -502,36 +515,38 @@ impl DistanceField {
         };
         let limit = self.max_units.saturating_add(1);
         let mut improved = 0;
-        while let Some((key, p)) = self.heap.pop() {
+        self.queues.start();
+        while let Some((v, p)) = self.queues.pop() {
             let p = p as usize;
-            if u64::from(self.values[p]) != key {
+            if self.values[p] != v {
                 continue;
             }
-            let v = self.values[p];
             // Every neighbour q reaches the goal through p by entering p.
-            let c = u32::from(self.costs[p]);
+            let cost = self.costs[p];
+            let c = u32::from(cost);
+            let class = self.queues.class_of(cost);
+            // Orthogonal neighbours open (a diagonal needs the two beside it open).
+            let mut open = [false; 8];
+            for dir in (0..8).step_by(2) {
+                open[dir] = self.costs[p.wrapping_add_signed(deltas[dir])] != 0;
+            }
             for dir in (0..8).step_by(if eight { 1 } else { 2 }) {
                 let q = p.wrapping_add_signed(deltas[dir]);
-                if self.values[q] == BLOCKED {
-                    continue;
-                }
-                let step = if dir & 1 == 1 {
-                    // Diagonal q -> p: both cells between them must be passable.
-                    let a = p.wrapping_add_signed(deltas[(dir + 7) & 7]);
-                    let b = p.wrapping_add_signed(deltas[(dir + 1) & 7]);
-                    if self.costs[a] == 0 || self.costs[b] == 0 {
+                let (step, class) = if dir & 1 == 1 {
+                    if !open[dir - 1] || !open[(dir + 1) & 7] {
                         continue;
                     }
-                    c * diagonal
+                    (c * diagonal, class + 4)
                 } else {
-                    c * straight
+                    (c * straight, class)
                 };
+                // Blocked and border cells hold 0, which no candidate is below.
                 let Some(nv) = v.checked_add(step) else {
                     continue;
                 };
                 if nv < self.values[q] && nv <= limit {
                     self.values[q] = nv;
-                    self.heap.push(u64::from(nv), q as u32);
+                    self.queues.push(class, nv, q as u32);
                     improved += 1;
                 }
             }
@@ -580,7 +595,7 @@ impl DistanceField {
             .ceil()
             .min(f64::from(UNREACHED - 2)) as u32;
         self.bias = bias;
-        self.heap.reset();
+        self.queues.clear();
         for p in 0..self.values.len() {
             let v = self.values[p];
             if v == BLOCKED || v == UNREACHED {
@@ -589,7 +604,7 @@ impl DistanceField {
             let scaled = (f64::from(v - 1) * f64::from(factor)).round() as u32;
             let nv = bias - scaled.min(bias) + 1;
             self.values[p] = nv;
-            self.heap.push(u64::from(nv), p as u32);
+            self.queues.seed(nv, p as u32);
         }
         let limit = self.max_units;
         self.max_units = UNREACHED - 1;
@@ -624,6 +639,9 @@ impl DistanceField {
             let c = grid.get(cell).map_or(0, |k| costs[usize::from(k.index())]);
             if c == self.costs[i] {
                 continue;
+            }
+            if c != 0 && self.uniform_cost.is_some_and(|u| u != c) {
+                self.uniform_cost = None;
             }
             self.costs[i] = c;
             if c == 0 {
@@ -697,7 +715,7 @@ impl DistanceField {
         // Phase 2: every dropped cell, and every cell around a change (an opening or a
         // cheaper cell can bring them closer), takes the best value its neighbours
         // offer; improvements then spread as in Dijkstra.
-        self.heap.reset();
+        self.queues.clear();
         let touched = core::mem::take(&mut self.touched);
         let around = changed.iter().flat_map(|&c| {
             let c = c as usize;
@@ -714,11 +732,11 @@ impl DistanceField {
             let best = self.best_from_neighbours(i);
             if best < self.values[i] {
                 self.values[i] = best;
-                self.heap.push(u64::from(best), i as u32);
+                self.queues.seed(best, i as u32);
             }
         }
         self.touched = touched;
-        let seeds = self.heap.len();
+        let seeds = self.queues.seeds.len();
         stats.cells_updated = self.dijkstra() + seeds;
         stats
     }
@@ -727,10 +745,10 @@ impl DistanceField {
     /// through a neighbour whose value is (still) set.
     fn supported(&self, i: usize) -> bool {
         let v = u64::from(self.values[i]);
-        if let Some(start) = self.goal_start_units(i) {
-            if start + 1 == v {
-                return true;
-            }
+        if let Some(start) = self.goal_start_units(i)
+            && start + 1 == v
+        {
+            return true;
         }
         self.neighbour_offer(i)
             .is_some_and(|best| u64::from(best) == v)
@@ -753,10 +771,11 @@ impl DistanceField {
         let limit = self.max_units.saturating_add(1);
         let mut best: Option<u32> = None;
         for dir in (0..8).step_by(if eight { 1 } else { 2 }) {
-            if let Some((_, total)) = self.offer(i, dir, &deltas) {
-                if total <= limit && best.is_none_or(|b| total < b) {
-                    best = Some(total);
-                }
+            if let Some((_, total)) = self.offer(i, dir, &deltas)
+                && total <= limit
+                && best.is_none_or(|b| total < b)
+            {
+                best = Some(total);
             }
         }
         best
@@ -824,10 +843,10 @@ impl DistanceField {
         let eight = self.connectivity == Connectivity::Eight;
         let mut best: Option<(u32, usize)> = None;
         for dir in (0..8).step_by(if eight { 1 } else { 2 }) {
-            if let Some((_, total)) = self.offer(i, dir, &deltas) {
-                if best.is_none_or(|(b, _)| total < b) {
-                    best = Some((total, dir));
-                }
+            if let Some((_, total)) = self.offer(i, dir, &deltas)
+                && best.is_none_or(|(b, _)| total < b)
+            {
+                best = Some((total, dir));
             }
         }
         let (total, dir) = best?;
@@ -905,15 +924,125 @@ pub fn combined_next_step(fields: &[(&DistanceField, f32)], cell: Cell) -> Optio
                 continue;
             }
         }
-        if let Some(s) = score(n) {
-            if best.is_none_or(|(b, _)| s < b) {
-                best = Some((s, d));
-            }
+        if let Some(s) = score(n)
+            && best.is_none_or(|(b, _)| s < b)
+        {
+            best = Some((s, d));
         }
     }
     let (s, d) = best?;
     match here {
         Some(h) if s >= h => None,
         _ => Some(d),
+    }
+}
+
+/// The priority queue of a field's Dijkstra: one FIFO per step weight.
+///
+/// The step from a cell's neighbour into it costs the cell's cost (one of at most 4
+/// layer costs), straight or diagonal: at most 8 different weights. Dijkstra pops keys
+/// in increasing order, so the keys pushed with any one weight `w` (popped key + `w`)
+/// arrive in increasing order too: a plain FIFO per weight stays sorted, and the
+/// smallest key is the smallest of at most 8 heads (plus the sorted seeds). Every
+/// operation is O(1), with no comparisons beyond those heads.
+#[derive(Clone, Debug)]
+struct StepQueues {
+    /// FIFO `k` (straight steps into cells of cost class `k`) and `4 + k` (diagonal).
+    fifos: [Vec<(u32, u32)>; 8],
+    heads: [usize; 8],
+    /// Start values, sorted by `start` before the run.
+    seeds: Vec<(u32, u32)>,
+    seed_head: usize,
+    /// Class (0..4) of each cost byte.
+    class_of: [u8; 256],
+    /// The FIFOs the layer can use: `k` and `4 + k` for each of its distinct costs.
+    active: [usize; 8],
+    n_active: usize,
+}
+
+impl StepQueues {
+    fn new(layer: GridLayer, cells: usize) -> Self {
+        // Distinct costs get distinct classes 0..4.
+        let mut class_of = [0u8; 256];
+        let mut next = 0u8;
+        let mut costs = layer.costs();
+        costs.sort_unstable();
+        for (i, &c) in costs.iter().enumerate() {
+            if c != 0 && (i == 0 || costs[i - 1] != c) {
+                class_of[usize::from(c)] = next;
+                next += 1;
+            }
+        }
+        let mut active = [0; 8];
+        for k in 0..usize::from(next) {
+            active[2 * k] = k;
+            active[2 * k + 1] = 4 + k;
+        }
+        Self {
+            active,
+            n_active: 2 * usize::from(next),
+            fifos: core::array::from_fn(|_| Vec::with_capacity(cells / 4)),
+            heads: [0; 8],
+            seeds: Vec::with_capacity(cells.min(1 << 16)),
+            seed_head: 0,
+            class_of,
+        }
+    }
+
+    fn memory_bytes(&self) -> usize {
+        (self.fifos.iter().map(Vec::capacity).sum::<usize>() + self.seeds.capacity()) * 8
+    }
+
+    #[inline]
+    fn class_of(&self, cost: u8) -> usize {
+        usize::from(self.class_of[usize::from(cost)])
+    }
+
+    fn clear(&mut self) {
+        for f in &mut self.fifos {
+            f.clear();
+        }
+        self.heads = [0; 8];
+        self.seeds.clear();
+        self.seed_head = 0;
+    }
+
+    fn seed(&mut self, key: u32, index: u32) {
+        self.seeds.push((key, index));
+    }
+
+    /// Sorts the seeds; call after seeding, before popping.
+    fn start(&mut self) {
+        self.seeds.sort_unstable();
+    }
+
+    #[inline]
+    fn push(&mut self, class: usize, key: u32, index: u32) {
+        let fifo = &mut self.fifos[class];
+        debug_assert!(
+            fifo.last().is_none_or(|&(k, _)| k <= key),
+            "FIFO {class} out of order"
+        );
+        fifo.push((key, index));
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<(u32, u32)> {
+        let mut best = self.seeds.get(self.seed_head).map(|&(k, _)| (k, 8));
+        for &k in &self.active[..self.n_active] {
+            if let Some(&(key, _)) = self.fifos[k].get(self.heads[k])
+                && best.is_none_or(|(b, _)| key < b)
+            {
+                best = Some((key, k));
+            }
+        }
+        let (_, k) = best?;
+        Some(if k == 8 {
+            self.seed_head += 1;
+            self.seeds[self.seed_head - 1]
+        } else {
+            self.heads[k] += 1;
+            self.fifos[k][self.heads[k] - 1]
+        })
     }
 }

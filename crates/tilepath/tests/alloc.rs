@@ -150,3 +150,46 @@ fn whole_grid_astar_allocates_nothing_per_query() {
         s.build_path8(g, a, b, l).unwrap().cost
     });
 }
+
+#[test]
+fn distance_fields_allocate_nothing_to_compute_or_repair() {
+    use tilepath::{Connectivity, DistanceField, TileKind};
+    let mut rng = rng(9);
+    for (conn, layer) in [
+        (Connectivity::Four, GridLayer::FLOOR_ONLY),
+        (Connectivity::Four, GridLayer::new([1, 3, 9, 0])),
+        (Connectivity::Eight, GridLayer::new([1, 2, 0, 0])),
+    ] {
+        let mut grid = random_grid(&mut rng, 120, 120, 0.2);
+        let mut field = DistanceField::new(&grid, layer, conn);
+        let goals: Vec<Cell> = (0..8).map(|_| random_cell(&mut rng, &grid)).collect();
+        let edits: Vec<Cell> = (0..400).map(|_| random_cell(&mut rng, &grid)).collect();
+        let kinds: Vec<TileKind> = (0..400)
+            .map(|i| TileKind::new((i % 4) as u8).unwrap())
+            .collect();
+        let run = |grid: &mut Grid, field: &mut DistanceField| {
+            for (i, &g) in goals.iter().enumerate() {
+                field.add_goal(g, i as u32);
+            }
+            field.compute(grid).unwrap();
+            for (&c, &k) in edits.iter().zip(&kinds) {
+                grid.set(c, k).unwrap();
+                field.repair(grid, &[c]).unwrap();
+            }
+            for &g in &goals {
+                field.remove_goal(g);
+            }
+            field.add_goal(goals[0], 0);
+            field.compute(grid).unwrap();
+            field.clear_goals();
+        };
+        run(&mut grid, &mut field); // warm-up: the scratch reaches its working size
+        let n = allocations_in(|| {
+            for _ in 0..3 {
+                run(&mut grid, &mut field);
+            }
+        });
+        println!("{conn:?} field: {n} allocations in 6 computes and 1,200 repairs");
+        assert_eq!(n, 0, "{conn:?} field allocated {n} times");
+    }
+}

@@ -97,10 +97,10 @@ fn check_field(
     goals: &[(Cell, u32)],
 ) {
     let layer = field.layer();
-    for i in 0..grid.len() {
+    for (i, &expected) in reference.iter().enumerate() {
         let c = grid.cell_of(i).unwrap();
         let got = field.distance(c);
-        match (got, reference[i]) {
+        match (got, expected) {
             (None, None) => {}
             (Some(a), Some(b)) => assert!(close(a, b), "{c}: field {a}, reference {b}"),
             (a, b) => panic!("{c}: field {a:?}, reference {b:?}"),
@@ -331,9 +331,9 @@ fn bounded_fields_and_max_distance() {
     near.add_goal(goals[0].0, 0);
     near.compute(&grid).unwrap();
     let full = reference_field(&grid, layer, &goals, false, |_| true);
-    for i in 0..grid.len() {
+    for (i, d) in full.iter().enumerate() {
         let c = grid.cell_of(i).unwrap();
-        let expected = full[i].filter(|&d| d <= 7.0);
+        let expected = d.filter(|&d| d <= 7.0);
         assert_eq!(near.distance(c), expected, "{c}");
     }
 }
