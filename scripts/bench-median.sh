@@ -11,17 +11,19 @@ runs=${3:-5}
 target=${CARGO_TARGET_DIR:-target}
 out=$(mktemp -d)
 for i in $(seq 1 "$runs"); do
+  touch "$out/stamp"
   cargo bench --bench "$bench" -- $filter >/dev/null 2>&1
-  find "$target/criterion" -path '*/new/estimates.json' | while read -r f; do
+  # Only the estimates this run wrote.
+  find "$target/criterion" -path '*/new/estimates.json' -newer "$out/stamp" | while read -r f; do
     name=${f#"$target/criterion/"}
     name=${name%/new/estimates.json}
     median=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["median"]["point_estimate"])' "$f")
     echo "$name $median" >> "$out/run$i"
   done
 done
-python3 - "$out" "$runs" "$filter" <<'PY'
-import sys, glob, statistics, collections, re
-d, runs, flt = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+python3 - "$out" <<'PY'
+import sys, glob, statistics, collections
+d = sys.argv[1]
 vals = collections.defaultdict(list)
 for f in glob.glob(d + "/run*"):
     for line in open(f):
@@ -32,7 +34,6 @@ def fmt(ns):
         if ns >= div: return f"{ns/div:.3g} {unit}"
     return f"{ns:.3g} ns"
 for name in sorted(vals):
-    if flt and not (re.search(flt, name) or re.search(flt, name.replace("_", "/", 1))): continue
     v = vals[name]
     print(f"{name:60s} {fmt(statistics.median(v)):>10s}  (n={len(v)}, min {fmt(min(v))}, max {fmt(max(v))})")
 PY

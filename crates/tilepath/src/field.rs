@@ -170,8 +170,14 @@ pub struct DistanceField {
     /// Whether every passable cell of the region costs the same (set by `load_costs`,
     /// kept by `repair`): 4-connected fields then propagate by a breadth-first sweep.
     uniform_cost: Option<u8>,
+    /// More than 1/16 of the region's cells are blocked (set by `load_costs`): the
+    /// sweep's comparisons are then unpredictable and it runs branch-free.
+    cluttered: bool,
     // Scratch, sized once.
+    /// The breadth-first queue, `cells + 1` long (a sweep writes one slot past its
+    /// tail); `fifo_len` entries are in use. Seeds go here first.
     fifo: Vec<u32>,
+    fifo_len: usize,
     heap: RadixHeap<u32>,
     touched: Vec<u32>,
     queues: StepQueues,
@@ -222,7 +228,9 @@ impl DistanceField {
             bias: 0,
             computed: false,
             uniform_cost: None,
-            fifo: Vec::with_capacity(cells),
+            cluttered: false,
+            fifo: vec![0; cells + 1],
+            fifo_len: 0,
             heap: RadixHeap::with_capacity(cells),
             touched: Vec::with_capacity(cells),
             queues: StepQueues::new(layer, cells),
@@ -277,7 +285,7 @@ impl DistanceField {
     pub fn memory_bytes(&self) -> usize {
         self.values.capacity() * 4
             + self.costs.capacity()
-            + self.fifo.capacity() * 4
+            + self.fifo.len() * 4
             + self.touched.capacity() * 4
             + self.heap.capacity() * 16
             + self.queues.memory_bytes()
@@ -427,6 +435,9 @@ impl DistanceField {
                 self.values[row + x] = if c == 0 { BLOCKED } else { UNREACHED };
             }
         }
+        let blocked = self.costs.iter().filter(|&&c| c == 0).count()
+            - (self.values.len() - self.width as usize * self.height as usize);
+        self.cluttered = blocked * 16 > self.width as usize * self.height as usize;
         let mut passable = (1..256).filter(|&c| seen[c]);
         self.uniform_cost = match (passable.next(), passable.next()) {
             (Some(c), None) => Some(c as u8),
@@ -439,7 +450,7 @@ impl DistanceField {
     /// Sets the goals' start values; they go into the FIFO (all queued).
     fn seed_goals(&mut self) -> FieldStats {
         let mut stats = FieldStats::default();
-        self.fifo.clear();
+        self.fifo_len = 0;
         for g in &self.goals {
             let i = g.index as usize;
             let units = u64::from(g.start) * self.scale();
@@ -451,7 +462,8 @@ impl DistanceField {
             let v = units as u32 + 1;
             if v < self.values[i] {
                 self.values[i] = v;
-                self.fifo.push(g.index);
+                self.fifo[self.fifo_len] = g.index;
+                self.fifo_len += 1;
             }
         }
         stats
@@ -459,33 +471,39 @@ impl DistanceField {
 
     /// Propagates from the seeds in `fifo`; returns how many cells got a value.
     fn propagate_all(&mut self) -> usize {
-        let same_start = self
-            .fifo
+        let seeds = &self.fifo[..self.fifo_len];
+        let same_start = seeds
             .windows(2)
             .all(|w| self.values[w[0] as usize] == self.values[w[1] as usize]);
         match self.uniform_cost {
             Some(step) if self.connectivity == Connectivity::Four && same_start => {
-                self.sweep(u32::from(step))
+                if self.cluttered {
+                    self.sweep::<true>(u32::from(step))
+                } else {
+                    self.sweep::<false>(u32::from(step))
+                }
             }
             _ => {
                 self.queues.clear();
-                for &i in &self.fifo {
+                for &i in &self.fifo[..self.fifo_len] {
                     self.queues.seed(self.values[i as usize], i);
                 }
-                let seeds = self.fifo.len();
-                self.dijkstra() + seeds
+                self.dijkstra() + self.fifo_len
             }
         }
     }
 
-    /// Breadth-first sweep for 4-connected fields of uniform step cost `step`.
-    fn sweep(&mut self, step: u32) -> usize {
+    /// Breadth-first sweep for 4-connected fields of uniform step cost `step`;
+    /// `BRANCH_FREE` trades a store per neighbour for no mispredicted branches, which
+    /// pays on cluttered maps (measured: 25% walls 9.7 -> 5.0 ms, open 4.7 -> 6.4 ms
+    /// for 1000x1000; `cargo bench --bench field`).
+    fn sweep<const BRANCH_FREE: bool>(&mut self, step: u32) -> usize {
         let s = self.stride;
         let limit = self.max_units.saturating_add(1);
         let values = &mut self.values;
         let fifo = &mut self.fifo;
-        let mut head = 0;
-        while head < fifo.len() {
+        let (mut head, mut tail) = (0, self.fifo_len);
+        while head < tail {
             let p = fifo[head] as usize;
             head += 1;
             let nv = values[p].saturating_add(step);
@@ -493,14 +511,25 @@ impl DistanceField {
                 continue;
             }
             for q in [p + 1, p + s, p - 1, p - s] {
-                // Blocked and border cells hold 0, which no candidate is below.
-                if nv < values[q] {
+                // Blocked and border cells hold 0, which no candidate is below. The
+                // first time a cell is reached is final, so each cell is queued at most
+                // once and the branch-free write one past the tail stays inside the
+                // `cells + 1` slots.
+                let old = values[q];
+                let better = nv < old;
+                if BRANCH_FREE {
+                    values[q] = if better { nv } else { old };
+                    fifo[tail] = q as u32;
+                    tail += usize::from(better);
+                } else if better {
                     values[q] = nv;
-                    fifo.push(q as u32);
+                    fifo[tail] = q as u32;
+                    tail += 1;
                 }
             }
         }
-        fifo.len()
+        self.fifo_len = tail;
+        tail
     }
 
     /// Dijkstra from the seeds in `queues` (keys = stored values); only improvements
