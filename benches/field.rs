@@ -92,6 +92,12 @@ fn fields(c: &mut Criterion) {
                     field.add_goal(g, 0);
                 }
                 let reached = field.compute(&grid).unwrap().cells_updated;
+                eprintln!(
+                    "{map}/{name}/{n_goals} goals: {reached} cells reached, {:.1} bytes per cell \
+                     (field {} + work queues)",
+                    field.memory_bytes() as f64 / grid.len() as f64,
+                    DistanceField::bytes_per_cell()
+                );
                 let mut group = c.benchmark_group(format!("field/{map}/{name}"));
                 group.sample_size(10);
                 group.throughput(criterion::Throughput::Elements(reached as u64));

@@ -3,13 +3,23 @@
 /// Number of buckets of a [`BucketQueue`].
 pub const BUCKETS: usize = 64;
 
-/// End of a bucket's list.
-const NIL: u32 = u32::MAX;
+use crate::pool::{EntryPool, Linked, NIL};
 
 #[derive(Clone, Copy, Debug)]
 struct Entry<T> {
     value: T,
     next: u32,
+}
+
+impl<T: Copy> Linked for Entry<T> {
+    #[inline]
+    fn next(&self) -> u32 {
+        self.next
+    }
+    #[inline]
+    fn set_next(&mut self, next: u32) {
+        self.next = next;
+    }
 }
 
 /// A priority queue for small integer priorities: 64 buckets and a `u64` mask of the
@@ -47,9 +57,7 @@ struct Entry<T> {
 pub struct BucketQueue<T> {
     heads: [u32; BUCKETS],
     mask: u64,
-    pool: Vec<Entry<T>>,
-    free: u32,
-    len: usize,
+    pool: EntryPool<Entry<T>>,
 }
 
 impl<T: Copy> Default for BucketQueue<T> {
@@ -71,9 +79,7 @@ impl<T: Copy> BucketQueue<T> {
         Self {
             heads: [NIL; BUCKETS],
             mask: 0,
-            pool: Vec::with_capacity(capacity),
-            free: NIL,
-            len: 0,
+            pool: EntryPool::with_capacity(capacity),
         }
     }
 
@@ -94,7 +100,7 @@ impl<T: Copy> BucketQueue<T> {
     #[inline]
     #[must_use]
     pub const fn len(&self) -> usize {
-        self.len
+        self.pool.len()
     }
 
     /// The occupancy mask: bit `b` is set when bucket `b` is not empty.
@@ -108,23 +114,12 @@ impl<T: Copy> BucketQueue<T> {
     #[inline]
     pub fn push(&mut self, priority: u32, value: T) {
         let b = priority.min(BUCKETS as u32 - 1) as usize;
-        let entry = Entry {
+        let i = self.pool.insert(Entry {
             value,
             next: self.heads[b],
-        };
-        let i = if self.free == NIL {
-            self.pool.push(entry);
-            (self.pool.len() - 1) as u32
-        } else {
-            let i = self.free;
-            let slot = &mut self.pool[i as usize];
-            self.free = slot.next;
-            *slot = entry;
-            i
-        };
+        });
         self.heads[b] = i;
         self.mask |= 1 << b;
-        self.len += 1;
     }
 
     /// Pops a value of the lowest priority (the last one pushed among equals).
@@ -159,16 +154,12 @@ impl<T: Copy> BucketQueue<T> {
     fn pop_bucket(&mut self, b: usize) -> T {
         let i = self.heads[b];
         debug_assert!(i != NIL, "mask bit {b} set on an empty bucket");
-        let entry = &mut self.pool[i as usize];
-        let value = entry.value;
+        let entry = self.pool.remove(i);
         self.heads[b] = entry.next;
         if entry.next == NIL {
             self.mask &= !(1 << b);
         }
-        entry.next = self.free;
-        self.free = i;
-        self.len -= 1;
-        value
+        entry.value
     }
 
     /// Empties the queue, touching only the non-empty buckets (found through the
@@ -182,8 +173,6 @@ impl<T: Copy> BucketQueue<T> {
         }
         self.mask = 0;
         self.pool.clear();
-        self.free = NIL;
-        self.len = 0;
     }
 }
 

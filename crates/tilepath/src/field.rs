@@ -122,8 +122,10 @@ struct Goal {
 ///   [`with_max_distance`](Self::with_max_distance) to a cost radius, for local goals
 ///   on huge maps: memory and time follow the region, not the grid.
 ///
-/// Memory: 5 bytes per cell of the region (a `u32` value and the cell's cost), plus
-/// scratch sized once; computing and repairing allocate nothing.
+/// Memory: 5 bytes per cell of the region (a `u32` value and the cell's cost) and a
+/// 4-byte breadth-first queue, plus work queues that grow to the largest computation
+/// the field has run ([`memory_bytes`](Self::memory_bytes) says how much) and are
+/// reused: once a field has computed, computing and repairing again allocate nothing.
 ///
 /// ```
 /// use tilepath::{Cell, Connectivity, DistanceField, Grid, GridLayer};
@@ -231,9 +233,10 @@ impl DistanceField {
             cluttered: false,
             fifo: vec![0; cells + 1],
             fifo_len: 0,
-            heap: RadixHeap::with_capacity(cells),
-            touched: Vec::with_capacity(cells),
-            queues: StepQueues::new(layer, cells),
+            // Repairs touch few cells: these grow to the largest repair seen.
+            heap: RadixHeap::with_capacity(64),
+            touched: Vec::with_capacity(64),
+            queues: StepQueues::new(layer),
         }
     }
 
@@ -990,7 +993,9 @@ struct StepQueues {
 }
 
 impl StepQueues {
-    fn new(layer: GridLayer, cells: usize) -> Self {
+    /// Empty queues: they grow to the largest computation the field runs (its
+    /// first full computation) and keep that size.
+    fn new(layer: GridLayer) -> Self {
         // Distinct costs get distinct classes 0..4.
         let mut class_of = [0u8; 256];
         let mut next = 0u8;
@@ -1010,9 +1015,9 @@ impl StepQueues {
         Self {
             active,
             n_active: 2 * usize::from(next),
-            fifos: core::array::from_fn(|_| Vec::with_capacity(cells / 4)),
+            fifos: core::array::from_fn(|_| Vec::new()),
             heads: [0; 8],
-            seeds: Vec::with_capacity(cells.min(1 << 16)),
+            seeds: Vec::new(),
             seed_head: 0,
             class_of,
         }

@@ -9,6 +9,7 @@ mod generation_map;
 mod grid;
 mod layer;
 mod path;
+mod pool;
 mod radix_heap;
 mod search;
 

@@ -1,12 +1,23 @@
 //! A monotone radix heap for `u64` keys.
 
-const NIL: u32 = u32::MAX;
+use crate::pool::{EntryPool, Linked, NIL};
 
 #[derive(Clone, Copy, Debug)]
 struct Entry<T> {
     key: u64,
     value: T,
     next: u32,
+}
+
+impl<T: Copy> Linked for Entry<T> {
+    #[inline]
+    fn next(&self) -> u32 {
+        self.next
+    }
+    #[inline]
+    fn set_next(&mut self, next: u32) {
+        self.next = next;
+    }
 }
 
 /// A monotone priority queue (radix heap) for `u64` keys: keys pushed must be at least
@@ -41,9 +52,7 @@ pub struct RadixHeap<T> {
     heads: [u32; 65],
     mask: u128,
     last: u64,
-    pool: Vec<Entry<T>>,
-    free: u32,
-    len: usize,
+    pool: EntryPool<Entry<T>>,
 }
 
 impl<T: Copy> Default for RadixHeap<T> {
@@ -66,9 +75,7 @@ impl<T: Copy> RadixHeap<T> {
             heads: [NIL; 65],
             mask: 0,
             last: 0,
-            pool: Vec::with_capacity(capacity),
-            free: NIL,
-            len: 0,
+            pool: EntryPool::with_capacity(capacity),
         }
     }
 
@@ -89,7 +96,7 @@ impl<T: Copy> RadixHeap<T> {
     #[inline]
     #[must_use]
     pub const fn len(&self) -> usize {
-        self.len
+        self.pool.len()
     }
 
     /// The last key popped (0 after a reset): the smallest key `push` accepts.
@@ -106,7 +113,7 @@ impl<T: Copy> RadixHeap<T> {
 
     #[inline(always)]
     fn link(&mut self, b: usize, i: u32) {
-        self.pool[i as usize].next = self.heads[b];
+        self.pool.get_mut(i).next = self.heads[b];
         self.heads[b] = i;
         self.mask |= 1 << b;
     }
@@ -118,23 +125,12 @@ impl<T: Copy> RadixHeap<T> {
     pub fn push(&mut self, key: u64, value: T) {
         debug_assert!(key >= self.last, "radix heap key {key} < {}", self.last);
         let key = key.max(self.last);
-        let entry = Entry {
+        let i = self.pool.insert(Entry {
             key,
             value,
             next: NIL,
-        };
-        let i = if self.free == NIL {
-            self.pool.push(entry);
-            (self.pool.len() - 1) as u32
-        } else {
-            let i = self.free;
-            let slot = &mut self.pool[i as usize];
-            self.free = slot.next;
-            *slot = entry;
-            i
-        };
+        });
         self.link(Self::bucket_of(key, self.last), i);
-        self.len += 1;
     }
 
     /// Pops a value with the smallest key.
@@ -146,17 +142,12 @@ impl<T: Copy> RadixHeap<T> {
             }
             self.redistribute(self.mask.trailing_zeros() as usize);
         }
-        let i = self.heads[0];
-        let entry = &mut self.pool[i as usize];
-        let out = (entry.key, entry.value);
+        let entry = self.pool.remove(self.heads[0]);
         self.heads[0] = entry.next;
         if entry.next == NIL {
             self.mask &= !1;
         }
-        entry.next = self.free;
-        self.free = i;
-        self.len -= 1;
-        Some(out)
+        Some((entry.key, entry.value))
     }
 
     /// Makes the smallest key of bucket `b` the new `last` and relinks the bucket's
@@ -166,7 +157,7 @@ impl<T: Copy> RadixHeap<T> {
         let mut min = u64::MAX;
         let mut i = self.heads[b];
         while i != NIL {
-            let e = &self.pool[i as usize];
+            let e = self.pool.get(i);
             min = min.min(e.key);
             i = e.next;
         }
@@ -175,7 +166,7 @@ impl<T: Copy> RadixHeap<T> {
         self.heads[b] = NIL;
         self.mask &= !(1 << b);
         while i != NIL {
-            let e = self.pool[i as usize];
+            let e = *self.pool.get(i);
             let nb = Self::bucket_of(e.key, min);
             debug_assert!(nb < b);
             self.link(nb, i);
@@ -195,8 +186,6 @@ impl<T: Copy> RadixHeap<T> {
         self.mask = 0;
         self.last = 0;
         self.pool.clear();
-        self.free = NIL;
-        self.len = 0;
     }
 }
 

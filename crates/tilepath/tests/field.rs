@@ -21,19 +21,6 @@ fn reference_field(
     eight: bool,
     allowed: impl Fn(Cell) -> bool,
 ) -> Vec<Option<f64>> {
-    #[derive(PartialEq)]
-    struct E(f64, usize);
-    impl Eq for E {}
-    impl PartialOrd for E {
-        fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
-            Some(self.cmp(o))
-        }
-    }
-    impl Ord for E {
-        fn cmp(&self, o: &Self) -> std::cmp::Ordering {
-            o.0.total_cmp(&self.0)
-        }
-    }
     let ok = |c: Cell| grid.is_passable(c, layer) && allowed(c);
     let w = grid.width() as usize;
     let mut dist: Vec<Option<f64>> = vec![None; grid.len()];

@@ -187,13 +187,8 @@ impl AStar {
         to: Cell,
         layer: GridLayer,
     ) -> Result<PathResult<P>, PathError> {
-        let out_of_bounds = PathError::StartOutOfBounds {
-            start: from,
-            width: grid.width(),
-            height: grid.height(),
-        };
         if !grid.contains(from) {
-            return Err(out_of_bounds);
+            return Err(PathError::start_out_of_bounds(grid, from));
         }
         let window = match self.scope {
             Scope::Window => Window::around(grid, from),
@@ -208,7 +203,9 @@ impl AStar {
                 Window::whole(grid)
             }
         };
-        let start_slot = window.slot_of(from).ok_or(out_of_bounds)?;
+        let start_slot = window
+            .slot_of(from)
+            .ok_or_else(|| PathError::start_out_of_bounds(grid, from))?;
         // The unchecked accesses of the search rely on this.
         assert!(
             self.nodes.len() >= window.slots(),

@@ -72,16 +72,13 @@ impl Greedy {
         to: Cell,
         layer: GridLayer,
     ) -> Result<PathResult<GridPath>, PathError> {
-        let out_of_bounds = PathError::StartOutOfBounds {
-            start: from,
-            width: grid.width(),
-            height: grid.height(),
-        };
         if !grid.contains(from) {
-            return Err(out_of_bounds);
+            return Err(PathError::start_out_of_bounds(grid, from));
         }
         let window = Window::around(grid, from);
-        let start_slot = window.slot_of(from).ok_or(out_of_bounds)?;
+        let start_slot = window
+            .slot_of(from)
+            .ok_or_else(|| PathError::start_out_of_bounds(grid, from))?;
         self.parents.reset();
         self.queue.reset();
         let (end_slot, expanded) = self.search(grid, layer, &window, start_slot, to);

@@ -99,6 +99,17 @@ impl fmt::Display for PathError {
 
 impl std::error::Error for PathError {}
 
+impl PathError {
+    /// `start` is not a cell of `grid`.
+    pub(crate) fn start_out_of_bounds(grid: &Grid, start: Cell) -> Self {
+        Self::StartOutOfBounds {
+            start,
+            width: grid.width(),
+            height: grid.height(),
+        }
+    }
+}
+
 /// Parent code of a search's start node.
 pub(crate) const NO_PARENT: u8 = 0xF;
 

@@ -44,6 +44,22 @@ pub fn random_cell(rng: &mut StdRng, grid: &Grid) -> Cell {
     )
 }
 
+/// A reference-search heap entry `(distance, cell index)`: `BinaryHeap` pops the
+/// smallest distance first.
+#[derive(PartialEq)]
+pub struct E(pub f64, pub usize);
+impl Eq for E {}
+impl PartialOrd for E {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for E {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        o.0.total_cmp(&self.0)
+    }
+}
+
 /// Plain Dijkstra from `start` over every cell `allowed` says yes to, 4- or
 /// 8-connected (no corner cutting), cost = cost of the entered cell (times sqrt 2 on
 /// diagonals). Returns the distance of every cell (`None` = unreachable), row-major.
@@ -54,19 +70,6 @@ pub fn reference_dijkstra(
     eight: bool,
     allowed: impl Fn(Cell) -> bool,
 ) -> Vec<Option<f64>> {
-    #[derive(PartialEq)]
-    struct E(f64, usize);
-    impl Eq for E {}
-    impl PartialOrd for E {
-        fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
-            Some(self.cmp(o))
-        }
-    }
-    impl Ord for E {
-        fn cmp(&self, o: &Self) -> std::cmp::Ordering {
-            o.0.total_cmp(&self.0)
-        }
-    }
     let w = grid.width() as usize;
     let mut dist = vec![None; grid.len()];
     let Some(si) = grid.index_of(start) else {
