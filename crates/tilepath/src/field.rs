@@ -1067,7 +1067,7 @@ impl StepQueues {
         self.seeds.sort_unstable();
     }
 
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, class: usize, key: u32, index: u32) {
         let fifo = &mut self.fifos[class];
         debug_assert!(
@@ -1077,7 +1077,7 @@ impl StepQueues {
         fifo.push((key, index));
     }
 
-    #[inline]
+    #[inline(always)]
     fn pop(&mut self) -> Option<(u32, u32)> {
         let mut best = self.seeds.get(self.seed_head).map(|&(k, _)| (k, 8));
         for &k in &self.active[..self.n_active] {
