@@ -3,24 +3,7 @@
 /// Number of buckets of a [`BucketQueue`].
 pub const BUCKETS: usize = 64;
 
-use crate::pool::{EntryPool, Linked, NIL};
-
-#[derive(Clone, Copy, Debug)]
-struct Entry<T> {
-    value: T,
-    next: u32,
-}
-
-impl<T: Copy> Linked for Entry<T> {
-    #[inline]
-    fn next(&self) -> u32 {
-        self.next
-    }
-    #[inline]
-    fn set_next(&mut self, next: u32) {
-        self.next = next;
-    }
-}
+use crate::pool::{EntryPool, NIL};
 
 /// A priority queue for small integer priorities: 64 buckets and a `u64` mask of the
 /// non-empty ones.
@@ -57,7 +40,7 @@ impl<T: Copy> Linked for Entry<T> {
 pub struct BucketQueue<T> {
     heads: [u32; BUCKETS],
     mask: u64,
-    pool: EntryPool<Entry<T>>,
+    pool: EntryPool<T>,
 }
 
 impl<T: Copy> Default for BucketQueue<T> {
@@ -114,10 +97,7 @@ impl<T: Copy> BucketQueue<T> {
     #[inline]
     pub fn push(&mut self, priority: u32, value: T) {
         let b = priority.min(BUCKETS as u32 - 1) as usize;
-        let i = self.pool.insert(Entry {
-            value,
-            next: self.heads[b],
-        });
+        let i = self.pool.insert(value, self.heads[b]);
         self.heads[b] = i;
         self.mask |= 1 << b;
     }
@@ -154,12 +134,12 @@ impl<T: Copy> BucketQueue<T> {
     fn pop_bucket(&mut self, b: usize) -> T {
         let i = self.heads[b];
         debug_assert!(i != NIL, "mask bit {b} set on an empty bucket");
-        let entry = self.pool.remove(i);
-        self.heads[b] = entry.next;
-        if entry.next == NIL {
+        let (value, next) = self.pool.remove(i);
+        self.heads[b] = next;
+        if next == NIL {
             self.mask &= !(1 << b);
         }
-        entry.value
+        value
     }
 
     /// Empties the queue, touching only the non-empty buckets (found through the

@@ -3,82 +3,87 @@
 /// End of a list (and of the free list).
 pub(crate) const NIL: u32 = u32::MAX;
 
-/// An entry threaded into a singly linked list by index.
-pub(crate) trait Linked: Copy {
-    fn next(&self) -> u32;
-    fn set_next(&mut self, next: u32);
+#[derive(Clone, Copy, Debug)]
+struct Node<E> {
+    item: E,
+    next: u32,
 }
 
-/// The entries of many linked lists (a queue's buckets) in one block: removed entries
-/// are recycled through a free list, so a pool that never holds more than its
+/// The nodes of many singly linked lists (a queue's buckets) in one block: removed
+/// nodes are recycled through a free list, so a pool that never holds more than its
 /// capacity at once never allocates.
 #[derive(Clone, Debug)]
 pub(crate) struct EntryPool<E> {
-    entries: Vec<E>,
+    nodes: Vec<Node<E>>,
     free: u32,
     len: usize,
 }
 
-impl<E: Linked> EntryPool<E> {
+impl<E: Copy> EntryPool<E> {
     pub(crate) fn with_capacity(capacity: usize) -> Self {
         Self {
-            entries: Vec::with_capacity(capacity),
+            nodes: Vec::with_capacity(capacity),
             free: NIL,
             len: 0,
         }
     }
 
     pub(crate) fn capacity(&self) -> usize {
-        self.entries.capacity()
+        self.nodes.capacity()
     }
 
-    /// Entries in use.
+    /// Nodes in use.
     #[inline]
     pub(crate) const fn len(&self) -> usize {
         self.len
     }
 
-    /// Stores `entry`, in a recycled slot if there is one; returns its index.
+    /// Stores `item` linked to `next`, in a recycled node if there is one; returns its
+    /// index.
     #[inline]
-    pub(crate) fn insert(&mut self, entry: E) -> u32 {
+    pub(crate) fn insert(&mut self, item: E, next: u32) -> u32 {
         self.len += 1;
+        let node = Node { item, next };
         if self.free == NIL {
-            self.entries.push(entry);
-            (self.entries.len() - 1) as u32
+            self.nodes.push(node);
+            (self.nodes.len() - 1) as u32
         } else {
             let i = self.free;
-            let slot = &mut self.entries[i as usize];
-            self.free = slot.next();
-            *slot = entry;
+            let slot = &mut self.nodes[i as usize];
+            self.free = slot.next;
+            *slot = node;
             i
         }
     }
 
+    /// The item at `i` and the index it links to.
     #[inline]
-    pub(crate) fn get(&self, i: u32) -> &E {
-        &self.entries[i as usize]
+    pub(crate) fn get(&self, i: u32) -> (E, u32) {
+        let node = &self.nodes[i as usize];
+        (node.item, node.next)
     }
 
+    /// Relinks node `i` to `next`.
     #[inline]
-    pub(crate) fn get_mut(&mut self, i: u32) -> &mut E {
-        &mut self.entries[i as usize]
+    pub(crate) fn set_next(&mut self, i: u32, next: u32) {
+        self.nodes[i as usize].next = next;
     }
 
-    /// Takes entry `i` out (its `next` as it was) and recycles its slot.
+    /// Takes node `i` out (item and link as they were) and recycles it.
     #[inline]
-    pub(crate) fn remove(&mut self, i: u32) -> E {
+    pub(crate) fn remove(&mut self, i: u32) -> (E, u32) {
         self.len -= 1;
-        let slot = &mut self.entries[i as usize];
-        let entry = *slot;
-        slot.set_next(self.free);
+        let slot = &mut self.nodes[i as usize];
+        let out = (slot.item, slot.next);
+        slot.next = self.free;
         self.free = i;
-        entry
+        out
     }
 
-    /// Forgets every entry in O(1); the capacity stays.
+    /// Forgets every node in O(1); the capacity stays.
     #[inline]
     pub(crate) fn clear(&mut self) {
-        self.entries.clear();
+        self.nodes.clear();
         self.free = NIL;
         self.len = 0;
     }

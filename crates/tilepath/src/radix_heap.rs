@@ -1,24 +1,6 @@
 //! A monotone radix heap for `u64` keys.
 
-use crate::pool::{EntryPool, Linked, NIL};
-
-#[derive(Clone, Copy, Debug)]
-struct Entry<T> {
-    key: u64,
-    value: T,
-    next: u32,
-}
-
-impl<T: Copy> Linked for Entry<T> {
-    #[inline]
-    fn next(&self) -> u32 {
-        self.next
-    }
-    #[inline]
-    fn set_next(&mut self, next: u32) {
-        self.next = next;
-    }
-}
+use crate::pool::{EntryPool, NIL};
 
 /// A monotone priority queue (radix heap) for `u64` keys: keys pushed must be at least
 /// the last key popped, as in Dijkstra's algorithm and A* with a consistent heuristic.
@@ -52,7 +34,8 @@ pub struct RadixHeap<T> {
     heads: [u32; 65],
     mask: u128,
     last: u64,
-    pool: EntryPool<Entry<T>>,
+    /// Items are `(key, value)`.
+    pool: EntryPool<(u64, T)>,
 }
 
 impl<T: Copy> Default for RadixHeap<T> {
@@ -113,7 +96,7 @@ impl<T: Copy> RadixHeap<T> {
 
     #[inline(always)]
     fn link(&mut self, b: usize, i: u32) {
-        self.pool.get_mut(i).next = self.heads[b];
+        self.pool.set_next(i, self.heads[b]);
         self.heads[b] = i;
         self.mask |= 1 << b;
     }
@@ -125,11 +108,7 @@ impl<T: Copy> RadixHeap<T> {
     pub fn push(&mut self, key: u64, value: T) {
         debug_assert!(key >= self.last, "radix heap key {key} < {}", self.last);
         let key = key.max(self.last);
-        let i = self.pool.insert(Entry {
-            key,
-            value,
-            next: NIL,
-        });
+        let i = self.pool.insert((key, value), NIL);
         self.link(Self::bucket_of(key, self.last), i);
     }
 
@@ -142,12 +121,12 @@ impl<T: Copy> RadixHeap<T> {
             }
             self.redistribute(self.mask.trailing_zeros() as usize);
         }
-        let entry = self.pool.remove(self.heads[0]);
-        self.heads[0] = entry.next;
-        if entry.next == NIL {
+        let (item, next) = self.pool.remove(self.heads[0]);
+        self.heads[0] = next;
+        if next == NIL {
             self.mask &= !1;
         }
-        Some((entry.key, entry.value))
+        Some(item)
     }
 
     /// Makes the smallest key of bucket `b` the new `last` and relinks the bucket's
@@ -157,20 +136,20 @@ impl<T: Copy> RadixHeap<T> {
         let mut min = u64::MAX;
         let mut i = self.heads[b];
         while i != NIL {
-            let e = self.pool.get(i);
-            min = min.min(e.key);
-            i = e.next;
+            let ((key, _), next) = self.pool.get(i);
+            min = min.min(key);
+            i = next;
         }
         self.last = min;
         let mut i = self.heads[b];
         self.heads[b] = NIL;
         self.mask &= !(1 << b);
         while i != NIL {
-            let e = *self.pool.get(i);
-            let nb = Self::bucket_of(e.key, min);
+            let ((key, _), next) = self.pool.get(i);
+            let nb = Self::bucket_of(key, min);
             debug_assert!(nb < b);
             self.link(nb, i);
-            i = e.next;
+            i = next;
         }
     }
 
