@@ -88,6 +88,17 @@ pub struct FieldStats {
     pub cells_invalidated: usize,
 }
 
+/// What `load_costs` saw of the region, to choose how to propagate.
+#[derive(Clone, Copy, Debug)]
+struct CostProfile {
+    /// The cost every passable cell has, if they all have the same one: 4-connected
+    /// fields then propagate by a breadth-first sweep.
+    uniform_cost: Option<u8>,
+    /// More than 1/16 of the cells are blocked: the sweep's comparisons are then
+    /// unpredictable and it runs branch-free.
+    cluttered: bool,
+}
+
 /// A goal: a cell and its start value in cost units.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Goal {
@@ -169,12 +180,6 @@ pub struct DistanceField {
     flee: Option<f32>,
     bias: u32,
     computed: bool,
-    /// Whether every passable cell of the region costs the same (set by `load_costs`,
-    /// kept by `repair`): 4-connected fields then propagate by a breadth-first sweep.
-    uniform_cost: Option<u8>,
-    /// More than 1/16 of the region's cells are blocked (set by `load_costs`): the
-    /// sweep's comparisons are then unpredictable and it runs branch-free.
-    cluttered: bool,
     // Scratch, sized once.
     /// The breadth-first queue, `cells + 1` long (a sweep writes one slot past its
     /// tail); `fifo_len` entries are in use. Seeds go here first.
@@ -229,8 +234,6 @@ impl DistanceField {
             flee: None,
             bias: 0,
             computed: false,
-            uniform_cost: None,
-            cluttered: false,
             fifo: vec![0; cells + 1],
             fifo_len: 0,
             // Repairs touch few cells: these grow to the largest repair seen.
@@ -392,17 +395,18 @@ impl DistanceField {
 
     /// Computes the whole field from its goals on `grid`.
     ///
-    /// Cost: O(cells) for 4-connected fields whose passable cells all cost the same
-    /// and whose goals share a start value (a breadth-first sweep), O(cells log C)
-    /// otherwise (a radix-heap Dijkstra). No allocation.
+    /// Cost: O(cells). A breadth-first sweep for 4-connected fields whose passable
+    /// cells all cost the same and whose goals share a start value; otherwise Dijkstra
+    /// with one FIFO per step weight (O(1) per queue operation). No allocation once
+    /// the work queues have grown to the field's size.
     ///
     /// # Errors
     /// [`FieldError::GridMismatch`] if `grid` is not the size the field was made for.
     pub fn compute(&mut self, grid: &Grid) -> Result<FieldStats, FieldError> {
         self.check(grid)?;
-        self.load_costs(grid);
+        let profile = self.load_costs(grid);
         let mut stats = self.seed_goals();
-        stats.cells_updated = self.propagate_all();
+        stats.cells_updated = self.propagate_all(profile);
         self.computed = true;
         if let Some(factor) = self.flee {
             self.apply_flee(factor);
@@ -423,10 +427,11 @@ impl DistanceField {
     }
 
     /// Reads every cost of the region and resets every value.
-    fn load_costs(&mut self, grid: &Grid) {
+    fn load_costs(&mut self, grid: &Grid) -> CostProfile {
         let costs = self.layer.costs();
         let w = grid.width() as usize;
         let mut seen = [false; 256];
+        let mut blocked = 0;
         for y in 0..self.height as usize {
             let gy = self.origin.y as usize + y;
             let row = (y + 1) * self.stride + 1;
@@ -434,20 +439,21 @@ impl DistanceField {
                 let gi = gy * w + self.origin.x as usize + x;
                 let c = costs[usize::from(grid.bits_at(gi))];
                 seen[usize::from(c)] = true;
+                blocked += usize::from(c == 0);
                 self.costs[row + x] = c;
                 self.values[row + x] = if c == 0 { BLOCKED } else { UNREACHED };
             }
         }
-        let blocked = self.costs.iter().filter(|&&c| c == 0).count()
-            - (self.values.len() - self.width as usize * self.height as usize);
-        self.cluttered = blocked * 16 > self.width as usize * self.height as usize;
-        let mut passable = (1..256).filter(|&c| seen[c]);
-        self.uniform_cost = match (passable.next(), passable.next()) {
-            (Some(c), None) => Some(c as u8),
-            (None, _) => Some(1),
-            _ => None,
-        };
         self.bias = 0;
+        let mut passable = (1..256).filter(|&c| seen[c]);
+        CostProfile {
+            uniform_cost: match (passable.next(), passable.next()) {
+                (Some(c), None) => Some(c as u8),
+                (None, _) => Some(1),
+                _ => None,
+            },
+            cluttered: blocked * 16 > self.width as usize * self.height as usize,
+        }
     }
 
     /// Sets the goals' start values; they go into the FIFO (all queued).
@@ -473,14 +479,14 @@ impl DistanceField {
     }
 
     /// Propagates from the seeds in `fifo`; returns how many cells got a value.
-    fn propagate_all(&mut self) -> usize {
+    fn propagate_all(&mut self, profile: CostProfile) -> usize {
         let seeds = &self.fifo[..self.fifo_len];
         let same_start = seeds
             .windows(2)
             .all(|w| self.values[w[0] as usize] == self.values[w[1] as usize]);
-        match self.uniform_cost {
+        match profile.uniform_cost {
             Some(step) if self.connectivity == Connectivity::Four && same_start => {
-                match (self.cluttered, self.max_units == UNREACHED - 1) {
+                match (profile.cluttered, self.max_units == UNREACHED - 1) {
                     (true, true) => self.sweep::<true, false>(u32::from(step)),
                     (true, false) => self.sweep::<true, true>(u32::from(step)),
                     (false, true) => self.sweep::<false, false>(u32::from(step)),
@@ -688,9 +694,6 @@ impl DistanceField {
             let c = grid.get(cell).map_or(0, |k| costs[usize::from(k.index())]);
             if c == self.costs[i] {
                 continue;
-            }
-            if c != 0 && self.uniform_cost.is_some_and(|u| u != c) {
-                self.uniform_cost = None;
             }
             self.costs[i] = c;
             if c == 0 {

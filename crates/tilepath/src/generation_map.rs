@@ -127,17 +127,16 @@ impl<T: Copy> GenerationMap<T> {
     /// If `i >= len()`.
     #[inline]
     pub fn entry_with_state(&mut self, i: usize) -> (&mut T, bool) {
-        let generation = self.generation;
-        let default = self.default;
-        let slot = &mut self.slots[i];
-        let was_set = slot.generation == generation;
-        if !was_set {
-            *slot = Slot {
-                generation,
-                value: default,
-            };
+        assert!(
+            i < self.slots.len(),
+            "slot {i} of a map of {}",
+            self.slots.len()
+        );
+        // SAFETY: checked just above.
+        #[expect(unsafe_code, reason = "one body for the checked and unchecked entry")]
+        unsafe {
+            self.entry_unchecked(i)
         }
-        (&mut slot.value, was_set)
     }
 
     /// [`entry_with_state`](Self::entry_with_state) without the bounds check, for the
