@@ -53,8 +53,13 @@ impl Greedy {
     /// Stops a search after `max` expansions (at least 1) with a partial result.
     #[must_use]
     pub fn with_max_expansions(mut self, max: u32) -> Self {
-        self.max_expansions = max.max(1);
+        self.set_max_expansions(max);
         self
+    }
+
+    /// Stops later searches after `max` expansions (at least 1).
+    pub fn set_max_expansions(&mut self, max: u32) {
+        self.max_expansions = max.max(1);
     }
 
     /// A path from `from` towards `to` for a unit with `layer`.

@@ -1,0 +1,70 @@
+//! Gizmos for the grid and units' paths (feature `debug`).
+
+use bevy::prelude::*;
+use tilepath::GridLayer;
+
+use crate::{GridTransform, PathingGrid, UnitPath};
+
+/// What the debug drawing shows. Toggle [`enabled`](Self::enabled) at run time.
+#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+pub struct PathingDebug {
+    /// Draw at all. Default: `false`.
+    pub enabled: bool,
+    /// Draw at most this many paths a frame (drawing is the cost, not the paths).
+    /// Default: 500.
+    pub max_paths: usize,
+    /// Outline the cells blocked for this layer. Default: `None`.
+    pub blocked_for: Option<GridLayer>,
+    /// Colour of the paths.
+    pub path_color: Color,
+    /// Colour of the blocked-cell outlines.
+    pub blocked_color: Color,
+}
+
+impl Default for PathingDebug {
+    fn default() -> Self {
+        Self {
+            enabled: false,
+            max_paths: 500,
+            blocked_for: None,
+            path_color: Color::srgba(1.0, 0.85, 0.2, 0.8),
+            blocked_color: Color::srgba(1.0, 0.2, 0.2, 0.5),
+        }
+    }
+}
+
+pub(crate) fn draw_paths(
+    settings: Res<PathingDebug>,
+    grid: Res<PathingGrid>,
+    world: Res<GridTransform>,
+    paths: Query<&UnitPath>,
+    mut gizmos: Gizmos,
+) {
+    if !settings.enabled {
+        return;
+    }
+    for path in paths.iter().take(settings.max_paths) {
+        let start = core::iter::once(path.at);
+        gizmos.linestrip_2d(
+            start
+                .chain(path.cells_ahead())
+                .map(|c| world.cell_to_world(c)),
+            settings.path_color,
+        );
+    }
+    if let Some(layer) = settings.blocked_for {
+        let g = grid.grid();
+        for y in 0..g.height() as i32 {
+            for x in 0..g.width() as i32 {
+                let cell = tilepath::Cell::new(x, y);
+                if !g.is_passable(cell, layer) {
+                    gizmos.rect_2d(
+                        world.cell_to_world(cell),
+                        world.cell_size * 0.9,
+                        settings.blocked_color,
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,170 @@
+#![doc = include_str!("../README.md")]
+
+mod components;
+#[cfg(feature = "debug")]
+mod debug;
+mod follow;
+mod grid;
+mod settings;
+mod solve;
+#[cfg(feature = "tilemap")]
+mod tilemap;
+
+use bevy::app::FixedUpdate;
+use bevy::diagnostic::{Diagnostic, Diagnostics, RegisterDiagnostic};
+use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
+use bevy::prelude::*;
+
+pub use components::{
+    GridCell, NoPathReason, PathFollower, PathGoal, PathRequest, PathStatus, PathSteps, SearchMode,
+    UnitPath,
+};
+#[cfg(feature = "debug")]
+pub use debug::PathingDebug;
+pub use grid::{GridTransform, PathingGrid};
+pub use settings::{PathFailed, PathFound, PathingBudget, PathingDiagnostics, PathingSettings};
+#[cfg(feature = "tilemap")]
+pub use tilemap::{PathTile, PathingTilemap, cell_to_tile_pos, tile_pos_to_cell};
+pub use tilepath;
+
+/// Everything a game needs: `use bevy_tilepath::prelude::*;`.
+pub mod prelude {
+    #[cfg(feature = "debug")]
+    pub use crate::PathingDebug;
+    pub use crate::{
+        GridCell, GridTransform, NoPathReason, PathFailed, PathFollower, PathFound, PathGoal,
+        PathRequest, PathStatus, PathSteps, PathingBudget, PathingDiagnostics, PathingGrid,
+        PathingPlugin, PathingSettings, PathingSystems, SearchMode, UnitPath,
+    };
+    #[cfg(feature = "tilemap")]
+    pub use crate::{PathTile, PathingTilemap};
+    pub use tilepath::prelude::*;
+}
+
+/// The pathing systems, in run order (chained). Order your own systems against them,
+/// e.g. `.after(PathingSystems::Solve)` to read fresh paths.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PathingSystems {
+    /// Mirror the tilemap into the [`PathingGrid`].
+    SyncGrid,
+    /// Queue the units whose paths need planning.
+    Collect,
+    /// Serve queued requests under the budget; publish diagnostics.
+    Solve,
+    /// Move [`PathFollower`]s along their paths.
+    Move,
+}
+
+/// Adds batched grid pathfinding.
+///
+/// Runs in [`FixedUpdate`] by default. If the app's fixed timestep is still Bevy's
+/// default (64 Hz) when the plugin is finished, it is set to 60 Hz; a timestep the
+/// app chose itself is kept. Runtime knobs are in [`PathingSettings`].
+#[derive(Clone, Debug)]
+pub struct PathingPlugin {
+    /// The schedule the pathing systems run in. Default: [`FixedUpdate`].
+    pub schedule: InternedScheduleLabel,
+}
+
+impl Default for PathingPlugin {
+    fn default() -> Self {
+        Self {
+            schedule: FixedUpdate.intern(),
+        }
+    }
+}
+
+impl PathingPlugin {
+    /// Runs the pathing systems in `schedule` instead of [`FixedUpdate`].
+    #[must_use]
+    pub fn in_schedule(schedule: impl ScheduleLabel) -> Self {
+        Self {
+            schedule: schedule.intern(),
+        }
+    }
+}
+
+impl Plugin for PathingPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<PathingSettings>()
+            .init_resource::<PathingGrid>()
+            .init_resource::<GridTransform>()
+            .init_resource::<PathingDiagnostics>()
+            .init_resource::<solve::Planner>()
+            .add_message::<PathFound>()
+            .add_message::<PathFailed>()
+            .register_diagnostic(
+                Diagnostic::new(PathingDiagnostics::PATH_TIME_MS).with_suffix("ms"),
+            )
+            .register_diagnostic(Diagnostic::new(PathingDiagnostics::PATH_SERVED))
+            .register_diagnostic(Diagnostic::new(PathingDiagnostics::PATH_WAITING))
+            .register_diagnostic(Diagnostic::new(PathingDiagnostics::PATH_EXPANDED));
+
+        app.configure_sets(
+            self.schedule,
+            (
+                PathingSystems::SyncGrid,
+                PathingSystems::Collect,
+                PathingSystems::Solve,
+                PathingSystems::Move,
+            )
+                .chain(),
+        )
+        .add_systems(
+            self.schedule,
+            (
+                solve::collect_requests.in_set(PathingSystems::Collect),
+                (solve::solve_requests, publish_diagnostics)
+                    .chain()
+                    .in_set(PathingSystems::Solve),
+                follow::follow_paths.in_set(PathingSystems::Move),
+            ),
+        );
+
+        #[cfg(feature = "tilemap")]
+        {
+            app.init_resource::<tilemap::MirrorState>()
+                .add_systems(
+                    self.schedule,
+                    (tilemap::sync_tilemap, tilemap::sync_tiles)
+                        .chain()
+                        .in_set(PathingSystems::SyncGrid),
+                )
+                .add_observer(tilemap::on_tile_removed)
+                .add_observer(tilemap::on_tilemap_removed);
+        }
+
+        #[cfg(feature = "debug")]
+        {
+            app.init_resource::<PathingDebug>()
+                // Headless apps (no gizmo plugin) simply draw nothing.
+                .add_systems(
+                    PostUpdate,
+                    debug::draw_paths
+                        .run_if(resource_exists::<bevy::gizmos::config::GizmoConfigStore>),
+                );
+        }
+    }
+
+    fn finish(&self, app: &mut App) {
+        if let Some(mut fixed) = app.world_mut().get_resource_mut::<Time<Fixed>>()
+            && fixed.timestep() == Time::<Fixed>::default().timestep()
+        {
+            fixed.set_timestep_hz(60.0);
+        }
+    }
+}
+
+fn publish_diagnostics(diag: Res<PathingDiagnostics>, mut diagnostics: Diagnostics) {
+    let d = *diag;
+    diagnostics.add_measurement(&PathingDiagnostics::PATH_TIME_MS, || {
+        d.time.as_secs_f64() * 1000.0
+    });
+    diagnostics.add_measurement(&PathingDiagnostics::PATH_SERVED, || f64::from(d.served));
+    diagnostics.add_measurement(&PathingDiagnostics::PATH_WAITING, || f64::from(d.waiting));
+    diagnostics.add_measurement(&PathingDiagnostics::PATH_EXPANDED, || d.expanded as f64);
+}
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

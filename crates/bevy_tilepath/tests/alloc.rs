@@ -1,0 +1,170 @@
+//! The pathing systems allocate nothing per tick in steady state, counted by a global
+//! counting allocator: allocations per tick of an app with the plugin and thousands of
+//! busy units, minus those of the same app without them.
+
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use bevy::prelude::*;
+use bevy_tilepath::prelude::*;
+use common::{LAYER, app, random_grid, seeded};
+use rand::RngExt;
+use rand::rngs::StdRng;
+
+struct Counting;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+// SAFETY: forwards to the system allocator; only counts.
+#[expect(unsafe_code, reason = "a counting global allocator")]
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[derive(Resource)]
+struct Scenario {
+    rng: StdRng,
+    floor: Vec<Cell>,
+    target: Entity,
+    tick: u64,
+}
+
+/// Moves the chased target every 3 ticks, toggles a wall every 10, re-targets a
+/// cell-goal unit every tick: steady work for every solver path.
+fn churn(
+    mut s: ResMut<Scenario>,
+    mut grid: ResMut<PathingGrid>,
+    mut cells: Query<&mut GridCell, Without<PathRequest>>,
+    mut requests: Query<&mut PathRequest>,
+) {
+    s.tick += 1;
+    let Scenario {
+        rng,
+        floor,
+        target,
+        tick,
+    } = &mut *s;
+    if *tick % 3 == 0
+        && let Ok(mut c) = cells.get_mut(*target)
+    {
+        c.0 = floor[rng.random_range(0..floor.len())];
+    }
+    if *tick % 10 == 0 {
+        let c = floor[rng.random_range(0..floor.len())];
+        let kind = if grid.get(c) == Some(TileKind::K1) {
+            TileKind::K0
+        } else {
+            TileKind::K1
+        };
+        let _ = grid.set(c, kind);
+    }
+    let goal = floor[rng.random_range(0..floor.len())];
+    if let Some(mut r) = requests
+        .iter_mut()
+        .find(|r| matches!(r.goal, PathGoal::Cell(_)))
+    {
+        r.goal = PathGoal::Cell(goal);
+    }
+}
+
+/// Allocations per tick over `ticks` ticks after a warm-up.
+fn allocations_per_tick(units: usize, threads: usize) -> f64 {
+    let mut rng = seeded(21);
+    let grid = random_grid(80, 80, 0.2, &mut rng);
+    let floor: Vec<Cell> = (0..80 * 80)
+        .filter_map(|i| grid.cell_of(i))
+        .filter(|&c| grid.is_passable(c, LAYER))
+        .collect();
+    let settings = PathingSettings {
+        threads,
+        budget: PathingBudget::Unlimited,
+        ..default()
+    };
+    let mut app = app(Some(grid), settings);
+    let target = app.world_mut().spawn(GridCell(floor[0])).id();
+    for i in 0..units {
+        let at = floor[rng.random_range(0..floor.len())];
+        let request = if i % 10 == 0 {
+            PathRequest::to_cell(floor[rng.random_range(0..floor.len())])
+        } else {
+            PathRequest::chase(target)
+        };
+        app.world_mut().spawn((
+            GridCell(at),
+            request.with_layer(LAYER),
+            PathFollower::new(5.0).smoothed(),
+            Transform::default(),
+        ));
+    }
+    app.insert_resource(Scenario {
+        rng,
+        floor,
+        target,
+        tick: 0,
+    });
+    app.add_systems(FixedPreUpdate, churn);
+    for _ in 0..400 {
+        app.update();
+    }
+    let ticks = 300;
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let mut served = 0;
+    for t in 0..ticks {
+        let a0 = ALLOCATIONS.load(Ordering::Relaxed);
+        app.update();
+        let a1 = ALLOCATIONS.load(Ordering::Relaxed);
+        if a1 != a0 && std::env::var("ALLOC_TRACE").is_ok() {
+            let d = app.world().resource::<PathingDiagnostics>();
+            eprintln!("tick {t}: {} allocs; {d:?}", a1 - a0);
+        }
+        served += app.world().resource::<PathingDiagnostics>().served;
+    }
+    let after = ALLOCATIONS.load(Ordering::Relaxed);
+    if units > 0 {
+        assert!(
+            served > 10 * ticks,
+            "the units must keep the solvers busy: {served}"
+        );
+    }
+    (after - before) as f64 / f64::from(ticks)
+}
+
+#[test]
+fn no_allocation_per_tick_in_steady_state() {
+    // One test, so that nothing else runs (and allocates) while counting.
+    let baseline = allocations_per_tick(0, 1);
+    let busy = allocations_per_tick(3000, 1);
+    println!("allocations per tick, one thread: without units {baseline}, with 3000 units {busy}");
+    assert_eq!(
+        busy, baseline,
+        "the pathing systems allocated in steady state"
+    );
+
+    // Split over the compute task pool, Bevy's scope allocates its tasks: a fixed cost
+    // per batch, whatever the number of units.
+    let few = allocations_per_tick(600, 0);
+    let many = allocations_per_tick(3000, 0);
+    println!("allocations per tick, compute pool: 600 units {few}, 3000 units {many}");
+    assert!(
+        (many - few).abs() <= 1.0,
+        "allocations grow with units: {few} -> {many}"
+    );
+}
