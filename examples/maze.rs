@@ -35,6 +35,8 @@ usage: maze [options]
   --ticks N         headless: fixed ticks to run (default 600)
   --screenshot PNG  windowed: save a screenshot after --after seconds, then quit
   --after SECS      when to take the screenshot (default 6)
+  --autopilot       windowed: the player wanders by itself (always on headless)
+  --gizmos          windowed: start with the path gizmos on
   -h, --help        this text";
 
 /// Texture indices in `assets/maze_tiles.png`: three floors, two walls.
@@ -63,6 +65,8 @@ struct Options {
     ticks: u64,
     screenshot: Option<PathBuf>,
     after: f32,
+    autopilot: bool,
+    gizmos: bool,
 }
 
 fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, String> {
@@ -75,6 +79,8 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Option<Options>,
         ticks: 600,
         screenshot: None,
         after: 6.0,
+        autopilot: false,
+        gizmos: false,
     };
     let mut chasers = None;
     let mut args = args.into_iter();
@@ -83,6 +89,8 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Option<Options>,
         match arg.as_str() {
             "-h" | "--help" => return Ok(None),
             "--headless" => o.headless = true,
+            "--autopilot" => o.autopilot = true,
+            "--gizmos" => o.gizmos = true,
             "--seed" => o.seed = number(&value("--seed")?, "--seed")?,
             "--chasers" => chasers = Some(number::<usize>(&value("--chasers")?, "--chasers")?),
             "--ticks" => o.ticks = number(&value("--ticks")?, "--ticks")?,
@@ -633,7 +641,7 @@ fn windowed_app(options: Options) -> App {
     )
     .add_plugins((TilemapPlugin, FrameTimeDiagnosticsPlugin::default()))
     .insert_resource(ClearColor(Color::srgb(0.07, 0.06, 0.09)))
-    .insert_resource(Autopilot(false))
+    .insert_resource(Autopilot(options.autopilot))
     .insert_resource(options.clone())
     .add_systems(PreStartup, load_art)
     .add_plugins(MazePlugin)
@@ -652,7 +660,11 @@ fn load_art(mut commands: Commands, assets: Res<AssetServer>) {
     });
 }
 
-fn setup_view(mut commands: Commands, options: Res<Options>) {
+fn setup_view(mut commands: Commands, options: Res<Options>, debug: Option<ResMut<PathingDebug>>) {
+    if let Some(mut debug) = debug {
+        debug.enabled = options.gizmos;
+        debug.max_paths = 300;
+    }
     let (w, h) = (
         options.width as f32 * TILE_PX,
         options.height as f32 * TILE_PX,
@@ -705,6 +717,7 @@ fn keyboard(
     debug: Option<ResMut<PathingDebug>>,
     mut exit: MessageWriter<AppExit>,
     mut regenerate: Local<bool>,
+    autopilot: Res<Autopilot>,
     rebuild: (
         Query<&mut TileTextureIndex>,
         Res<MazeTilemap>,
@@ -715,7 +728,7 @@ fn keyboard(
 ) {
     let held = |a: KeyCode, b: KeyCode| keys.pressed(a) || keys.pressed(b);
     // Tile y grows upwards: "up" on screen is the grid's +y, `Direction::Down`.
-    input.0 = if held(KeyCode::ArrowUp, KeyCode::KeyW) {
+    let wish = if held(KeyCode::ArrowUp, KeyCode::KeyW) {
         Some(Direction::Down)
     } else if held(KeyCode::ArrowDown, KeyCode::KeyS) {
         Some(Direction::Up)
@@ -726,6 +739,9 @@ fn keyboard(
     } else {
         None
     };
+    if wish.is_some() || !autopilot.0 {
+        input.0 = wish;
+    }
     if keys.just_pressed(KeyCode::Escape) {
         exit.write(AppExit::Success);
     }
