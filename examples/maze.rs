@@ -33,6 +33,8 @@ usage: maze [options]
   --chasers N       chasers at the start (default 300 windowed, 1000 headless)
   --headless        run without a window and print tick statistics
   --ticks N         headless: fixed ticks to run (default 600)
+  --budget N        pathing work per tick in expansions, 0 = unlimited
+                    (default: the plugin's, 500000)
   --screenshot PNG  windowed: save a screenshot after --after seconds, then quit
   --after SECS      when to take the screenshot (default 6)
   --autopilot       windowed: the player wanders by itself (always on headless)
@@ -67,6 +69,7 @@ struct Options {
     after: f32,
     autopilot: bool,
     gizmos: bool,
+    budget: Option<u64>,
 }
 
 fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, String> {
@@ -81,6 +84,7 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Option<Options>,
         after: 6.0,
         autopilot: false,
         gizmos: false,
+        budget: None,
     };
     let mut chasers = None;
     let mut args = args.into_iter();
@@ -94,6 +98,7 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Option<Options>,
             "--seed" => o.seed = number(&value("--seed")?, "--seed")?,
             "--chasers" => chasers = Some(number::<usize>(&value("--chasers")?, "--chasers")?),
             "--ticks" => o.ticks = number(&value("--ticks")?, "--ticks")?,
+            "--budget" => o.budget = Some(number(&value("--budget")?, "--budget")?),
             "--after" => o.after = number(&value("--after")?, "--after")?,
             "--screenshot" => o.screenshot = Some(PathBuf::from(value("--screenshot")?)),
             "--size" => {
@@ -295,6 +300,17 @@ struct MazePlugin;
 
 impl Plugin for MazePlugin {
     fn build(&self, app: &mut App) {
+        let budget = app.world().get_resource::<Options>().and_then(|o| o.budget);
+        if let Some(n) = budget {
+            app.insert_resource(PathingSettings {
+                budget: if n == 0 {
+                    PathingBudget::Unlimited
+                } else {
+                    PathingBudget::Expansions(n)
+                },
+                ..default()
+            });
+        }
         app.add_plugins(PathingPlugin::default())
             .init_resource::<PlayerInput>()
             .init_resource::<Score>()

@@ -17,6 +17,7 @@ fi
 
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/tilepath/target}"
 cargo build --release --example maze
+export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$(mktemp -d)}"
 
 display=":99"
 Xvfb "$display" -screen 0 1600x1000x24 >/dev/null 2>&1 &
@@ -25,6 +26,7 @@ trap 'kill $xvfb 2>/dev/null || true' EXIT
 sleep 1
 
 mkdir -p "$(dirname "$out")"
-DISPLAY="$display" "$CARGO_TARGET_DIR/release/examples/maze" \
+# `cargo run` sets CARGO_MANIFEST_DIR, where Bevy finds `assets/`.
+DISPLAY="$display" cargo run --release --example maze -- \
   --screenshot "$(realpath -m "$out")" --after "$after" "$@"
 echo "saved $out"
