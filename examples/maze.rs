@@ -732,7 +732,6 @@ fn keyboard(
     player: Query<(Entity, &GridCell), With<Player>>,
     debug: Option<ResMut<PathingDebug>>,
     mut exit: MessageWriter<AppExit>,
-    mut regenerate: Local<bool>,
     autopilot: Res<Autopilot>,
     rebuild: (
         Query<&mut TileTextureIndex>,
@@ -781,8 +780,7 @@ fn keyboard(
             Some(&art),
         );
     }
-    *regenerate = keys.just_pressed(KeyCode::KeyR);
-    if *regenerate {
+    if keys.just_pressed(KeyCode::KeyR) {
         let (mut textures, map, storages, mut chasers, options) = rebuild;
         let new = Maze::generate(options.width, options.height, &mut rng.0);
         let Ok(storage) = storages.get(map.0) else {

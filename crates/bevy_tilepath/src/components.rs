@@ -294,8 +294,6 @@ pub enum PathStatus {
 pub(crate) struct PathState {
     /// In the FIFO of requests waiting to be served.
     pub(crate) queued: bool,
-    /// Has been served at least once.
-    pub(crate) served: bool,
     /// The goal cell the current path was planned for.
     pub(crate) planned_goal: Cell,
     /// The grid generation it was planned on.

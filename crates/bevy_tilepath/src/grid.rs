@@ -85,8 +85,9 @@ impl PathingGrid {
     /// Replaces the whole grid (for example with one of another size). Every path and
     /// distance field is planned again on the next tick.
     pub fn replace(&mut self, grid: Grid) {
+        // The recorded changes index the old grid: drop them wholesale.
         self.grid = grid;
-        self.clear_changes();
+        self.changed.clear();
         self.changed_bits.clear();
         self.changed_bits.resize(self.grid.len().div_ceil(64), 0);
         self.replaced = true;
@@ -206,6 +207,19 @@ mod tests {
         g.clear_changes();
         assert!(!g.was_changed(c) && g.changed_cells().is_empty());
         assert!(g.set(Cell::new(10, 0), TileKind::K1).is_err());
+    }
+
+    #[test]
+    fn replacing_with_pending_changes() {
+        // Changes recorded on a small grid, then a larger grid: the pending change's
+        // index in the new grid lies past the old bitset.
+        let mut g = PathingGrid::new(Grid::new(4, 4).unwrap());
+        g.set(Cell::new(3, 3), TileKind::K1).unwrap();
+        g.replace(Grid::new(100, 100).unwrap());
+        assert!(g.was_replaced() && g.changed_cells().is_empty());
+        assert!(!g.was_changed(Cell::new(3, 3)));
+        g.set(Cell::new(99, 99), TileKind::K1).unwrap();
+        assert_eq!(g.changed_cells(), &[Cell::new(99, 99)]);
     }
 
     #[test]

@@ -147,7 +147,6 @@ pub(crate) fn collect_requests(
             && since >= settings.retarget_interval;
         let grid_moved_on = state.planned_generation != generation;
         let needs = request.is_changed()
-            || !state.served
             || grid.was_replaced()
             || match *status {
                 PathStatus::Pending => true,
@@ -242,7 +241,6 @@ pub(crate) fn solve_requests(
                 continue; // despawned, or its request was removed: nothing left to serve
             };
             state.queued = false;
-            state.served = true;
             state.planned_tick = tick;
             state.planned_generation = grid.generation();
             let goal = match request.goal {
