@@ -1010,12 +1010,12 @@ pub fn combined_next_step(fields: &[(&DistanceField, f32)], cell: Cell) -> Optio
 /// smallest key is the smallest of at most 8 heads (plus the sorted seeds). Every
 /// operation is O(1), with no comparisons beyond those heads.
 #[derive(Clone, Debug)]
-struct StepQueues {
+pub(crate) struct StepQueues<K = u32> {
     /// FIFO `k` (straight steps into cells of cost class `k`) and `4 + k` (diagonal).
-    fifos: [Vec<(u32, u32)>; 8],
+    fifos: [Vec<(K, u32)>; 8],
     heads: [usize; 8],
     /// Start values, sorted by `start` before the run.
-    seeds: Vec<(u32, u32)>,
+    seeds: Vec<(K, u32)>,
     seed_head: usize,
     /// Class (0..4) of each cost byte.
     class_of: [u8; 256],
@@ -1024,9 +1024,9 @@ struct StepQueues {
     n_active: usize,
 }
 
-impl StepQueues {
+impl<K: Copy + Ord> StepQueues<K> {
     /// Room for `cells` seeds and `cells` entries in each FIFO the layer uses.
-    fn reserve(&mut self, cells: usize) {
+    pub(crate) fn reserve(&mut self, cells: usize) {
         self.seeds.reserve(cells.saturating_sub(self.seeds.len()));
         for &k in &self.active[..self.n_active] {
             let fifo = &mut self.fifos[k];
@@ -1036,7 +1036,7 @@ impl StepQueues {
 
     /// Empty queues: they grow to the largest computation the field runs (its
     /// first full computation) and keep that size.
-    fn new(layer: GridLayer) -> Self {
+    pub(crate) fn new(layer: GridLayer) -> Self {
         // Distinct costs get distinct classes 0..4.
         let mut class_of = [0u8; 256];
         let mut next = 0u8;
@@ -1069,11 +1069,11 @@ impl StepQueues {
     }
 
     #[inline]
-    fn class_of(&self, cost: u8) -> usize {
+    pub(crate) fn class_of(&self, cost: u8) -> usize {
         usize::from(self.class_of[usize::from(cost)])
     }
 
-    fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         for f in &mut self.fifos {
             f.clear();
         }
@@ -1082,17 +1082,17 @@ impl StepQueues {
         self.seed_head = 0;
     }
 
-    fn seed(&mut self, key: u32, index: u32) {
+    pub(crate) fn seed(&mut self, key: K, index: u32) {
         self.seeds.push((key, index));
     }
 
     /// Sorts the seeds; call after seeding, before popping.
-    fn start(&mut self) {
+    pub(crate) fn start(&mut self) {
         self.seeds.sort_unstable();
     }
 
     #[inline(always)]
-    fn push(&mut self, class: usize, key: u32, index: u32) {
+    pub(crate) fn push(&mut self, class: usize, key: K, index: u32) {
         let fifo = &mut self.fifos[class];
         debug_assert!(
             fifo.last().is_none_or(|&(k, _)| k <= key),
@@ -1102,7 +1102,7 @@ impl StepQueues {
     }
 
     #[inline(always)]
-    fn pop(&mut self) -> Option<(u32, u32)> {
+    pub(crate) fn pop(&mut self) -> Option<(K, u32)> {
         let mut best = self.seeds.get(self.seed_head).map(|&(k, _)| (k, 8));
         for &k in &self.active[..self.n_active] {
             if let Some(&(key, _)) = self.fifos[k].get(self.heads[k])

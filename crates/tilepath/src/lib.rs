@@ -8,6 +8,7 @@ mod field;
 mod generation_map;
 mod grid;
 mod layer;
+mod next_hop;
 mod path;
 mod pool;
 mod radix_heap;
@@ -21,6 +22,9 @@ pub use field::{DistanceField, FieldError, FieldStats, Region, combined_next_ste
 pub use generation_map::GenerationMap;
 pub use grid::{Grid, GridError};
 pub use layer::{GridLayer, TileKind};
+pub use next_hop::{
+    Encoding, Hops, MemoryEstimate, NextHopTable, Slots, TableBuilder, TableError, UpdateStats,
+};
 pub use path::{GridPath, GridPath8, MAX_STEPS};
 pub use radix_heap::RadixHeap;
 pub use search::astar::AStar;
@@ -31,7 +35,7 @@ pub use search::{PathError, PathResult, Route};
 pub mod prelude {
     pub use crate::{
         AStar, Cell, Connectivity, Direction, Direction8, DistanceField, Greedy, Grid, GridLayer,
-        GridPath, GridPath8, PathError, PathResult, Region, TileKind,
+        GridPath, GridPath8, NextHopTable, PathError, PathResult, Region, TileKind,
     };
 }
 

@@ -1,0 +1,1522 @@
+//! All-pairs next-hop table: for every ordered pair of passable cells, the first step
+//! of a cheapest path, answered in O(1) and repaired after edits.
+
+use crate::cost::{OCTILE_DIAGONAL, OCTILE_STRAIGHT};
+use crate::field::StepQueues;
+use crate::{Cell, Connectivity, Direction, Direction8, Grid, GridLayer, GridPath, GridPath8};
+use core::fmt;
+use std::sync::Mutex;
+
+/// No slot / unreached / not a component.
+const NONE: u32 = u32::MAX;
+
+/// `TRITS[byte][k]`: the `k`-th base-3 digit of a byte holding 5 of them.
+static TRITS: [[u8; 5]; 256] = {
+    let mut t = [[0u8; 5]; 256];
+    let mut b = 0;
+    while b < 243 {
+        let mut k = 0;
+        let mut v = b;
+        while k < 5 {
+            t[b][k] = (v % 3) as u8;
+            v /= 3;
+            k += 1;
+        }
+        b += 1;
+    }
+    t
+};
+const POW3: [u8; 5] = [1, 3, 9, 27, 81];
+
+/// How a [`NextHopTable`] stores a pair.
+///
+/// Chosen by the table from its layer and connectivity; see
+/// [`NextHopTable::encoding`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// 4-connected with one cost for every passable kind: each pair stores its distance
+    /// modulo 3 (5 pairs a byte: 1.6 bits). A unit steps to the first neighbour
+    /// (right, down, left, up) one step closer, and an edit is repaired locally, cell
+    /// by cell, since every pair's distance is known relative to its neighbours'.
+    DistanceMod3,
+    /// 4-connected with several costs: the first step's direction, 2 bits a pair.
+    Directions4,
+    /// 8-connected: the first step's direction, 3 bits a pair.
+    Directions8,
+}
+
+impl Encoding {
+    fn of(layer: GridLayer, connectivity: Connectivity) -> Self {
+        match connectivity {
+            Connectivity::Eight => Self::Directions8,
+            Connectivity::Four if uniform_cost(layer).is_some() => Self::DistanceMod3,
+            Connectivity::Four => Self::Directions4,
+        }
+    }
+
+    /// Bytes of one row of `slots` entries.
+    fn row_bytes(self, slots: usize) -> usize {
+        match self {
+            Self::DistanceMod3 => slots.div_ceil(5),
+            Self::Directions4 => slots.div_ceil(4),
+            // 3 bits, read and written as a little-endian u16: one spare byte.
+            Self::Directions8 => (slots * 3).div_ceil(8) + 1,
+        }
+    }
+
+    /// Bits a pair takes.
+    #[must_use]
+    pub const fn bits_per_pair(self) -> f64 {
+        match self {
+            Self::DistanceMod3 => 1.6,
+            Self::Directions4 => 2.0,
+            Self::Directions8 => 3.0,
+        }
+    }
+}
+
+/// The one cost of every passable kind of `layer`, if they share one.
+fn uniform_cost(layer: GridLayer) -> Option<u8> {
+    let mut costs = layer.costs().into_iter().filter(|&c| c != 0);
+    let first = costs.next().unwrap_or(1);
+    costs.all(|c| c == first).then_some(first)
+}
+
+/// Which cells get a row and a column in the table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Slots {
+    /// The cells passable when the table is built (the smallest table). Blocking them
+    /// later is repaired in place; opening a cell that was blocked at build time
+    /// rebuilds the whole table.
+    #[default]
+    Passable,
+    /// Every cell of the grid, so that any edit is repaired in place (for maps whose
+    /// walls come and go).
+    AllCells,
+}
+
+/// Why a table could not be built or updated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableError {
+    /// The table would need more memory than the limit set with
+    /// [`TableBuilder::memory_limit`].
+    TooLarge {
+        /// Bytes the table would take.
+        needed: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// The grid passed to [`NextHopTable::update`] is not the size the table was built
+    /// for.
+    GridMismatch {
+        /// The table's grid size.
+        expected: (u32, u32),
+        /// The grid passed.
+        found: (u32, u32),
+    },
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::TooLarge { needed, limit } => write!(
+                f,
+                "a next-hop table for this grid needs {needed} bytes, above the limit of {limit}"
+            ),
+            Self::GridMismatch { expected, found } => write!(
+                f,
+                "the table was built for a {}x{} grid, not {}x{}",
+                expected.0, expected.1, found.0, found.1
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TableError {}
+
+/// What a table for a grid would take, before building it: see
+/// [`TableBuilder::estimate`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemoryEstimate {
+    /// Cells with a row and a column.
+    pub slots: u64,
+    /// How pairs are stored.
+    pub encoding: Encoding,
+    /// Bytes of the pair table.
+    pub table_bytes: u64,
+    /// Bytes of everything: the pair table, the per-cell index and components, and
+    /// the build scratch of every thread.
+    pub total_bytes: u64,
+}
+
+/// What an [`update`](NextHopTable::update) did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct UpdateStats {
+    /// Cells whose passability or cost changed.
+    pub edits: usize,
+    /// Targets whose row was recomputed from scratch.
+    pub targets_recomputed: usize,
+    /// Targets whose row was patched locally ([`Encoding::DistanceMod3`] only).
+    pub targets_patched: usize,
+    /// Entries rewritten by local patches.
+    pub entries_patched: usize,
+    /// Whether the whole table was rebuilt (a cell outside the slots was opened).
+    pub rebuilt: bool,
+}
+
+/// Options of a [`NextHopTable`]: connectivity, slots, memory limit, threads.
+#[derive(Clone, Copy, Debug)]
+pub struct TableBuilder {
+    layer: GridLayer,
+    connectivity: Connectivity,
+    slots: Slots,
+    memory_limit: u64,
+    threads: usize,
+}
+
+impl TableBuilder {
+    /// The default limit: 1 GiB.
+    pub const DEFAULT_MEMORY_LIMIT: u64 = 1 << 30;
+
+    /// Sets the connectivity (default 4).
+    #[must_use]
+    pub fn connectivity(mut self, connectivity: Connectivity) -> Self {
+        self.connectivity = connectivity;
+        self
+    }
+
+    /// Sets which cells get slots (default [`Slots::Passable`]).
+    #[must_use]
+    pub fn slots(mut self, slots: Slots) -> Self {
+        self.slots = slots;
+        self
+    }
+
+    /// Refuses to build a table of more than `bytes` (default 1 GiB) with
+    /// [`TableError::TooLarge`].
+    #[must_use]
+    pub fn memory_limit(mut self, bytes: u64) -> Self {
+        self.memory_limit = bytes;
+        self
+    }
+
+    /// Build and repair with `threads` threads (default 0: all cores). The result does
+    /// not depend on it.
+    #[must_use]
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.threads = threads;
+        self
+    }
+
+    fn thread_count(&self) -> usize {
+        if self.threads > 0 {
+            self.threads
+        } else {
+            std::thread::available_parallelism().map_or(1, usize::from)
+        }
+    }
+
+    /// What a table for `grid` would take, without building it.
+    #[must_use]
+    pub fn estimate(&self, grid: &Grid) -> MemoryEstimate {
+        let slots = match self.slots {
+            Slots::AllCells => grid.len(),
+            Slots::Passable => (0..grid.len())
+                .filter(|&i| self.layer.cost_of_bits(grid.bits_at(i)) != 0)
+                .count(),
+        } as u64;
+        let encoding = Encoding::of(self.layer, self.connectivity);
+        let table_bytes = (encoding.row_bytes(slots as usize) as u64).saturating_mul(slots);
+        let padded = (u64::from(grid.width()) + 2) * (u64::from(grid.height()) + 2);
+        // costs (1) + slot index (4) per padded cell; cell + component (8) per slot;
+        // per thread: marks, distances, queue, offsets (16 per padded cell).
+        let index = padded * 5 + slots * 8;
+        let scratch = padded * 16 * self.thread_count() as u64;
+        MemoryEstimate {
+            slots,
+            encoding,
+            table_bytes,
+            total_bytes: table_bytes.saturating_add(index + scratch),
+        }
+    }
+
+    /// Builds the table for `grid`.
+    ///
+    /// # Errors
+    /// [`TableError::TooLarge`] if [`estimate`](Self::estimate)'s total exceeds the
+    /// memory limit.
+    pub fn build(&self, grid: &Grid) -> Result<NextHopTable, TableError> {
+        let estimate = self.estimate(grid);
+        if estimate.total_bytes > self.memory_limit {
+            return Err(TableError::TooLarge {
+                needed: estimate.total_bytes,
+                limit: self.memory_limit,
+            });
+        }
+        let shape = Shape::new(grid, self.layer, self.connectivity, self.slots);
+        let row_bytes = shape.encoding.row_bytes(shape.cells.len());
+        let mut table = NextHopTable {
+            rows: vec![0; row_bytes * shape.cells.len()],
+            row_bytes,
+            workers: Vec::new(),
+            options: *self,
+            shape,
+        };
+        table.compute_all();
+        Ok(table)
+    }
+}
+
+/// The grid as the table sees it: padded costs, slots, components.
+#[derive(Clone, Debug)]
+struct Shape {
+    width: u32,
+    height: u32,
+    /// `width + 2`: the padded arrays have a blocked border.
+    stride: usize,
+    connectivity: Connectivity,
+    encoding: Encoding,
+    layer: GridLayer,
+    /// Per padded cell: layer cost (0 = blocked or border).
+    costs: Vec<u8>,
+    /// Per padded cell: its slot, or `NONE`.
+    slot_of: Vec<u32>,
+    /// Per slot: its padded index.
+    cells: Vec<u32>,
+    /// Per slot: its component (`NONE` while blocked).
+    component: Vec<u32>,
+    /// Per component: its number of cells.
+    component_len: Vec<u32>,
+    /// Padded index offsets of the 8 directions, in `Direction8` order.
+    deltas: [isize; 8],
+}
+
+impl Shape {
+    fn new(grid: &Grid, layer: GridLayer, connectivity: Connectivity, slots: Slots) -> Self {
+        let (w, h) = (grid.width() as usize, grid.height() as usize);
+        let stride = w + 2;
+        let padded = stride * (h + 2);
+        let mut costs = vec![0u8; padded];
+        let mut slot_of = vec![NONE; padded];
+        let mut cells = Vec::new();
+        for y in 0..h {
+            for x in 0..w {
+                let p = (y + 1) * stride + x + 1;
+                let c = layer.cost_of_bits(grid.bits_at(y * w + x));
+                costs[p] = c;
+                if c != 0 || slots == Slots::AllCells {
+                    slot_of[p] = cells.len() as u32;
+                    cells.push(p as u32);
+                }
+            }
+        }
+        let s = stride as isize;
+        let mut shape = Self {
+            width: grid.width(),
+            height: grid.height(),
+            stride,
+            connectivity,
+            encoding: Encoding::of(layer, connectivity),
+            layer,
+            costs,
+            slot_of,
+            component: vec![NONE; cells.len()],
+            cells,
+            component_len: Vec::new(),
+            deltas: [1, s + 1, s, s - 1, -1, -s - 1, -s, -s + 1],
+        };
+        shape.label_components();
+        shape
+    }
+
+    /// Labels the components of the passable slots (flood fill, O(slots)).
+    fn label_components(&mut self) {
+        self.component.fill(NONE);
+        self.component_len.clear();
+        let mut stack = Vec::new();
+        let dirs: &[usize] = if self.connectivity == Connectivity::Eight {
+            &[0, 1, 2, 3, 4, 5, 6, 7]
+        } else {
+            &[0, 2, 4, 6]
+        };
+        for start in 0..self.cells.len() {
+            let p = self.cells[start] as usize;
+            if self.costs[p] == 0 || self.component[start] != NONE {
+                continue;
+            }
+            let id = self.component_len.len() as u32;
+            let mut len = 0u32;
+            self.component[start] = id;
+            stack.push(p);
+            while let Some(p) = stack.pop() {
+                len += 1;
+                for &d in dirs {
+                    if let Some(q) = self.step(p, d) {
+                        let slot = self.slot_of[q] as usize;
+                        if self.component[slot] == NONE {
+                            self.component[slot] = id;
+                            stack.push(q);
+                        }
+                    }
+                }
+            }
+            self.component_len.push(len);
+        }
+    }
+
+    /// The padded cell one step `dir` (a `Direction8` code) from `p`, if that step is
+    /// legal: open, and for a diagonal both orthogonal cells beside it open.
+    #[inline(always)]
+    fn step(&self, p: usize, dir: usize) -> Option<usize> {
+        let q = p.wrapping_add_signed(self.deltas[dir]);
+        if self.costs[q] == 0 {
+            return None;
+        }
+        if dir & 1 == 1 {
+            let a = p.wrapping_add_signed(self.deltas[dir - 1]);
+            let b = p.wrapping_add_signed(self.deltas[(dir + 1) & 7]);
+            if self.costs[a] == 0 || self.costs[b] == 0 {
+                return None;
+            }
+        }
+        Some(q)
+    }
+
+    #[inline]
+    fn padded(&self, cell: Cell) -> Option<usize> {
+        if cell.x < 0 || cell.y < 0 || cell.x as u32 >= self.width || cell.y as u32 >= self.height {
+            return None;
+        }
+        Some((cell.y as usize + 1) * self.stride + cell.x as usize + 1)
+    }
+
+    #[inline]
+    fn cell(&self, p: usize) -> Cell {
+        Cell::new((p % self.stride) as i32 - 1, (p / self.stride) as i32 - 1)
+    }
+
+    /// The slot of an open cell.
+    #[inline]
+    fn open_slot(&self, cell: Cell) -> Option<(usize, usize)> {
+        let p = self.padded(cell)?;
+        if self.costs[p] == 0 {
+            return None;
+        }
+        Some((p, self.slot_of[p] as usize))
+    }
+
+    /// The cost, in table units, of stepping from a cell into `q` in direction `dir`.
+    #[inline(always)]
+    fn step_cost(&self, q: usize, dir: usize) -> u32 {
+        let c = u32::from(self.costs[q]);
+        match self.connectivity {
+            Connectivity::Four => c,
+            Connectivity::Eight if dir & 1 == 1 => c * OCTILE_DIAGONAL as u32,
+            Connectivity::Eight => c * OCTILE_STRAIGHT as u32,
+        }
+    }
+}
+
+#[inline(always)]
+fn get_trit(row: &[u8], slot: usize) -> u8 {
+    TRITS[usize::from(row[slot / 5])][slot % 5]
+}
+
+#[inline(always)]
+fn set_trit(row: &mut [u8], slot: usize, v: u8) {
+    let (i, k) = (slot / 5, slot % 5);
+    let old = TRITS[usize::from(row[i])][k];
+    row[i] = row[i] - old * POW3[k] + v * POW3[k];
+}
+
+#[inline(always)]
+fn get_code(encoding: Encoding, row: &[u8], slot: usize) -> u8 {
+    match encoding {
+        Encoding::Directions8 => {
+            let bit = slot * 3;
+            let v = u16::from_le_bytes([row[bit >> 3], row[(bit >> 3) + 1]]);
+            ((v >> (bit & 7)) & 7) as u8
+        }
+        _ => (row[slot >> 2] >> ((slot & 3) * 2)) & 3,
+    }
+}
+
+#[inline(always)]
+fn set_code(encoding: Encoding, row: &mut [u8], slot: usize, code: u8) {
+    match encoding {
+        Encoding::Directions8 => {
+            let bit = slot * 3;
+            let i = bit >> 3;
+            let mut v = u16::from_le_bytes([row[i], row[i + 1]]);
+            v = (v & !(7 << (bit & 7))) | (u16::from(code) << (bit & 7));
+            let [a, b] = v.to_le_bytes();
+            row[i] = a;
+            row[i + 1] = b;
+        }
+        _ => {
+            let shift = (slot & 3) * 2;
+            row[slot >> 2] = (row[slot >> 2] & !(3 << shift)) | (code << shift);
+        }
+    }
+}
+
+/// One thread's scratch for computing and repairing rows.
+#[derive(Debug, Default)]
+struct Worker {
+    /// Per padded cell: `stamp` once visited in the current pass.
+    mark: Vec<u32>,
+    stamp: u32,
+    /// Per padded cell: distance (Dijkstra) or relative distance (repairs).
+    dist: Vec<i64>,
+    /// Per padded cell: old relative distance (repairs).
+    old: Vec<i64>,
+    queue: Vec<u32>,
+    level: Vec<u32>,
+    next: Vec<u32>,
+    members: Vec<u32>,
+    seeds: Vec<(i64, u32)>,
+    fifo: Vec<(i64, u32)>,
+    queues: Option<StepQueues<u64>>,
+}
+
+impl Worker {
+    fn prepare(&mut self, shape: &Shape) {
+        let padded = shape.costs.len();
+        if self.mark.len() != padded {
+            self.mark = vec![0; padded];
+            self.dist = vec![0; padded];
+            self.old = vec![0; padded];
+            self.stamp = 0;
+        }
+        if self.queue.len() < padded {
+            self.queue.resize(padded, 0);
+        }
+        if self.queues.is_none() && shape.encoding != Encoding::DistanceMod3 {
+            let mut q = StepQueues::new(shape.layer);
+            q.reserve(padded);
+            self.queues = Some(q);
+        }
+    }
+
+    /// A fresh stamp: every mark is older.
+    fn next_stamp(&mut self) -> u32 {
+        if self.stamp == u32::MAX - 1 {
+            self.mark.fill(0);
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+        self.stamp
+    }
+
+    /// Fills `row` (zeroed) for the target at padded index `target`.
+    fn compute_row(&mut self, shape: &Shape, target: usize, row: &mut [u8]) {
+        row.fill(0);
+        if shape.costs[target] == 0 {
+            return;
+        }
+        match shape.encoding {
+            Encoding::DistanceMod3 => self.bfs_trits(shape, target, row),
+            _ => self.dijkstra_codes(shape, target, row),
+        }
+    }
+
+    /// Breadth-first search from the target writing each reached cell's distance
+    /// modulo 3 (all steps cost the same).
+    fn bfs_trits(&mut self, shape: &Shape, target: usize, row: &mut [u8]) {
+        let stamp = self.next_stamp();
+        let s = shape.stride;
+        let (mark, queue, costs, slot_of) = (
+            &mut self.mark,
+            &mut self.queue,
+            &shape.costs,
+            &shape.slot_of,
+        );
+        mark[target] = stamp;
+        queue[0] = target as u32;
+        let (mut head, mut tail, mut level_end) = (0, 1, 1);
+        let mut trit = 1u8;
+        while head < tail {
+            if head == level_end {
+                level_end = tail;
+                trit = if trit == 2 { 0 } else { trit + 1 };
+            }
+            let p = queue[head] as usize;
+            head += 1;
+            for q in [p + 1, p + s, p - 1, p - s] {
+                if mark[q] != stamp && costs[q] != 0 {
+                    mark[q] = stamp;
+                    queue[tail] = q as u32;
+                    tail += 1;
+                    let slot = slot_of[q] as usize;
+                    row[slot / 5] += trit * POW3[slot % 5];
+                }
+            }
+        }
+    }
+
+    /// Dijkstra from the target, then each reached cell's first step: the first
+    /// direction (in code order) onto a cheapest path.
+    fn dijkstra_codes(&mut self, shape: &Shape, target: usize, row: &mut [u8]) {
+        let stamp = self.next_stamp();
+        let eight = shape.connectivity == Connectivity::Eight;
+        let Self {
+            mark,
+            dist,
+            queue,
+            queues,
+            ..
+        } = self;
+        let queues = queues.as_mut().expect("prepared");
+        queues.clear();
+        mark[target] = stamp;
+        dist[target] = 0;
+        queues.seed(0, target as u32);
+        queues.start();
+        let mut reached = 0;
+        while let Some((v, p)) = queues.pop() {
+            let p = p as usize;
+            if dist[p] != v as i64 {
+                continue;
+            }
+            queue[reached] = p as u32;
+            reached += 1;
+            // A neighbour q reaches the target through p by entering p.
+            let class = queues.class_of(shape.costs[p]);
+            for dir in 0..8 {
+                if !eight && dir & 1 == 1 {
+                    continue;
+                }
+                let Some(q) = shape.step(p, dir) else {
+                    continue;
+                };
+                let nv = v + u64::from(shape.step_cost(p, dir));
+                if mark[q] != stamp || (nv as i64) < dist[q] {
+                    mark[q] = stamp;
+                    dist[q] = nv as i64;
+                    queues.push(class + 4 * (dir & 1), nv, q as u32);
+                }
+            }
+        }
+        for &p in &queue[1..reached] {
+            let p = p as usize;
+            let code = first_step(shape, p, |q| (mark[q] == stamp).then(|| dist[q]));
+            set_code(shape.encoding, row, shape.slot_of[p] as usize, code);
+        }
+    }
+}
+
+/// The first direction (code order) from `p` onto a cheapest path, given the
+/// distances `dist` of its neighbours (`None` = unreached).
+#[inline]
+fn first_step(shape: &Shape, p: usize, dist: impl Fn(usize) -> Option<i64>) -> u8 {
+    let here = dist(p).unwrap_or(i64::MAX);
+    let eight = shape.connectivity == Connectivity::Eight;
+    for dir in 0..8 {
+        if !eight && dir & 1 == 1 {
+            continue;
+        }
+        if let Some(q) = shape.step(p, dir)
+            && let Some(d) = dist(q)
+            && d + i64::from(shape.step_cost(q, dir)) == here
+        {
+            return if eight { dir as u8 } else { (dir / 2) as u8 };
+        }
+    }
+    0
+}
+
+/// For every ordered pair of passable cells of a grid, the first step of a cheapest
+/// path between them, in O(1); whether one can reach the other at all; and repairs
+/// after edits that only touch the pairs an edit can change.
+///
+/// A table has one row per target cell and one entry per source cell in it (a
+/// *slot*): the distance modulo 3 ([`Encoding::DistanceMod3`], 1.6 bits) for
+/// 4-connected layers with one cost, otherwise the first step's direction (2 bits
+/// 4-connected, 3 bits 8-connected). Reachability is stored once per connected
+/// component, not per pair. A 100x100 open grid takes 20 MB; a table is for maps up
+/// to a few hundred cells a side (see [`TableBuilder::estimate`] and
+/// [`TableBuilder::memory_limit`]).
+///
+/// Ties between cheapest first steps are broken in direction order (right, down,
+/// left, up; clockwise from right when 8-connected), so a table's answers depend on
+/// the grid alone: not on thread count, nor on the edits that led to it.
+///
+/// ```
+/// use tilepath::{Cell, Direction8, Grid, GridLayer, NextHopTable, TileKind};
+/// let grid = Grid::from_ascii(
+///     "....\n\
+///      .##.\n\
+///      ....",
+///     |c| Some(if c == '#' { TileKind::K3 } else { TileKind::K0 }),
+/// )?;
+/// let table = NextHopTable::builder(GridLayer::FLOOR_ONLY).build(&grid)?;
+/// let (from, to) = (Cell::new(1, 0), Cell::new(2, 2));
+/// assert!(table.is_reachable(from, to));
+/// assert_eq!(table.next_step(from, to), Some(Direction8::Right));
+/// assert_eq!(table.hops(from, to).count(), 5);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct NextHopTable {
+    shape: Shape,
+    options: TableBuilder,
+    /// One row of `row_bytes` per slot (as target).
+    rows: Vec<u8>,
+    row_bytes: usize,
+    workers: Vec<Worker>,
+}
+
+impl Clone for NextHopTable {
+    fn clone(&self) -> Self {
+        Self {
+            shape: self.shape.clone(),
+            options: self.options,
+            rows: self.rows.clone(),
+            row_bytes: self.row_bytes,
+            workers: Vec::new(),
+        }
+    }
+}
+
+impl NextHopTable {
+    /// Options for a table over `layer`: 4-connected, [`Slots::Passable`], 1 GiB limit,
+    /// all cores.
+    #[must_use]
+    pub fn builder(layer: GridLayer) -> TableBuilder {
+        TableBuilder {
+            layer,
+            connectivity: Connectivity::Four,
+            slots: Slots::Passable,
+            memory_limit: TableBuilder::DEFAULT_MEMORY_LIMIT,
+            threads: 0,
+        }
+    }
+
+    /// How pairs are stored.
+    #[must_use]
+    pub fn encoding(&self) -> Encoding {
+        self.shape.encoding
+    }
+
+    /// The layer the table was built for.
+    #[must_use]
+    pub fn layer(&self) -> GridLayer {
+        self.shape.layer
+    }
+
+    /// The connectivity the table was built for.
+    #[must_use]
+    pub fn connectivity(&self) -> Connectivity {
+        self.shape.connectivity
+    }
+
+    /// Cells with a row and a column.
+    #[must_use]
+    pub fn slots(&self) -> usize {
+        self.shape.cells.len()
+    }
+
+    /// Bytes held: the pair table, the per-cell index and components, and the scratch
+    /// kept for repairs.
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        let s = &self.shape;
+        let workers: usize = self
+            .workers
+            .iter()
+            .map(|w| {
+                w.mark.capacity() * 4
+                    + w.dist.capacity() * 8
+                    + (w.queue.capacity() + w.next.capacity()) * 4
+                    + w.seeds.capacity() * 16
+            })
+            .sum();
+        self.rows.capacity()
+            + s.costs.capacity()
+            + (s.slot_of.capacity() + s.cells.capacity() + s.component.capacity()) * 4
+            + s.component_len.capacity() * 4
+            + workers
+    }
+
+    // ----- queries -----
+
+    /// The first step of a cheapest path from `from` to `to`: `None` if they are the
+    /// same cell, if either is outside the grid or blocked, or if `to` cannot be
+    /// reached. O(1); allocates nothing.
+    #[inline]
+    #[must_use]
+    pub fn next_step(&self, from: Cell, to: Cell) -> Option<Direction8> {
+        let s = &self.shape;
+        let (p, slot) = s.open_slot(from)?;
+        let (tp, target) = s.open_slot(to)?;
+        if p == tp || s.component[slot] != s.component[target] {
+            return None;
+        }
+        let row = &self.rows[target * self.row_bytes..(target + 1) * self.row_bytes];
+        Some(match s.encoding {
+            Encoding::DistanceMod3 => {
+                let closer = (get_trit(row, slot) + 2) % 3;
+                let dir = [0, 2, 4, 6].into_iter().find(|&d| {
+                    let q = p.wrapping_add_signed(s.deltas[d]);
+                    s.costs[q] != 0 && get_trit(row, s.slot_of[q] as usize) == closer
+                })?;
+                Direction8::from_bits(dir as u8)
+            }
+            Encoding::Directions4 => Direction::from_bits(get_code(s.encoding, row, slot)).into(),
+            Encoding::Directions8 => Direction8::from_bits(get_code(s.encoding, row, slot)),
+        })
+    }
+
+    /// Whether `to` can be reached from `from` (a cell reaches itself if it is open).
+    /// O(1).
+    #[inline]
+    #[must_use]
+    pub fn is_reachable(&self, from: Cell, to: Cell) -> bool {
+        let s = &self.shape;
+        match (s.open_slot(from), s.open_slot(to)) {
+            (Some((_, a)), Some((_, b))) => s.component[a] == s.component[b],
+            _ => false,
+        }
+    }
+
+    /// The steps of a cheapest path from `from` to `to`, one table lookup each (empty
+    /// if there is none).
+    #[must_use]
+    pub fn hops(&self, from: Cell, to: Cell) -> Hops<'_> {
+        Hops {
+            table: self,
+            at: from,
+            to,
+        }
+    }
+
+    /// The first 56 steps of a cheapest path as a [`GridPath`] (4-connected tables;
+    /// an 8-connected table gives an empty path: use [`path8`](Self::path8)). Call
+    /// again from its end for the next chunk.
+    #[must_use]
+    pub fn path(&self, from: Cell, to: Cell) -> GridPath {
+        let mut path = GridPath::EMPTY;
+        for (dir, _) in self.hops(from, to) {
+            let Some(d) = dir.orthogonal() else {
+                return GridPath::EMPTY;
+            };
+            if !path.push(d) {
+                break;
+            }
+        }
+        path
+    }
+
+    /// The first 56 steps of a cheapest path as a [`GridPath8`] (any connectivity).
+    #[must_use]
+    pub fn path8(&self, from: Cell, to: Cell) -> GridPath8 {
+        let mut path = GridPath8::EMPTY;
+        for (dir, _) in self.hops(from, to) {
+            if !path.push(dir) {
+                break;
+            }
+        }
+        path
+    }
+
+    /// The cost of a cheapest path from `from` to `to` (layer costs, `sqrt 2` on
+    /// diagonals), or `None` if there is none. O(path length): it walks the table.
+    #[must_use]
+    pub fn distance(&self, from: Cell, to: Cell) -> Option<f64> {
+        if !self.is_reachable(from, to) {
+            return None;
+        }
+        let mut cost = 0.0;
+        for (dir, cell) in self.hops(from, to) {
+            let c = f64::from(self.shape.costs[self.shape.padded(cell)?]);
+            cost += if dir.is_diagonal() {
+                c * core::f64::consts::SQRT_2
+            } else {
+                c
+            };
+        }
+        Some(cost)
+    }
+
+    /// A step that does not bring a unit at `from` closer to `threat` (by path cost):
+    /// the step that increases the distance most among those the table can vouch
+    /// for, `None` if every open neighbour is closer (cornered), if `threat` cannot
+    /// reach `from`, or for bad cells. Allocates nothing; O(1) when a neighbour's
+    /// cheapest path to `threat` runs back through `from`, O(path length) otherwise.
+    #[must_use]
+    pub fn step_away(&self, from: Cell, threat: Cell) -> Option<Direction8> {
+        let s = &self.shape;
+        let (p, slot) = s.open_slot(from)?;
+        let (tp, target) = s.open_slot(threat)?;
+        if s.component[slot] != s.component[target] {
+            return None;
+        }
+        let row = &self.rows[target * self.row_bytes..(target + 1) * self.row_bytes];
+        let dirs: &[usize] = if s.connectivity == Connectivity::Eight {
+            &[0, 1, 2, 3, 4, 5, 6, 7]
+        } else {
+            &[0, 2, 4, 6]
+        };
+        if s.encoding == Encoding::DistanceMod3 {
+            let farther = (get_trit(row, slot) + 1) % 3;
+            if p == tp {
+                return dirs
+                    .iter()
+                    .find(|&&d| s.step(p, d).is_some())
+                    .map(|&d| Direction8::from_bits(d as u8));
+            }
+            return dirs
+                .iter()
+                .find(|&&d| {
+                    s.step(p, d)
+                        .is_some_and(|q| get_trit(row, s.slot_of[q] as usize) == farther)
+                })
+                .map(|&d| Direction8::from_bits(d as u8));
+        }
+        // A neighbour whose first step comes back here is strictly farther.
+        for &d in dirs {
+            if let Some(q) = s.step(p, d)
+                && q != tp
+                && self.next_step(s.cell(q), threat)
+                    == Some(Direction8::from_bits(d as u8).reverse())
+            {
+                return Some(Direction8::from_bits(d as u8));
+            }
+        }
+        // Otherwise compare path costs.
+        let here = self.distance(from, threat)?;
+        let mut best = None;
+        for &d in dirs {
+            if let Some(q) = s.step(p, d) {
+                let there = self.distance(s.cell(q), threat)?;
+                if there >= here - 1e-9 && best.is_none_or(|(b, _)| there > b) {
+                    best = Some((there, Direction8::from_bits(d as u8)));
+                }
+            }
+        }
+        best.map(|(_, d)| d)
+    }
+
+    /// The connected component of an open cell (ids are `0..components()`).
+    #[must_use]
+    pub fn component(&self, cell: Cell) -> Option<u32> {
+        let (_, slot) = self.shape.open_slot(cell)?;
+        Some(self.shape.component[slot])
+    }
+
+    /// The number of connected components of open cells.
+    #[must_use]
+    pub fn components(&self) -> usize {
+        self.shape.component_len.len()
+    }
+
+    /// The number of cells of component `id` (0 for an unknown id).
+    #[must_use]
+    pub fn component_len(&self, id: u32) -> usize {
+        self.shape
+            .component_len
+            .get(id as usize)
+            .map_or(0, |&n| n as usize)
+    }
+
+    /// The dangling cells: open cells outside the largest component (the ones the
+    /// bulk of the map cannot reach), in row-major order.
+    pub fn dangling(&self) -> impl Iterator<Item = Cell> + '_ {
+        let s = &self.shape;
+        let main = (0..s.component_len.len())
+            .max_by_key(|&i| (s.component_len[i], core::cmp::Reverse(i)))
+            .map_or(NONE, |i| i as u32);
+        (0..s.cells.len()).filter_map(move |slot| {
+            let c = s.component[slot];
+            (c != NONE && c != main).then(|| s.cell(s.cells[slot] as usize))
+        })
+    }
+
+    // ----- building and repairing -----
+
+    fn thread_count(&self, jobs: usize) -> usize {
+        self.options.thread_count().min(jobs.div_ceil(64)).max(1)
+    }
+
+    fn prepare_workers(&mut self, threads: usize) {
+        if self.workers.len() < threads {
+            self.workers.resize_with(threads, Worker::default);
+        }
+        for w in &mut self.workers[..threads] {
+            w.prepare(&self.shape);
+        }
+    }
+
+    /// Computes every row.
+    fn compute_all(&mut self) {
+        let slots = self.shape.cells.len();
+        let rows: Vec<(usize, &mut [u8])> = if self.row_bytes == 0 {
+            Vec::new()
+        } else {
+            self.rows.chunks_mut(self.row_bytes).enumerate().collect()
+        };
+        debug_assert_eq!(rows.len(), slots);
+        let threads = self.options.thread_count().min(slots.div_ceil(64)).max(1);
+        if self.workers.len() < threads {
+            self.workers.resize_with(threads, Worker::default);
+        }
+        for w in &mut self.workers[..threads] {
+            w.prepare(&self.shape);
+        }
+        run_rows(&self.shape, &mut self.workers[..threads], rows);
+    }
+
+    /// Brings the table up to date with `grid` after edits to the cells `changed`
+    /// (duplicates and unchanged cells are fine). Each edit recomputes only the
+    /// targets whose rows it can change: with [`Encoding::DistanceMod3`] rows are
+    /// patched around the edit; otherwise a blocked (or dearer) cell recomputes the
+    /// targets some neighbour's first step crossed it for, and an opened (or cheaper)
+    /// cell recomputes its component's targets. The result equals a fresh build.
+    ///
+    /// # Errors
+    /// [`TableError::GridMismatch`] if `grid` is another size; [`TableError::TooLarge`]
+    /// if opening a cell outside the slots needs a rebuild above the memory limit
+    /// (the table is then left as it was).
+    pub fn update(&mut self, grid: &Grid, changed: &[Cell]) -> Result<UpdateStats, TableError> {
+        let found = (grid.width(), grid.height());
+        let expected = (self.shape.width, self.shape.height);
+        if found != expected {
+            return Err(TableError::GridMismatch { expected, found });
+        }
+        let mut stats = UpdateStats::default();
+        for &cell in changed {
+            let Some(p) = self.shape.padded(cell) else {
+                continue;
+            };
+            let new = grid.cost(cell, self.shape.layer);
+            let old = self.shape.costs[p];
+            if new == old {
+                continue;
+            }
+            stats.edits += 1;
+            if self.shape.slot_of[p] == NONE {
+                // A cell outside the slots opened: the layout changes.
+                let rebuilt = self.options.build(grid)?;
+                let workers = core::mem::take(&mut self.workers);
+                *self = rebuilt;
+                self.workers = workers;
+                stats.rebuilt = true;
+                stats.targets_recomputed = self.shape.cells.len();
+                return Ok(stats);
+            }
+            self.apply_edit(p, old, new, &mut stats);
+        }
+        Ok(stats)
+    }
+
+    fn apply_edit(&mut self, p: usize, old: u8, new: u8, stats: &mut UpdateStats) {
+        let here = self.shape.slot_of[p] as usize;
+        let old_component = self.shape.component[here];
+        let mod3 = self.shape.encoding == Encoding::DistanceMod3;
+        // Rows recomputed in full, and (mod 3) rows patched in place.
+        let mut full = Vec::new();
+        let mut patch = Vec::new();
+        if new == 0 {
+            // Blocked: decide with the old rows, then relabel.
+            if mod3 {
+                patch = self.targets_of_component(old_component, Some(here));
+            } else {
+                full = self.targets_crossing(p, old_component);
+            }
+            self.shape.costs[p] = 0;
+            self.shape.label_components();
+        } else if old == 0 {
+            // Opened.
+            self.shape.costs[p] = new;
+            let joined = self.neighbour_components(p);
+            self.shape.label_components();
+            let component = self.shape.component[here];
+            let others = self.targets_of_component(component, Some(here));
+            full.push(here);
+            if mod3 && joined <= 1 && self.ring_connects(p) {
+                patch = others;
+            } else {
+                full.extend(others);
+            }
+        } else if new > old {
+            // Dearer (a layer with several costs, so a direction encoding): only the
+            // targets some cheapest path entered `p` for.
+            full = self.targets_crossing(p, old_component);
+            self.shape.costs[p] = new;
+        } else {
+            // Cheaper: any target of the component may now route through `p`.
+            self.shape.costs[p] = new;
+            full = self.targets_of_component(old_component, None);
+        }
+        full.sort_unstable();
+        full.dedup();
+        stats.targets_recomputed += full.len();
+        stats.targets_patched += patch.len();
+        self.recompute(&full);
+        if !patch.is_empty() {
+            stats.entries_patched += self.patch(&patch, p, old == 0);
+        }
+        if new == 0 {
+            // The blocked cell's own row is unused: clear it, as a fresh build has it.
+            self.rows[here * self.row_bytes..(here + 1) * self.row_bytes].fill(0);
+        }
+    }
+
+    /// How many distinct components `p`'s open neighbours belong to (before `p` is
+    /// labelled).
+    fn neighbour_components(&self, p: usize) -> usize {
+        let s = &self.shape;
+        let mut seen = [NONE; 8];
+        let mut n = 0;
+        for d in 0..8 {
+            if s.connectivity == Connectivity::Four && d & 1 == 1 {
+                continue;
+            }
+            if let Some(q) = s.step(p, d) {
+                let c = s.component[s.slot_of[q] as usize];
+                if c != NONE && !seen[..n].contains(&c) {
+                    seen[n] = c;
+                    n += 1;
+                }
+            }
+        }
+        n
+    }
+
+    /// The open slots of component `component`, but `except`.
+    fn targets_of_component(&self, component: u32, except: Option<usize>) -> Vec<usize> {
+        let s = &self.shape;
+        (0..s.cells.len())
+            .filter(|&t| s.component[t] == component && Some(t) != except)
+            .collect()
+    }
+
+    /// (Direction encodings, `p` still open.) The targets for which some neighbour of
+    /// `p` steps into `p`, or diagonally past its corner, plus `p` itself.
+    fn targets_crossing(&self, p: usize, component: u32) -> Vec<usize> {
+        let s = &self.shape;
+        let eight = s.connectivity == Connectivity::Eight;
+        let mut out = Vec::new();
+        let here = s.slot_of[p] as usize;
+        let mut around = [(0usize, 0usize); 8];
+        let mut n = 0;
+        for d in 0..8 {
+            let q = p.wrapping_add_signed(s.deltas[d]);
+            if s.costs[q] != 0 && (eight || d & 1 == 0) {
+                around[n] = (q, s.slot_of[q] as usize);
+                n += 1;
+            }
+        }
+        for t in 0..s.cells.len() {
+            if s.component[t] != component {
+                continue;
+            }
+            if t == here {
+                out.push(t);
+                continue;
+            }
+            let row = &self.rows[t * self.row_bytes..(t + 1) * self.row_bytes];
+            let tp = s.cells[t] as usize;
+            let crosses = around[..n].iter().any(|&(q, qs)| {
+                if q == tp {
+                    return false;
+                }
+                let code = usize::from(get_code(s.encoding, row, qs));
+                let dir = if eight { code } else { code * 2 };
+                let r = q.wrapping_add_signed(s.deltas[dir]);
+                r == p
+                    || (dir & 1 == 1
+                        && (q.wrapping_add_signed(s.deltas[dir - 1]) == p
+                            || q.wrapping_add_signed(s.deltas[(dir + 1) & 7]) == p))
+            });
+            if crosses {
+                out.push(t);
+            }
+        }
+        out
+    }
+
+    /// (4-connected, `p` just opened.) Whether `p`'s open neighbours are connected
+    /// through the 8 cells around `p`, so their distances relative to each other
+    /// follow from the table.
+    fn ring_connects(&self, p: usize) -> bool {
+        let s = &self.shape;
+        // Ring cells clockwise from right: even = orthogonal neighbours.
+        let open: [bool; 8] =
+            core::array::from_fn(|d| s.costs[p.wrapping_add_signed(s.deltas[d])] != 0);
+        let orth: Vec<usize> = (0..8).step_by(2).filter(|&d| open[d]).collect();
+        let Some(&first) = orth.first() else {
+            return true;
+        };
+        // Walk the ring both ways from `first` through open cells.
+        let mut reached = [false; 8];
+        reached[first] = true;
+        for step in [1usize, 7] {
+            let mut d = first;
+            loop {
+                d = (d + step) & 7;
+                if !open[d] || reached[d] {
+                    break;
+                }
+                reached[d] = true;
+            }
+        }
+        orth.iter().all(|&d| reached[d])
+    }
+
+    /// Recomputes the rows of `targets` in full, in parallel.
+    fn recompute(&mut self, targets: &[usize]) {
+        if targets.is_empty() {
+            return;
+        }
+        let threads = self.thread_count(targets.len());
+        self.prepare_workers(threads);
+        let rows = select_rows(&mut self.rows, self.row_bytes, targets);
+        run_rows(&self.shape, &mut self.workers[..threads], rows);
+    }
+
+    /// Patches the mod-3 rows of `targets` after `p` was opened (`opened`) or blocked.
+    /// Returns the number of entries rewritten.
+    fn patch(&mut self, targets: &[usize], p: usize, opened: bool) -> usize {
+        let threads = self.thread_count(targets.len());
+        self.prepare_workers(threads);
+        let rows = select_rows(&mut self.rows, self.row_bytes, targets);
+        let shape = &self.shape;
+        let chunks = split(rows, threads);
+        let workers = &mut self.workers[..threads];
+        if threads == 1 {
+            let w = &mut workers[0];
+            return chunks
+                .into_iter()
+                .flatten()
+                .map(|(t, row)| w.patch_row(shape, t, row, p, opened))
+                .sum();
+        }
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = workers
+                .iter_mut()
+                .zip(chunks)
+                .map(|(w, chunk)| {
+                    scope.spawn(move || {
+                        chunk
+                            .into_iter()
+                            .map(|(t, row)| w.patch_row(shape, t, row, p, opened))
+                            .sum::<usize>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a patch thread panicked"))
+                .sum()
+        })
+    }
+}
+
+/// The rows of `targets` (sorted, distinct), each with its slot.
+fn select_rows<'a>(
+    rows: &'a mut [u8],
+    row_bytes: usize,
+    targets: &[usize],
+) -> Vec<(usize, &'a mut [u8])> {
+    let mut wanted = targets.iter().copied().peekable();
+    let mut out = Vec::with_capacity(targets.len());
+    for (t, row) in rows.chunks_mut(row_bytes.max(1)).enumerate() {
+        if wanted.peek() == Some(&t) {
+            wanted.next();
+            out.push((t, row));
+        }
+    }
+    out
+}
+
+/// Splits `items` into `parts` interleaved blocks of 16 (so that expensive and cheap
+/// rows spread evenly).
+fn split<T>(items: Vec<T>, parts: usize) -> Vec<Vec<T>> {
+    let mut out: Vec<Vec<T>> = (0..parts).map(|_| Vec::new()).collect();
+    for (i, item) in items.into_iter().enumerate() {
+        out[(i / 16) % parts].push(item);
+    }
+    out
+}
+
+/// Computes `rows` over `workers.len()` threads.
+fn run_rows(shape: &Shape, workers: &mut [Worker], rows: Vec<(usize, &mut [u8])>) {
+    if workers.len() == 1 {
+        let w = &mut workers[0];
+        for (t, row) in rows {
+            w.compute_row(shape, shape.cells[t] as usize, row);
+        }
+        return;
+    }
+    // Work is taken in blocks of 32 rows from a shared list.
+    let blocks = Mutex::new(split_blocks(rows, 32));
+    std::thread::scope(|scope| {
+        for w in workers.iter_mut() {
+            let blocks = &blocks;
+            scope.spawn(move || {
+                loop {
+                    let block = blocks.lock().map_or(None, |mut b| b.pop());
+                    let Some(block) = block else { break };
+                    for (t, row) in block {
+                        w.compute_row(shape, shape.cells[t] as usize, row);
+                    }
+                }
+            });
+        }
+    });
+}
+
+fn split_blocks<T>(items: Vec<T>, size: usize) -> Vec<Vec<T>> {
+    let mut out = Vec::with_capacity(items.len().div_ceil(size));
+    let mut block = Vec::with_capacity(size);
+    for item in items {
+        block.push(item);
+        if block.len() == size {
+            out.push(core::mem::replace(&mut block, Vec::with_capacity(size)));
+        }
+    }
+    if !block.is_empty() {
+        out.push(block);
+    }
+    out
+}
+
+impl Worker {
+    /// Patches target `t`'s mod-3 row after the cell `c` was opened or blocked
+    /// (`shape` already shows the edit). Returns the entries rewritten.
+    fn patch_row(
+        &mut self,
+        shape: &Shape,
+        t: usize,
+        row: &mut [u8],
+        c: usize,
+        opened: bool,
+    ) -> usize {
+        if opened {
+            self.patch_opened(shape, t, row, c)
+        } else {
+            self.patch_blocked(shape, t, row, c)
+        }
+    }
+
+    /// The distance of `q` minus that of its neighbour `p` (both open before the
+    /// edit), from their residues: -1, 0 or 1.
+    #[inline]
+    fn diff(row: &[u8], shape: &Shape, p: usize, q: usize) -> i64 {
+        let a = get_trit(row, shape.slot_of[p] as usize);
+        let b = get_trit(row, shape.slot_of[q] as usize);
+        i64::from((b + 4 - a) % 3) - 1
+    }
+
+    /// `c` was opened (and its open neighbours are connected through the ring of 8
+    /// cells around it): its distance is one more than its nearest neighbour's, and
+    /// the cells that now get closer through it are lowered, breadth-first from `c`.
+    /// Distances are relative to the first open neighbour's.
+    fn patch_opened(&mut self, shape: &Shape, t: usize, row: &mut [u8], c: usize) -> usize {
+        let s = shape.stride;
+        let tp = shape.cells[t] as usize;
+        let known = self.next_stamp();
+        let lowered = self.next_stamp();
+        // Old distances of the ring cells, walking the ring both ways.
+        let ring: [usize; 8] = core::array::from_fn(|d| c.wrapping_add_signed(shape.deltas[d]));
+        let open: [bool; 8] = core::array::from_fn(|d| shape.costs[ring[d]] != 0);
+        let Some(first) = (0..8).step_by(2).find(|&d| open[d]) else {
+            return 0;
+        };
+        self.mark[ring[first]] = known;
+        self.old[ring[first]] = 0;
+        for step in [1, 7] {
+            let mut d = first;
+            loop {
+                let nd = (d + step) & 7;
+                if !open[nd] || self.mark[ring[nd]] == known {
+                    break;
+                }
+                self.mark[ring[nd]] = known;
+                self.old[ring[nd]] = self.old[ring[d]] + Self::diff(row, shape, ring[d], ring[nd]);
+                d = nd;
+            }
+        }
+        let base = i64::from(get_trit(row, shape.slot_of[ring[first]] as usize));
+        let new_c = (0..8)
+            .step_by(2)
+            .filter(|&d| open[d])
+            .map(|d| self.old[ring[d]] + 1)
+            .min()
+            .unwrap_or(0);
+        // Residues are written once the search is over: it reads the old ones.
+        self.mark[c] = lowered;
+        self.dist[c] = new_c;
+        self.queue[0] = c as u32;
+        let (mut head, mut tail) = (0, 1);
+        while head < tail {
+            let x = self.queue[head] as usize;
+            head += 1;
+            let candidate = self.dist[x] + 1;
+            for q in [x + 1, x + s, x - 1, x - s] {
+                if shape.costs[q] == 0 || self.mark[q] == lowered || q == tp {
+                    continue;
+                }
+                let old_q = if x == c {
+                    self.old[q]
+                } else {
+                    self.old[x] + Self::diff(row, shape, x, q)
+                };
+                if candidate < old_q {
+                    self.mark[q] = lowered;
+                    self.dist[q] = candidate;
+                    self.old[q] = old_q;
+                    self.queue[tail] = q as u32;
+                    tail += 1;
+                }
+            }
+        }
+        for &x in &self.queue[..tail] {
+            let x = x as usize;
+            let v = (base + self.dist[x]).rem_euclid(3) as u8;
+            set_trit(row, shape.slot_of[x] as usize, v);
+        }
+        tail
+    }
+
+    /// `c` was blocked: the cells whose every cheapest path ran through `c` are found
+    /// level by level from `c` with the old residues, then get new distances from
+    /// their unaffected neighbours, breadth-first. Distances are relative to `c`'s old
+    /// one.
+    fn patch_blocked(&mut self, shape: &Shape, t: usize, row: &mut [u8], c: usize) -> usize {
+        let tp = shape.cells[t] as usize;
+        let s = shape.stride;
+        let candidate = self.next_stamp();
+        let unaffected = self.next_stamp();
+        let component = shape.component[t];
+        let same = |q: usize| {
+            shape.costs[q] != 0 && shape.component[shape.slot_of[q] as usize] == component
+        };
+        let mut level = core::mem::take(&mut self.level);
+        let mut next = core::mem::take(&mut self.next);
+        level.clear();
+        self.members.clear();
+        // Level 1: the neighbours one step farther than c.
+        for q in [c + 1, c + s, c - 1, c - s] {
+            if q != tp && same(q) && Self::diff(row, shape, c, q) == 1 {
+                self.mark[q] = candidate;
+                self.old[q] = 1;
+                level.push(q as u32);
+            }
+        }
+        while !level.is_empty() {
+            // A candidate is affected iff none of its parents (one step closer) is
+            // open and unaffected; parents are one level up, so already classified.
+            for &x in &level {
+                let x = x as usize;
+                let has_parent = [x + 1, x + s, x - 1, x - s].into_iter().any(|p| {
+                    same(p) && self.mark[p] != candidate && Self::diff(row, shape, x, p) == -1
+                });
+                if has_parent {
+                    self.mark[x] = unaffected;
+                } else {
+                    self.members.push(x as u32);
+                }
+            }
+            next.clear();
+            for &x in &level {
+                let x = x as usize;
+                if self.mark[x] != candidate {
+                    continue;
+                }
+                for q in [x + 1, x + s, x - 1, x - s] {
+                    if q != tp
+                        && same(q)
+                        && self.mark[q] != candidate
+                        && self.mark[q] != unaffected
+                        && Self::diff(row, shape, x, q) == 1
+                    {
+                        self.mark[q] = candidate;
+                        self.old[q] = self.old[x] + 1;
+                        next.push(q as u32);
+                    }
+                }
+            }
+            core::mem::swap(&mut level, &mut next);
+        }
+        self.level = level;
+        self.next = next;
+        if self.members.is_empty() {
+            return 0;
+        }
+        // Seeds: each affected cell's best unaffected neighbour, plus one step.
+        self.seeds.clear();
+        for &x in &self.members {
+            let x = x as usize;
+            let best = [x + 1, x + s, x - 1, x - s]
+                .into_iter()
+                .filter(|&q| same(q) && self.mark[q] != candidate)
+                .map(|q| self.old[x] + Self::diff(row, shape, x, q) + 1)
+                .min();
+            if let Some(best) = best {
+                self.seeds.push((best, x as u32));
+            }
+        }
+        self.seeds.sort_unstable();
+        // Breadth-first inside the affected set: the sorted seeds merged with a FIFO
+        // (whose keys grow by one per level, so it stays sorted).
+        let settled = self.next_stamp();
+        let base = i64::from(get_trit(row, shape.slot_of[c] as usize));
+        self.fifo.clear();
+        let (mut si, mut fi) = (0, 0);
+        let mut written = 0;
+        loop {
+            let take_seed = match (self.seeds.get(si), self.fifo.get(fi)) {
+                (Some(a), Some(b)) => a.0 <= b.0,
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (None, None) => break,
+            };
+            let (v, x) = if take_seed {
+                si += 1;
+                self.seeds[si - 1]
+            } else {
+                fi += 1;
+                self.fifo[fi - 1]
+            };
+            let x = x as usize;
+            if self.mark[x] != candidate {
+                continue;
+            }
+            self.mark[x] = settled;
+            set_trit(
+                row,
+                shape.slot_of[x] as usize,
+                (base + v).rem_euclid(3) as u8,
+            );
+            written += 1;
+            for q in [x + 1, x + s, x - 1, x - s] {
+                if self.mark[q] == candidate {
+                    self.fifo.push((v + 1, q as u32));
+                }
+            }
+        }
+        written
+    }
+}
+
+/// The steps of a cheapest path, from [`NextHopTable::hops`]: each direction with the
+/// cell it arrives at.
+#[derive(Clone, Debug)]
+pub struct Hops<'a> {
+    table: &'a NextHopTable,
+    at: Cell,
+    to: Cell,
+}
+
+impl Iterator for Hops<'_> {
+    type Item = (Direction8, Cell);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        let dir = self.table.next_step(self.at, self.to)?;
+        self.at = self.at.step(dir);
+        Some((dir, self.at))
+    }
+}

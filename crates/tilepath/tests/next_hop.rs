@@ -1,0 +1,383 @@
+//! The next-hop table against a reference Dijkstra from every cell: every pair's first
+//! step lies on a cheapest path (the first such in direction order), following steps
+//! reaches the target at exactly the cheapest cost, unreachable pairs are reported as
+//! such; and after random edits the repaired table answers exactly like a fresh build.
+
+mod common;
+
+use common::*;
+use rand::RngExt;
+use tilepath::{
+    Cell, Connectivity, Direction8, Encoding, Grid, GridLayer, NextHopTable, Slots, TableError,
+    TileKind,
+};
+
+/// Distances from every cell: `all[s][t]`.
+fn all_pairs(grid: &Grid, layer: GridLayer, eight: bool) -> Vec<Vec<Option<f64>>> {
+    (0..grid.len())
+        .map(|i| reference_dijkstra(grid, layer, grid.cell_of(i).unwrap(), eight, |_| true))
+        .collect()
+}
+
+fn step_cost(grid: &Grid, layer: GridLayer, to: Cell, dir: Direction8) -> f64 {
+    let c = f64::from(grid.cost(to, layer));
+    if dir.is_diagonal() {
+        c * std::f64::consts::SQRT_2
+    } else {
+        c
+    }
+}
+
+/// The first direction (code order) from `s` onto a cheapest path to `t`.
+fn reference_step(
+    grid: &Grid,
+    layer: GridLayer,
+    eight: bool,
+    all: &[Vec<Option<f64>>],
+    s: Cell,
+    t: Cell,
+) -> Option<Direction8> {
+    let si = grid.index_of(s)?;
+    let ti = grid.index_of(t)?;
+    let ok = |c: Cell| grid.is_passable(c, layer);
+    let here = all[si][ti]?;
+    if si == ti || !ok(s) || !ok(t) {
+        return None;
+    }
+    Direction8::ALL.into_iter().find(|&d| {
+        if d.is_diagonal() && !eight {
+            return false;
+        }
+        let n = s.step(d);
+        if !ok(n) {
+            return false;
+        }
+        if d.is_diagonal() {
+            let (dx, dy) = d.offset();
+            if !ok(Cell::new(s.x + dx, s.y)) || !ok(Cell::new(s.x, s.y + dy)) {
+                return false;
+            }
+        }
+        let ni = grid.index_of(n).unwrap();
+        all[ni][ti].is_some_and(|dn| close(dn + step_cost(grid, layer, n, d), here))
+    })
+}
+
+/// Checks every ordered pair of `table` against the reference.
+fn check_table(grid: &Grid, layer: GridLayer, eight: bool, table: &NextHopTable) -> usize {
+    let all = all_pairs(grid, layer, eight);
+    let mut reachable = 0;
+    for si in 0..grid.len() {
+        let s = grid.cell_of(si).unwrap();
+        for ti in 0..grid.len() {
+            let t = grid.cell_of(ti).unwrap();
+            let open = grid.is_passable(s, layer) && grid.is_passable(t, layer);
+            let want = if open { all[si][ti] } else { None };
+            assert_eq!(
+                table.is_reachable(s, t),
+                want.is_some(),
+                "{s}->{t}: reachability"
+            );
+            let step = table.next_step(s, t);
+            assert_eq!(
+                step,
+                reference_step(grid, layer, eight, &all, s, t),
+                "{s}->{t}: first step (distance {want:?})"
+            );
+            if let Some(d) = want {
+                reachable += 1;
+                // Following the table reaches t at exactly the cheapest cost.
+                let (end, cost) = walk(grid, layer, s, table.hops(s, t).map(|(d, _)| d));
+                assert_eq!(end, t, "{s}->{t}: the hops end elsewhere");
+                assert!(close(cost, d), "{s}->{t}: hops cost {cost}, cheapest {d}");
+                assert!(close(table.distance(s, t).unwrap(), d));
+            }
+        }
+    }
+    reachable
+}
+
+fn layer_for(rng: &mut rand::rngs::StdRng, weighted: bool) -> GridLayer {
+    if weighted {
+        random_layer(rng, 9)
+    } else {
+        GridLayer::new([1, 1, 1, 0])
+    }
+}
+
+#[test]
+fn every_pair_matches_reference_dijkstra() {
+    let mut pairs = 0;
+    for seed in 0..48u64 {
+        let mut rng = rng(seed);
+        let kind = seed % 4; // open, 30% walls, maze, random walls
+        let (w, h) = (rng.random_range(1..14), rng.random_range(1..14));
+        let walls = rng.random_range(0.0..0.5);
+        let grid = match kind {
+            0 => random_grid(&mut rng, w, h, 0.0),
+            1 => random_grid(&mut rng, 13, 11, 0.3),
+            2 => maze_grid(&mut rng, 7, 6, 0.1),
+            _ => random_grid(&mut rng, 12, 12, walls),
+        };
+        let weighted = seed % 3 == 0;
+        let layer = layer_for(&mut rng, weighted);
+        for eight in [false, true] {
+            let connectivity = if eight {
+                Connectivity::Eight
+            } else {
+                Connectivity::Four
+            };
+            let table = NextHopTable::builder(layer)
+                .connectivity(connectivity)
+                .threads(1 + (seed % 3) as usize)
+                .build(&grid)
+                .unwrap();
+            let expected = match (eight, weighted && layer.min_cost() != layer.max_cost()) {
+                (true, _) => Encoding::Directions8,
+                (false, true) => Encoding::Directions4,
+                (false, false) => Encoding::DistanceMod3,
+            };
+            assert_eq!(table.encoding(), expected);
+            pairs += check_table(&grid, layer, eight, &table);
+        }
+    }
+    assert!(pairs > 100_000, "only {pairs} reachable pairs checked");
+}
+
+#[test]
+fn thread_count_does_not_change_the_table() {
+    let mut rng = rng(7);
+    let grid = random_grid(&mut rng, 40, 37, 0.25);
+    for layer in [GridLayer::new([1, 1, 1, 0]), GridLayer::new([1, 3, 7, 0])] {
+        for connectivity in [Connectivity::Four, Connectivity::Eight] {
+            let build = |threads| {
+                NextHopTable::builder(layer)
+                    .connectivity(connectivity)
+                    .threads(threads)
+                    .build(&grid)
+                    .unwrap()
+            };
+            let one = build(1);
+            for threads in [2, 3, 8] {
+                let many = build(threads);
+                for _ in 0..20_000 {
+                    let (s, t) = (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid));
+                    assert_eq!(one.next_step(s, t), many.next_step(s, t));
+                }
+            }
+        }
+    }
+}
+
+/// Applies random edits and compares the repaired table with a fresh build after each.
+fn check_edits(seed: u64, slots: Slots, connectivity: Connectivity, weighted: bool) -> usize {
+    let mut rng = rng(seed);
+    let kind = seed % 3;
+    let mut grid = match kind {
+        0 => random_grid(&mut rng, 14, 12, 0.0),
+        1 => random_grid(&mut rng, 13, 13, 0.3),
+        _ => maze_grid(&mut rng, 7, 7, 0.15),
+    };
+    let layer = layer_for(&mut rng, weighted);
+    let builder = NextHopTable::builder(layer)
+        .connectivity(connectivity)
+        .slots(slots)
+        .threads(1 + (seed % 2) as usize);
+    let mut table = builder.build(&grid).unwrap();
+    let mut recomputed = 0;
+    for _ in 0..25 {
+        let mut changed = Vec::new();
+        for _ in 0..rng.random_range(1..3) {
+            let c = random_cell(&mut rng, &grid);
+            let kind = TileKind::new(rng.random_range(0..4u8)).unwrap();
+            grid.set(c, kind).unwrap();
+            changed.push(c);
+        }
+        let stats = table.update(&grid, &changed).unwrap();
+        recomputed += stats.targets_recomputed;
+        let fresh = builder.build(&grid).unwrap();
+        for si in 0..grid.len() {
+            let s = grid.cell_of(si).unwrap();
+            for ti in 0..grid.len() {
+                let t = grid.cell_of(ti).unwrap();
+                assert_eq!(
+                    table.next_step(s, t),
+                    fresh.next_step(s, t),
+                    "seed {seed}: {s}->{t} after editing {changed:?} ({stats:?})"
+                );
+                assert_eq!(table.is_reachable(s, t), fresh.is_reachable(s, t));
+            }
+        }
+        assert_eq!(table.components(), fresh.components());
+    }
+    recomputed
+}
+
+#[test]
+fn repaired_tables_equal_fresh_builds() {
+    for seed in 0..24 {
+        for slots in [Slots::Passable, Slots::AllCells] {
+            check_edits(seed, slots, Connectivity::Four, false);
+            check_edits(seed, slots, Connectivity::Four, true);
+            check_edits(seed, slots, Connectivity::Eight, seed % 2 == 0);
+        }
+    }
+}
+
+#[test]
+fn a_blocked_cell_in_the_open_is_patched_not_recomputed() {
+    let mut grid = Grid::new(30, 30).unwrap();
+    let layer = GridLayer::FLOOR_ONLY;
+    let mut table = NextHopTable::builder(layer)
+        .slots(Slots::AllCells)
+        .build(&grid)
+        .unwrap();
+    let c = Cell::new(15, 15);
+    grid.set(c, TileKind::K3).unwrap();
+    let stats = table.update(&grid, &[c]).unwrap();
+    assert_eq!(stats.targets_recomputed, 0, "{stats:?}");
+    assert_eq!(stats.targets_patched, 899);
+    // Only the cells straight behind the wall get farther, for targets in line.
+    assert!(stats.entries_patched < 899 * 4, "{stats:?}");
+    grid.set(c, TileKind::K0).unwrap();
+    let stats = table.update(&grid, &[c]).unwrap();
+    assert_eq!(
+        stats.targets_recomputed, 1,
+        "only the reopened cell's own row: {stats:?}"
+    );
+    let fresh = NextHopTable::builder(layer).build(&grid).unwrap();
+    for s in [Cell::new(0, 15), Cell::new(29, 15), Cell::new(15, 0)] {
+        for t in [Cell::new(29, 15), Cell::new(0, 15), Cell::new(15, 29)] {
+            assert_eq!(table.next_step(s, t), fresh.next_step(s, t));
+        }
+    }
+}
+
+#[test]
+fn bad_input_gives_clear_results() {
+    let grid = Grid::from_ascii("..#\n.##\n#..", |c| {
+        Some(if c == '#' { TileKind::K3 } else { TileKind::K0 })
+    })
+    .unwrap();
+    let layer = GridLayer::FLOOR_ONLY;
+    let table = NextHopTable::builder(layer).build(&grid).unwrap();
+    let (a, b) = (Cell::new(0, 0), Cell::new(2, 2));
+    // Outside, blocked, unreachable, same cell.
+    assert_eq!(table.next_step(Cell::new(-1, 0), a), None);
+    assert_eq!(table.next_step(a, Cell::new(3, 0)), None);
+    assert_eq!(table.next_step(a, Cell::new(2, 0)), None);
+    assert!(!table.is_reachable(a, b));
+    assert_eq!(table.next_step(a, b), None);
+    assert_eq!(table.hops(a, b).count(), 0);
+    assert_eq!(table.distance(a, b), None);
+    assert_eq!(table.next_step(a, a), None);
+    assert!(table.is_reachable(a, a));
+    assert_eq!(table.distance(a, a), Some(0.0));
+    assert_eq!(table.components(), 2);
+    assert_eq!(table.dangling().collect::<Vec<_>>(), [Cell::new(1, 2), b]);
+    // Empty grids.
+    for (w, h) in [(0, 0), (0, 5), (5, 0)] {
+        let empty = Grid::new(w, h).unwrap();
+        let t = NextHopTable::builder(layer).build(&empty).unwrap();
+        assert_eq!(t.slots(), 0);
+        assert_eq!(t.next_step(a, a), None);
+    }
+    // An entirely blocked grid.
+    let walls = Grid::filled(6, 6, TileKind::K3).unwrap();
+    let t = NextHopTable::builder(layer).build(&walls).unwrap();
+    assert_eq!((t.slots(), t.components()), (0, 0));
+    // Too large: refused before anything is allocated, with the figure.
+    let huge = Grid::new(4096, 4096).unwrap();
+    let estimate = NextHopTable::builder(layer).estimate(&huge);
+    assert_eq!(estimate.slots, 4096 * 4096);
+    assert!(estimate.table_bytes > 50_000_000_000_000);
+    match NextHopTable::builder(layer).build(&huge) {
+        Err(TableError::TooLarge { needed, limit }) => {
+            assert_eq!(needed, estimate.total_bytes);
+            assert_eq!(limit, 1 << 30);
+        }
+        other => panic!("expected TooLarge, got {other:?}"),
+    }
+    let small = NextHopTable::builder(layer).memory_limit(1000);
+    assert!(matches!(
+        small.build(&Grid::new(100, 100).unwrap()),
+        Err(TableError::TooLarge { limit: 1000, .. })
+    ));
+    // Updating with another grid size.
+    let mut table = table;
+    assert!(matches!(
+        table.update(&Grid::new(4, 4).unwrap(), &[a]),
+        Err(TableError::GridMismatch { .. })
+    ));
+    // Edits outside the grid are ignored.
+    assert_eq!(table.update(&grid, &[Cell::new(9, 9)]).unwrap().edits, 0);
+}
+
+#[test]
+fn step_away_never_gets_closer() {
+    for (seed, connectivity, layer) in [
+        (1, Connectivity::Four, GridLayer::new([1, 1, 1, 0])),
+        (2, Connectivity::Four, GridLayer::new([1, 4, 2, 0])),
+        (3, Connectivity::Eight, GridLayer::new([1, 1, 1, 0])),
+    ] {
+        let mut rng = rng(seed);
+        let grid = random_grid(&mut rng, 20, 20, 0.25);
+        let eight = connectivity == Connectivity::Eight;
+        let all = all_pairs(&grid, layer, eight);
+        let table = NextHopTable::builder(layer)
+            .connectivity(connectivity)
+            .build(&grid)
+            .unwrap();
+        let mut moved = 0;
+        for _ in 0..2000 {
+            let (s, t) = (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid));
+            let (si, ti) = (grid.index_of(s).unwrap(), grid.index_of(t).unwrap());
+            match table.step_away(s, t) {
+                Some(d) => {
+                    let n = s.step(d);
+                    let dn = all[grid.index_of(n).unwrap()][ti].unwrap();
+                    assert!(dn >= all[si][ti].unwrap() - 1e-9, "{s} away from {t}");
+                    moved += 1;
+                }
+                None => {
+                    // Cornered: every open neighbour is closer (or t cannot reach s).
+                    if let Some(here) = all[si][ti].filter(|_| grid.is_passable(s, layer)) {
+                        for d in Direction8::ALL {
+                            if d.is_diagonal() && !eight {
+                                continue;
+                            }
+                            let n = s.step(d);
+                            if table.is_reachable(s, n) && s.chebyshev(n) == 1 && !d.is_diagonal() {
+                                let dn = all[grid.index_of(n).unwrap()][ti].unwrap();
+                                assert!(dn < here, "{s} had a way away from {t}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(moved > 500);
+    }
+}
+
+#[test]
+fn paths_come_in_gridpath_chunks() {
+    let grid = Grid::new(100, 3).unwrap();
+    let table = NextHopTable::builder(GridLayer::FLOOR_ONLY)
+        .build(&grid)
+        .unwrap();
+    let (mut at, to) = (Cell::new(0, 0), Cell::new(99, 2));
+    let mut steps = 0;
+    loop {
+        let chunk = table.path(at, to);
+        if chunk.is_empty() {
+            break;
+        }
+        assert!(chunk.len() == 56 || chunk.end(at) == to);
+        steps += chunk.len();
+        at = chunk.end(at);
+    }
+    assert_eq!((at, steps), (to, 101));
+    let p8 = table.path8(Cell::new(0, 0), Cell::new(3, 0));
+    assert_eq!(p8.len(), 3);
+}
