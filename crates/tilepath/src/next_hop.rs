@@ -27,6 +27,8 @@ static TRITS: [[u8; 5]; 256] = {
     t
 };
 const POW3: [u8; 5] = [1, 3, 9, 27, 81];
+/// The residue one step closer than residue `r`.
+const CLOSER: [u8; 3] = [2, 0, 1];
 
 /// How a [`NextHopTable`] stores a pair.
 ///
@@ -281,6 +283,8 @@ struct Shape {
     costs: Vec<u8>,
     /// Per padded cell: its slot, or `NONE`.
     slot_of: Vec<u32>,
+    /// Per padded cell: its slot while open, else `NONE` (one load for the queries).
+    open: Vec<u32>,
     /// Per slot: its padded index.
     cells: Vec<u32>,
     /// Per slot: its component (`NONE` while blocked).
@@ -318,6 +322,9 @@ impl Shape {
             connectivity,
             encoding: Encoding::of(layer, connectivity),
             layer,
+            open: (0..padded)
+                .map(|p| if costs[p] != 0 { slot_of[p] } else { NONE })
+                .collect(),
             costs,
             slot_of,
             component: vec![NONE; cells.len()],
@@ -327,6 +334,12 @@ impl Shape {
         };
         shape.label_components();
         shape
+    }
+
+    /// Sets the cost of the slot at padded index `p`.
+    fn set_cost(&mut self, p: usize, cost: u8) {
+        self.costs[p] = cost;
+        self.open[p] = if cost != 0 { self.slot_of[p] } else { NONE };
     }
 
     /// Labels the components of the passable slots (flood fill, O(slots)).
@@ -747,20 +760,29 @@ impl NextHopTable {
     #[must_use]
     pub fn next_step(&self, from: Cell, to: Cell) -> Option<Direction8> {
         let s = &self.shape;
-        let (p, slot) = s.open_slot(from)?;
-        let (tp, target) = s.open_slot(to)?;
-        if p == tp || s.component[slot] != s.component[target] {
+        let p = s.padded(from)?;
+        let tp = s.padded(to)?;
+        let (slot, target) = (s.open[p], s.open[tp]);
+        if slot == NONE || target == NONE || p == tp {
+            return None;
+        }
+        let (slot, target) = (slot as usize, target as usize);
+        if s.component[slot] != s.component[target] {
             return None;
         }
         let row = &self.rows[target * self.row_bytes..(target + 1) * self.row_bytes];
         Some(match s.encoding {
             Encoding::DistanceMod3 => {
-                let closer = (get_trit(row, slot) + 2) % 3;
-                let dir = [0, 2, 4, 6].into_iter().find(|&d| {
-                    let q = p.wrapping_add_signed(s.deltas[d]);
-                    s.costs[q] != 0 && get_trit(row, s.slot_of[q] as usize) == closer
-                })?;
-                Direction8::from_bits(dir as u8)
+                let closer = CLOSER[usize::from(get_trit(row, slot))];
+                // Right, down, left, up: the first open neighbour one step closer.
+                let st = s.stride;
+                for (q, dir) in [(p + 1, 0), (p + st, 2), (p - 1, 4), (p - st, 6)] {
+                    let n = s.open[q];
+                    if n != NONE && get_trit(row, n as usize) == closer {
+                        return Some(Direction8::from_bits(dir));
+                    }
+                }
+                return None;
             }
             Encoding::Directions4 => Direction::from_bits(get_code(s.encoding, row, slot)).into(),
             Encoding::Directions8 => Direction8::from_bits(get_code(s.encoding, row, slot)),
@@ -1023,11 +1045,11 @@ impl NextHopTable {
             } else {
                 full = self.targets_crossing(p, old_component);
             }
-            self.shape.costs[p] = 0;
+            self.shape.set_cost(p, 0);
             self.shape.label_components();
         } else if old == 0 {
             // Opened.
-            self.shape.costs[p] = new;
+            self.shape.set_cost(p, new);
             let joined = self.neighbour_components(p);
             self.shape.label_components();
             let component = self.shape.component[here];
@@ -1042,10 +1064,10 @@ impl NextHopTable {
             // Dearer (a layer with several costs, so a direction encoding): only the
             // targets some cheapest path entered `p` for.
             full = self.targets_crossing(p, old_component);
-            self.shape.costs[p] = new;
+            self.shape.set_cost(p, new);
         } else {
             // Cheaper: any target of the component may now route through `p`.
-            self.shape.costs[p] = new;
+            self.shape.set_cost(p, new);
             full = self.targets_of_component(old_component, None);
         }
         full.sort_unstable();

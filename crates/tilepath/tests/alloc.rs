@@ -7,21 +7,20 @@ mod common;
 use common::*;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell as StdCell;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use tilepath::{AStar, Cell, Greedy, Grid, GridLayer};
 
 struct Counting;
 
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
 thread_local! {
-    /// Only the measuring thread counts: the test harness allocates on other threads.
+    /// Only the measuring thread counts, into its own counter: the test harness and
+    /// the other tests allocate on other threads.
     static COUNTING: StdCell<bool> = const { StdCell::new(false) };
+    static ALLOCATIONS: StdCell<usize> = const { StdCell::new(0) };
 }
 
 fn count() {
     if COUNTING.try_with(StdCell::get).unwrap_or(false) {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
     }
 }
 
@@ -54,11 +53,11 @@ static GLOBAL: Counting = Counting;
 
 /// Allocations made by `f` on this thread.
 fn allocations_in(f: impl FnOnce()) -> usize {
-    ALLOCATIONS.store(0, Ordering::SeqCst);
+    ALLOCATIONS.with(|n| n.set(0));
     COUNTING.with(|c| c.set(true));
     f();
     COUNTING.with(|c| c.set(false));
-    ALLOCATIONS.load(Ordering::SeqCst)
+    ALLOCATIONS.with(StdCell::get)
 }
 
 struct Workload {
@@ -191,5 +190,39 @@ fn distance_fields_allocate_nothing_to_compute_or_repair() {
         });
         println!("{conn:?} field: {n} allocations in 6 computes and 1,200 repairs");
         assert_eq!(n, 0, "{conn:?} field allocated {n} times");
+    }
+}
+
+#[test]
+fn next_hop_queries_allocate_nothing() {
+    use tilepath::{Connectivity, NextHopTable};
+    let mut rng = rng(11);
+    for (conn, layer) in [
+        (Connectivity::Four, GridLayer::new([1, 1, 1, 0])),
+        (Connectivity::Four, GridLayer::new([1, 3, 9, 0])),
+        (Connectivity::Eight, GridLayer::new([1, 2, 4, 0])),
+    ] {
+        let grid = random_grid(&mut rng, 40, 40, 0.2);
+        let table = NextHopTable::builder(layer)
+            .connectivity(conn)
+            .build(&grid)
+            .unwrap();
+        let pairs: Vec<(Cell, Cell)> = (0..10_000)
+            .map(|_| (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid)))
+            .collect();
+        let mut answered = 0usize;
+        let n = allocations_in(|| {
+            for &(s, t) in &pairs {
+                answered += usize::from(table.next_step(s, t).is_some());
+                answered += usize::from(table.is_reachable(s, t));
+                answered += table.path(s, t).len() + table.path8(s, t).len();
+                answered += table.hops(s, t).count();
+                answered += usize::from(table.step_away(s, t).is_some());
+                answered += table.distance(s, t).map_or(0, |d| d as usize);
+            }
+        });
+        println!("{conn:?} table: {n} allocations in 10,000 x 7 queries");
+        assert_eq!(n, 0, "{conn:?} table queries allocated {n} times");
+        assert!(answered > 10_000, "the queries found nothing: {answered}");
     }
 }
