@@ -972,19 +972,13 @@ impl NextHopTable {
     /// Computes every row.
     fn compute_all(&mut self) {
         let slots = self.shape.cells.len();
+        let threads = self.thread_count(slots);
+        self.prepare_workers(threads);
         let rows: Vec<(usize, &mut [u8])> = if self.row_bytes == 0 {
             Vec::new()
         } else {
             self.rows.chunks_mut(self.row_bytes).enumerate().collect()
         };
-        debug_assert_eq!(rows.len(), slots);
-        let threads = self.options.thread_count().min(slots.div_ceil(64)).max(1);
-        if self.workers.len() < threads {
-            self.workers.resize_with(threads, Worker::default);
-        }
-        for w in &mut self.workers[..threads] {
-            w.prepare(&self.shape);
-        }
         run_rows(&self.shape, &mut self.workers[..threads], rows);
     }
 
