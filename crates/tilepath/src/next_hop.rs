@@ -983,16 +983,19 @@ impl NextHopTable {
     }
 
     /// Brings the table up to date with `grid` after edits to the cells `changed`
-    /// (duplicates and unchanged cells are fine). Each edit recomputes only the
-    /// targets whose rows it can change: with [`Encoding::DistanceMod3`] rows are
-    /// patched around the edit; otherwise a blocked (or dearer) cell recomputes the
-    /// targets some neighbour's first step crossed it for, and an opened (or cheaper)
-    /// cell recomputes its component's targets. The result equals a fresh build.
+    /// (duplicates, unchanged cells and cells outside the grid are ignored). Each edit
+    /// recomputes only the targets whose rows it can change. With
+    /// [`Encoding::DistanceMod3`] every row is patched around the edit (only an
+    /// opening that joins components recomputes the joined component's rows: all its
+    /// cross pairs are new). With the direction encodings a blocked (or dearer) cell
+    /// recomputes the targets some neighbour's first step crossed it for, and an
+    /// opened (or cheaper) cell its component's targets. The result equals a fresh
+    /// build.
     ///
     /// # Errors
-    /// [`TableError::GridMismatch`] if `grid` is another size; [`TableError::TooLarge`]
-    /// if opening a cell outside the slots needs a rebuild above the memory limit
-    /// (the table is then left as it was).
+    /// [`TableError::GridMismatch`] if `grid` is another size (nothing is changed);
+    /// [`TableError::TooLarge`] if opening a cell outside the slots needs a rebuild
+    /// above the memory limit (the table keeps the edits listed before that cell).
     pub fn update(&mut self, grid: &Grid, changed: &[Cell]) -> Result<UpdateStats, TableError> {
         let found = (grid.width(), grid.height());
         let expected = (self.shape.width, self.shape.height);
@@ -1049,7 +1052,7 @@ impl NextHopTable {
             let component = self.shape.component[here];
             let others = self.targets_of_component(component, Some(here));
             full.push(here);
-            if mod3 && joined <= 1 && self.ring_connects(p) {
+            if mod3 && joined <= 1 {
                 patch = others;
             } else {
                 full.extend(others);
@@ -1150,34 +1153,6 @@ impl NextHopTable {
             }
         }
         out
-    }
-
-    /// (4-connected, `p` just opened.) Whether `p`'s open neighbours are connected
-    /// through the 8 cells around `p`, so their distances relative to each other
-    /// follow from the table.
-    fn ring_connects(&self, p: usize) -> bool {
-        let s = &self.shape;
-        // Ring cells clockwise from right: even = orthogonal neighbours.
-        let open: [bool; 8] =
-            core::array::from_fn(|d| s.costs[p.wrapping_add_signed(s.deltas[d])] != 0);
-        let orth: Vec<usize> = (0..8).step_by(2).filter(|&d| open[d]).collect();
-        let Some(&first) = orth.first() else {
-            return true;
-        };
-        // Walk the ring both ways from `first` through open cells.
-        let mut reached = [false; 8];
-        reached[first] = true;
-        for step in [1usize, 7] {
-            let mut d = first;
-            loop {
-                d = (d + step) & 7;
-                if !open[d] || reached[d] {
-                    break;
-                }
-                reached[d] = true;
-            }
-        }
-        orth.iter().all(|&d| reached[d])
     }
 
     /// Recomputes the rows of `targets` in full, in parallel.
@@ -1325,10 +1300,10 @@ impl Worker {
         i64::from((b + 4 - a) % 3) - 1
     }
 
-    /// `c` was opened (and its open neighbours are connected through the ring of 8
-    /// cells around it): its distance is one more than its nearest neighbour's, and
-    /// the cells that now get closer through it are lowered, breadth-first from `c`.
-    /// Distances are relative to the first open neighbour's.
+    /// `c` was opened: its distance is one more than its nearest neighbour's, and the
+    /// cells that now get closer through it are lowered, breadth-first from `c`. The
+    /// neighbours' old distances relative to each other come from the ring of 8 cells
+    /// around `c` when it connects them, else (a doorway) from walking the row.
     fn patch_opened(&mut self, shape: &Shape, t: usize, row: &mut [u8], c: usize) -> usize {
         let s = shape.stride;
         let tp = shape.cells[t] as usize;
@@ -1354,7 +1329,24 @@ impl Worker {
                 d = nd;
             }
         }
-        let base = i64::from(get_trit(row, shape.slot_of[ring[first]] as usize));
+        let mut base = i64::from(get_trit(row, shape.slot_of[ring[first]] as usize));
+        if (0..8)
+            .step_by(2)
+            .any(|d| open[d] && self.mark[ring[d]] != known)
+        {
+            // A doorway: the neighbours only meet far away. Their exact old distances
+            // come from walking the old row to the target (O(path length) each).
+            for d in (0..8).step_by(2).filter(|&d| open[d]) {
+                match walk_length(shape, row, ring[d], tp, c) {
+                    Some(n) => self.old[ring[d]] = n,
+                    None => {
+                        self.compute_row(shape, tp, row);
+                        return row.len();
+                    }
+                }
+            }
+            base = 0;
+        }
         let new_c = (0..8)
             .step_by(2)
             .filter(|&d| open[d])
@@ -1515,6 +1507,25 @@ impl Worker {
         }
         written
     }
+}
+
+/// (Mod 3.) The number of steps from `from` to the target `tp` along the row's
+/// cheapest path, avoiding `skip` (a cell opened since the row was written); `None`
+/// if the row leads nowhere.
+fn walk_length(shape: &Shape, row: &[u8], from: usize, tp: usize, skip: usize) -> Option<i64> {
+    let st = shape.stride;
+    let (mut x, mut n) = (from, 0i64);
+    while x != tp {
+        let closer = CLOSER[usize::from(get_trit(row, shape.open[x] as usize))];
+        x = [x + 1, x + st, x - 1, x - st].into_iter().find(|&q| {
+            q != skip && shape.open[q] != NONE && get_trit(row, shape.open[q] as usize) == closer
+        })?;
+        n += 1;
+        if n as usize > shape.cells.len() {
+            return None;
+        }
+    }
+    Some(n)
 }
 
 /// The steps of a cheapest path, from [`NextHopTable::hops`]: each direction with the

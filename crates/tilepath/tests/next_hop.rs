@@ -381,3 +381,45 @@ fn paths_come_in_gridpath_chunks() {
     let p8 = table.path8(Cell::new(0, 0), Cell::new(3, 0));
     assert_eq!(p8.len(), 3);
 }
+
+#[test]
+fn a_door_opened_in_a_maze_is_patched_not_recomputed() {
+    let mut rng = rng(4);
+    let mut grid = maze_grid(&mut rng, 9, 9, 0.0);
+    let layer = GridLayer::new([1, 1, 1, 0]);
+    let builder = NextHopTable::builder(layer).slots(Slots::AllCells);
+    let mut table = builder.build(&grid).unwrap();
+    let mut doors = 0;
+    for i in 0..grid.len() {
+        let c = grid.cell_of(i).unwrap();
+        let open_sides = [
+            Direction8::Right,
+            Direction8::Down,
+            Direction8::Left,
+            Direction8::Up,
+        ]
+        .into_iter()
+        .filter(|&d| grid.is_passable(c.step(d), layer))
+        .count();
+        // A wall between two corridors of the same (only) component.
+        if grid.is_passable(c, layer) || open_sides != 2 || doors == 6 {
+            continue;
+        }
+        grid.set(c, TileKind::K0).unwrap();
+        let stats = table.update(&grid, &[c]).unwrap();
+        assert_eq!(
+            stats.targets_recomputed, 1,
+            "only the door's own row: {stats:?}"
+        );
+        assert!(stats.targets_patched > 100);
+        let fresh = builder.build(&grid).unwrap();
+        for si in 0..grid.len() {
+            for ti in 0..grid.len() {
+                let (s, t) = (grid.cell_of(si).unwrap(), grid.cell_of(ti).unwrap());
+                assert_eq!(table.next_step(s, t), fresh.next_step(s, t), "{s}->{t}");
+            }
+        }
+        doors += 1;
+    }
+    assert_eq!(doors, 6);
+}
