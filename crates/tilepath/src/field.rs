@@ -1064,8 +1064,9 @@ impl<K: Copy + Ord> StepQueues<K> {
         }
     }
 
-    fn memory_bytes(&self) -> usize {
-        (self.fifos.iter().map(Vec::capacity).sum::<usize>() + self.seeds.capacity()) * 8
+    pub(crate) fn memory_bytes(&self) -> usize {
+        (self.fifos.iter().map(Vec::capacity).sum::<usize>() + self.seeds.capacity())
+            * core::mem::size_of::<(K, u32)>()
     }
 
     #[inline]

@@ -412,10 +412,8 @@ impl Shape {
     #[inline]
     fn open_slot(&self, cell: Cell) -> Option<(usize, usize)> {
         let p = self.padded(cell)?;
-        if self.costs[p] == 0 {
-            return None;
-        }
-        Some((p, self.slot_of[p] as usize))
+        let slot = self.open[p];
+        (slot != NONE).then_some((p, slot as usize))
     }
 
     /// The cost, in table units, of stepping from a cell into `q` in direction `dir`.
@@ -509,6 +507,19 @@ impl Worker {
             q.reserve(padded);
             self.queues = Some(q);
         }
+    }
+
+    /// Bytes of scratch held.
+    fn memory_bytes(&self) -> usize {
+        self.mark.capacity() * 4
+            + (self.dist.capacity() + self.old.capacity()) * 8
+            + (self.queue.capacity()
+                + self.level.capacity()
+                + self.next.capacity()
+                + self.members.capacity())
+                * 4
+            + (self.seeds.capacity() + self.fifo.capacity()) * 16
+            + self.queues.as_ref().map_or(0, StepQueues::memory_bytes)
     }
 
     /// A fresh stamp: every mark is older.
@@ -734,16 +745,7 @@ impl NextHopTable {
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
         let s = &self.shape;
-        let workers: usize = self
-            .workers
-            .iter()
-            .map(|w| {
-                w.mark.capacity() * 4
-                    + w.dist.capacity() * 8
-                    + (w.queue.capacity() + w.next.capacity()) * 4
-                    + w.seeds.capacity() * 16
-            })
-            .sum();
+        let workers: usize = self.workers.iter().map(Worker::memory_bytes).sum();
         self.rows.capacity()
             + s.costs.capacity()
             + (s.slot_of.capacity() + s.cells.capacity() + s.component.capacity()) * 4
@@ -979,7 +981,15 @@ impl NextHopTable {
         } else {
             self.rows.chunks_mut(self.row_bytes).enumerate().collect()
         };
-        run_rows(&self.shape, &mut self.workers[..threads], rows);
+        run_rows(
+            &self.shape,
+            &mut self.workers[..threads],
+            rows,
+            |w, shape, t, row| {
+                w.compute_row(shape, shape.cells[t] as usize, row);
+                0
+            },
+        );
     }
 
     /// Brings the table up to date with `grid` after edits to the cells `changed`
@@ -1157,50 +1167,33 @@ impl NextHopTable {
 
     /// Recomputes the rows of `targets` in full, in parallel.
     fn recompute(&mut self, targets: &[usize]) {
-        if targets.is_empty() {
-            return;
-        }
-        let threads = self.thread_count(targets.len());
-        self.prepare_workers(threads);
-        let rows = select_rows(&mut self.rows, self.row_bytes, targets);
-        run_rows(&self.shape, &mut self.workers[..threads], rows);
+        self.for_rows(targets, |w, shape, t, row| {
+            w.compute_row(shape, shape.cells[t] as usize, row);
+            0
+        });
     }
 
     /// Patches the mod-3 rows of `targets` after `p` was opened (`opened`) or blocked.
     /// Returns the number of entries rewritten.
     fn patch(&mut self, targets: &[usize], p: usize, opened: bool) -> usize {
+        self.for_rows(targets, |w, shape, t, row| {
+            w.patch_row(shape, t, row, p, opened)
+        })
+    }
+
+    /// Runs `f` on the rows of `targets` (sorted, distinct) in parallel; returns the
+    /// sum of its results.
+    fn for_rows<F>(&mut self, targets: &[usize], f: F) -> usize
+    where
+        F: Fn(&mut Worker, &Shape, usize, &mut [u8]) -> usize + Sync,
+    {
+        if targets.is_empty() {
+            return 0;
+        }
         let threads = self.thread_count(targets.len());
         self.prepare_workers(threads);
         let rows = select_rows(&mut self.rows, self.row_bytes, targets);
-        let shape = &self.shape;
-        let chunks = split(rows, threads);
-        let workers = &mut self.workers[..threads];
-        if threads == 1 {
-            let w = &mut workers[0];
-            return chunks
-                .into_iter()
-                .flatten()
-                .map(|(t, row)| w.patch_row(shape, t, row, p, opened))
-                .sum();
-        }
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = workers
-                .iter_mut()
-                .zip(chunks)
-                .map(|(w, chunk)| {
-                    scope.spawn(move || {
-                        chunk
-                            .into_iter()
-                            .map(|(t, row)| w.patch_row(shape, t, row, p, opened))
-                            .sum::<usize>()
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("a patch thread panicked"))
-                .sum()
-        })
+        run_rows(&self.shape, &mut self.workers[..threads], rows, f)
     }
 }
 
@@ -1221,43 +1214,43 @@ fn select_rows<'a>(
     out
 }
 
-/// Splits `items` into `parts` interleaved blocks of 16 (so that expensive and cheap
-/// rows spread evenly).
-fn split<T>(items: Vec<T>, parts: usize) -> Vec<Vec<T>> {
-    let mut out: Vec<Vec<T>> = (0..parts).map(|_| Vec::new()).collect();
-    for (i, item) in items.into_iter().enumerate() {
-        out[(i / 16) % parts].push(item);
-    }
-    out
-}
-
-/// Computes `rows` over `workers.len()` threads.
-fn run_rows(shape: &Shape, workers: &mut [Worker], rows: Vec<(usize, &mut [u8])>) {
+/// Runs `f` on `rows` over `workers.len()` threads, which take blocks of 32 rows
+/// from a shared list; returns the sum of its results.
+fn run_rows<F>(shape: &Shape, workers: &mut [Worker], rows: Vec<(usize, &mut [u8])>, f: F) -> usize
+where
+    F: Fn(&mut Worker, &Shape, usize, &mut [u8]) -> usize + Sync,
+{
     if workers.len() == 1 {
         let w = &mut workers[0];
-        for (t, row) in rows {
-            w.compute_row(shape, shape.cells[t] as usize, row);
-        }
-        return;
+        return rows.into_iter().map(|(t, row)| f(w, shape, t, row)).sum();
     }
-    // Work is taken in blocks of 32 rows from a shared list.
     let blocks = Mutex::new(split_blocks(rows, 32));
+    let f = &f;
     std::thread::scope(|scope| {
-        for w in workers.iter_mut() {
-            let blocks = &blocks;
-            scope.spawn(move || {
-                loop {
-                    let block = blocks.lock().map_or(None, |mut b| b.pop());
-                    let Some(block) = block else { break };
-                    for (t, row) in block {
-                        w.compute_row(shape, shape.cells[t] as usize, row);
+        let handles: Vec<_> = workers
+            .iter_mut()
+            .map(|w| {
+                let blocks = &blocks;
+                scope.spawn(move || {
+                    let mut sum = 0;
+                    loop {
+                        let block = blocks.lock().map_or(None, |mut b| b.pop());
+                        let Some(block) = block else { break sum };
+                        for (t, row) in block {
+                            sum += f(w, shape, t, row);
+                        }
                     }
-                }
-            });
-        }
-    });
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a table thread panicked"))
+            .sum()
+    })
 }
 
+/// `items` in blocks of `size`.
 fn split_blocks<T>(items: Vec<T>, size: usize) -> Vec<Vec<T>> {
     let mut out = Vec::with_capacity(items.len().div_ceil(size));
     let mut block = Vec::with_capacity(size);
