@@ -9,6 +9,7 @@ mod settings;
 mod solve;
 #[cfg(feature = "tilemap")]
 mod tilemap;
+mod workers;
 
 use bevy::app::FixedUpdate;
 use bevy::diagnostic::{Diagnostic, Diagnostics, RegisterDiagnostic};
@@ -22,7 +23,9 @@ pub use components::{
 #[cfg(feature = "debug")]
 pub use debug::PathingDebug;
 pub use grid::{GridTransform, PathingGrid};
-pub use settings::{PathFailed, PathFound, PathingBudget, PathingDiagnostics, PathingSettings};
+pub use settings::{
+    Parallelism, PathFailed, PathFound, PathingBudget, PathingDiagnostics, PathingSettings,
+};
 #[cfg(feature = "tilemap")]
 pub use tilemap::{PathTile, PathingTilemap, cell_to_tile_pos, tile_pos_to_cell};
 pub use tilepath;
@@ -32,9 +35,9 @@ pub mod prelude {
     #[cfg(feature = "debug")]
     pub use crate::PathingDebug;
     pub use crate::{
-        GridCell, GridTransform, NoPathReason, PathFailed, PathFollower, PathFound, PathGoal,
-        PathRequest, PathStatus, PathSteps, PathingBudget, PathingDiagnostics, PathingGrid,
-        PathingPlugin, PathingSettings, PathingSystems, SearchMode, UnitPath,
+        GridCell, GridTransform, NoPathReason, Parallelism, PathFailed, PathFollower, PathFound,
+        PathGoal, PathRequest, PathStatus, PathSteps, PathingBudget, PathingDiagnostics,
+        PathingGrid, PathingPlugin, PathingSettings, PathingSystems, SearchMode, UnitPath,
     };
     #[cfg(feature = "tilemap")]
     pub use crate::{PathTile, PathingTilemap};

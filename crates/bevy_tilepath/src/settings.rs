@@ -48,14 +48,30 @@ pub struct PathingSettings {
     /// A unit with a partial path standing at its end plans again after this many
     /// ticks (the map may have opened). Default: 30.
     pub retry_interval: u64,
-    /// Batches smaller than this are solved on the calling thread rather than spread
-    /// over the compute task pool. Default: 64.
+    /// Batches smaller than this are solved on the calling thread alone. Default: 64.
     pub parallel_min_batch: usize,
-    /// Parts a batch is split into, each solved as one task on the compute task pool
-    /// with its own solver scratch. 0: one per pool thread plus one for the calling
-    /// thread; 1: everything on the calling thread. Results do not depend on it.
-    /// Default: 0.
+    /// Threads a batch is spread over, the calling thread included, each with its own
+    /// solver scratch. 0: one per core ([`SolverThreads`](Parallelism::SolverThreads))
+    /// or one per compute pool thread plus the caller
+    /// ([`ComputeTaskPool`](Parallelism::ComputeTaskPool)); 1: everything on the
+    /// calling thread. Results do not depend on it. Default: 0.
     pub threads: usize,
+    /// Where the threads come from. Default: [`Parallelism::SolverThreads`].
+    pub parallelism: Parallelism,
+}
+
+/// Where a batch's parallel solving runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Parallelism {
+    /// Threads owned by the plugin (`tilepath-solver-N`), started when first needed and
+    /// parked between batches: handing them a batch allocates nothing. Where threads
+    /// cannot be started (e.g. on the web) batches are solved on the calling thread.
+    #[default]
+    SolverThreads,
+    /// Tasks on Bevy's `ComputeTaskPool`, sharing its threads with the app's systems.
+    /// Bevy's `scope` allocates its tasks on every call: a few allocations per batch
+    /// (never per unit).
+    ComputeTaskPool,
 }
 
 impl Default for PathingSettings {
@@ -71,6 +87,7 @@ impl Default for PathingSettings {
             retry_interval: 30,
             parallel_min_batch: 64,
             threads: 0,
+            parallelism: Parallelism::SolverThreads,
         }
     }
 }

@@ -1,18 +1,21 @@
 //! Collecting requests into a FIFO and solving them in batches under a budget.
 
 use std::collections::{HashMap, VecDeque};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
-use bevy::tasks::ComputeTaskPool;
+use bevy::tasks::{ComputeTaskPool, TaskPool};
 use tilepath::{
     AStar, Cell, Connectivity, DistanceField, Greedy, Grid, GridLayer, PathError, PathResult,
 };
 
 use crate::components::PathState;
+use crate::workers::SolverThreads;
 use crate::{
-    GridCell, NoPathReason, PathFailed, PathFound, PathGoal, PathRequest, PathStatus, PathSteps,
-    PathingBudget, PathingDiagnostics, PathingGrid, PathingSettings, SearchMode, UnitPath,
+    GridCell, NoPathReason, Parallelism, PathFailed, PathFound, PathGoal, PathRequest, PathStatus,
+    PathSteps, PathingBudget, PathingDiagnostics, PathingGrid, PathingSettings, SearchMode,
+    UnitPath,
 };
 
 /// Repairs touching up to this many cells allocate nothing (20 bytes per cell).
@@ -90,6 +93,8 @@ pub(crate) struct Planner {
     queue: VecDeque<Entity>,
     jobs: Vec<Job>,
     scratch: Vec<Scratch>,
+    /// Started on the first batch worth spreading; restarted if `threads` changes.
+    solver_threads: Option<SolverThreads>,
     fields: Vec<FieldSlot>,
     counts: HashMap<FieldKey, u32>,
     pub(crate) tick: u64,
@@ -104,6 +109,7 @@ impl Default for Planner {
             queue: VecDeque::new(),
             jobs: Vec::new(),
             scratch: Vec::new(),
+            solver_threads: None,
             fields: Vec::new(),
             counts: HashMap::new(),
             tick: 0,
@@ -199,6 +205,7 @@ pub(crate) fn solve_requests(
         queue,
         jobs,
         scratch,
+        solver_threads,
         fields,
         counts,
         tick,
@@ -288,7 +295,14 @@ pub(crate) fn solve_requests(
         diag.batches += 1;
 
         spent += assign_fields(&grid, &settings, jobs, fields, counts, tick, &mut diag);
-        solve_batch(grid.grid(), &settings, jobs, fields, scratch);
+        solve_batch(
+            grid.grid(),
+            &settings,
+            jobs,
+            fields,
+            scratch,
+            solver_threads,
+        );
 
         let mut batch_work = 0;
         for job in jobs.iter() {
@@ -453,39 +467,83 @@ fn build_field(
     Some((i, stats.cells_updated as u64))
 }
 
-/// Solves a batch, spread over the compute task pool when it is large enough.
+/// Jobs handed out at a time: small enough to balance the threads, large enough that
+/// taking them is negligible next to solving them (a few microseconds each).
+const JOBS_PER_TAKE: usize = 16;
+
+/// Solves a batch, spread over several threads when it is large enough. Every job is
+/// solved on its own, so results do not depend on which thread took it.
 fn solve_batch(
     grid: &Grid,
     settings: &PathingSettings,
     jobs: &mut [Job],
     fields: &[FieldSlot],
     scratch: &mut Vec<Scratch>,
+    solver_threads: &mut Option<SolverThreads>,
 ) {
-    // The calling thread works on the scope too: one part per pool thread plus one.
-    let parts = match settings.threads {
-        0 => ComputeTaskPool::try_get().map_or(1, |p| p.thread_num() + 1),
-        n => n,
-    };
-    while scratch.len() < parts {
-        scratch.push(Scratch::new());
-    }
     let window_distance = settings.window_distance;
-    if parts == 1 || jobs.len() < settings.parallel_min_batch.max(2) {
+    let parts = match (settings.threads, settings.parallelism) {
+        (0, Parallelism::SolverThreads) => {
+            std::thread::available_parallelism().map_or(1, core::num::NonZero::get)
+        }
+        (0, Parallelism::ComputeTaskPool) => {
+            ComputeTaskPool::try_get().map_or(1, |p| p.thread_num() + 1)
+        }
+        (n, _) => n,
+    };
+    if parts <= 1 || jobs.len() < settings.parallel_min_batch.max(2) {
+        if scratch.is_empty() {
+            scratch.push(Scratch::new());
+        }
         for job in jobs.iter_mut() {
             solve_job(job, grid, fields, &mut scratch[0], window_distance);
         }
         return;
     }
-    let chunk = jobs.len().div_ceil(parts);
-    ComputeTaskPool::get().scope(|s| {
-        for (part, scratch) in jobs.chunks_mut(chunk).zip(scratch.iter_mut()) {
-            s.spawn(async move {
-                for job in part {
-                    solve_job(job, grid, fields, scratch, window_distance);
+    match settings.parallelism {
+        Parallelism::SolverThreads => {
+            if solver_threads.as_ref().is_none_or(|t| t.len() + 1 != parts) {
+                *solver_threads = None; // joins the old threads first
+                *solver_threads = Some(SolverThreads::new(parts - 1));
+            }
+            let threads = solver_threads.as_ref().expect("started above");
+            while scratch.len() < threads.len() + 1 {
+                scratch.push(Scratch::new());
+            }
+            let takes = Mutex::new(jobs.chunks_mut(JOBS_PER_TAKE));
+            let scratches = Mutex::new(scratch.iter_mut());
+            threads.run(&|| {
+                let Some(s) = lock(&scratches).next() else {
+                    return;
+                };
+                while let Some(take) = lock(&takes).next() {
+                    for job in take {
+                        solve_job(job, grid, fields, s, window_distance);
+                    }
                 }
             });
         }
-    });
+        Parallelism::ComputeTaskPool => {
+            while scratch.len() < parts {
+                scratch.push(Scratch::new());
+            }
+            let chunk = jobs.len().div_ceil(parts);
+            ComputeTaskPool::get_or_init(TaskPool::default).scope(|s| {
+                for (part, scratch) in jobs.chunks_mut(chunk).zip(scratch.iter_mut()) {
+                    s.spawn(async move {
+                        for job in part {
+                            solve_job(job, grid, fields, scratch, window_distance);
+                        }
+                    });
+                }
+            });
+        }
+    }
+}
+
+/// A lock whose holder cannot leave the data half-updated (it only takes the next item).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 fn solve_job(job: &mut Job, grid: &Grid, fields: &[FieldSlot], s: &mut Scratch, window: u32) {

@@ -86,8 +86,8 @@ fn churn(
     }
 }
 
-/// Allocations per tick and batches per tick over 300 ticks after a warm-up.
-fn allocations_per_tick(units: usize, threads: usize) -> (f64, f64) {
+/// Allocations per tick and parallel batches per tick over 300 ticks after a warm-up.
+fn allocations_per_tick(units: usize, threads: usize, parallelism: Parallelism) -> (f64, f64) {
     let mut rng = seeded(21);
     let grid = random_grid(80, 80, 0.2, &mut rng);
     let floor: Vec<Cell> = (0..80 * 80)
@@ -96,6 +96,7 @@ fn allocations_per_tick(units: usize, threads: usize) -> (f64, f64) {
         .collect();
     let settings = PathingSettings {
         threads,
+        parallelism,
         budget: PathingBudget::Unlimited,
         ..default()
     };
@@ -142,8 +143,12 @@ fn allocations_per_tick(units: usize, threads: usize) -> (f64, f64) {
             let d = app.world().resource::<PathingDiagnostics>();
             eprintln!("tick {t}: {} allocs; {d:?}", a1 - a0);
         }
-        served += app.world().resource::<PathingDiagnostics>().served;
-        batches += app.world().resource::<PathingDiagnostics>().batches;
+        let d = app.world().resource::<PathingDiagnostics>();
+        served += d.served;
+        // Batches under `parallel_min_batch` are solved on the calling thread.
+        if d.served >= 64 {
+            batches += d.batches;
+        }
     }
     let after = ALLOCATIONS.load(Ordering::Relaxed);
     if units > 0 {
@@ -162,21 +167,31 @@ fn allocations_per_tick(units: usize, threads: usize) -> (f64, f64) {
 #[test]
 fn no_allocation_per_tick_in_steady_state() {
     // One test, so that nothing else runs (and allocates) while counting.
-    let (baseline, _) = allocations_per_tick(0, 1);
-    let (busy, _) = allocations_per_tick(3000, 1);
-    println!("allocations per tick, one thread: without units {baseline}, with 3000 units {busy}");
-    assert_eq!(
-        busy, baseline,
-        "the pathing systems allocated in steady state"
-    );
-
-    // Split over the compute task pool, Bevy's scope allocates its tasks: a small fixed
-    // cost per batch (how many depends on thread scheduling), never per unit.
-    for units in [600, 3000] {
-        let (allocations, batches) = allocations_per_tick(units, 0);
-        let per_batch = allocations / batches;
+    let (baseline, _) = allocations_per_tick(0, 1, Parallelism::SolverThreads);
+    for threads in [1, 2, 4] {
+        let (busy, parallel) = allocations_per_tick(3000, threads, Parallelism::SolverThreads);
         println!(
-            "compute pool, {units} units: {allocations:.2} allocations and {batches:.2} batches per tick"
+            "allocations per tick, {threads} solver threads: without units {baseline}, \
+             with 3000 units {busy} ({parallel:.2} parallel batches per tick)"
+        );
+        if threads > 1 {
+            // At least 30 of the 300 counted ticks spread a batch over the threads.
+            assert!(parallel >= 0.1, "too few batches were spread: {parallel}");
+        }
+        assert_eq!(
+            busy, baseline,
+            "the pathing systems allocated in steady state with {threads} threads"
+        );
+    }
+
+    // On Bevy's compute task pool, `scope` allocates its tasks: a small fixed cost per
+    // batch (how many depends on thread scheduling), never per unit.
+    for units in [600, 3000] {
+        let (allocations, batches) = allocations_per_tick(units, 0, Parallelism::ComputeTaskPool);
+        let per_batch = (allocations - baseline) / batches;
+        println!(
+            "compute pool, {units} units: {allocations:.2} allocations and {batches:.2} \
+             parallel batches per tick"
         );
         assert!(
             per_batch <= 24.0,

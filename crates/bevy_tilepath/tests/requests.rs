@@ -432,16 +432,18 @@ fn overload_serves_everyone_in_fifo_order() {
     }
 }
 
-/// The same scenario gives bit-identical paths whether a batch is solved on one thread
-/// or split four ways, under an expansion budget that spreads work over ticks.
+/// The same scenario gives bit-identical paths whether batches are solved on one thread,
+/// on 2 or 4 solver threads taking jobs as they come, or on the compute task pool, under
+/// an expansion budget that spreads work over ticks.
 #[test]
 fn deterministic_whatever_the_thread_count() {
-    let run = |threads: usize| {
+    let run = |threads: usize, parallelism: Parallelism| {
         let mut rng = seeded(4);
         let grid = random_grid(64, 64, 0.25, &mut rng);
         let settings = PathingSettings {
             budget: PathingBudget::Expansions(30_000),
             threads,
+            parallelism,
             parallel_min_batch: 2,
             ..default()
         };
@@ -495,9 +497,18 @@ fn deterministic_whatever_the_thread_count() {
         let d = *app.world().resource::<PathingDiagnostics>();
         (trace, d.total_served)
     };
-    let (one, served_one) = run(1);
-    let (four, served_four) = run(4);
+    let (one, served_one) = run(1, Parallelism::SolverThreads);
     assert!(served_one > 2000);
-    assert_eq!(served_one, served_four);
-    assert!(one == four, "paths differ between 1 and 4 threads");
+    for (threads, parallelism) in [
+        (2, Parallelism::SolverThreads),
+        (4, Parallelism::SolverThreads),
+        (3, Parallelism::ComputeTaskPool),
+    ] {
+        let (other, served) = run(threads, parallelism);
+        assert_eq!(served_one, served);
+        assert!(
+            one == other,
+            "paths differ between 1 and {threads} threads ({parallelism:?})"
+        );
+    }
 }
