@@ -6,7 +6,7 @@
 //! passable kind costs 1), `4_costs` (4-connected, kinds cost 1, 2, 3), `8_octile`
 //! (8-connected, no corner cutting, cost 1). One goal in the middle, or 16 spread out.
 
-use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::hint::black_box;
@@ -146,6 +146,55 @@ fn repairs(c: &mut Criterion) {
     group.finish();
 }
 
+/// Walking a computed field: 1,000 paths of 56 steps (`path`, or `path8` when
+/// 8-connected) from random cells at least 100 steps from the goal, on `walls25`.
+fn walks(c: &mut Criterion) {
+    let (_, grid) = grids().into_iter().nth(1).unwrap();
+    let mut group = c.benchmark_group("field_walk/walls25");
+    group.throughput(Throughput::Elements(56_000));
+    for (name, costs, conn) in LAYERS {
+        let layer = GridLayer::new(costs);
+        let mut field = DistanceField::new(&grid, layer, conn);
+        field.add_goal(Cell::new(500, 500), 0);
+        field.compute(&grid).unwrap();
+        let mut rng = StdRng::seed_from_u64(3);
+        let mut starts = Vec::new();
+        while starts.len() < 1000 {
+            let c = Cell::new(
+                rng.random_range(0..SIDE as i32),
+                rng.random_range(0..SIDE as i32),
+            );
+            if field.distance(c).is_some_and(|d| d >= 300.0) {
+                starts.push(c);
+            }
+        }
+        let eight = conn == Connectivity::Eight;
+        for &s in &starts {
+            let len = if eight {
+                field.path8(s).len()
+            } else {
+                field.path(s).len()
+            };
+            assert_eq!(len, 56, "every walk is 56 steps");
+        }
+        group.bench_function(BenchmarkId::new("56_step_paths_x1000", name), |b| {
+            b.iter(|| {
+                starts
+                    .iter()
+                    .map(|&s| {
+                        if eight {
+                            field.path8(s).len()
+                        } else {
+                            field.path(s).len()
+                        }
+                    })
+                    .sum::<usize>()
+            })
+        });
+    }
+    group.finish();
+}
+
 fn config() -> Criterion {
     Criterion::default()
         .warm_up_time(Duration::from_millis(500))
@@ -155,6 +204,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = fields, repairs
+    targets = fields, repairs, walks
 }
 criterion_main!(benches);

@@ -35,6 +35,10 @@ usage: maze [options]
   --ticks N         headless: fixed ticks to run (default 600)
   --budget N        pathing work per tick in expansions, 0 = unlimited
                     (default: the plugin's, 500000)
+  --threads N       threads solving a batch, the caller included; 0 = one per
+                    core (default 0)
+  --compute-pool    solve on Bevy's compute task pool instead of the plugin's
+                    solver threads
   --screenshot PNG  windowed: save a screenshot after --after seconds, then quit
   --after SECS      when to take the screenshot (default 6)
   --autopilot       windowed: the player wanders by itself (always on headless)
@@ -70,6 +74,8 @@ struct Options {
     autopilot: bool,
     gizmos: bool,
     budget: Option<u64>,
+    threads: usize,
+    compute_pool: bool,
 }
 
 fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, String> {
@@ -85,6 +91,8 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Option<Options>,
         autopilot: false,
         gizmos: false,
         budget: None,
+        threads: 0,
+        compute_pool: false,
     };
     let mut chasers = None;
     let mut args = args.into_iter();
@@ -95,6 +103,8 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Option<Options>,
             "--headless" => o.headless = true,
             "--autopilot" => o.autopilot = true,
             "--gizmos" => o.gizmos = true,
+            "--compute-pool" => o.compute_pool = true,
+            "--threads" => o.threads = number(&value("--threads")?, "--threads")?,
             "--seed" => o.seed = number(&value("--seed")?, "--seed")?,
             "--chasers" => chasers = Some(number::<usize>(&value("--chasers")?, "--chasers")?),
             "--ticks" => o.ticks = number(&value("--ticks")?, "--ticks")?,
@@ -112,6 +122,9 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Option<Options>,
     }
     if !(8..=1024).contains(&o.width) || !(8..=1024).contains(&o.height) {
         return Err("--size must be between 8 and 1024 on each side".into());
+    }
+    if o.threads > 256 {
+        return Err("--threads must be at most 256".into());
     }
     if chasers.is_some_and(|c| c > 1_000_000) {
         return Err("--chasers must be at most 1000000".into());
@@ -300,15 +313,21 @@ struct MazePlugin;
 
 impl Plugin for MazePlugin {
     fn build(&self, app: &mut App) {
-        let budget = app.world().get_resource::<Options>().and_then(|o| o.budget);
-        if let Some(n) = budget {
+        if let Some(o) = app.world().get_resource::<Options>().cloned() {
+            let defaults = PathingSettings::default();
             app.insert_resource(PathingSettings {
-                budget: if n == 0 {
-                    PathingBudget::Unlimited
-                } else {
-                    PathingBudget::Expansions(n)
+                budget: match o.budget {
+                    None => defaults.budget,
+                    Some(0) => PathingBudget::Unlimited,
+                    Some(n) => PathingBudget::Expansions(n),
                 },
-                ..default()
+                threads: o.threads,
+                parallelism: if o.compute_pool {
+                    Parallelism::ComputeTaskPool
+                } else {
+                    Parallelism::SolverThreads
+                },
+                ..defaults
             });
         }
         app.add_plugins(PathingPlugin::default())
@@ -941,7 +960,7 @@ mod tests {
     #[test]
     fn arguments() {
         let o = parse_args(args(
-            "--headless --chasers 10000 --ticks 600 --size 40x30 --seed 9",
+            "--headless --chasers 10000 --ticks 600 --size 40x30 --seed 9 --threads 3 --compute-pool",
         ))
         .unwrap()
         .unwrap();
@@ -949,6 +968,7 @@ mod tests {
             (o.headless, o.chasers, o.ticks, o.width, o.height, o.seed),
             (true, 10000, 600, 40, 30, 9)
         );
+        assert_eq!((o.threads, o.compute_pool), (3, true));
         assert_eq!(parse_args(args("--help")).unwrap(), None);
         for bad in [
             "--chasers",
@@ -957,6 +977,8 @@ mod tests {
             "--size 80x",
             "--frobnicate",
             "--ticks -1",
+            "--threads 1000",
+            "--threads",
             "--headless --screenshot a.png",
         ] {
             assert!(parse_args(args(bad)).is_err(), "{bad} should be rejected");

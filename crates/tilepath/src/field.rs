@@ -903,22 +903,55 @@ impl DistanceField {
     #[must_use]
     pub fn next_step(&self, cell: Cell) -> Option<Direction8> {
         let i = self.index(cell)?;
-        let deltas = self.deltas();
-        let eight = self.connectivity == Connectivity::Eight;
-        let mut best: Option<(u32, usize)> = None;
-        for dir in (0..8).step_by(if eight { 1 } else { 2 }) {
-            if let Some((_, total)) = self.offer(i, dir, &deltas)
-                && best.is_none_or(|(b, _)| total < b)
-            {
-                best = Some((total, dir));
+        let dir = if self.connectivity == Connectivity::Eight {
+            self.step8_at(i, &self.deltas())
+        } else {
+            self.step4_at(i)
+        }?;
+        Some(Direction8::from_bits(dir as u8))
+    }
+
+    /// [`next_step`](Self::next_step) at a 4-connected field's index, as a
+    /// [`Direction8`] code. Walks stay inside: the border ring is blocked.
+    #[inline]
+    fn step4_at(&self, i: usize) -> Option<usize> {
+        let s = self.stride;
+        let mut best = (u32::MAX, 8);
+        for (dir, q) in [(0, i + 1), (2, i + s), (4, i - 1), (6, i - s)] {
+            let v = self.values[q];
+            // Neither blocked (0) nor unreached (MAX); a sum that saturates never wins.
+            if v.wrapping_sub(1) < UNREACHED - 1 {
+                let total = v.saturating_add(u32::from(self.costs[q]));
+                if total < best.0 {
+                    best = (total, dir);
+                }
             }
         }
-        let (total, dir) = best?;
+        self.moves(i, best)
+    }
+
+    /// [`next_step`](Self::next_step) at an 8-connected field's index.
+    #[inline]
+    fn step8_at(&self, i: usize, deltas: &[isize; 8]) -> Option<usize> {
+        let mut best = (u32::MAX, 8);
+        for dir in 0..8 {
+            if let Some((_, total)) = self.offer(i, dir, deltas)
+                && total < best.0
+            {
+                best = (total, dir);
+            }
+        }
+        self.moves(i, best)
+    }
+
+    /// The best offer's direction if moving there beats staying: a reached cell's
+    /// value equals its best offer unless the cell is a source (a goal, or a flee
+    /// field's local minimum), where staying is best.
+    #[inline]
+    fn moves(&self, i: usize, (total, dir): (u32, usize)) -> Option<usize> {
         let here = self.values[i];
-        // A reached cell's value equals its best offer unless the cell is a source
-        // (a goal, or a flee field's local minimum): then staying is best.
         let moves = here == BLOCKED || here == UNREACHED || total <= here;
-        moves.then(|| Direction8::from_bits(dir as u8))
+        (dir < 8 && moves).then_some(dir)
     }
 
     /// The first (up to 56) steps downhill from `cell`, for 4-connected fields (it stops
@@ -927,13 +960,22 @@ impl DistanceField {
     #[must_use]
     pub fn path(&self, cell: Cell) -> GridPath {
         let mut path = GridPath::EMPTY;
-        let mut at = cell;
+        let Some(mut i) = self.index(cell) else {
+            return path;
+        };
+        let deltas = self.deltas();
+        let eight = self.connectivity == Connectivity::Eight;
         while path.len() < MAX_STEPS {
-            let Some(dir) = self.next_step(at).and_then(Direction8::orthogonal) else {
+            let step = if eight {
+                self.step8_at(i, &deltas)
+            } else {
+                self.step4_at(i)
+            };
+            let Some(dir) = step.and_then(|d| Direction8::from_bits(d as u8).orthogonal()) else {
                 break;
             };
             let _ = path.push(dir);
-            at = at.step(dir);
+            i = i.wrapping_add_signed(deltas[dir as usize * 2]);
         }
         path
     }
@@ -942,11 +984,20 @@ impl DistanceField {
     #[must_use]
     pub fn path8(&self, cell: Cell) -> GridPath8 {
         let mut path = GridPath8::EMPTY;
-        let mut at = cell;
+        let Some(mut i) = self.index(cell) else {
+            return path;
+        };
+        let deltas = self.deltas();
+        let eight = self.connectivity == Connectivity::Eight;
         while path.len() < MAX_STEPS {
-            let Some(dir) = self.next_step(at) else { break };
-            let _ = path.push(dir);
-            at = at.step(dir);
+            let step = if eight {
+                self.step8_at(i, &deltas)
+            } else {
+                self.step4_at(i)
+            };
+            let Some(dir) = step else { break };
+            let _ = path.push(Direction8::from_bits(dir as u8));
+            i = i.wrapping_add_signed(deltas[dir]);
         }
         path
     }
