@@ -1,11 +1,12 @@
 //! What the tilemap mirror costs per tick: a map whose tiles do not change (the cost of
 //! Bevy's change-tick scan), and the same map with one tile retextured per tick. Each
 //! figure is one schedule run of a headless app (`MinimalPlugins` + `PathingPlugin` in
-//! `Update`, no units) holding an N x N `bevy_ecs_tilemap` map, next to the same app
-//! without a map.
+//! `Update`, no units, schedules on Bevy's single-threaded executor) holding an N x N
+//! `bevy_ecs_tilemap` map, next to the same app without a map.
 //!
 //! `cargo bench --bench mirror`
 
+use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_tilepath::prelude::*;
@@ -53,6 +54,11 @@ fn app(n: u32) -> (App, Vec<Entity>) {
     }
     app.finish();
     app.cleanup();
+    // One thread: what is measured is the systems' work, not the executor waking
+    // threads (which costs more than an 80x80 map's scan).
+    for (_, schedule) in app.world_mut().resource_mut::<Schedules>().iter_mut() {
+        schedule.set_executor(SingleThreadedExecutor::new());
+    }
     for _ in 0..3 {
         app.update();
     }
