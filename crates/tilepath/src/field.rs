@@ -960,23 +960,7 @@ impl DistanceField {
     #[must_use]
     pub fn path(&self, cell: Cell) -> GridPath {
         let mut path = GridPath::EMPTY;
-        let Some(mut i) = self.index(cell) else {
-            return path;
-        };
-        let deltas = self.deltas();
-        let eight = self.connectivity == Connectivity::Eight;
-        while path.len() < MAX_STEPS {
-            let step = if eight {
-                self.step8_at(i, &deltas)
-            } else {
-                self.step4_at(i)
-            };
-            let Some(dir) = step.and_then(|d| Direction8::from_bits(d as u8).orthogonal()) else {
-                break;
-            };
-            let _ = path.push(dir);
-            i = i.wrapping_add_signed(deltas[dir as usize * 2]);
-        }
+        self.walk(cell, |d| d.orthogonal().is_some_and(|d| path.push(d)));
         path
     }
 
@@ -984,22 +968,31 @@ impl DistanceField {
     #[must_use]
     pub fn path8(&self, cell: Cell) -> GridPath8 {
         let mut path = GridPath8::EMPTY;
+        self.walk(cell, |d| path.push(d));
+        path
+    }
+
+    /// Walks downhill from `cell` by index, up to 56 steps, handing each step to
+    /// `take`; stops where the walk ends or `take` returns `false`.
+    #[inline]
+    fn walk(&self, cell: Cell, mut take: impl FnMut(Direction8) -> bool) {
         let Some(mut i) = self.index(cell) else {
-            return path;
+            return;
         };
         let deltas = self.deltas();
         let eight = self.connectivity == Connectivity::Eight;
-        while path.len() < MAX_STEPS {
+        for _ in 0..MAX_STEPS {
             let step = if eight {
                 self.step8_at(i, &deltas)
             } else {
                 self.step4_at(i)
             };
             let Some(dir) = step else { break };
-            let _ = path.push(Direction8::from_bits(dir as u8));
+            if !take(Direction8::from_bits(dir as u8)) {
+                break;
+            }
             i = i.wrapping_add_signed(deltas[dir]);
         }
-        path
     }
 }
 
