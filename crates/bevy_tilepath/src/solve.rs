@@ -1,7 +1,7 @@
 //! Collecting requests into a FIFO and solving them in batches under a budget.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
@@ -93,8 +93,9 @@ pub(crate) struct Planner {
     queue: VecDeque<Entity>,
     jobs: Vec<Job>,
     scratch: Vec<Scratch>,
-    /// Started on the first batch worth spreading; restarted if `threads` changes.
-    solver_threads: Option<SolverThreads>,
+    /// Started on the first batch worth spreading, with the number asked for (fewer may
+    /// start where threads are unavailable); restarted if `threads` changes.
+    solver_threads: Option<(usize, SolverThreads)>,
     fields: Vec<FieldSlot>,
     counts: HashMap<FieldKey, u32>,
     pub(crate) tick: u64,
@@ -479,12 +480,16 @@ fn solve_batch(
     jobs: &mut [Job],
     fields: &[FieldSlot],
     scratch: &mut Vec<Scratch>,
-    solver_threads: &mut Option<SolverThreads>,
+    solver_threads: &mut Option<(usize, SolverThreads)>,
 ) {
     let window_distance = settings.window_distance;
     let parts = match (settings.threads, settings.parallelism) {
         (0, Parallelism::SolverThreads) => {
-            std::thread::available_parallelism().map_or(1, core::num::NonZero::get)
+            // Asked once: on Linux the answer reads cgroup files (allocating).
+            static CORES: OnceLock<usize> = OnceLock::new();
+            *CORES.get_or_init(|| {
+                std::thread::available_parallelism().map_or(1, core::num::NonZero::get)
+            })
         }
         (0, Parallelism::ComputeTaskPool) => {
             ComputeTaskPool::try_get().map_or(1, |p| p.thread_num() + 1)
@@ -502,11 +507,14 @@ fn solve_batch(
     }
     match settings.parallelism {
         Parallelism::SolverThreads => {
-            if solver_threads.as_ref().is_none_or(|t| t.len() + 1 != parts) {
+            if solver_threads
+                .as_ref()
+                .is_none_or(|(asked, _)| *asked != parts - 1)
+            {
                 *solver_threads = None; // joins the old threads first
-                *solver_threads = Some(SolverThreads::new(parts - 1));
+                *solver_threads = Some((parts - 1, SolverThreads::new(parts - 1)));
             }
-            let threads = solver_threads.as_ref().expect("started above");
+            let (_, threads) = solver_threads.as_ref().expect("started above");
             while scratch.len() < threads.len() + 1 {
                 scratch.push(Scratch::new());
             }

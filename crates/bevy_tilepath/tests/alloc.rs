@@ -168,13 +168,14 @@ fn allocations_per_tick(units: usize, threads: usize, parallelism: Parallelism) 
 fn no_allocation_per_tick_in_steady_state() {
     // One test, so that nothing else runs (and allocates) while counting.
     let (baseline, _) = allocations_per_tick(0, 1, Parallelism::SolverThreads);
-    for threads in [1, 2, 4] {
+    // 0: one thread per core (the default).
+    for threads in [1, 2, 4, 0] {
         let (busy, parallel) = allocations_per_tick(3000, threads, Parallelism::SolverThreads);
         println!(
-            "allocations per tick, {threads} solver threads: without units {baseline}, \
+            "allocations per tick, `threads: {threads}`: without units {baseline}, \
              with 3000 units {busy} ({parallel:.2} parallel batches per tick)"
         );
-        if threads > 1 {
+        if threads != 1 {
             // At least 30 of the 300 counted ticks spread a batch over the threads.
             assert!(parallel >= 0.1, "too few batches were spread: {parallel}");
         }
