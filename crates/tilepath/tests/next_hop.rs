@@ -107,7 +107,7 @@ fn layer_for(rng: &mut rand::rngs::StdRng, weighted: bool) -> GridLayer {
 
 #[test]
 fn every_pair_matches_reference_dijkstra() {
-    let mut pairs = 0;
+    let (mut pairs, mut branch_cells, mut slots) = (0, 0, 0);
     for seed in 0..48u64 {
         let mut rng = rng(seed);
         let kind = seed % 4; // open, 30% walls, maze, random walls
@@ -139,9 +139,16 @@ fn every_pair_matches_reference_dijkstra() {
             };
             assert_eq!(table.encoding(), expected);
             pairs += check_table(&grid, layer, eight, &table);
+            branch_cells += table.branch_cells();
+            slots += table.slots();
         }
     }
     assert!(pairs > 100_000, "only {pairs} reachable pairs checked");
+    // Both kinds of cell were checked in quantity: dead-end branches and the core.
+    assert!(
+        branch_cells > 1_000 && slots > 5_000,
+        "{branch_cells} branch cells, {slots} slots"
+    );
 }
 
 #[test]
@@ -170,7 +177,14 @@ fn thread_count_does_not_change_the_table() {
 }
 
 /// Applies random edits and compares the repaired table with a fresh build after each.
-fn check_edits(seed: u64, slots: Slots, connectivity: Connectivity, weighted: bool) -> usize {
+/// Returns the targets recomputed and the edits repaired in place on a table with
+/// branch cells.
+fn check_edits(
+    seed: u64,
+    slots: Slots,
+    connectivity: Connectivity,
+    weighted: bool,
+) -> (usize, usize) {
     let mut rng = rng(seed);
     let kind = seed % 3;
     let mut grid = match kind {
@@ -185,6 +199,7 @@ fn check_edits(seed: u64, slots: Slots, connectivity: Connectivity, weighted: bo
         .threads(1 + (seed % 2) as usize);
     let mut table = builder.build(&grid).unwrap();
     let mut recomputed = 0;
+    let mut branch_edits = 0;
     for _ in 0..25 {
         let mut changed = Vec::new();
         for _ in 0..rng.random_range(1..3) {
@@ -193,7 +208,11 @@ fn check_edits(seed: u64, slots: Slots, connectivity: Connectivity, weighted: bo
             grid.set(c, kind).unwrap();
             changed.push(c);
         }
+        let branches_before = table.branch_cells();
         let stats = table.update(&grid, &changed).unwrap();
+        if !stats.rebuilt && branches_before > 0 {
+            branch_edits += 1;
+        }
         recomputed += stats.targets_recomputed;
         let fresh = builder.build(&grid).unwrap();
         for si in 0..grid.len() {
@@ -210,18 +229,66 @@ fn check_edits(seed: u64, slots: Slots, connectivity: Connectivity, weighted: bo
         }
         assert_eq!(table.components(), fresh.components());
     }
-    recomputed
+    (recomputed, branch_edits)
 }
 
 #[test]
 fn repaired_tables_equal_fresh_builds() {
+    let mut branch_edits = 0;
     for seed in 0..24 {
         for slots in [Slots::Passable, Slots::AllCells] {
-            check_edits(seed, slots, Connectivity::Four, false);
-            check_edits(seed, slots, Connectivity::Four, true);
-            check_edits(seed, slots, Connectivity::Eight, seed % 2 == 0);
+            for (connectivity, weighted) in [
+                (Connectivity::Four, false),
+                (Connectivity::Four, true),
+                (Connectivity::Eight, seed % 2 == 0),
+            ] {
+                branch_edits += check_edits(seed, slots, connectivity, weighted).1;
+            }
         }
     }
+    // Edits to tables with dead-end branches were repaired, not only rebuilt.
+    assert!(branch_edits > 200, "{branch_edits}");
+}
+
+#[test]
+fn a_maze_without_loops_needs_no_pair_entries() {
+    let mut rng = rng(11);
+    let mut grid = maze_grid(&mut rng, 8, 8, 0.0);
+    let layer = GridLayer::FLOOR_ONLY;
+    let open = (0..grid.len())
+        .filter(|&i| grid.is_passable(grid.cell_of(i).unwrap(), layer))
+        .count();
+    let builder = NextHopTable::builder(layer);
+    let estimate = builder.estimate(&grid);
+    let mut table = builder.build(&grid).unwrap();
+    assert_eq!((table.slots(), table.branch_cells()), (0, open));
+    assert_eq!((estimate.slots, estimate.table_bytes), (0, 0));
+    // Memory grows with the cells, not the pairs: a 79x79 maze (3,199 open cells,
+    // whose pair entries would take 2 MB) takes under 40 bytes a cell.
+    let big = maze_grid(&mut rng, 40, 40, 0.0);
+    let big_table = builder.build(&big).unwrap();
+    assert_eq!(big_table.slots(), 0);
+    assert!(
+        big_table.memory_bytes() < 40 * big.len(),
+        "{}",
+        big_table.memory_bytes()
+    );
+    assert_eq!(table.components(), 1);
+    check_table(&grid, layer, false, &table);
+    // Blocking a corridor cell splits the tree in two, repaired in place.
+    let cut = (0..grid.len())
+        .map(|i| grid.cell_of(i).unwrap())
+        .find(|&c| grid.is_passable(c, layer) && c.x % 2 == 1)
+        .unwrap();
+    grid.set(cut, TileKind::K3).unwrap();
+    let stats = table.update(&grid, &[cut]).unwrap();
+    assert!(!stats.rebuilt && stats.targets_recomputed == 0, "{stats:?}");
+    assert_eq!(table.components(), 2);
+    check_table(&grid, layer, false, &table);
+    // Reopening it (a branch cell may close a loop) rebuilds.
+    grid.set(cut, TileKind::K0).unwrap();
+    assert!(table.update(&grid, &[cut]).unwrap().rebuilt);
+    check_table(&grid, layer, false, &table);
 }
 
 #[test]

@@ -1,9 +1,12 @@
 //! All-pairs next-hop table: for every ordered pair of passable cells, the first step
 //! of a cheapest path, answered in O(1) and repaired after edits.
 
+mod branches;
+
 use crate::cost::{OCTILE_DIAGONAL, OCTILE_STRAIGHT};
 use crate::field::StepQueues;
 use crate::{Cell, Connectivity, Direction, Direction8, Grid, GridLayer, GridPath, GridPath8};
+use branches::{Branches, CORE, ROOT, legal_step, peel};
 use core::fmt;
 use std::sync::Mutex;
 
@@ -87,9 +90,17 @@ fn uniform_cost(layer: GridLayer) -> Option<u8> {
 /// Which cells get a row and a column in the table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Slots {
-    /// The cells passable when the table is built (the smallest table). Blocking them
-    /// later is repaired in place; opening a cell that was blocked at build time
-    /// rebuilds the whole table.
+    /// The cells passable when the table is built, less the dead-end branches (the
+    /// smallest table). A *branch* is what is left after peeling, again and again,
+    /// every cell with at most one neighbour: corridors that end, rooms with a single
+    /// door, a whole maze without loops. No cheapest path between two other cells runs
+    /// through a branch and any path into or out of one is forced, so branch cells get
+    /// no entries: a depth-first numbering (18 bytes a cell) answers their queries in
+    /// O(1). A maze with no loops takes a few bytes per cell instead of bits per pair.
+    ///
+    /// Blocking any cell later is repaired in place. Opening a cell that was blocked
+    /// at build time, or reopening a branch cell (it may close a loop), rebuilds the
+    /// whole table.
     #[default]
     Passable,
     /// Every cell of the grid, so that any edit is repaired in place (for maps whose
@@ -140,7 +151,8 @@ impl std::error::Error for TableError {}
 /// [`TableBuilder::estimate`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MemoryEstimate {
-    /// Cells with a row and a column.
+    /// Cells with a row and a column (open cells on dead-end branches have neither:
+    /// see [`Slots::Passable`]).
     pub slots: u64,
     /// How pairs are stored.
     pub encoding: Encoding,
@@ -221,18 +233,29 @@ impl TableBuilder {
     /// What a table for `grid` would take, without building it.
     #[must_use]
     pub fn estimate(&self, grid: &Grid) -> MemoryEstimate {
-        let slots = match self.slots {
-            Slots::AllCells => grid.len(),
-            Slots::Passable => (0..grid.len())
-                .filter(|&i| self.layer.cost_of_bits(grid.bits_at(i)) != 0)
-                .count(),
-        } as u64;
+        let (slots, branch_cells) = match self.slots {
+            Slots::AllCells => (grid.len(), 0),
+            Slots::Passable => {
+                let costs = padded_costs(grid, self.layer);
+                let role = roles(
+                    &costs,
+                    grid.width() as usize + 2,
+                    self.connectivity,
+                    self.slots,
+                );
+                let core = role.iter().filter(|&&r| r == CORE).count();
+                let open = costs.iter().filter(|&&c| c != 0).count();
+                (core, open - core)
+            }
+        };
+        let slots = slots as u64;
         let encoding = Encoding::of(self.layer, self.connectivity);
         let table_bytes = (encoding.row_bytes(slots as usize) as u64).saturating_mul(slots);
         let padded = (u64::from(grid.width()) + 2) * (u64::from(grid.height()) + 2);
-        // costs (1) + slot index (4) per padded cell; cell + component (8) per slot;
-        // per thread: marks, distances, queue, offsets (16 per padded cell).
-        let index = padded * 5 + slots * 8;
+        // costs (1) + slot index and open slot (8) per padded cell; cell + component
+        // (8) per slot; the branches; per thread: marks, distances, queue, offsets (16
+        // per padded cell).
+        let index = padded * 9 + slots * 8 + Branches::bytes_for(branch_cells as u64, padded);
         let scratch = padded * 16 * self.thread_count() as u64;
         MemoryEstimate {
             slots,
@@ -293,28 +316,72 @@ struct Shape {
     component_len: Vec<u32>,
     /// Padded index offsets of the 8 directions, in `Direction8` order.
     deltas: [isize; 8],
+    /// The dead-end branches left out of the pair table ([`Slots::Passable`]).
+    branches: Branches,
+}
+
+/// The layer costs of `grid` with a blocked border one cell wide (row stride
+/// `width + 2`).
+fn padded_costs(grid: &Grid, layer: GridLayer) -> Vec<u8> {
+    let (w, h) = (grid.width() as usize, grid.height() as usize);
+    let stride = w + 2;
+    let mut costs = vec![0u8; stride * (h + 2)];
+    for y in 0..h {
+        for x in 0..w {
+            costs[(y + 1) * stride + x + 1] = layer.cost_of_bits(grid.bits_at(y * w + x));
+        }
+    }
+    costs
+}
+
+/// Padded index offsets of the 8 directions for row stride `stride`.
+fn deltas(stride: usize) -> [isize; 8] {
+    let s = stride as isize;
+    [1, s + 1, s, s - 1, -1, -s - 1, -s, -s + 1]
+}
+
+/// The direction codes moved in.
+fn dirs_of(connectivity: Connectivity) -> &'static [usize] {
+    match connectivity {
+        Connectivity::Eight => &[0, 1, 2, 3, 4, 5, 6, 7],
+        Connectivity::Four => &[0, 2, 4, 6],
+    }
+}
+
+/// Per padded cell its role ([`branches::peel`]) when `slots` leaves branches out, else
+/// empty.
+fn roles(costs: &[u8], stride: usize, connectivity: Connectivity, slots: Slots) -> Vec<u8> {
+    match slots {
+        Slots::Passable => peel(costs, &deltas(stride), dirs_of(connectivity)),
+        Slots::AllCells => Vec::new(),
+    }
 }
 
 impl Shape {
     fn new(grid: &Grid, layer: GridLayer, connectivity: Connectivity, slots: Slots) -> Self {
-        let (w, h) = (grid.width() as usize, grid.height() as usize);
-        let stride = w + 2;
-        let padded = stride * (h + 2);
-        let mut costs = vec![0u8; padded];
+        let stride = grid.width() as usize + 2;
+        let real = padded_costs(grid, layer);
+        let role = roles(&real, stride, connectivity, slots);
+        let deltas = deltas(stride);
+        let branches = Branches::new(&real, &role, &deltas, dirs_of(connectivity));
+        let padded = real.len();
+        // The table's view: branch cells are left out, as if blocked.
+        let mut costs = real;
         let mut slot_of = vec![NONE; padded];
         let mut cells = Vec::new();
-        for y in 0..h {
-            for x in 0..w {
-                let p = (y + 1) * stride + x + 1;
-                let c = layer.cost_of_bits(grid.bits_at(y * w + x));
-                costs[p] = c;
-                if c != 0 || slots == Slots::AllCells {
-                    slot_of[p] = cells.len() as u32;
-                    cells.push(p as u32);
-                }
+        for p in 0..padded {
+            if role.get(p).is_some_and(|&r| r < CORE) {
+                costs[p] = 0;
+                continue;
+            }
+            let (x, y) = (p % stride, p / stride);
+            let inside =
+                x >= 1 && y >= 1 && x <= grid.width() as usize && y <= grid.height() as usize;
+            if inside && (costs[p] != 0 || slots == Slots::AllCells) {
+                slot_of[p] = cells.len() as u32;
+                cells.push(p as u32);
             }
         }
-        let s = stride as isize;
         let mut shape = Self {
             width: grid.width(),
             height: grid.height(),
@@ -330,7 +397,8 @@ impl Shape {
             component: vec![NONE; cells.len()],
             cells,
             component_len: Vec::new(),
-            deltas: [1, s + 1, s, s - 1, -1, -s - 1, -s, -s + 1],
+            deltas,
+            branches,
         };
         shape.label_components();
         shape
@@ -342,16 +410,13 @@ impl Shape {
         self.open[p] = if cost != 0 { self.slot_of[p] } else { NONE };
     }
 
-    /// Labels the components of the passable slots (flood fill, O(slots)).
+    /// Labels the components of the passable slots (flood fill, O(slots)), then of
+    /// the open branch cells.
     fn label_components(&mut self) {
         self.component.fill(NONE);
         self.component_len.clear();
         let mut stack = Vec::new();
-        let dirs: &[usize] = if self.connectivity == Connectivity::Eight {
-            &[0, 1, 2, 3, 4, 5, 6, 7]
-        } else {
-            &[0, 2, 4, 6]
-        };
+        let dirs = dirs_of(self.connectivity);
         for start in 0..self.cells.len() {
             let p = self.cells[start] as usize;
             if self.costs[p] == 0 || self.component[start] != NONE {
@@ -375,24 +440,80 @@ impl Shape {
             }
             self.component_len.push(len);
         }
+        let Self {
+            branches,
+            open,
+            component,
+            component_len,
+            deltas,
+            ..
+        } = self;
+        branches.label(
+            deltas,
+            |q| match open[q] {
+                NONE => NONE,
+                slot => component[slot as usize],
+            },
+            component_len,
+        );
+    }
+
+    /// The direction codes moved in.
+    #[inline]
+    fn dirs(&self) -> &'static [usize] {
+        dirs_of(self.connectivity)
+    }
+
+    /// The component of the open cell at padded index `p` (a slot or a branch cell).
+    #[inline]
+    fn component_at(&self, p: usize) -> Option<u32> {
+        let c = match self.open[p] {
+            NONE => match self.branches.number(p) {
+                NONE => NONE,
+                n => self.branches.component[n as usize],
+            },
+            slot => self.component[slot as usize],
+        };
+        (c != NONE).then_some(c)
+    }
+
+    /// The layer cost of padded cell `p` (0 if blocked), branch cells included.
+    #[inline]
+    fn real_cost(&self, p: usize) -> u8 {
+        match self.costs[p] {
+            0 => match self.branches.number(p) {
+                NONE => 0,
+                n => self.branches.cost[n as usize],
+            },
+            c => c,
+        }
+    }
+
+    /// Like [`step`](Self::step), over every open cell, branch cells included.
+    #[inline]
+    fn step_any(&self, p: usize, dir: usize) -> Option<usize> {
+        if self.branches.len() == 0 {
+            return self.step(p, dir);
+        }
+        let q = p.wrapping_add_signed(self.deltas[dir]);
+        let open = |c: usize| self.real_cost(c) != 0;
+        if !open(q) {
+            return None;
+        }
+        if dir & 1 == 1
+            && (!open(p.wrapping_add_signed(self.deltas[dir - 1]))
+                || !open(p.wrapping_add_signed(self.deltas[(dir + 1) & 7])))
+        {
+            return None;
+        }
+        Some(q)
     }
 
     /// The padded cell one step `dir` (a `Direction8` code) from `p`, if that step is
     /// legal: open, and for a diagonal both orthogonal cells beside it open.
     #[inline(always)]
     fn step(&self, p: usize, dir: usize) -> Option<usize> {
-        let q = p.wrapping_add_signed(self.deltas[dir]);
-        if self.costs[q] == 0 {
-            return None;
-        }
-        if dir & 1 == 1 {
-            let a = p.wrapping_add_signed(self.deltas[dir - 1]);
-            let b = p.wrapping_add_signed(self.deltas[(dir + 1) & 7]);
-            if self.costs[a] == 0 || self.costs[b] == 0 {
-                return None;
-            }
-        }
-        Some(q)
+        legal_step(&self.costs, &self.deltas, p, dir)
     }
 
     #[inline]
@@ -406,14 +527,6 @@ impl Shape {
     #[inline]
     fn cell(&self, p: usize) -> Cell {
         Cell::new((p % self.stride) as i32 - 1, (p / self.stride) as i32 - 1)
-    }
-
-    /// The slot of an open cell.
-    #[inline]
-    fn open_slot(&self, cell: Cell) -> Option<(usize, usize)> {
-        let p = self.padded(cell)?;
-        let slot = self.open[p];
-        (slot != NONE).then_some((p, slot as usize))
     }
 
     /// The cost, in table units, of stepping from a cell into `q` in direction `dir`.
@@ -657,8 +770,10 @@ fn first_step(shape: &Shape, p: usize, dist: impl Fn(usize) -> Option<i64>) -> u
 /// *slot*): the distance modulo 3 ([`Encoding::DistanceMod3`], 1.6 bits) for
 /// 4-connected layers with one cost, otherwise the first step's direction (2 bits
 /// 4-connected, 3 bits 8-connected). Reachability is stored once per connected
-/// component, not per pair. A 100x100 open grid takes 20 MB; a table is for maps up
-/// to a few hundred cells a side (see [`TableBuilder::estimate`] and
+/// component, not per pair. Cells on dead-end branches (corridors that end, rooms
+/// with one door) need no entries at all: see [`Slots::Passable`]. A 100x100 open grid
+/// takes 20 MB, a loop-free 159x159 maze 0.5 MB; a table is for maps up to a few
+/// hundred cells a side (see [`TableBuilder::estimate`] and
 /// [`TableBuilder::memory_limit`]).
 ///
 /// Ties between cheapest first steps are broken in direction order (right, down,
@@ -740,6 +855,13 @@ impl NextHopTable {
         self.shape.cells.len()
     }
 
+    /// Open cells on dead-end branches, answered without pair entries (see
+    /// [`Slots::Passable`]).
+    #[must_use]
+    pub fn branch_cells(&self) -> usize {
+        self.shape.branches.len()
+    }
+
     /// Bytes held: the pair table, the per-cell index and components, and the scratch
     /// kept for repairs.
     #[must_use]
@@ -748,8 +870,10 @@ impl NextHopTable {
         let workers: usize = self.workers.iter().map(Worker::memory_bytes).sum();
         self.rows.capacity()
             + s.costs.capacity()
-            + (s.slot_of.capacity() + s.cells.capacity() + s.component.capacity()) * 4
+            + (s.slot_of.capacity() + s.open.capacity()) * 4
+            + (s.cells.capacity() + s.component.capacity()) * 4
             + s.component_len.capacity() * 4
+            + s.branches.memory_bytes()
             + workers
     }
 
@@ -765,13 +889,20 @@ impl NextHopTable {
         let p = s.padded(from)?;
         let tp = s.padded(to)?;
         let (slot, target) = (s.open[p], s.open[tp]);
-        if slot == NONE || target == NONE || p == tp {
-            return None;
+        if slot == NONE || target == NONE {
+            return self.branch_step(p, tp);
         }
         let (slot, target) = (slot as usize, target as usize);
-        if s.component[slot] != s.component[target] {
+        if p == tp || s.component[slot] != s.component[target] {
             return None;
         }
+        self.core_step(p, slot, target)
+    }
+
+    /// The first step between two slots of one component.
+    #[inline(always)]
+    fn core_step(&self, p: usize, slot: usize, target: usize) -> Option<Direction8> {
+        let s = &self.shape;
         let row = &self.rows[target * self.row_bytes..(target + 1) * self.row_bytes];
         Some(match s.encoding {
             Encoding::DistanceMod3 => {
@@ -791,14 +922,59 @@ impl NextHopTable {
         })
     }
 
+    /// The first step from `p` to `tp` (padded) when either is not a slot: on a
+    /// dead-end branch, or blocked. A tree has one path between two cells: into the
+    /// child whose subtree holds the target, else up; from the core to a branch, the
+    /// way to the core cell its tree hangs from.
+    fn branch_step(&self, p: usize, tp: usize) -> Option<Direction8> {
+        let s = &self.shape;
+        let b = &s.branches;
+        let (x, t) = (b.number(p), b.number(tp));
+        if x != NONE && t != NONE {
+            // Both on branches (all of a maze without loops): the common case.
+            let c = b.component[x as usize];
+            if x == t || c == NONE || c != b.component[t as usize] {
+                return None;
+            }
+            return b.step(x, t).map(Direction8::from_bits);
+        }
+        if p == tp || s.component_at(p)? != s.component_at(tp)? {
+            return None;
+        }
+        if t != NONE {
+            let below = if x == NONE {
+                b.anchor(t) == p as u32
+            } else {
+                b.below(t, x)
+            };
+            if below {
+                return b
+                    .child_towards(p, t, &s.deltas, s.dirs())
+                    .map(Direction8::from_bits);
+            }
+            if x == NONE {
+                // From the core: the same first step as to the tree's anchor, which
+                // is in this component, so open.
+                let anchor = b.anchor(t) as usize;
+                return self.core_step(p, s.open[p] as usize, s.open[anchor] as usize);
+            }
+        }
+        // On a branch, heading for a cell not below: up.
+        match b.up(x) {
+            ROOT => None,
+            d => Some(Direction8::from_bits(d)),
+        }
+    }
+
     /// Whether `to` can be reached from `from` (a cell reaches itself if it is open).
     /// O(1).
     #[inline]
     #[must_use]
     pub fn is_reachable(&self, from: Cell, to: Cell) -> bool {
         let s = &self.shape;
-        match (s.open_slot(from), s.open_slot(to)) {
-            (Some((_, a)), Some((_, b))) => s.component[a] == s.component[b],
+        let component = |c: Cell| s.padded(c).and_then(|p| s.component_at(p));
+        match (component(from), component(to)) {
+            (Some(a), Some(b)) => a == b,
             _ => false,
         }
     }
@@ -852,7 +1028,7 @@ impl NextHopTable {
         }
         let mut cost = 0.0;
         for (dir, cell) in self.hops(from, to) {
-            let c = f64::from(self.shape.costs[self.shape.padded(cell)?]);
+            let c = f64::from(self.shape.real_cost(self.shape.padded(cell)?));
             cost += if dir.is_diagonal() {
                 c * core::f64::consts::SQRT_2
             } else {
@@ -870,36 +1046,33 @@ impl NextHopTable {
     #[must_use]
     pub fn step_away(&self, from: Cell, threat: Cell) -> Option<Direction8> {
         let s = &self.shape;
-        let (p, slot) = s.open_slot(from)?;
-        let (tp, target) = s.open_slot(threat)?;
-        if s.component[slot] != s.component[target] {
+        let p = s.padded(from)?;
+        let tp = s.padded(threat)?;
+        if s.component_at(p)? != s.component_at(tp)? {
             return None;
         }
-        let row = &self.rows[target * self.row_bytes..(target + 1) * self.row_bytes];
-        let dirs: &[usize] = if s.connectivity == Connectivity::Eight {
-            &[0, 1, 2, 3, 4, 5, 6, 7]
-        } else {
-            &[0, 2, 4, 6]
-        };
-        if s.encoding == Encoding::DistanceMod3 {
-            let farther = (get_trit(row, slot) + 1) % 3;
-            if p == tp {
-                return dirs
-                    .iter()
-                    .find(|&&d| s.step(p, d).is_some())
-                    .map(|&d| Direction8::from_bits(d as u8));
-            }
+        let dirs = s.dirs();
+        let (slot, target) = (s.open[p], s.open[tp]);
+        if s.encoding == Encoding::DistanceMod3 && slot != NONE && target != NONE {
+            let row = &self.rows[target as usize * self.row_bytes..][..self.row_bytes];
+            let farther = (get_trit(row, slot as usize) + 1) % 3;
+            // A branch hanging from `from` leads away from a threat in the core.
             return dirs
                 .iter()
                 .find(|&&d| {
-                    s.step(p, d)
-                        .is_some_and(|q| get_trit(row, s.slot_of[q] as usize) == farther)
+                    s.step_any(p, d).is_some_and(|q| {
+                        p == tp
+                            || match s.open[q] {
+                                NONE => true,
+                                n => get_trit(row, n as usize) == farther,
+                            }
+                    })
                 })
                 .map(|&d| Direction8::from_bits(d as u8));
         }
         // A neighbour whose first step comes back here is strictly farther.
         for &d in dirs {
-            if let Some(q) = s.step(p, d)
+            if let Some(q) = s.step_any(p, d)
                 && q != tp
                 && self.next_step(s.cell(q), threat)
                     == Some(Direction8::from_bits(d as u8).reverse())
@@ -911,7 +1084,7 @@ impl NextHopTable {
         let here = self.distance(from, threat)?;
         let mut best = None;
         for &d in dirs {
-            if let Some(q) = s.step(p, d) {
+            if let Some(q) = s.step_any(p, d) {
                 let there = self.distance(s.cell(q), threat)?;
                 if there >= here - 1e-9 && best.is_none_or(|(b, _)| there > b) {
                     best = Some((there, Direction8::from_bits(d as u8)));
@@ -924,8 +1097,8 @@ impl NextHopTable {
     /// The connected component of an open cell (ids are `0..components()`).
     #[must_use]
     pub fn component(&self, cell: Cell) -> Option<u32> {
-        let (_, slot) = self.shape.open_slot(cell)?;
-        Some(self.shape.component[slot])
+        let s = &self.shape;
+        s.component_at(s.padded(cell)?)
     }
 
     /// The number of connected components of open cells.
@@ -950,9 +1123,9 @@ impl NextHopTable {
         let main = (0..s.component_len.len())
             .max_by_key(|&i| (s.component_len[i], core::cmp::Reverse(i)))
             .map_or(NONE, |i| i as u32);
-        (0..s.cells.len()).filter_map(move |slot| {
-            let c = s.component[slot];
-            (c != NONE && c != main).then(|| s.cell(s.cells[slot] as usize))
+        (0..s.costs.len()).filter_map(move |p| {
+            let c = s.component_at(p)?;
+            (c != main).then(|| s.cell(p))
         })
     }
 
@@ -974,6 +1147,10 @@ impl NextHopTable {
     /// Computes every row.
     fn compute_all(&mut self) {
         let slots = self.shape.cells.len();
+        if self.row_bytes == 0 {
+            // No pair entries (e.g. a maze without loops): no scratch either.
+            return;
+        }
         let threads = self.thread_count(slots);
         self.prepare_workers(threads);
         let rows: Vec<(usize, &mut [u8])> = if self.row_bytes == 0 {
@@ -1018,13 +1195,27 @@ impl NextHopTable {
                 continue;
             };
             let new = grid.cost(cell, self.shape.layer);
-            let old = self.shape.costs[p];
+            let branch = self.shape.branches.number(p);
+            let old = match branch {
+                NONE => self.shape.costs[p],
+                n => self.shape.branches.cost[n as usize],
+            };
             if new == old {
                 continue;
             }
             stats.edits += 1;
+            if branch != NONE && old != 0 {
+                // A branch cell: no pair of the table runs through it. Blocking it cuts
+                // its subtree off; a new cost only changes path costs.
+                self.shape.branches.cost[branch as usize] = new;
+                if new == 0 {
+                    self.shape.label_components();
+                }
+                continue;
+            }
             if self.shape.slot_of[p] == NONE {
-                // A cell outside the slots opened: the layout changes.
+                // A cell outside the slots opened (a branch cell may close a loop):
+                // the layout changes.
                 let rebuilt = self.options.build(grid)?;
                 let workers = core::mem::take(&mut self.workers);
                 *self = rebuilt;
