@@ -207,6 +207,8 @@ fn next_hop_queries_allocate_nothing() {
             .connectivity(conn)
             .build(&grid)
             .unwrap();
+        // Queries on dead-end branches and on the core are both covered.
+        assert!(table.branch_cells() > 50 && table.slots() > 500);
         let pairs: Vec<(Cell, Cell)> = (0..10_000)
             .map(|_| (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid)))
             .collect();

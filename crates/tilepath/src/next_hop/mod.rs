@@ -906,7 +906,8 @@ impl NextHopTable {
         let row = &self.rows[target * self.row_bytes..(target + 1) * self.row_bytes];
         Some(match s.encoding {
             Encoding::DistanceMod3 => {
-                let closer = CLOSER[usize::from(get_trit(row, slot))];
+                let own = get_trit(row, slot);
+                let closer = if own == 0 { 2 } else { own - 1 };
                 // Right, down, left, up: the first open neighbour one step closer.
                 let st = s.stride;
                 for (q, dir) in [(p + 1, 0), (p + st, 2), (p - 1, 4), (p - st, 6)] {
