@@ -188,6 +188,35 @@ pub struct DistanceField {
     heap: RadixHeap<u32>,
     touched: Vec<u32>,
     queues: StepQueues,
+    /// Per packed grid byte (4 cells): their 4 costs under `layer`, little-endian.
+    quad_costs: Box<[u32; 256]>,
+}
+
+/// Per packed grid byte: a mask of the tile kinds of its 4 cells.
+static KINDS_IN_BYTE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = 1 << (b & 3) | 1 << (b >> 2 & 3) | 1 << (b >> 4 & 3) | 1 << (b >> 6);
+        b += 1;
+    }
+    t
+};
+
+/// The costs of the 4 cells of every packed grid byte under `layer`.
+fn quad_costs(layer: GridLayer) -> [u32; 256] {
+    let c = layer.costs();
+    core::array::from_fn(|b| {
+        (0..4).fold(0, |quad, k| {
+            quad | u32::from(c[(b >> (2 * k)) & 3]) << (8 * k)
+        })
+    })
+}
+
+/// How many bytes of `x` are 0.
+#[inline(always)]
+fn zero_bytes(x: u32) -> usize {
+    (!(((x & 0x7F7F_7F7F) + 0x7F7F_7F7F) | x | 0x7F7F_7F7F)).count_ones() as usize
 }
 
 impl DistanceField {
@@ -240,6 +269,7 @@ impl DistanceField {
             heap: RadixHeap::with_capacity(64),
             touched: Vec::with_capacity(64),
             queues: StepQueues::new(layer),
+            quad_costs: Box::new(quad_costs(layer)),
         }
     }
 
@@ -307,6 +337,7 @@ impl DistanceField {
             + self.touched.capacity() * 4
             + self.heap.capacity() * 16
             + self.queues.memory_bytes()
+            + size_of::<[u32; 256]>()
     }
 
     /// Fixed-point units per cost unit: 1 (4-connected) or [`OCTILE_STRAIGHT`].
@@ -438,31 +469,54 @@ impl DistanceField {
         }
     }
 
-    /// Reads every cost of the region and resets every value.
+    /// Reads every cost of the region and resets every value. Whole bytes of the
+    /// packed grid (4 cells) are unpacked at once through [`quad_costs`]: this pass
+    /// touches every cell, so it is a fair share of a unit-cost field's time.
     fn load_costs(&mut self, grid: &Grid) -> CostProfile {
-        let costs = self.layer.costs();
+        let kind_costs = self.layer.costs();
+        let packed = grid.as_bytes();
         let w = grid.width() as usize;
-        let mut seen = [false; 256];
-        let mut blocked = 0;
+        let (mut present, mut blocked) = (0u8, 0usize);
         for y in 0..self.height as usize {
-            let gy = self.origin.y as usize + y;
             let row = (y + 1) * self.stride + 1;
-            for x in 0..self.width as usize {
-                let gi = gy * w + self.origin.x as usize + x;
-                let c = costs[usize::from(grid.bits_at(gi))];
-                seen[usize::from(c)] = true;
+            let start = (self.origin.y as usize + y) * w + self.origin.x as usize;
+            let end = start + self.width as usize;
+            // Cell by cell up to a byte boundary and after the last whole byte.
+            let body = start.next_multiple_of(4).min(end);
+            let body_end = body + (end - body) / 4 * 4;
+            for gi in (start..body).chain(body_end..end) {
+                let bits = grid.bits_at(gi);
+                let c = kind_costs[usize::from(bits)];
+                present |= 1 << bits;
                 blocked += usize::from(c == 0);
-                self.costs[row + x] = c;
-                self.values[row + x] = if c == 0 { BLOCKED } else { UNREACHED };
+                self.costs[row + gi - start] = c;
+                self.values[row + gi - start] = if c == 0 { BLOCKED } else { UNREACHED };
+            }
+            let range = row + body - start..row + body_end - start;
+            let cells = self.costs[range.clone()]
+                .chunks_exact_mut(4)
+                .zip(self.values[range].chunks_exact_mut(4));
+            for (&b, (costs, values)) in packed[body / 4..body_end / 4].iter().zip(cells) {
+                let quad = self.quad_costs[usize::from(b)];
+                present |= KINDS_IN_BYTE[usize::from(b)];
+                blocked += zero_bytes(quad);
+                let quad = quad.to_le_bytes();
+                costs.copy_from_slice(&quad);
+                for (v, c) in values.iter_mut().zip(quad) {
+                    // BLOCKED (0) for a blocked cell, else UNREACHED (all ones).
+                    *v = 0u32.wrapping_sub(u32::from(c != 0));
+                }
             }
         }
         self.bias = 0;
-        let mut passable = (1..256).filter(|&c| seen[c]);
+        let mut passable = (0..4)
+            .filter(|&k| present >> k & 1 == 1)
+            .map(|k| kind_costs[k])
+            .filter(|&c| c != 0);
         CostProfile {
-            uniform_cost: match (passable.next(), passable.next()) {
-                (Some(c), None) => Some(c as u8),
-                (None, _) => Some(1),
-                _ => None,
+            uniform_cost: match passable.next() {
+                None => Some(1),
+                Some(c) => passable.all(|d| d == c).then_some(c),
             },
             cluttered: blocked * 16 > self.width as usize * self.height as usize,
         }

@@ -179,6 +179,12 @@ impl Branches {
                 }
             }
         }
+        b.cell.shrink_to_fit();
+        b.nodes.shrink_to_fit();
+        b.up.shrink_to_fit();
+        b.anchor.shrink_to_fit();
+        b.cost.shrink_to_fit();
+        b.component.shrink_to_fit();
         b
     }
 

@@ -382,6 +382,7 @@ impl Shape {
                 cells.push(p as u32);
             }
         }
+        cells.shrink_to_fit();
         let mut shape = Self {
             width: grid.width(),
             height: grid.height(),
