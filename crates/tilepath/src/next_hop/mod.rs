@@ -773,7 +773,7 @@ fn first_step(shape: &Shape, p: usize, dist: impl Fn(usize) -> Option<i64>) -> u
 /// 4-connected, 3 bits 8-connected). Reachability is stored once per connected
 /// component, not per pair. Cells on dead-end branches (corridors that end, rooms
 /// with one door) need no entries at all: see [`Slots::Passable`]. A 100x100 open grid
-/// takes 20 MB, a loop-free 159x159 maze 0.5 MB; a table is for maps up to a few
+/// takes 20 MB, a loop-free 159x159 maze 0.8 MB; a table is for maps up to a few
 /// hundred cells a side (see [`TableBuilder::estimate`] and
 /// [`TableBuilder::memory_limit`]).
 ///
