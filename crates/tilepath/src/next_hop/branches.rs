@@ -118,12 +118,10 @@ pub(super) struct Branches {
     /// Per padded cell: its number, or `NONE`. Empty when there is no branch cell.
     number: Vec<u32>,
     /// Per number: the padded cell.
-    pub(super) cell: Vec<u32>,
-    /// Per number: its subtree and the ways out of it.
+    cell: Vec<u32>,
+    /// Per number: its subtree and the ways out of it (up first: to its parent, a
+    /// branch cell or the core cell its tree hangs from).
     nodes: Vec<Node>,
-    /// Per number: the direction to its parent (a branch cell or the core cell its
-    /// tree hangs from), or [`ROOT`].
-    up: Vec<u8>,
     /// Per number: the core cell its tree hangs from, or `NONE`.
     anchor: Vec<u32>,
     /// Per number: its layer cost, 0 once blocked.
@@ -181,7 +179,6 @@ impl Branches {
         }
         b.cell.shrink_to_fit();
         b.nodes.shrink_to_fit();
-        b.up.shrink_to_fit();
         b.anchor.shrink_to_fit();
         b.cost.shrink_to_fit();
         b.component.shrink_to_fit();
@@ -193,10 +190,10 @@ impl Branches {
         self.cell.push(p as u32);
         let mut node = Node::EMPTY;
         if up < 8 {
+            debug_assert!(up.is_multiple_of(2), "a tree edge is never diagonal");
             node.set_way(0, u16::from(up) / 2);
         }
         self.nodes.push(node);
-        self.up.push(up);
         self.anchor.push(anchor);
         self.cost.push(cost);
         self.component.push(NONE);
@@ -231,7 +228,6 @@ impl Branches {
         (self.number.capacity() + self.cell.capacity()) * 4
             + self.nodes.capacity() * size_of::<Node>()
             + (self.anchor.capacity() + self.component.capacity()) * 4
-            + self.up.capacity()
             + self.cost.capacity()
     }
 
@@ -240,7 +236,7 @@ impl Branches {
         if cells == 0 {
             0
         } else {
-            padded * 4 + cells * (size_of::<Node>() as u64 + 14)
+            padded * 4 + cells * (size_of::<Node>() as u64 + 13)
         }
     }
 
@@ -259,9 +255,9 @@ impl Branches {
                 continue;
             }
             let mut c = NONE;
-            if self.up[i] < 8 {
-                let q =
-                    (self.cell[i] as usize).wrapping_add_signed(deltas[usize::from(self.up[i])]);
+            let up = self.up(i as u32);
+            if up < 8 {
+                let q = (self.cell[i] as usize).wrapping_add_signed(deltas[usize::from(up)]);
                 let n = self.number[q];
                 c = if n == NONE {
                     core_component(q)
@@ -307,7 +303,10 @@ impl Branches {
     /// The direction from branch number `x` to its parent, or [`ROOT`].
     #[inline(always)]
     pub(super) fn up(&self, x: u32) -> u8 {
-        self.up[x as usize]
+        match self.nodes[x as usize].way(0) {
+            NO_WAY => ROOT,
+            way => (way * 2) as u8,
+        }
     }
 
     /// The direction from padded cell `p` (a branch cell or a core cell) to its open
@@ -323,7 +322,7 @@ impl Branches {
         dirs.iter().find_map(|&d| {
             let n = self.number(p.wrapping_add_signed(deltas[d]));
             (n != NONE
-                && usize::from(self.up[n as usize]) == (d + 4) & 7
+                && usize::from(self.up(n)) == (d + 4) & 7
                 && self.cost[n as usize] != 0
                 && self.below(t, n))
             .then_some(d as u8)
