@@ -1,10 +1,10 @@
 //! Greedy best-first search over a search window.
 
-use super::window::{Visit, WINDOW_SLOTS, Window, back};
+use super::window::{WINDOW_SLOTS, Window};
 use super::{Finished, NO_PARENT, PathError, PathResult, backtrack};
 #[cfg(doc)]
-use crate::GenerationMap;
-use crate::{BucketQueue, Cell, Grid, GridLayer, GridPath};
+use crate::{BucketQueue, GenerationMap};
+use crate::{Cell, Grid, GridLayer, GridPath};
 
 /// Greedy best-first search: the fastest way to a good (not always the shortest) path.
 ///
@@ -14,8 +14,11 @@ use crate::{BucketQueue, Cell, Grid, GridLayer, GridPath};
 /// cost is what the path really costs. 4-connected.
 ///
 /// Like [`AStar::new`](crate::AStar::new) it is confined to the window a 56-step path can
-/// reach, its memory fixed at construction (about 230 KiB), and a query allocates
-/// nothing. The open list is a [`BucketQueue`] keyed by distance to the goal.
+/// reach, its memory fixed at construction (56 KiB), and a query allocates nothing.
+/// The open list is a 64-bucket queue keyed by distance to the goal, like
+/// [`BucketQueue`] (LIFO within a bucket, a `u64` mask of the non-empty ones), whose
+/// lists are linked through the per-cell scratch itself: each cell is queued at most
+/// once, so the queue needs no memory of its own.
 ///
 /// ```
 /// use tilepath::{Cell, Greedy, Grid, GridLayer};
@@ -27,8 +30,7 @@ use crate::{BucketQueue, Cell, Grid, GridLayer, GridPath};
 /// ```
 #[derive(Clone, Debug)]
 pub struct Greedy {
-    parents: ParentStamps,
-    queue: BucketQueue<u32>,
+    slots: Slots,
     max_expansions: u32,
 }
 
@@ -43,9 +45,7 @@ impl Greedy {
     #[must_use]
     pub fn new() -> Self {
         Self {
-            parents: ParentStamps::new(WINDOW_SLOTS),
-            // Each cell is queued at most once per query: the pool never grows.
-            queue: BucketQueue::with_capacity(WINDOW_SLOTS),
+            slots: Slots::new(WINDOW_SLOTS),
             max_expansions: u32::MAX,
         }
     }
@@ -84,10 +84,9 @@ impl Greedy {
         let start_slot = window
             .slot_of(from)
             .ok_or_else(|| PathError::start_out_of_bounds(grid, from))?;
-        self.parents.reset();
-        self.queue.reset();
+        self.slots.reset();
         let (end_slot, expanded) = self.search(grid, layer, &window, start_slot, to);
-        let parents = &self.parents;
+        let slots = &self.slots;
         Ok(backtrack(
             &Finished {
                 grid,
@@ -98,7 +97,7 @@ impl Greedy {
                 end_slot,
                 expanded,
             },
-            |slot| parents.get(slot as usize),
+            |slot| slots.parent(slot as usize),
         ))
     }
 
@@ -114,14 +113,17 @@ impl Greedy {
         let goal_slot = window.slot_of(goal).unwrap_or(u32::MAX);
         let (sx, sy) = window.unpack(start_slot);
         let start_dist = manhattan(sx, sy, gx, gy);
-        self.parents.set(start_slot as usize, NO_PARENT);
+        let stamp = self.slots.generation << GENERATION_SHIFT;
+        let cells = &mut self.slots.cells[..];
+        cells[start_slot as usize] = stamp | u32::from(NO_PARENT) << DIR_SHIFT | NIL;
         if start_slot == goal_slot {
             return (start_slot, 0);
         }
-        self.queue.push(0, pack(start_slot, NO_PARENT));
         let mut reach = Reach {
-            parents: &mut self.parents,
-            queue: &mut self.queue,
+            cells,
+            stamp,
+            heads: [NIL; 64],
+            mask: 1,
             gx,
             gy,
             // Buckets cover distances from start_dist - 56 up: every cell a path reaches.
@@ -130,10 +132,22 @@ impl Greedy {
             best: (start_dist, start_slot),
             found: false,
         };
+        reach.heads[0] = start_slot;
         let mut expanded = 0u32;
-        while let Some(entry) = reach.queue.pop() {
+        while reach.mask != 0 {
+            // Pop the most recent entry of the lowest non-empty bucket.
+            let b = reach.mask.trailing_zeros() as usize;
+            let slot = reach.heads[b];
+            // SAFETY: only slots of the window (below `WINDOW_SLOTS == cells.len()`)
+            // are ever linked into a bucket.
+            #[expect(unsafe_code, reason = "bounds proven by the window")]
+            let entry = unsafe { *reach.cells.get_unchecked(slot as usize) };
+            let next = entry & NIL;
+            reach.heads[b] = next;
+            if next == NIL {
+                reach.mask &= !(1 << b);
+            }
             expanded += 1;
-            let (slot, parent) = (entry >> 4, (entry & 0xF) as u8);
             let (lx, ly) = window.unpack(slot);
             // Every reached cell is popped before a search gives up (unless the
             // expansion limit stops it), so tracking the best cell here, once per
@@ -142,28 +156,21 @@ impl Greedy {
             if d < reach.best.0 {
                 reach.best = (d, slot);
             }
-            window.visit_neighbours::<false, _>(
-                grid,
-                layer,
-                slot,
-                lx,
-                ly,
-                back::<false>(parent),
-                &mut reach,
-            );
+            let (_, [cr, cd, cl, cu]) = window.straight_costs(grid, layer, lx, ly);
+            let stride = 1u32 << window.shift;
+            reach.relax(slot + 1, 0, cr, lx + 1, ly);
+            reach.relax(slot + stride, 1, cd, lx, ly + 1);
+            reach.relax(slot.wrapping_sub(1), 2, cl, lx.wrapping_sub(1), ly);
+            reach.relax(slot.wrapping_sub(stride), 3, cu, lx, ly.wrapping_sub(1));
             if reach.found || expanded >= self.max_expansions {
                 break;
             }
         }
+        if reach.found {
+            reach.best.1 = goal_slot;
+        }
         (reach.best.1, expanded)
     }
-}
-
-/// A queue entry: the slot and the direction it was reached by (slots of a window
-/// are below 2^15, so they fit with room to spare).
-#[inline(always)]
-const fn pack(slot: u32, dir: u8) -> u32 {
-    (slot << 4) | dir as u32
 }
 
 #[inline(always)]
@@ -171,11 +178,15 @@ fn manhattan(x: u32, y: u32, gx: i64, gy: i64) -> u64 {
     (i64::from(x) - gx).unsigned_abs() + (i64::from(y) - gy).unsigned_abs()
 }
 
-/// The greedy step: mark each unseen neighbour and queue it by its distance to the
-/// goal; stop at the goal.
+/// The greedy step: mark each unseen neighbour with the direction it was reached by
+/// and link it into the bucket of its distance to the goal; stop at the goal.
 struct Reach<'a> {
-    parents: &'a mut ParentStamps,
-    queue: &'a mut BucketQueue<u32>,
+    cells: &'a mut [u32],
+    stamp: u32,
+    /// The open list: 64 LIFO buckets by distance to the goal, each a list linked
+    /// through the slots' `next` fields, and a bit per non-empty bucket.
+    heads: [u32; 64],
+    mask: u64,
     gx: i64,
     gy: i64,
     base: u64,
@@ -184,38 +195,59 @@ struct Reach<'a> {
     found: bool,
 }
 
-impl Visit for Reach<'_> {
+impl Reach<'_> {
+    /// Queues the neighbour at `slot` (local `(x, y)`, reached by `dir`) if it is open
+    /// (`cost != 0`) and unseen.
     #[inline(always)]
-    fn visit(&mut self, slot: u32, dir: u8, _cost: u8, x: u32, y: u32) {
-        if !self.parents.claim(slot as usize, dir) {
+    fn relax(&mut self, slot: u32, dir: u8, cost: u8, x: u32, y: u32) {
+        if cost == 0 {
+            return;
+        }
+        debug_assert!((slot as usize) < self.cells.len());
+        // SAFETY: an open neighbour is a cell of the window (`straight_costs` says 0
+        // for any other), whose slot is below `WINDOW_SLOTS == cells.len()`.
+        #[expect(unsafe_code, reason = "bounds proven by the window")]
+        let cell = unsafe { self.cells.get_unchecked_mut(slot as usize) };
+        if *cell >> GENERATION_SHIFT == self.stamp >> GENERATION_SHIFT {
             return;
         }
         if slot == self.goal_slot {
-            self.best = (0, slot);
+            *cell = self.stamp | u32::from(dir) << DIR_SHIFT | NIL;
             self.found = true;
             return;
         }
         let d = manhattan(x, y, self.gx, self.gy);
-        self.queue
-            .push((d - self.base.min(d)).min(63) as u32, pack(slot, dir));
+        let b = (d - self.base.min(d)).min(63) as usize;
+        *cell = self.stamp | u32::from(dir) << DIR_SHIFT | self.heads[b];
+        self.heads[b] = slot;
+        self.mask |= 1 << b;
     }
 }
 
-/// The greedy search's parent directions with O(1) reset: a [`GenerationMap`] packed
-/// into one `u32` per slot (`generation << 4 | direction`), half the memory of a
-/// `GenerationMap<u8>`, which keeps the hot window in L1.
+/// Where a slot's fields sit in its `u32`: `generation << 20 | direction << 16 | next`.
+const GENERATION_SHIFT: u32 = 20;
+const DIR_SHIFT: u32 = 16;
+/// The end of a bucket list (slots of a window are below 2^15).
+const NIL: u32 = 0xFFFF;
+
+/// The greedy search's per-slot state with O(1) reset: a [`GenerationMap`] packed into
+/// one `u32` a slot holding the generation it was reached in, the direction it was
+/// reached by and the next slot of its bucket list, so the open list needs no memory
+/// of its own (each slot is queued at most once per query) and a reach is one load and
+/// one store. 56 KiB, reused by every query.
 #[derive(Clone, Debug)]
-struct ParentStamps {
-    stamps: Vec<u32>,
+struct Slots {
+    cells: Vec<u32>,
     generation: u32,
 }
 
-impl ParentStamps {
-    const GENERATIONS: u32 = 1 << 28;
+impl Slots {
+    const GENERATIONS: u32 = 1 << (32 - GENERATION_SHIFT);
 
     fn new(len: usize) -> Self {
+        debug_assert!(len <= NIL as usize);
         Self {
-            stamps: vec![0; len],
+            cells: vec![0; len],
             generation: 1,
         }
     }
@@ -224,38 +256,18 @@ impl ParentStamps {
     fn reset(&mut self) {
         self.generation += 1;
         if self.generation == Self::GENERATIONS {
-            self.stamps.fill(0);
+            self.cells.fill(0);
             self.generation = 1;
         }
     }
 
-    #[inline]
-    fn set(&mut self, i: usize, dir: u8) {
-        self.stamps[i] = self.generation << 4 | u32::from(dir);
-    }
-
     /// The parent direction of slot `i`, or `NO_PARENT` if unseen.
     #[inline]
-    fn get(&self, i: usize) -> u8 {
-        match self.stamps.get(i) {
-            Some(&s) if s >> 4 == self.generation => (s & 0xF) as u8,
+    fn parent(&self, i: usize) -> u8 {
+        match self.cells.get(i) {
+            Some(&s) if s >> GENERATION_SHIFT == self.generation => ((s >> DIR_SHIFT) & 0xF) as u8,
             _ => NO_PARENT,
         }
-    }
-
-    /// Marks slot `i` as reached by `dir`; `false` if it was reached already.
-    #[inline(always)]
-    fn claim(&mut self, i: usize, dir: u8) -> bool {
-        debug_assert!(i < self.stamps.len());
-        // SAFETY: `i` is a slot of the search window (callers get it from
-        // `visit_neighbours`), below `WINDOW_SLOTS == stamps.len()`.
-        #[expect(unsafe_code, reason = "bounds proven by the window")]
-        let stamp = unsafe { self.stamps.get_unchecked_mut(i) };
-        if *stamp >> 4 == self.generation {
-            return false;
-        }
-        *stamp = self.generation << 4 | u32::from(dir);
-        true
     }
 }
 
@@ -264,18 +276,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn stamps_wrap_around_really_clear() {
-        let mut p = ParentStamps::new(4);
-        p.generation = ParentStamps::GENERATIONS - 2;
-        assert!(p.claim(1, 2));
-        assert!(!p.claim(1, 3));
-        assert_eq!(p.get(1), 2);
+    fn slots_wrap_around_really_clear() {
+        let mut p = Slots::new(4);
+        p.generation = Slots::GENERATIONS - 2;
+        p.cells[1] = p.generation << GENERATION_SHIFT | 2 << DIR_SHIFT | NIL;
+        assert_eq!(p.parent(1), 2);
         p.reset();
-        assert_eq!(p.get(1), NO_PARENT);
-        assert!(p.claim(2, 1));
+        assert_eq!(p.parent(1), NO_PARENT);
+        p.cells[2] = p.generation << GENERATION_SHIFT | 1 << DIR_SHIFT | NIL;
+        assert_eq!(p.parent(2), 1);
         p.reset(); // wraps: everything cleared, generation restarts at 1
         assert_eq!(p.generation, 1);
-        assert!((0..4).all(|i| p.get(i) == NO_PARENT));
-        assert!(p.claim(2, 0));
+        assert!((0..4).all(|i| p.parent(i) == NO_PARENT));
     }
 }

@@ -117,6 +117,30 @@ impl Window {
             .wrapping_add(((dy as i64) << self.shift) as u32)
     }
 
+    /// The grid index of local cell `(lx, ly)` and the costs of its right, down, left
+    /// and up neighbours (0 if blocked or outside the window).
+    #[inline(always)]
+    pub(crate) fn straight_costs(
+        &self,
+        grid: &Grid,
+        layer: GridLayer,
+        lx: u32,
+        ly: u32,
+    ) -> (usize, [u8; 4]) {
+        let w = grid.width() as usize;
+        let gi = (self.oy + ly as i32) as usize * w + (self.ox + lx as i32) as usize;
+        // SAFETY: `cost` is only called for neighbours inside `[x0, x1) x [y0, y1)`,
+        // which `around`/`whole` clip to the grid: their index is below `grid.len()`.
+        // (A shift of the packed layer keeps the lookup in registers.)
+        #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
+        let cost = |i: usize| layer.cost_of_bits(unsafe { grid.bits_at_unchecked(i) });
+        let cr = if lx + 1 < self.x1 { cost(gi + 1) } else { 0 };
+        let cd = if ly + 1 < self.y1 { cost(gi + w) } else { 0 };
+        let cl = if lx > self.x0 { cost(gi - 1) } else { 0 };
+        let cu = if ly > self.y0 { cost(gi - w) } else { 0 };
+        (gi, [cr, cd, cl, cu])
+    }
+
     /// Calls `visitor.visit` for every passable neighbour of local cell `(lx, ly)`
     /// (slot `slot`) inside the window, except the one in direction code `skip` (the
     /// cell a search reached this one from, which it has already seen): the 4
@@ -139,17 +163,12 @@ impl Window {
         visitor: &mut V,
     ) {
         let w = grid.width() as usize;
-        let gi = (self.oy + ly as i32) as usize * w + (self.ox + lx as i32) as usize;
+        let (gi, [cr, cd, cl, cu]) = self.straight_costs(grid, layer, lx, ly);
         let stride = 1u32 << self.shift;
-        let costs = layer.costs();
-        // SAFETY: `cost` is only called for neighbours inside `[x0, x1) x [y0, y1)`,
-        // which `around`/`whole` clip to the grid: their index is below `grid.len()`.
+        // SAFETY: as in `straight_costs`: only called for diagonals whose two
+        // orthogonal neighbours are inside `[x0, x1) x [y0, y1)`, so they are too.
         #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
-        let cost = |i: usize| costs[usize::from(unsafe { grid.bits_at_unchecked(i) })];
-        let cr = if lx + 1 < self.x1 { cost(gi + 1) } else { 0 };
-        let cd = if ly + 1 < self.y1 { cost(gi + w) } else { 0 };
-        let cl = if lx > self.x0 { cost(gi - 1) } else { 0 };
-        let cu = if ly > self.y0 { cost(gi - w) } else { 0 };
+        let cost = |i: usize| layer.cost_of_bits(unsafe { grid.bits_at_unchecked(i) });
         let (r, d, l, u) = if EIGHT { (0, 2, 4, 6) } else { (0, 1, 2, 3) };
         if cr != 0 && skip != r {
             visitor.visit(slot + 1, r, cr, lx + 1, ly);
