@@ -282,9 +282,24 @@ impl Branches {
     }
 
     /// The first step (a `Direction8` code) from branch number `x` to branch number
+    /// `t`: `None` if they are the same cell or not connected (blocked, or in
+    /// different components).
+    #[inline(always)]
+    pub(super) fn same_tree_step(&self, x: u32, t: u32) -> Option<u8> {
+        let (x, t) = (x as usize, t as usize);
+        assert!(x.max(t) < self.component.len());
+        let c = self.component[x];
+        if x == t || c == NONE || c != self.component[t] {
+            return None;
+        }
+        // Connected branch cells are in one tree.
+        self.step(x as u32, t as u32)
+    }
+
+    /// The first step (a `Direction8` code) from branch number `x` to branch number
     /// `t` of the same tree (`x != t`): into the child whose subtree holds `t`, else
     /// up. Selected arithmetically: which case applies is what a query asks.
-    #[inline]
+    #[inline(always)]
     pub(super) fn step(&self, x: u32, t: u32) -> Option<u8> {
         let n = &self.nodes[x as usize];
         let below = x < t && t < n.end;

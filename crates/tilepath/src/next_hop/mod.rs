@@ -13,23 +13,6 @@ use std::sync::Mutex;
 /// No slot / unreached / not a component.
 const NONE: u32 = u32::MAX;
 
-/// `TRITS[byte][k]`: the `k`-th base-3 digit of a byte holding 5 of them.
-static TRITS: [[u8; 5]; 256] = {
-    let mut t = [[0u8; 5]; 256];
-    let mut b = 0;
-    while b < 243 {
-        let mut k = 0;
-        let mut v = b;
-        while k < 5 {
-            t[b][k] = (v % 3) as u8;
-            v /= 3;
-            k += 1;
-        }
-        b += 1;
-    }
-    t
-};
-const POW3: [u8; 5] = [1, 3, 9, 27, 81];
 /// The residue one step closer than residue `r`.
 #[inline(always)]
 const fn closer(r: u8) -> u8 {
@@ -43,7 +26,7 @@ const fn closer(r: u8) -> u8 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Encoding {
     /// 4-connected with one cost for every passable kind: each pair stores its distance
-    /// modulo 3 (5 pairs a byte: 1.6 bits). A unit steps to the first neighbour
+    /// modulo 3 (2 bits a pair). A unit steps to the first neighbour
     /// (right, down, left, up) one step closer, and an edit is repaired locally, cell
     /// by cell, since every pair's distance is known relative to its neighbours'.
     DistanceMod3,
@@ -65,7 +48,7 @@ impl Encoding {
     /// Bytes of one row of `slots` entries.
     fn row_bytes(self, slots: usize) -> usize {
         match self {
-            Self::DistanceMod3 => slots.div_ceil(5),
+            Self::DistanceMod3 => slots.div_ceil(4),
             Self::Directions4 => slots.div_ceil(4),
             // 3 bits, read and written as a little-endian u16: one spare byte.
             Self::Directions8 => (slots * 3).div_ceil(8) + 1,
@@ -76,7 +59,7 @@ impl Encoding {
     #[must_use]
     pub const fn bits_per_pair(self) -> f64 {
         match self {
-            Self::DistanceMod3 => 1.6,
+            Self::DistanceMod3 => 2.0,
             Self::Directions4 => 2.0,
             Self::Directions8 => 3.0,
         }
@@ -545,16 +528,52 @@ impl Shape {
     }
 }
 
+/// The first step from slot `slot` (padded `p`, row stride `stride`) along row `row`
+/// of a [`Encoding::DistanceMod3`] table: right, down, left, up, the first open
+/// neighbour one step closer to the row's target.
+///
+/// # Safety
+/// `p` must be a cell inside the grid (its 4 neighbours are padded cells), `slot` and
+/// every slot in `open` must be below the number of residues `row` holds.
 #[inline(always)]
-fn get_trit(row: &[u8], slot: usize) -> u8 {
-    TRITS[usize::from(row[slot / 5])][slot % 5]
+#[expect(
+    unsafe_code,
+    reason = "the query's hot path: bounds come from the layout"
+)]
+unsafe fn mod3_step(
+    row: &[u8],
+    open: &[u32],
+    p: usize,
+    slot: usize,
+    stride: usize,
+) -> Option<Direction8> {
+    let residue = |n: usize| {
+        // SAFETY: `n` is `slot` or an open slot: below the residues `row` holds.
+        (unsafe { *row.get_unchecked(n >> 2) } >> ((n & 3) * 2)) & 3
+    };
+    // SAFETY: `q` is one of `p`'s 4 neighbours, all padded cells.
+    let open = |q: usize| unsafe { *open.get_unchecked(q) };
+    let closer = closer(residue(slot));
+    for (q, dir) in [(p + 1, 0), (p + stride, 2), (p - 1, 4), (p - stride, 6)] {
+        let n = open(q);
+        if n != NONE && residue(n as usize) == closer {
+            return Some(Direction8::from_bits(dir));
+        }
+    }
+    None
 }
 
+/// The residue (distance mod 3) stored for `slot` in a [`Encoding::DistanceMod3`] row.
 #[inline(always)]
-fn set_trit(row: &mut [u8], slot: usize, v: u8) {
-    let (i, k) = (slot / 5, slot % 5);
-    let old = TRITS[usize::from(row[i])][k];
-    row[i] = row[i] - old * POW3[k] + v * POW3[k];
+fn get_residue(row: &[u8], slot: usize) -> u8 {
+    (row[slot >> 2] >> ((slot & 3) * 2)) & 3
+}
+
+/// Stores residue `v` for `slot` in a [`Encoding::DistanceMod3`] row.
+#[inline(always)]
+fn set_residue(row: &mut [u8], slot: usize, v: u8) {
+    let (i, k) = (slot >> 2, (slot & 3) * 2);
+    row[i] = (row[i] & !(3 << k)) | v << k;
 }
 
 #[inline(always)]
@@ -689,7 +708,7 @@ impl Worker {
                     queue[tail] = q as u32;
                     tail += 1;
                     let slot = slot_of[q] as usize;
-                    row[slot / 5] += trit * POW3[slot % 5];
+                    row[slot >> 2] |= trit << ((slot & 3) * 2);
                 }
             }
         }
@@ -771,7 +790,7 @@ fn first_step(shape: &Shape, p: usize, dist: impl Fn(usize) -> Option<i64>) -> u
 /// after edits that only touch the pairs an edit can change.
 ///
 /// A table has one row per target cell and one entry per source cell in it (a
-/// *slot*): the distance modulo 3 ([`Encoding::DistanceMod3`], 1.6 bits) for
+/// *slot*): the distance modulo 3 ([`Encoding::DistanceMod3`], 2 bits) for
 /// 4-connected layers with one cost, otherwise the first step's direction (2 bits
 /// 4-connected, 3 bits 8-connected). Reachability is stored once per connected
 /// component, not per pair. Cells on dead-end branches (corridors that end, rooms
@@ -897,7 +916,11 @@ impl NextHopTable {
             return self.branch_step(p, tp);
         }
         let (slot, target) = (slot as usize, target as usize);
-        if p == tp || s.component[slot] != s.component[target] {
+        debug_assert!(slot.max(target) < s.component.len());
+        // SAFETY: open slots are below `cells.len() == component.len()`.
+        #[expect(unsafe_code, reason = "slots index the per-slot arrays")]
+        let same = unsafe { s.component.get_unchecked(slot) == s.component.get_unchecked(target) };
+        if p == tp || !same {
             return None;
         }
         self.core_step(p, slot, target)
@@ -907,19 +930,22 @@ impl NextHopTable {
     #[inline(always)]
     fn core_step(&self, p: usize, slot: usize, target: usize) -> Option<Direction8> {
         let s = &self.shape;
-        let row = &self.rows[target * self.row_bytes..(target + 1) * self.row_bytes];
+        debug_assert!((target + 1) * self.row_bytes <= self.rows.len());
+        // SAFETY: `target` is an open slot, below `cells.len()`, and the table holds
+        // `cells.len()` rows of `row_bytes`.
+        #[expect(unsafe_code, reason = "slots index the rows")]
+        let row = unsafe {
+            self.rows
+                .get_unchecked(target * self.row_bytes..(target + 1) * self.row_bytes)
+        };
         Some(match s.encoding {
             Encoding::DistanceMod3 => {
-                let closer = closer(get_trit(row, slot));
-                // Right, down, left, up: the first open neighbour one step closer.
-                let st = s.stride;
-                for (q, dir) in [(p + 1, 0), (p + st, 2), (p - 1, 4), (p - st, 6)] {
-                    let n = s.open[q];
-                    if n != NONE && get_trit(row, n as usize) == closer {
-                        return Some(Direction8::from_bits(dir));
-                    }
-                }
-                return None;
+                debug_assert!(slot < s.cells.len() && p + s.stride < s.open.len());
+                // SAFETY: `p` is a cell inside the grid, so its 4 neighbours are
+                // padded cells (the border is one cell wide); `slot` and every open
+                // slot are below `cells.len()`, whose residues a row holds.
+                #[expect(unsafe_code, reason = "bounds proven by the padded layout")]
+                return unsafe { mod3_step(row, &s.open, p, slot, s.stride) };
             }
             Encoding::Directions4 => Direction::from_bits(get_code(s.encoding, row, slot)).into(),
             Encoding::Directions8 => Direction8::from_bits(get_code(s.encoding, row, slot)),
@@ -930,17 +956,14 @@ impl NextHopTable {
     /// dead-end branch, or blocked. A tree has one path between two cells: into the
     /// child whose subtree holds the target, else up; from the core to a branch, the
     /// way to the core cell its tree hangs from.
+    #[inline]
     fn branch_step(&self, p: usize, tp: usize) -> Option<Direction8> {
         let s = &self.shape;
         let b = &s.branches;
         let (x, t) = (b.number(p), b.number(tp));
         if x != NONE && t != NONE {
             // Both on branches (all of a maze without loops): the common case.
-            let c = b.component[x as usize];
-            if x == t || c == NONE || c != b.component[t as usize] {
-                return None;
-            }
-            return b.step(x, t).map(Direction8::from_bits);
+            return b.same_tree_step(x, t).map(Direction8::from_bits);
         }
         if p == tp || s.component_at(p)? != s.component_at(tp)? {
             return None;
@@ -1059,7 +1082,7 @@ impl NextHopTable {
         let (slot, target) = (s.open[p], s.open[tp]);
         if s.encoding == Encoding::DistanceMod3 && slot != NONE && target != NONE {
             let row = &self.rows[target as usize * self.row_bytes..][..self.row_bytes];
-            let farther = (get_trit(row, slot as usize) + 1) % 3;
+            let farther = (get_residue(row, slot as usize) + 1) % 3;
             // A branch hanging from `from` leads away from a threat in the core.
             return dirs
                 .iter()
@@ -1068,7 +1091,7 @@ impl NextHopTable {
                         p == tp
                             || match s.open[q] {
                                 NONE => true,
-                                n => get_trit(row, n as usize) == farther,
+                                n => get_residue(row, n as usize) == farther,
                             }
                     })
                 })
@@ -1483,8 +1506,8 @@ impl Worker {
     /// edit), from their residues: -1, 0 or 1.
     #[inline]
     fn diff(row: &[u8], shape: &Shape, p: usize, q: usize) -> i64 {
-        let a = get_trit(row, shape.slot_of[p] as usize);
-        let b = get_trit(row, shape.slot_of[q] as usize);
+        let a = get_residue(row, shape.slot_of[p] as usize);
+        let b = get_residue(row, shape.slot_of[q] as usize);
         i64::from((b + 4 - a) % 3) - 1
     }
 
@@ -1517,7 +1540,7 @@ impl Worker {
                 d = nd;
             }
         }
-        let mut base = i64::from(get_trit(row, shape.slot_of[ring[first]] as usize));
+        let mut base = i64::from(get_residue(row, shape.slot_of[ring[first]] as usize));
         if (0..8)
             .step_by(2)
             .any(|d| open[d] && self.mark[ring[d]] != known)
@@ -1571,7 +1594,7 @@ impl Worker {
         for &x in &self.queue[..tail] {
             let x = x as usize;
             let v = (base + self.dist[x]).rem_euclid(3) as u8;
-            set_trit(row, shape.slot_of[x] as usize, v);
+            set_residue(row, shape.slot_of[x] as usize, v);
         }
         tail
     }
@@ -1658,7 +1681,7 @@ impl Worker {
         // Breadth-first inside the affected set: the sorted seeds merged with a FIFO
         // (whose keys grow by one per level, so it stays sorted).
         let settled = self.next_stamp();
-        let base = i64::from(get_trit(row, shape.slot_of[c] as usize));
+        let base = i64::from(get_residue(row, shape.slot_of[c] as usize));
         self.fifo.clear();
         let (mut si, mut fi) = (0, 0);
         let mut written = 0;
@@ -1681,7 +1704,7 @@ impl Worker {
                 continue;
             }
             self.mark[x] = settled;
-            set_trit(
+            set_residue(
                 row,
                 shape.slot_of[x] as usize,
                 (base + v).rem_euclid(3) as u8,
@@ -1704,9 +1727,9 @@ fn walk_length(shape: &Shape, row: &[u8], from: usize, tp: usize, skip: usize) -
     let st = shape.stride;
     let (mut x, mut n) = (from, 0i64);
     while x != tp {
-        let closer = closer(get_trit(row, shape.open[x] as usize));
+        let closer = closer(get_residue(row, shape.open[x] as usize));
         x = [x + 1, x + st, x - 1, x - st].into_iter().find(|&q| {
-            q != skip && shape.open[q] != NONE && get_trit(row, shape.open[q] as usize) == closer
+            q != skip && shape.open[q] != NONE && get_residue(row, shape.open[q] as usize) == closer
         })?;
         n += 1;
         if n as usize > shape.cells.len() {
