@@ -1,5 +1,6 @@
 //! A* over a search window or the whole grid, 4- or 8-connected.
 
+use super::linked::LinkedNodes;
 use super::window::{Visit, WINDOW_SLOTS, Window, back};
 use super::{Finished, NO_PARENT, PackedSteps, PathError, PathResult, backtrack};
 use crate::cost::{OCTILE_DIAGONAL, OCTILE_STRAIGHT, octile_units};
@@ -29,9 +30,10 @@ enum Scope {
 ///
 /// - [`AStar::new`]: the search is confined to the window a 56-step path can reach
 ///   (113x113 cells around the start), so memory is fixed at construction whatever the
-///   grid size and a query never costs more than that window: 230 KiB of nodes, and
-///   open lists reserved for the worst case (2.3 MiB of address space, touched only as
-///   far as queries reach).
+///   grid size and a query never costs more than that window: 113 KiB of nodes for
+///   4-connected layers whose costs fit the bucket ring (below), 226 KiB of nodes and
+///   a heap reserved for the worst case (1.8 MiB of address space, touched only as far
+///   as queries reach) for the others.
 /// - [`AStar::whole_grid`]: the search may cover the whole grid, for routes of hundreds
 ///   of steps; the scratch is sized to the grid on first use (16 bytes of node and up
 ///   to 24 of open list a cell, the row length rounded up to a power of two) and reused.
@@ -42,11 +44,13 @@ enum Scope {
 /// the cell it enters; the start's own cost is ignored, so a unit standing on a cell
 /// that has just become blocked can still walk off it.
 ///
-/// The open list is a 64-bucket ring ([`BucketQueue`], Dial's algorithm) when every
-/// f-value in the queue stays within 64 of the minimum (4-connected, `max_cost +
-/// min_cost < 64`: every unit-cost and most weighted layers), and a [`RadixHeap`]
-/// otherwise. Ties between equal f-values go to the node queued last, which dives
-/// towards the goal.
+/// The open list is a 64-bucket ring (Dial's algorithm) when every f-value in the
+/// queue stays within 64 of the minimum (4-connected, `max_cost + min_cost < 64`:
+/// every unit-cost and most weighted layers), and a [`RadixHeap`] otherwise. A
+/// windowed search links its ring's buckets through its nodes (one `u64` a cell: an
+/// improved node moves between buckets, nothing else is stored); a whole-grid one uses
+/// a [`BucketQueue`]. Ties between equal f-values go to the node queued last, which
+/// dives towards the goal.
 ///
 /// ```
 /// use tilepath::{AStar, Cell, Grid, GridLayer, TileKind};
@@ -65,6 +69,9 @@ enum Scope {
 pub struct AStar {
     scope: Scope,
     nodes: GenerationMap<Node>,
+    /// The windowed 4-connected search's nodes and open list in one (see `linked`);
+    /// empty for a whole-grid solver.
+    linked: LinkedNodes,
     ring: BucketQueue<u32>,
     radix: RadixHeap<u32>,
     max_expansions: u32,
@@ -83,9 +90,12 @@ impl AStar {
         Self {
             scope: Scope::Window,
             nodes: GenerationMap::new(WINDOW_SLOTS, UNSEEN),
-            // A cell is queued at most once per neighbour it is reached from, so these
-            // bounds hold for any query: the open lists never grow.
-            ring: BucketQueue::with_capacity(4 * WINDOW_SLOTS),
+            // 4-connected layers whose costs fit a 64-bucket ring take the linked
+            // search; the rest use the node map and a radix heap. A cell is queued at
+            // most once per neighbour it is reached from, so this bound holds for any
+            // query: the heap never grows.
+            linked: LinkedNodes::new(WINDOW_SLOTS),
+            ring: BucketQueue::new(),
             radix: RadixHeap::with_capacity(8 * WINDOW_SLOTS),
             max_expansions: u32::MAX,
         }
@@ -98,6 +108,7 @@ impl AStar {
         Self {
             scope: Scope::WholeGrid,
             nodes: GenerationMap::new(0, UNSEEN),
+            linked: LinkedNodes::new(0),
             ring: BucketQueue::new(),
             radix: RadixHeap::new(),
             max_expansions: u32::MAX,
@@ -138,7 +149,10 @@ impl AStar {
     /// entries (reserved memory is only touched as queries use it).
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
-        self.nodes.len() * 16 + self.ring.capacity() * 8 + self.radix.capacity() * 16
+        self.nodes.len() * 16
+            + self.linked.len() * 8
+            + self.ring.capacity() * 8
+            + self.radix.capacity() * 16
     }
 
     /// The optimal 4-connected path from `from` to `to` for a unit with `layer`.
@@ -211,6 +225,30 @@ impl AStar {
             self.nodes.len() >= window.slots(),
             "scratch smaller than its window"
         );
+        if !EIGHT && self.linked.len() >= window.slots() && self.linked.fits(layer) {
+            let (end_slot, expanded) = self.linked.search(
+                grid,
+                layer,
+                &window,
+                start_slot,
+                window.local(to),
+                window.slot_of(to).unwrap_or(u32::MAX),
+                self.max_expansions,
+            );
+            let linked = &self.linked;
+            return Ok(backtrack(
+                &Finished {
+                    grid,
+                    layer,
+                    window: &window,
+                    start: from,
+                    goal: to,
+                    end_slot,
+                    expanded,
+                },
+                |slot| linked.parent(slot as usize),
+            ));
+        }
         self.nodes.reset();
         let search = Search {
             grid,

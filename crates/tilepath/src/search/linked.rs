@@ -1,0 +1,287 @@
+//! The windowed 4-connected A* with an open list linked through its own node scratch.
+//!
+//! The common case of [`AStar::new`](crate::AStar::new) (a windowed, 4-connected
+//! search whose f-values stay within 64 of the minimum) needs neither a node map
+//! beside its open list nor a pool of queue entries: each node is one `u64` holding
+//! the generation it was reached in, its g, the direction it was reached by, and the
+//! previous and next node of the bucket list it is queued in. A node sits in at most
+//! one bucket, so an improved g moves it (an O(1) unlink and relink) instead of
+//! queueing a duplicate, and a pop never meets a stale entry. Nor is a closed flag
+//! needed: the heuristic (Manhattan distance times the layer's cheapest cost) is
+//! consistent, so an expanded node's g is final and `new g >= g` rejects every route
+//! back to it.
+
+use super::NO_PARENT;
+use super::window::{Visit, Window, back};
+use crate::{Grid, GridLayer};
+
+/// The end of a bucket list (window slots are below 2^14).
+const NIL: u64 = 0x3FFF;
+const NEXT_SHIFT: u32 = 0;
+const PREV_SHIFT: u32 = 14;
+const DIR_SHIFT: u32 = 28;
+const G_SHIFT: u32 = 32;
+const G_MASK: u64 = (1 << 20) - 1;
+const GENERATION_SHIFT: u32 = 52;
+
+/// Node scratch of the linked search, with O(1) reset by generation (12 bits: a real
+/// clear every 4095 queries). 8 bytes a window slot.
+#[derive(Clone, Debug)]
+pub(crate) struct LinkedNodes {
+    /// `generation << 52 | g << 32 | direction << 28 | prev << 14 | next`.
+    nodes: Vec<u64>,
+    generation: u64,
+}
+
+impl LinkedNodes {
+    const GENERATIONS: u64 = 1 << (64 - GENERATION_SHIFT);
+
+    /// Scratch for `len` slots (at most 2^14 - 1).
+    pub(crate) fn new(len: usize) -> Self {
+        assert!(len < NIL as usize, "linked A* scratch too large");
+        Self {
+            nodes: vec![0; len],
+            generation: 1,
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    fn reset(&mut self) {
+        self.generation += 1;
+        if self.generation == Self::GENERATIONS {
+            self.nodes.fill(0);
+            self.generation = 1;
+        }
+    }
+
+    /// The direction slot `i` was reached by, or `NO_PARENT` if unseen (or the start).
+    pub(crate) fn parent(&self, i: usize) -> u8 {
+        match self.nodes.get(i) {
+            Some(&n) if n >> GENERATION_SHIFT == self.generation => ((n >> DIR_SHIFT) & 0xF) as u8,
+            _ => NO_PARENT,
+        }
+    }
+
+    /// Whether a 4-connected search of `layer` fits: f-values in the queue within 64
+    /// of the minimum, and every g (below `slots * max_cost`) in 20 bits.
+    pub(crate) fn fits(&self, layer: GridLayer) -> bool {
+        let (min, max) = (u64::from(layer.min_cost()), u64::from(layer.max_cost()));
+        min + max < 64 && self.nodes.len() as u64 * max <= G_MASK
+    }
+
+    /// A* from `start_slot` towards `goal_slot` (local goal `(gx, gy)`); returns the
+    /// slot the route ends at (the goal, or the expanded cell closest to it) and the
+    /// number of expansions. The caller checks [`fits`](Self::fits) and that the
+    /// window's slots are below `len()`.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "hot path: plain values in registers"
+    )]
+    pub(crate) fn search(
+        &mut self,
+        grid: &Grid,
+        layer: GridLayer,
+        window: &Window,
+        start_slot: u32,
+        (gx, gy): (i64, i64),
+        goal_slot: u32,
+        max_expansions: u32,
+    ) -> (u32, u32) {
+        // The unchecked accesses below rely on this (once a query: not measurable).
+        assert!(
+            self.fits(layer) && window.slots() <= self.nodes.len(),
+            "linked search outside its scope"
+        );
+        self.reset();
+        let scale = u64::from(layer.min_cost());
+        let distance = |x: u32, y: u32| {
+            (i64::from(x) - gx).unsigned_abs() + (i64::from(y) - gy).unsigned_abs()
+        };
+        let stamp = self.generation << GENERATION_SHIFT;
+        let (sx, sy) = window.unpack(start_slot);
+        let f0 = scale * distance(sx, sy);
+        let mut open = Open {
+            nodes: &mut self.nodes,
+            stamp,
+            heads: [NIL as u16; 64],
+            mask: 0,
+            gx,
+            gy,
+            scale,
+            g: 0,
+        };
+        open.link(start_slot, f0, u64::from(NO_PARENT) << DIR_SHIFT);
+        // The f of the last pop: every queued f is in [last, last + 64).
+        let mut last = f0;
+        let mut best = (u64::MAX, start_slot);
+        let mut expanded = 0u32;
+        while open.mask != 0 {
+            let from = (last % 64) as u32;
+            let b = (open.mask.rotate_right(from).trailing_zeros() + from) % 64;
+            last += u64::from((b + 64 - from) % 64);
+            let slot = u32::from(open.heads[b as usize]);
+            // SAFETY: only window slots, below `nodes.len()` (checked by the caller),
+            // are ever linked into a bucket.
+            #[expect(unsafe_code, reason = "bounds proven by the window")]
+            let n = unsafe { *open.nodes.get_unchecked(slot as usize) };
+            let next = (n >> NEXT_SHIFT) & NIL;
+            open.heads[b as usize] = next as u16;
+            if next == NIL {
+                open.mask &= !(1 << b);
+            }
+            expanded += 1;
+            let (lx, ly) = window.unpack(slot);
+            let d = distance(lx, ly);
+            if d < best.0 {
+                best = (d, slot);
+            }
+            if slot == goal_slot {
+                return (slot, expanded);
+            }
+            if expanded >= max_expansions {
+                break;
+            }
+            open.g = (n >> G_SHIFT) & G_MASK;
+            let parent = ((n >> DIR_SHIFT) & 0xF) as u8;
+            window.visit_neighbours::<false, _>(
+                grid,
+                layer,
+                slot,
+                lx,
+                ly,
+                back::<false>(parent),
+                &mut open,
+            );
+        }
+        (best.1, expanded)
+    }
+}
+
+/// The open list (64 LIFO bucket lists by f mod 64, linked through the nodes, and a
+/// bit per non-empty bucket) and the relax step.
+struct Open<'a> {
+    nodes: &'a mut [u64],
+    stamp: u64,
+    heads: [u16; 64],
+    mask: u64,
+    gx: i64,
+    gy: i64,
+    scale: u64,
+    /// g of the node being expanded.
+    g: u64,
+}
+
+impl Open<'_> {
+    /// Sets `slot` to `fields` (g, direction) and links it at the head of bucket `f`.
+    #[inline(always)]
+    fn link(&mut self, slot: u32, f: u64, fields: u64) {
+        let b = (f % 64) as usize;
+        let head = u64::from(self.heads[b]);
+        // SAFETY: `slot` and any linked `head` are window slots, below `nodes.len()`.
+        #[expect(unsafe_code, reason = "bounds proven by the window")]
+        unsafe {
+            *self.nodes.get_unchecked_mut(slot as usize) =
+                self.stamp | fields | NIL << PREV_SHIFT | head << NEXT_SHIFT;
+            if head != NIL {
+                let h = self.nodes.get_unchecked_mut(head as usize);
+                *h = (*h & !(NIL << PREV_SHIFT)) | u64::from(slot) << PREV_SHIFT;
+            }
+        }
+        self.heads[b] = slot as u16;
+        self.mask |= 1 << b;
+    }
+
+    /// Takes the queued node `slot` (`n`, in bucket `f`) out of its list.
+    #[inline(always)]
+    fn unlink(&mut self, slot: u32, n: u64, f: u64) {
+        let b = (f % 64) as usize;
+        let (prev, next) = ((n >> PREV_SHIFT) & NIL, (n >> NEXT_SHIFT) & NIL);
+        // SAFETY: linked neighbours are window slots, below `nodes.len()`.
+        #[expect(unsafe_code, reason = "bounds proven by the window")]
+        unsafe {
+            if u32::from(self.heads[b]) == slot {
+                self.heads[b] = next as u16;
+                if next == NIL {
+                    self.mask &= !(1 << b);
+                }
+            } else {
+                // Not the head: `prev` is the node before it (a head's own `prev` is
+                // not kept up to date, which is why the head test comes first).
+                let p = self.nodes.get_unchecked_mut(prev as usize);
+                *p = (*p & !(NIL << NEXT_SHIFT)) | next << NEXT_SHIFT;
+            }
+            if next != NIL {
+                let x = self.nodes.get_unchecked_mut(next as usize);
+                *x = (*x & !(NIL << PREV_SHIFT)) | prev << PREV_SHIFT;
+            }
+        }
+    }
+}
+
+impl Visit for Open<'_> {
+    #[inline(always)]
+    fn visit(&mut self, slot: u32, dir: u8, cost: u8, x: u32, y: u32) {
+        let ng = self.g + u64::from(cost);
+        // SAFETY: `slot` comes from `visit_neighbours`, inside the window, whose slots
+        // are below `nodes.len()` (checked by the caller).
+        #[expect(unsafe_code, reason = "bounds proven by the window")]
+        let n = unsafe { *self.nodes.get_unchecked(slot as usize) };
+        let h = self.scale
+            * ((i64::from(x) - self.gx).unsigned_abs() + (i64::from(y) - self.gy).unsigned_abs());
+        if n >> GENERATION_SHIFT == self.stamp >> GENERATION_SHIFT {
+            let g = (n >> G_SHIFT) & G_MASK;
+            if ng >= g {
+                return;
+            }
+            self.unlink(slot, n, g + h);
+        }
+        self.link(slot, ng + h, ng << G_SHIFT | u64::from(dir) << DIR_SHIFT);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Cell, GridLayer};
+
+    #[test]
+    fn generation_wrap_really_clears() {
+        let grid = Grid::new(4, 1).unwrap();
+        let window = Window::around(&grid, Cell::new(0, 0));
+        let mut s = LinkedNodes::new(crate::search::window::WINDOW_SLOTS);
+        s.generation = LinkedNodes::GENERATIONS - 2;
+        let start = window.slot_of(Cell::new(0, 0)).unwrap();
+        let goal = window.slot_of(Cell::new(3, 0)).unwrap();
+        let local = window.local(Cell::new(3, 0));
+        let run = |s: &mut LinkedNodes| {
+            s.search(
+                &grid,
+                GridLayer::FLOOR_ONLY,
+                &window,
+                start,
+                local,
+                goal,
+                u32::MAX,
+            )
+        };
+        assert_eq!(run(&mut s), (goal, 4));
+        assert_eq!(s.parent(goal as usize), 0); // reached going right
+        assert_eq!(run(&mut s), (goal, 4)); // wraps: cleared, generation 1
+        assert_eq!(s.generation, 1);
+        assert_eq!(s.parent(goal as usize), 0);
+        s.reset();
+        assert_eq!(s.parent(goal as usize), NO_PARENT);
+    }
+
+    #[test]
+    fn fits_only_small_cost_layers() {
+        let s = LinkedNodes::new(crate::search::window::WINDOW_SLOTS);
+        assert!(s.fits(GridLayer::FLOOR_ONLY));
+        assert!(s.fits(GridLayer::new([1, 62, 0, 0])));
+        assert!(!s.fits(GridLayer::new([1, 63, 0, 0])));
+        assert!(!s.fits(GridLayer::new([255, 0, 0, 0])));
+    }
+}
