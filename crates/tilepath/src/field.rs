@@ -619,6 +619,14 @@ impl DistanceField {
     /// octile: 25% walls 30 -> 24.5 ns a cell branch-free, open 24 -> 31). With
     /// `uniform`, the cost every open cell has, the cost array is not read.
     fn dijkstra_for(&mut self, cluttered: bool, uniform: Option<u8>) -> usize {
+        if let Some(cost) = uniform {
+            return match (self.connectivity == Connectivity::Eight, cluttered) {
+                (true, true) => self.dijkstra_uniform::<true, true>(cost),
+                (true, false) => self.dijkstra_uniform::<true, false>(cost),
+                (false, true) => self.dijkstra_uniform::<false, true>(cost),
+                (false, false) => self.dijkstra_uniform::<false, false>(cost),
+            };
+        }
         match (self.connectivity == Connectivity::Eight, cluttered) {
             (true, true) => self.dijkstra_with::<true, true>(uniform),
             (true, false) => self.dijkstra_with::<true, false>(uniform),
@@ -690,6 +698,119 @@ impl DistanceField {
                     let q = p.wrapping_add_signed(deltas[dir]);
                     let legal = open[dir - 1] & open[(dir + 1) & 7];
                     relax(self, q, c * diagonal, class + 4, legal);
+                }
+            }
+        }
+        improved
+    }
+
+    /// [`dijkstra_with`](Self::dijkstra_with) for a region whose open cells all cost
+    /// `cost` (the common case: one walking cost, walls): two FIFOs, straight and
+    /// diagonal steps, merged with the sorted seeds by their heads, with every head
+    /// and tail a local (in registers) rather than fields the writes to `values`
+    /// might alias.
+    fn dijkstra_uniform<const EIGHT: bool, const BRANCH_FREE: bool>(&mut self, cost: u8) -> usize {
+        let deltas = self.deltas();
+        let c = u32::from(cost);
+        let (straight, diagonal) = if EIGHT {
+            (c * OCTILE_STRAIGHT as u32, c * OCTILE_DIAGONAL as u32)
+        } else {
+            (c, 0)
+        };
+        let limit = self.max_units.saturating_add(1);
+        // Below this value, `v + step` can neither overflow nor pass the limit.
+        let safe = limit.saturating_sub(255 * OCTILE_DIAGONAL as u32);
+        self.queues.start();
+        let class = self.queues.class_of(cost);
+        let (seeds, [fs, fd]) = self.queues.uniform_parts(class);
+        let values = &mut self.values[..];
+        let (mut sh, mut hs, mut ts, mut hd, mut td) = (0, 0, 0, 0, 0);
+        let mut improved = 0;
+        loop {
+            let ks = if hs < ts {
+                u64::from(fs[hs].0)
+            } else {
+                u64::MAX
+            };
+            let kd = if hd < td {
+                u64::from(fd[hd].0)
+            } else {
+                u64::MAX
+            };
+            let (v, p) = if let Some(&seed) = seeds.get(sh)
+                && u64::from(seed.0) <= ks.min(kd)
+            {
+                sh += 1;
+                seed
+            } else if ks <= kd && ks != u64::MAX {
+                hs += 1;
+                fs[hs - 1]
+            } else if kd != u64::MAX {
+                hd += 1;
+                fd[hd - 1]
+            } else {
+                break;
+            };
+            let p = p as usize;
+            if values[p] != v {
+                continue;
+            }
+            let fast = v < safe;
+            // Room for this cell's pushes (at most 4 a FIFO), so that they need no
+            // check. The FIFOs grow (allocate) only while they are smaller than the
+            // largest computation so far.
+            if ts + 4 > fs.len() {
+                fs.resize(ts + 4, (0, 0));
+            }
+            if EIGHT && td + 4 > fd.len() {
+                fd.resize(td + 4, (0, 0));
+            }
+            let mut relax = |values: &mut [u32],
+                             q: usize,
+                             step: u32,
+                             fifo: &mut [(u32, u32)],
+                             tail: &mut usize,
+                             legal: bool| {
+                let nv = if fast {
+                    v + step
+                } else {
+                    match v.checked_add(step) {
+                        Some(nv) if nv <= limit => nv,
+                        _ => return,
+                    }
+                };
+                // Blocked and border cells hold 0, which no candidate is below.
+                // Branch-free, the write and the queue entry are unconditional and
+                // only kept if better.
+                let old = values[q];
+                let better = legal & (nv < old);
+                if !BRANCH_FREE && !better {
+                    return;
+                }
+                values[q] = if better { nv } else { old };
+                debug_assert!(*tail < fifo.len());
+                // SAFETY: checked above: the FIFO has room for 4 entries past its tail
+                // when a cell is popped, and a cell pushes at most 4 to each FIFO.
+                #[expect(unsafe_code, reason = "room checked once a cell, not per push")]
+                unsafe {
+                    *fifo.get_unchecked_mut(*tail) = (nv, q as u32);
+                }
+                *tail += usize::from(better);
+                improved += usize::from(better);
+            };
+            let mut open = [false; 8];
+            for dir in (0..8).step_by(2) {
+                let q = p.wrapping_add_signed(deltas[dir]);
+                // Blocked exactly when its value is (values are kept so).
+                open[dir] = values[q] != BLOCKED;
+                relax(values, q, straight, fs, &mut ts, true);
+            }
+            if EIGHT {
+                // A diagonal needs both orthogonal cells beside it open.
+                for dir in (1..8).step_by(2) {
+                    let q = p.wrapping_add_signed(deltas[dir]);
+                    let legal = open[dir - 1] & open[(dir + 1) & 7];
+                    relax(values, q, diagonal, fd, &mut td, legal);
                 }
             }
         }
@@ -1120,6 +1241,9 @@ pub fn combined_next_step(fields: &[(&DistanceField, f32)], cell: Cell) -> Optio
     }
 }
 
+/// Storage of one FIFO of [`StepQueues`]: `(key, cell index)` entries.
+type Fifo<K> = Vec<(K, u32)>;
+
 /// The priority queue of a field's Dijkstra: one FIFO per step weight.
 ///
 /// The step from a cell's neighbour into it costs the cell's cost (one of at most 4
@@ -1133,7 +1257,7 @@ pub(crate) struct StepQueues<K = u32> {
     /// FIFO `k` (straight steps into cells of cost class `k`) and `4 + k` (diagonal).
     /// Storage only: FIFO `k` holds `fifos[k][heads[k]..tails[k]]`, and entries past
     /// the tail are scratch that [`push_if`](Self::push_if) may write.
-    fifos: [Vec<(K, u32)>; 8],
+    fifos: [Fifo<K>; 8],
     heads: [usize; 8],
     tails: [usize; 8],
     /// Start values, sorted by `start` before the run.
@@ -1195,6 +1319,16 @@ impl<K: Copy + Ord> StepQueues<K> {
     #[inline]
     pub(crate) fn class_of(&self, cost: u8) -> usize {
         usize::from(self.class_of[usize::from(cost)])
+    }
+
+    /// The sorted seeds and the straight and diagonal FIFOs of cost class `class`,
+    /// for a run that keeps its own heads and tails (the FIFOs' contents are scratch).
+    pub(crate) fn uniform_parts(&mut self, class: usize) -> (&[(K, u32)], [&mut Fifo<K>; 2]) {
+        let [fs, fd] = self
+            .fifos
+            .get_disjoint_mut([class, class + 4])
+            .expect("classes are below 4");
+        (&self.seeds, [fs, fd])
     }
 
     pub(crate) fn clear(&mut self) {

@@ -158,6 +158,7 @@ fn distance_fields_allocate_nothing_to_compute_or_repair() {
         (Connectivity::Four, GridLayer::FLOOR_ONLY),
         (Connectivity::Four, GridLayer::new([1, 3, 9, 0])),
         (Connectivity::Eight, GridLayer::new([1, 2, 0, 0])),
+        (Connectivity::Eight, GridLayer::new([1, 1, 1, 0])), // one cost: two FIFOs
     ] {
         let mut grid = random_grid(&mut rng, 120, 120, 0.2);
         let mut field = DistanceField::new(&grid, layer, conn);

@@ -181,24 +181,42 @@ fn fields_match_reference_dijkstra_on_random_grids() {
 }
 
 #[test]
-fn uniform_fields_with_one_start_value_match_too() {
-    // The breadth-first sweep path, with several goals at the same start.
-    for seed in 0..100u64 {
+fn uniform_cost_fields_match_too() {
+    // One cost for every open cell: the breadth-first sweep (4-connected, several
+    // goals at the same start) and the two-FIFO Dijkstra (8-connected, or goals at
+    // different starts), on open and cluttered maps.
+    for seed in 0..200u64 {
         let mut rng = rng(7000 + seed);
-        let grid = random_grid(&mut rng, 50, 40, 0.3);
-        let layer = GridLayer::new([2, 2, 0, 0]);
+        let walls = [0.03, 0.3][(seed % 2) as usize];
+        let grid = random_grid(&mut rng, 50, 40, walls);
+        // Below 1 blocked cell in 16 the field takes its branchy loops.
+        let layer = GridLayer::new(if walls < 0.1 {
+            [2, 2, 2, 0]
+        } else {
+            [2, 2, 0, 0]
+        });
+        let same_start = seed % 4 < 2;
         let goals: Vec<(Cell, u32)> = dedup(
             &(0..16)
-                .map(|_| (random_cell(&mut rng, &grid), 3))
+                .map(|_| {
+                    let start = if same_start {
+                        3
+                    } else {
+                        rng.random_range(0..20)
+                    };
+                    (random_cell(&mut rng, &grid), start)
+                })
                 .collect::<Vec<_>>(),
         );
-        let field = build(&grid, layer, false, &goals);
-        check_field(
-            &grid,
-            &field,
-            &reference_field(&grid, layer, &goals, false, |_| true),
-            &goals,
-        );
+        for eight in [false, true] {
+            let field = build(&grid, layer, eight, &goals);
+            check_field(
+                &grid,
+                &field,
+                &reference_field(&grid, layer, &goals, eight, |_| true),
+                &goals,
+            );
+        }
     }
 }
 
