@@ -23,6 +23,8 @@ const DIR_SHIFT: u32 = 28;
 const G_SHIFT: u32 = 32;
 const G_MASK: u64 = (1 << 20) - 1;
 const GENERATION_SHIFT: u32 = 52;
+/// Both links of a node that is in no list.
+const LINKS: u64 = NIL << NEXT_SHIFT | NIL << PREV_SHIFT;
 
 /// Node scratch of the linked search, with O(1) reset by generation (12 bits: a real
 /// clear every 4095 queries). 8 bytes a window slot.
@@ -112,26 +114,36 @@ impl LinkedNodes {
             gy,
             scale,
             g: 0,
+            f: f0,
+            hot: start_slot,
         };
-        open.link(start_slot, f0, u64::from(NO_PARENT) << DIR_SHIFT);
-        // The f of the last pop: every queued f is in [last, last + 64).
-        let mut last = f0;
+        open.nodes[start_slot as usize] = stamp | u64::from(NO_PARENT) << DIR_SHIFT | LINKS;
         let mut best = (u64::MAX, start_slot);
         let mut expanded = 0u32;
-        while open.mask != 0 {
-            let from = (last % 64) as u32;
-            let b = (open.mask.rotate_right(from).trailing_zeros() + from) % 64;
-            last += u64::from((b + 64 - from) % 64);
-            let slot = u32::from(open.heads[b as usize]);
-            // SAFETY: only window slots, below `nodes.len()` (checked by the caller),
-            // are ever linked into a bucket.
+        loop {
+            let slot = if open.hot != NIL as u32 {
+                core::mem::replace(&mut open.hot, NIL as u32)
+            } else if open.mask != 0 {
+                // Every queued f is in [f, f + 64): the next non-empty bucket from f.
+                let from = (open.f % 64) as u32;
+                let b = (open.mask.rotate_right(from).trailing_zeros() + from) % 64;
+                open.f += u64::from((b + 64 - from) % 64);
+                let slot = u32::from(open.heads[b as usize]);
+                // SAFETY: only window slots, below `nodes.len()` (checked above), are
+                // ever linked into a bucket.
+                #[expect(unsafe_code, reason = "bounds proven by the window")]
+                let next = unsafe { *open.nodes.get_unchecked(slot as usize) } & NIL;
+                open.heads[b as usize] = next as u16;
+                if next == NIL {
+                    open.mask &= !(1 << b);
+                }
+                slot
+            } else {
+                break;
+            };
+            // SAFETY: `slot` is a window slot (the start, a neighbour or a queued node).
             #[expect(unsafe_code, reason = "bounds proven by the window")]
             let n = unsafe { *open.nodes.get_unchecked(slot as usize) };
-            let next = (n >> NEXT_SHIFT) & NIL;
-            open.heads[b as usize] = next as u16;
-            if next == NIL {
-                open.mask &= !(1 << b);
-            }
             expanded += 1;
             let (lx, ly) = window.unpack(slot);
             let d = distance(lx, ly);
@@ -161,7 +173,12 @@ impl LinkedNodes {
 }
 
 /// The open list (64 LIFO bucket lists by f mod 64, linked through the nodes, and a
-/// bit per non-empty bucket) and the relax step.
+/// bit per non-empty bucket, plus the hot node) and the relax step.
+///
+/// A node reached at the f being expanded would be the next popped (the lists are
+/// LIFO, and no f is below it), so it skips the list: it is kept as the *hot* node and
+/// expanded next, and only linked into its bucket if another such node arrives first.
+/// The order of expansion is exactly that of the plain bucket queue.
 struct Open<'a> {
     nodes: &'a mut [u64],
     stamp: u64,
@@ -172,6 +189,10 @@ struct Open<'a> {
     scale: u64,
     /// g of the node being expanded.
     g: u64,
+    /// f of the node being expanded: the least f queued.
+    f: u64,
+    /// The hot node, or `NIL`.
+    hot: u32,
 }
 
 impl Open<'_> {
@@ -238,7 +259,27 @@ impl Visit for Open<'_> {
             }
             self.unlink(slot, n, g + h);
         }
-        self.link(slot, ng + h, ng << G_SHIFT | u64::from(dir) << DIR_SHIFT);
+        let fields = ng << G_SHIFT | u64::from(dir) << DIR_SHIFT;
+        if ng + h == self.f {
+            if self.hot != NIL as u32 {
+                // SAFETY: the hot node is a window slot.
+                #[expect(unsafe_code, reason = "bounds proven by the window")]
+                let hot = unsafe { *self.nodes.get_unchecked(self.hot as usize) };
+                self.link(
+                    self.hot,
+                    self.f,
+                    hot & (G_MASK << G_SHIFT | 0xF << DIR_SHIFT),
+                );
+            }
+            // SAFETY: as above.
+            #[expect(unsafe_code, reason = "bounds proven by the window")]
+            unsafe {
+                *self.nodes.get_unchecked_mut(slot as usize) = self.stamp | fields | LINKS;
+            }
+            self.hot = slot;
+        } else {
+            self.link(slot, ng + h, fields);
+        }
     }
 }
 
