@@ -74,6 +74,36 @@ fn check_optimal<P, D>(
     }
 }
 
+/// Expansions of a plain greedy best-first search with the solver's documented order:
+/// 64 LIFO stacks by Manhattan distance to the goal (from 56 below the start's, the
+/// last bucket taking everything farther), neighbours right, down, left, up, inside
+/// the window, stopping once the goal is reached.
+fn reference_greedy_expansions(grid: &Grid, layer: GridLayer, from: Cell, to: Cell) -> u32 {
+    if from == to {
+        return 0;
+    }
+    let base = from.manhattan(to).saturating_sub(56);
+    let bucket = |c: Cell| (c.manhattan(to) - base.min(c.manhattan(to))).min(63) as usize;
+    let mut stacks: Vec<Vec<Cell>> = vec![Vec::new(); 64];
+    let mut seen = std::collections::HashSet::from([from]);
+    stacks[bucket(from)].push(from);
+    let mut expanded = 0;
+    while let Some(c) = stacks.iter_mut().find_map(|s| s.pop()) {
+        expanded += 1;
+        for (dx, dy) in [(1, 0), (0, 1), (-1, 0), (0, -1)] {
+            let n = Cell::new(c.x + dx, c.y + dy);
+            if !in_window(from)(n) || grid.cost(n, layer) == 0 || !seen.insert(n) {
+                continue;
+            }
+            if n == to {
+                return expanded;
+            }
+            stacks[bucket(n)].push(n);
+        }
+    }
+    expanded
+}
+
 #[test]
 fn astar_and_greedy_match_reference_dijkstra_on_random_grids() {
     let mut astar = AStar::new();
@@ -135,6 +165,11 @@ fn astar_and_greedy_match_reference_dijkstra_on_random_grids() {
                     }
                     let g = greedy.build_path(&grid, from, to, layer).unwrap();
                     check_result(&grid, layer, from, to, &g);
+                    assert_eq!(
+                        g.expanded,
+                        reference_greedy_expansions(&grid, layer, from, to),
+                        "greedy {from}->{to}: expansion order"
+                    );
                     let reachable = grid.index_of(to).and_then(|i| win[i]).is_some();
                     assert_eq!(g.route.reaches_goal, reachable, "greedy {from}->{to}");
                     if !reachable {

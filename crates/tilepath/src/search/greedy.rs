@@ -119,34 +119,46 @@ impl Greedy {
         if start_slot == goal_slot {
             return (start_slot, 0);
         }
+        // Buckets cover distances from start_dist - 56 up: every cell a path reaches.
+        let base = start_dist.saturating_sub(crate::MAX_STEPS as u64);
         let mut reach = Reach {
             cells,
             stamp,
             heads: [NIL; 64],
-            mask: 1,
+            mask: 0,
+            hot: start_slot,
+            hot_bucket: bucket(start_dist, base),
+            bucket: 0,
             gx,
             gy,
-            // Buckets cover distances from start_dist - 56 up: every cell a path reaches.
-            base: start_dist.saturating_sub(crate::MAX_STEPS as u64),
+            base,
             goal_slot,
             best: (start_dist, start_slot),
             found: false,
         };
-        reach.heads[0] = start_slot;
         let mut expanded = 0u32;
-        while reach.mask != 0 {
-            // Pop the most recent entry of the lowest non-empty bucket.
-            let b = reach.mask.trailing_zeros() as usize;
-            let slot = reach.heads[b];
-            // SAFETY: only slots of the window (below `WINDOW_SLOTS == cells.len()`)
-            // are ever linked into a bucket.
-            #[expect(unsafe_code, reason = "bounds proven by the window")]
-            let entry = unsafe { *reach.cells.get_unchecked(slot as usize) };
-            let next = entry & NIL;
-            reach.heads[b] = next;
-            if next == NIL {
-                reach.mask &= !(1 << b);
-            }
+        loop {
+            // The hot node, or the most recent entry of the lowest non-empty bucket.
+            let slot = if reach.hot != NIL {
+                reach.bucket = core::mem::replace(&mut reach.hot_bucket, NO_BUCKET);
+                core::mem::replace(&mut reach.hot, NIL)
+            } else if reach.mask != 0 {
+                let b = reach.mask.trailing_zeros() as usize;
+                let slot = reach.heads[b];
+                // SAFETY: only slots of the window (below `WINDOW_SLOTS ==
+                // cells.len()`) are ever linked into a bucket.
+                #[expect(unsafe_code, reason = "bounds proven by the window")]
+                let entry = unsafe { *reach.cells.get_unchecked(slot as usize) };
+                let next = entry & NIL;
+                reach.heads[b] = next;
+                if next == NIL {
+                    reach.mask &= !(1 << b);
+                }
+                reach.bucket = b;
+                slot
+            } else {
+                break;
+            };
             expanded += 1;
             let (lx, ly) = window.unpack(slot);
             // Every reached cell is popped before a search gives up (unless the
@@ -173,6 +185,16 @@ impl Greedy {
     }
 }
 
+/// The bucket of a cell at distance `d` from the goal (`base` = the least distance a
+/// reachable cell can have).
+#[inline(always)]
+fn bucket(d: u64, base: u64) -> usize {
+    (d - base.min(d)).min(63) as usize
+}
+
+/// `Reach::hot_bucket` when there is no hot node.
+const NO_BUCKET: usize = 64;
+
 #[inline(always)]
 fn manhattan(x: u32, y: u32, gx: i64, gy: i64) -> u64 {
     (i64::from(x) - gx).unsigned_abs() + (i64::from(y) - gy).unsigned_abs()
@@ -180,6 +202,12 @@ fn manhattan(x: u32, y: u32, gx: i64, gy: i64) -> u64 {
 
 /// The greedy step: mark each unseen neighbour with the direction it was reached by
 /// and link it into the bucket of its distance to the goal; stop at the goal.
+///
+/// A neighbour whose bucket is not above the expanded node's would be the next popped
+/// (no bucket below that one holds anything, and the lists are LIFO), so it skips the
+/// list: it is kept as the *hot* node and expanded next, and only linked into its
+/// bucket if a neighbour that would be popped before it arrives. The order of
+/// expansion is exactly that of the plain bucket lists.
 struct Reach<'a> {
     cells: &'a mut [u32],
     stamp: u32,
@@ -187,6 +215,11 @@ struct Reach<'a> {
     /// through the slots' `next` fields, and a bit per non-empty bucket.
     heads: [u32; 64],
     mask: u64,
+    /// The hot node (`NIL` if none) and its bucket (`NO_BUCKET` if none).
+    hot: u32,
+    hot_bucket: usize,
+    /// Bucket of the node being expanded.
+    bucket: usize,
     gx: i64,
     gy: i64,
     base: u64,
@@ -207,20 +240,45 @@ impl Reach<'_> {
         // SAFETY: an open neighbour is a cell of the window (`straight_costs` says 0
         // for any other), whose slot is below `WINDOW_SLOTS == cells.len()`.
         #[expect(unsafe_code, reason = "bounds proven by the window")]
-        let cell = unsafe { self.cells.get_unchecked_mut(slot as usize) };
-        if *cell >> GENERATION_SHIFT == self.stamp >> GENERATION_SHIFT {
+        let cell = unsafe { *self.cells.get_unchecked(slot as usize) };
+        if cell >> GENERATION_SHIFT == self.stamp >> GENERATION_SHIFT {
             return;
         }
+        let fields = self.stamp | u32::from(dir) << DIR_SHIFT;
         if slot == self.goal_slot {
-            *cell = self.stamp | u32::from(dir) << DIR_SHIFT | NIL;
+            self.set(slot, fields | NIL);
             self.found = true;
             return;
         }
-        let d = manhattan(x, y, self.gx, self.gy);
-        let b = (d - self.base.min(d)).min(63) as usize;
-        *cell = self.stamp | u32::from(dir) << DIR_SHIFT | self.heads[b];
-        self.heads[b] = slot;
-        self.mask |= 1 << b;
+        let b = bucket(manhattan(x, y, self.gx, self.gy), self.base);
+        if b <= self.bucket && b <= self.hot_bucket {
+            if self.hot != NIL {
+                let (hot, hb) = (self.hot, self.hot_bucket);
+                // SAFETY: the hot node is a window slot, below `cells.len()`.
+                #[expect(unsafe_code, reason = "bounds proven by the window")]
+                let h = unsafe { *self.cells.get_unchecked(hot as usize) };
+                self.set(hot, (h & !NIL) | self.heads[hb]);
+                self.heads[hb] = hot;
+                self.mask |= 1 << hb;
+            }
+            self.set(slot, fields | NIL);
+            self.hot = slot;
+            self.hot_bucket = b;
+        } else {
+            self.set(slot, fields | self.heads[b]);
+            self.heads[b] = slot;
+            self.mask |= 1 << b;
+        }
+    }
+
+    /// Writes the scratch word of `slot`, a window slot.
+    #[inline(always)]
+    fn set(&mut self, slot: u32, word: u32) {
+        // SAFETY: callers pass window slots, below `WINDOW_SLOTS == cells.len()`.
+        #[expect(unsafe_code, reason = "bounds proven by the window")]
+        unsafe {
+            *self.cells.get_unchecked_mut(slot as usize) = word;
+        }
     }
 }
 
