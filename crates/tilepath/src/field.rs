@@ -213,6 +213,17 @@ fn quad_costs(layer: GridLayer) -> [u32; 256] {
     })
 }
 
+/// A Dijkstra candidate `v + step`, or `None` past `limit`. `fast`: `v` is far enough
+/// below the limit (and `u32::MAX`) that no step can pass it, so nothing is checked.
+#[inline(always)]
+fn step_value(v: u32, step: u32, fast: bool, limit: u32) -> Option<u32> {
+    if fast {
+        Some(v + step)
+    } else {
+        v.checked_add(step).filter(|&nv| nv <= limit)
+    }
+}
+
 /// How many bytes of `x` are 0.
 #[inline(always)]
 fn zero_bytes(x: u32) -> usize {
@@ -661,13 +672,8 @@ impl DistanceField {
             let class = self.queues.class_of(cost);
             let fast = v < safe;
             let mut relax = |this: &mut Self, q: usize, step: u32, class: usize, legal: bool| {
-                let nv = if fast {
-                    v + step
-                } else {
-                    match v.checked_add(step) {
-                        Some(nv) if nv <= limit => nv,
-                        _ => return,
-                    }
+                let Some(nv) = step_value(v, step, fast, limit) else {
+                    return;
                 };
                 // Blocked and border cells hold 0, which no candidate is below.
                 // Branch-free, the write and the queue entry are unconditional and
@@ -771,13 +777,8 @@ impl DistanceField {
                              fifo: &mut [(u32, u32)],
                              tail: &mut usize,
                              legal: bool| {
-                let nv = if fast {
-                    v + step
-                } else {
-                    match v.checked_add(step) {
-                        Some(nv) if nv <= limit => nv,
-                        _ => return,
-                    }
+                let Some(nv) = step_value(v, step, fast, limit) else {
+                    return;
                 };
                 // Blocked and border cells hold 0, which no candidate is below.
                 // Branch-free, the write and the queue entry are unconditional and

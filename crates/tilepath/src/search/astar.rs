@@ -2,7 +2,7 @@
 
 use super::linked::LinkedNodes;
 use super::window::{Visit, WINDOW_SLOTS, Window, back};
-use super::{Finished, NO_PARENT, PackedSteps, PathError, PathResult, backtrack};
+use super::{NO_PARENT, PackedSteps, PathError, PathResult, Query, backtrack};
 use crate::cost::{OCTILE_DIAGONAL, OCTILE_STRAIGHT, octile_units};
 use crate::{BucketQueue, Cell, GenerationMap, Grid, GridLayer, GridPath, GridPath8, RadixHeap};
 
@@ -225,8 +225,15 @@ impl AStar {
             self.nodes.len() >= window.slots(),
             "scratch smaller than its window"
         );
+        let query = Query {
+            grid,
+            layer,
+            window: &window,
+            start: from,
+            goal: to,
+        };
         if !EIGHT && self.linked.len() >= window.slots() && self.linked.fits(layer) {
-            let (end_slot, expanded) = self.linked.search(
+            let answer = self.linked.search(
                 grid,
                 layer,
                 &window,
@@ -236,18 +243,9 @@ impl AStar {
                 self.max_expansions,
             );
             let linked = &self.linked;
-            return Ok(backtrack(
-                &Finished {
-                    grid,
-                    layer,
-                    window: &window,
-                    start: from,
-                    goal: to,
-                    end_slot,
-                    expanded,
-                },
-                |slot| linked.parent(slot as usize),
-            ));
+            return Ok(backtrack(&query, answer, |slot| {
+                linked.parent(slot as usize)
+            }));
         }
         self.nodes.reset();
         let search = Search {
@@ -258,7 +256,7 @@ impl AStar {
             max_expansions: self.max_expansions,
         };
         let ring_ok = !EIGHT && u32::from(layer.max_cost()) + u32::from(layer.min_cost()) < 64;
-        let (end_slot, expanded) = if ring_ok {
+        let answer = if ring_ok {
             self.ring.reset();
             let mut open = Ring {
                 queue: &mut self.ring,
@@ -270,22 +268,11 @@ impl AStar {
             search.run::<_, EIGHT>(&mut self.nodes, &mut self.radix, start_slot)
         };
         let nodes = &self.nodes;
-        Ok(backtrack(
-            &Finished {
-                grid,
-                layer,
-                window: &window,
-                start: from,
-                goal: to,
-                end_slot,
-                expanded,
-            },
-            |slot| {
-                nodes
-                    .get(slot as usize)
-                    .map_or(NO_PARENT, |&n| (n & 0xF) as u8)
-            },
-        ))
+        Ok(backtrack(&query, answer, |slot| {
+            nodes
+                .get(slot as usize)
+                .map_or(NO_PARENT, |&n| (n & 0xF) as u8)
+        }))
     }
 }
 

@@ -1,7 +1,7 @@
 //! Greedy best-first search over a search window.
 
 use super::window::{WINDOW_SLOTS, Window};
-use super::{Finished, NO_PARENT, PathError, PathResult, backtrack};
+use super::{NO_PARENT, PathError, PathResult, Query, backtrack};
 #[cfg(doc)]
 use crate::{BucketQueue, GenerationMap};
 use crate::{Cell, Grid, GridLayer, GridPath};
@@ -85,18 +85,17 @@ impl Greedy {
             .slot_of(from)
             .ok_or_else(|| PathError::start_out_of_bounds(grid, from))?;
         self.slots.reset();
-        let (end_slot, expanded) = self.search(grid, layer, &window, start_slot, to);
+        let answer = self.search(grid, layer, &window, start_slot, to);
         let slots = &self.slots;
         Ok(backtrack(
-            &Finished {
+            &Query {
                 grid,
                 layer,
                 window: &window,
                 start: from,
                 goal: to,
-                end_slot,
-                expanded,
             },
+            answer,
             |slot| slots.parent(slot as usize),
         ))
     }

@@ -166,21 +166,21 @@ impl PackedSteps for GridPath8 {
     }
 }
 
-/// Everything a finished search hands to [`backtrack`].
-pub(crate) struct Finished<'a> {
+/// What a query searched: everything [`backtrack`] needs besides the search's answer.
+pub(crate) struct Query<'a> {
     pub(crate) grid: &'a Grid,
     pub(crate) layer: GridLayer,
     pub(crate) window: &'a Window,
     pub(crate) start: Cell,
     pub(crate) goal: Cell,
-    pub(crate) end_slot: u32,
-    pub(crate) expanded: u32,
 }
 
-/// Walks parent links back from `end_slot`, keeping the first [`MAX_STEPS`] steps of
-/// the route in a packed path and summing the route's exact cost on the way.
+/// Walks parent links back from `end_slot` (where the search's route ends, after
+/// `expanded` expansions), keeping the first [`MAX_STEPS`] steps of the route in a
+/// packed path and summing the route's exact cost on the way.
 pub(crate) fn backtrack<P: PackedSteps>(
-    s: &Finished<'_>,
+    s: &Query<'_>,
+    (end_slot, expanded): (u32, u32),
     mut parent: impl FnMut(u32) -> u8,
 ) -> PathResult<P> {
     // Steps go into a 192-bit shift register, last step first: once more than 56 are
@@ -188,11 +188,11 @@ pub(crate) fn backtrack<P: PackedSteps>(
     let mut words = [0u64; 3];
     let mut len = 0u32;
     let mut cost = CostSum::default();
-    let mut slot = s.end_slot;
+    let mut slot = end_slot;
     let w = s.grid.width() as isize;
     let mut gi = s
         .grid
-        .index_of(s.window.cell_of(s.end_slot))
+        .index_of(s.window.cell_of(end_slot))
         .map_or(0, |i| i as isize);
     // Per direction code: how a step back moves the slot and the grid index.
     let mut back = [(0u32, 0isize); 8];
@@ -221,7 +221,7 @@ pub(crate) fn backtrack<P: PackedSteps>(
         gi += gi_step;
     }
     let path = P::from_words(words, (len as usize).min(MAX_STEPS));
-    let route_end = s.window.cell_of(s.end_slot);
+    let route_end = s.window.cell_of(end_slot);
     let route = Route {
         end: route_end,
         cost: cost.value(),
@@ -246,6 +246,6 @@ pub(crate) fn backtrack<P: PackedSteps>(
         cost: path_cost,
         partial: end != s.goal,
         route,
-        expanded: s.expanded,
+        expanded,
     }
 }
