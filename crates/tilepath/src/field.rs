@@ -628,7 +628,8 @@ impl DistanceField {
     /// [`dijkstra`](Self::dijkstra), branch-free on `cluttered` maps: as for the
     /// sweep, a relaxation there fails or succeeds unpredictably (measured, 1000x1000
     /// octile: 25% walls 30 -> 24.5 ns a cell branch-free, open 24 -> 31). With
-    /// `uniform`, the cost every open cell has, the cost array is not read.
+    /// `uniform`, the cost every open cell has, the cost array is not read and the
+    /// run takes [`dijkstra_uniform`](Self::dijkstra_uniform).
     fn dijkstra_for(&mut self, cluttered: bool, uniform: Option<u8>) -> usize {
         if let Some(cost) = uniform {
             return match (self.connectivity == Connectivity::Eight, cluttered) {
@@ -639,17 +640,15 @@ impl DistanceField {
             };
         }
         match (self.connectivity == Connectivity::Eight, cluttered) {
-            (true, true) => self.dijkstra_with::<true, true>(uniform),
-            (true, false) => self.dijkstra_with::<true, false>(uniform),
-            (false, true) => self.dijkstra_with::<false, true>(uniform),
-            (false, false) => self.dijkstra_with::<false, false>(uniform),
+            (true, true) => self.dijkstra_with::<true, true>(),
+            (true, false) => self.dijkstra_with::<true, false>(),
+            (false, true) => self.dijkstra_with::<false, true>(),
+            (false, false) => self.dijkstra_with::<false, false>(),
         }
     }
 
-    fn dijkstra_with<const EIGHT: bool, const BRANCH_FREE: bool>(
-        &mut self,
-        uniform: Option<u8>,
-    ) -> usize {
+    /// Dijkstra with one FIFO per step weight ([`StepQueues`]), any layer costs.
+    fn dijkstra_with<const EIGHT: bool, const BRANCH_FREE: bool>(&mut self) -> usize {
         let deltas = self.deltas();
         let (straight, diagonal) = if EIGHT {
             (OCTILE_STRAIGHT as u32, OCTILE_DIAGONAL as u32)
@@ -667,7 +666,7 @@ impl DistanceField {
                 continue;
             }
             // Every neighbour q reaches the goal through p by entering p.
-            let cost = uniform.unwrap_or_else(|| self.costs[p]);
+            let cost = self.costs[p];
             let c = u32::from(cost);
             let class = self.queues.class_of(cost);
             let fast = v < safe;

@@ -232,7 +232,8 @@ impl AStar {
             start: from,
             goal: to,
         };
-        if !EIGHT && self.linked.len() >= window.slots() && self.linked.fits(layer) {
+        let ring_ok = !EIGHT && u32::from(layer.max_cost()) + u32::from(layer.min_cost()) < 64;
+        if ring_ok && self.linked.len() >= window.slots() && self.linked.fits(layer) {
             let answer = self.linked.search(
                 grid,
                 layer,
@@ -255,7 +256,6 @@ impl AStar {
             goal: to,
             max_expansions: self.max_expansions,
         };
-        let ring_ok = !EIGHT && u32::from(layer.max_cost()) + u32::from(layer.min_cost()) < 64;
         let answer = if ring_ok {
             self.ring.reset();
             let mut open = Ring {
