@@ -297,6 +297,23 @@ impl Grid {
         &self.bytes
     }
 
+    /// The packed cells from row-major index `i` on, cell `i` in the low two bits: at
+    /// least 29 whole cells, as many as the grid has (past its end, 0 bits).
+    #[inline]
+    pub(crate) fn cells_from(&self, i: usize) -> u64 {
+        let b = i >> 2;
+        let word = match self.bytes.get(b..b + 8) {
+            Some(eight) => <[u8; 8]>::try_from(eight).map_or(0, u64::from_le_bytes),
+            None => {
+                let tail = self.bytes.get(b..).unwrap_or(&[]);
+                let mut buf = [0u8; 8];
+                buf[..tail.len()].copy_from_slice(tail);
+                u64::from_le_bytes(buf)
+            }
+        };
+        word >> ((i & 3) * 2)
+    }
+
     /// The 2-bit kind code at row-major index `i`. Hot path of every solver.
     ///
     /// # Panics

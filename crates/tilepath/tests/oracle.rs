@@ -112,6 +112,8 @@ fn astar_and_greedy_match_reference_dijkstra_on_random_grids() {
     let mut checked = 0;
     let mut partials = 0;
     let mut same_order = 0;
+    // Of those, queries of one-cost layers (their neighbours read from bit rows).
+    let mut one_cost = 0;
     for seed in 0..GRIDS {
         let mut rng = rng(seed);
         let big = rng.random_bool(0.1);
@@ -162,6 +164,7 @@ fn astar_and_greedy_match_reference_dijkstra_on_random_grids() {
                             "{from}->{to}: windowed and whole-grid A* differ"
                         );
                         same_order += 1;
+                        one_cost += usize::from(layer.min_cost() == layer.max_cost());
                     }
                     let g = greedy.build_path(&grid, from, to, layer).unwrap();
                     check_result(&grid, layer, from, to, &g);
@@ -191,7 +194,11 @@ fn astar_and_greedy_match_reference_dijkstra_on_random_grids() {
     }
     println!(
         "checked {checked} queries on {GRIDS} grids ({partials} partial whole-grid 8-connected, \
-         {same_order} windowed = whole-grid expansion orders)"
+         {same_order} windowed = whole-grid expansion orders, {one_cost} of one-cost layers)"
+    );
+    assert!(
+        one_cost > 500,
+        "one-cost layers should be well covered, got {one_cost}"
     );
     assert!(
         partials > 0,

@@ -1,6 +1,7 @@
 //! Greedy best-first search over a search window.
 
-use super::window::{WINDOW_SLOTS, Window};
+use super::rows::PassRows;
+use super::window::{WINDOW_SHIFT, WINDOW_SLOTS, Window};
 use super::{NO_PARENT, PathError, PathResult, Query, backtrack};
 #[cfg(doc)]
 use crate::{BucketQueue, GenerationMap};
@@ -14,11 +15,13 @@ use crate::{Cell, Grid, GridLayer, GridPath};
 /// cost is what the path really costs. 4-connected.
 ///
 /// Like [`AStar::new`](crate::AStar::new) it is confined to the window a 56-step path can
-/// reach, its memory fixed at construction (56 KiB), and a query allocates nothing.
+/// reach, its memory fixed at construction (58 KiB), and a query allocates nothing.
 /// The open list is a 64-bucket queue keyed by distance to the goal, like
 /// [`BucketQueue`] (LIFO within a bucket, a `u64` mask of the non-empty ones), whose
 /// lists are linked through the per-cell scratch itself: each cell is queued at most
-/// once, so the queue needs no memory of its own.
+/// once, so the queue needs no memory of its own. Which neighbours are open and not
+/// yet seen is read from a bit map of the window (one bit a cell, converted from the
+/// grid a row at a time as the search reaches it), so a neighbour test is a shift.
 ///
 /// ```
 /// use tilepath::{Cell, Greedy, Grid, GridLayer};
@@ -31,6 +34,7 @@ use crate::{Cell, Grid, GridLayer, GridPath};
 #[derive(Clone, Debug)]
 pub struct Greedy {
     slots: Slots,
+    rows: PassRows,
     max_expansions: u32,
 }
 
@@ -46,6 +50,7 @@ impl Greedy {
     pub fn new() -> Self {
         Self {
             slots: Slots::new(WINDOW_SLOTS),
+            rows: PassRows::new(),
             max_expansions: u32::MAX,
         }
     }
@@ -120,17 +125,19 @@ impl Greedy {
         }
         // Buckets cover distances from start_dist - 56 up: every cell a path reaches.
         let base = start_dist.saturating_sub(crate::MAX_STEPS as u64);
+        let rows = &mut self.rows;
+        rows.start(layer);
+        rows.prepare(grid, window, sy + 1);
+        rows.clear(sy + 1, sx + 1);
         let mut reach = Reach {
             cells,
+            rows,
             stamp,
             heads: [NIL; 64],
             mask: 0,
             hot: start_slot,
             hot_bucket: bucket(start_dist, base),
             bucket: 0,
-            gx,
-            gy,
-            base,
             goal_slot,
             best: (start_dist, start_slot),
             found: false,
@@ -167,12 +174,30 @@ impl Greedy {
             if d < reach.best.0 {
                 reach.best = (d, slot);
             }
-            let (_, [cr, cd, cl, cu]) = window.straight_costs(grid, layer, lx, ly);
-            let stride = 1u32 << window.shift;
-            reach.relax(slot + 1, 0, cr, lx + 1, ly);
-            reach.relax(slot + stride, 1, cd, lx, ly + 1);
-            reach.relax(slot.wrapping_sub(1), 2, cl, lx.wrapping_sub(1), ly);
-            reach.relax(slot.wrapping_sub(stride), 3, cu, lx, ly.wrapping_sub(1));
+            // Unseen open neighbours, from the bit rows (row ly + 1, bit lx + 1 is
+            // this cell); each is one step nearer the goal or one step farther.
+            let r = ly + 1;
+            reach.rows.prepare(grid, window, r);
+            let at = PassRows::locate(lx);
+            let around = reach.rows.bits(r, at);
+            let down = reach.rows.bits(r + 1, at) >> 1;
+            let up = reach.rows.bits(r - 1, at) >> 1;
+            let (lo, hi) = (bucket(d - 1, base), bucket(d + 1, base));
+            let (x, y) = (i64::from(lx), i64::from(ly));
+            let pick = |nearer: bool| if nearer { lo } else { hi };
+            const STRIDE: u32 = 1 << WINDOW_SHIFT;
+            if around & 4 != 0 {
+                reach.reach(slot + 1, 0, pick(x < gx), r, lx + 2);
+            }
+            if down & 1 != 0 {
+                reach.reach(slot + STRIDE, 1, pick(y < gy), r + 1, lx + 1);
+            }
+            if around & 1 != 0 {
+                reach.reach(slot - 1, 2, pick(x > gx), r, lx);
+            }
+            if up & 1 != 0 {
+                reach.reach(slot - STRIDE, 3, pick(y > gy), r - 1, lx + 1);
+            }
             if reach.found || expanded >= self.max_expansions {
                 break;
             }
@@ -209,6 +234,8 @@ fn manhattan(x: u32, y: u32, gx: i64, gy: i64) -> u64 {
 /// expansion is exactly that of the plain bucket lists.
 struct Reach<'a> {
     cells: &'a mut [u32],
+    /// Open cells not seen yet: a search clears a cell's bit when it reaches it.
+    rows: &'a mut PassRows,
     stamp: u32,
     /// The open list: 64 LIFO buckets by distance to the goal, each a list linked
     /// through the slots' `next` fields, and a bit per non-empty bucket.
@@ -219,37 +246,24 @@ struct Reach<'a> {
     hot_bucket: usize,
     /// Bucket of the node being expanded.
     bucket: usize,
-    gx: i64,
-    gy: i64,
-    base: u64,
     goal_slot: u32,
     best: (u64, u32),
     found: bool,
 }
 
 impl Reach<'_> {
-    /// Queues the neighbour at `slot` (local `(x, y)`, reached by `dir`) if it is open
-    /// (`cost != 0`) and unseen.
+    /// Queues the open, unseen neighbour at `slot` (bit `bit` of row `r`), reached by
+    /// `dir`, in bucket `b`.
     #[inline(always)]
-    fn relax(&mut self, slot: u32, dir: u8, cost: u8, x: u32, y: u32) {
-        if cost == 0 {
-            return;
-        }
+    fn reach(&mut self, slot: u32, dir: u8, b: usize, r: u32, bit: u32) {
         debug_assert!((slot as usize) < self.cells.len());
-        // SAFETY: an open neighbour is a cell of the window (`straight_costs` says 0
-        // for any other), whose slot is below `WINDOW_SLOTS == cells.len()`.
-        #[expect(unsafe_code, reason = "bounds proven by the window")]
-        let cell = unsafe { *self.cells.get_unchecked(slot as usize) };
-        if cell >> GENERATION_SHIFT == self.stamp >> GENERATION_SHIFT {
-            return;
-        }
+        self.rows.clear(r, bit);
         let fields = self.stamp | u32::from(dir) << DIR_SHIFT;
         if slot == self.goal_slot {
             self.set(slot, fields | NIL);
             self.found = true;
             return;
         }
-        let b = bucket(manhattan(x, y, self.gx, self.gy), self.base);
         if b <= self.bucket && b <= self.hot_bucket {
             if self.hot != NIL {
                 let (hot, hb) = (self.hot, self.hot_bucket);
@@ -290,8 +304,8 @@ const NIL: u32 = 0xFFFF;
 /// The greedy search's per-slot state with O(1) reset: a [`GenerationMap`] packed into
 /// one `u32` a slot holding the generation it was reached in, the direction it was
 /// reached by and the next slot of its bucket list, so the open list needs no memory
-/// of its own (each slot is queued at most once per query) and a reach is one load and
-/// one store. 56 KiB, reused by every query.
+/// of its own (each slot is queued at most once per query). 56 KiB, reused by every
+/// query.
 #[derive(Clone, Debug)]
 struct Slots {
     cells: Vec<u32>,

@@ -12,7 +12,8 @@
 //! back to it.
 
 use super::NO_PARENT;
-use super::window::{Visit, Window, back};
+use super::rows::PassRows;
+use super::window::{Visit, WINDOW_SHIFT, Window, back};
 use crate::{Grid, GridLayer};
 
 /// The end of a bucket list (window slots are below 2^14).
@@ -33,6 +34,9 @@ pub(crate) struct LinkedNodes {
     /// `generation << 52 | g << 32 | direction << 28 | prev << 14 | next`.
     nodes: Vec<u64>,
     generation: u64,
+    /// Passable cells of one-cost layers (every open kind costs the same), read a bit a
+    /// neighbour instead of a grid lookup.
+    rows: PassRows,
 }
 
 impl LinkedNodes {
@@ -44,11 +48,17 @@ impl LinkedNodes {
         Self {
             nodes: vec![0; len],
             generation: 1,
+            rows: PassRows::new(),
         }
     }
 
     pub(crate) fn len(&self) -> usize {
         self.nodes.len()
+    }
+
+    /// Bytes of scratch held.
+    pub(crate) fn bytes(&self) -> usize {
+        self.nodes.len() * 8 + PassRows::BYTES
     }
 
     fn reset(&mut self) {
@@ -94,7 +104,7 @@ impl LinkedNodes {
     ) -> (u32, u32) {
         // The unchecked accesses below rely on this (once a query: not measurable).
         assert!(
-            self.fits(layer) && window.slots() <= self.nodes.len(),
+            self.fits(layer) && window.slots() <= self.nodes.len() && window.shift == WINDOW_SHIFT,
             "linked search outside its scope"
         );
         self.reset();
@@ -118,6 +128,10 @@ impl LinkedNodes {
             hot: start_slot,
         };
         open.nodes[start_slot as usize] = stamp | u64::from(NO_PARENT) << DIR_SHIFT | LINKS;
+        let one_cost = layer.min_cost() == layer.max_cost();
+        let cost = layer.min_cost();
+        let rows = &mut self.rows;
+        rows.start(layer);
         let mut best = (u64::MAX, start_slot);
         let mut expanded = 0u32;
         loop {
@@ -157,16 +171,31 @@ impl LinkedNodes {
                 break;
             }
             open.g = (n >> G_SHIFT) & G_MASK;
-            let parent = ((n >> DIR_SHIFT) & 0xF) as u8;
-            window.visit_neighbours::<false, _>(
-                grid,
-                layer,
-                slot,
-                lx,
-                ly,
-                back::<false>(parent),
-                &mut open,
-            );
+            let skip = back::<false>(((n >> DIR_SHIFT) & 0xF) as u8);
+            if one_cost {
+                // Row ly + 1, bit lx + 1 is this cell (see `PassRows`).
+                let r = ly + 1;
+                rows.prepare(grid, window, r);
+                let at = PassRows::locate(lx);
+                let around = rows.bits(r, at);
+                let down = rows.bits(r + 1, at) >> 1;
+                let up = rows.bits(r - 1, at) >> 1;
+                const STRIDE: u32 = 1 << WINDOW_SHIFT;
+                if around & 4 != 0 && skip != 0 {
+                    open.visit(slot + 1, 0, cost, lx + 1, ly);
+                }
+                if down & 1 != 0 && skip != 1 {
+                    open.visit(slot + STRIDE, 1, cost, lx, ly + 1);
+                }
+                if around & 1 != 0 && skip != 2 {
+                    open.visit(slot - 1, 2, cost, lx - 1, ly);
+                }
+                if up & 1 != 0 && skip != 3 {
+                    open.visit(slot - STRIDE, 3, cost, lx, ly - 1);
+                }
+            } else {
+                window.visit_neighbours::<false, _>(grid, layer, slot, lx, ly, skip, &mut open);
+            }
         }
         (best.1, expanded)
     }

@@ -3,6 +3,7 @@
 pub(crate) mod astar;
 pub(crate) mod greedy;
 pub(crate) mod linked;
+pub(crate) mod rows;
 pub(crate) mod window;
 
 use crate::cost::CostSum;

@@ -89,6 +89,27 @@ impl Window {
             .then_some((ly << self.shift) | lx)
     }
 
+    /// The slot of local cell `(lx, ly)`, or `None` if it is outside the usable area.
+    #[cfg(test)]
+    pub(crate) fn slot_of_local(&self, lx: u32, ly: u32) -> Option<u32> {
+        ((self.x0..self.x1).contains(&lx) && (self.y0..self.y1).contains(&ly))
+            .then_some((ly << self.shift) | lx)
+    }
+
+    /// The usable cells of local row `ly`: the grid index of its first one, and its
+    /// first and end local columns; `None` if the row is outside the usable area.
+    pub(crate) fn row_cells(&self, grid: &Grid, ly: u32) -> Option<(usize, u32, u32)> {
+        (self.y0..self.y1)
+            .contains(&ly)
+            .then(|| (self.grid_index(grid, self.x0, ly), self.x0, self.x1))
+    }
+
+    /// The grid index of local cell `(lx, ly)` (inside the usable area).
+    #[inline(always)]
+    pub(crate) fn grid_index(&self, grid: &Grid, lx: u32, ly: u32) -> usize {
+        (self.oy + ly as i32) as usize * grid.width() as usize + (self.ox + lx as i32) as usize
+    }
+
     /// Local coordinates of a global cell (may lie outside the window).
     #[inline]
     pub(crate) fn local(&self, cell: Cell) -> (i64, i64) {
