@@ -105,6 +105,16 @@ impl Greedy {
         ))
     }
 
+    /// The search proper. Its state lives in locals (not a struct) so that the
+    /// compiler keeps it in registers.
+    ///
+    /// The open list: 64 LIFO buckets by distance to the goal, each a list linked
+    /// through the slots' `next` fields, and a bit per non-empty bucket. A neighbour
+    /// whose bucket is not above the expanded node's would be the next popped (no
+    /// bucket below that one holds anything, and the lists are LIFO), so it skips the
+    /// list: it is kept as the *hot* node and expanded next, and only linked into its
+    /// bucket if a neighbour that would be popped before it arrives. The order of
+    /// expansion is exactly that of the plain bucket lists.
     fn search(
         &mut self,
         grid: &Grid,
@@ -113,55 +123,52 @@ impl Greedy {
         start_slot: u32,
         goal: Cell,
     ) -> (u32, u32) {
+        const STRIDE: u32 = 1 << WINDOW_SHIFT;
         let (gx, gy) = window.local(goal);
         let goal_slot = window.slot_of(goal).unwrap_or(u32::MAX);
         let (sx, sy) = window.unpack(start_slot);
         let start_dist = manhattan(sx, sy, gx, gy);
         let stamp = self.slots.generation << GENERATION_SHIFT;
         let cells = &mut self.slots.cells[..];
-        cells[start_slot as usize] = stamp | u32::from(NO_PARENT) << DIR_SHIFT | NIL;
+        set(
+            cells,
+            start_slot,
+            stamp | u32::from(NO_PARENT) << DIR_SHIFT | NIL,
+        );
         if start_slot == goal_slot {
             return (start_slot, 0);
         }
         // Buckets cover distances from start_dist - 56 up: every cell a path reaches.
         let base = start_dist.saturating_sub(crate::MAX_STEPS as u64);
+        // Open cells not seen yet: a cell's bit is cleared when it is reached.
         let rows = &mut self.rows;
         rows.start(layer);
         rows.prepare(grid, window, sy + 1);
         rows.clear(sy + 1, sx + 1);
-        let mut reach = Reach {
-            cells,
-            rows,
-            stamp,
-            heads: [NIL; 64],
-            mask: 0,
-            hot: start_slot,
-            hot_bucket: bucket(start_dist, base),
-            bucket: 0,
-            goal_slot,
-            best: (start_dist, start_slot),
-            found: false,
-        };
+        let mut heads = [NIL; 64];
+        let mut mask = 0u64;
+        // The hot node (`NIL` if none) and its bucket (`NO_BUCKET` if none).
+        let mut hot = start_slot;
+        let mut hot_bucket = bucket(start_dist, base);
+        let mut best = (start_dist, start_slot);
+        let mut found = false;
         let mut expanded = 0u32;
         loop {
-            // The hot node, or the most recent entry of the lowest non-empty bucket.
-            let slot = if reach.hot != NIL {
-                reach.bucket = core::mem::replace(&mut reach.hot_bucket, NO_BUCKET);
-                core::mem::replace(&mut reach.hot, NIL)
-            } else if reach.mask != 0 {
-                let b = reach.mask.trailing_zeros() as usize;
-                let slot = reach.heads[b];
-                // SAFETY: only slots of the window (below `WINDOW_SLOTS ==
-                // cells.len()`) are ever linked into a bucket.
-                #[expect(unsafe_code, reason = "bounds proven by the window")]
-                let entry = unsafe { *reach.cells.get_unchecked(slot as usize) };
-                let next = entry & NIL;
-                reach.heads[b] = next;
+            // The hot node, or the most recent entry of the lowest non-empty bucket;
+            // `current` is its bucket.
+            let (slot, current) = if hot != NIL {
+                let taken = (hot, hot_bucket);
+                (hot, hot_bucket) = (NIL, NO_BUCKET);
+                taken
+            } else if mask != 0 {
+                let b = mask.trailing_zeros() as usize;
+                let slot = heads[b];
+                let next = get(cells, slot) & NIL;
+                heads[b] = next;
                 if next == NIL {
-                    reach.mask &= !(1 << b);
+                    mask &= !(1 << b);
                 }
-                reach.bucket = b;
-                slot
+                (slot, b)
             } else {
                 break;
             };
@@ -171,41 +178,64 @@ impl Greedy {
             // expansion limit stops it), so tracking the best cell here, once per
             // expansion rather than once per neighbour, sees them all.
             let d = manhattan(lx, ly, gx, gy);
-            if d < reach.best.0 {
-                reach.best = (d, slot);
+            if d < best.0 {
+                best = (d, slot);
             }
             // Unseen open neighbours, from the bit rows (row ly + 1, bit lx + 1 is
             // this cell); each is one step nearer the goal or one step farther.
             let r = ly + 1;
-            reach.rows.prepare(grid, window, r);
+            rows.prepare(grid, window, r);
             let at = PassRows::locate(lx);
-            let around = reach.rows.bits(r, at);
-            let down = reach.rows.bits(r + 1, at) >> 1;
-            let up = reach.rows.bits(r - 1, at) >> 1;
+            let [up, around, down] = rows.three(r, at);
+            let (up, down) = (up >> 1, down >> 1);
             let (lo, hi) = (bucket(d - 1, base), bucket(d + 1, base));
             let (x, y) = (i64::from(lx), i64::from(ly));
-            let pick = |nearer: bool| if nearer { lo } else { hi };
-            const STRIDE: u32 = 1 << WINDOW_SHIFT;
+            // Marks the neighbour at `$slot` (bit `$bit` of row `$r`) reached by
+            // `$dir` and queues it in bucket `$b` (or makes it the hot node).
+            macro_rules! reach {
+                ($slot:expr, $dir:expr, $nearer:expr, $r:expr, $bit:expr) => {{
+                    let (n, b) = ($slot, if $nearer { lo } else { hi });
+                    rows.clear($r, $bit);
+                    let fields = stamp | $dir << DIR_SHIFT;
+                    if n == goal_slot {
+                        set(cells, n, fields | NIL);
+                        found = true;
+                    } else if b <= current && b <= hot_bucket {
+                        if hot != NIL {
+                            let hb = hot_bucket & 63;
+                            set(cells, hot, (get(cells, hot) & !NIL) | heads[hb]);
+                            heads[hb] = hot;
+                            mask |= 1 << hb;
+                        }
+                        set(cells, n, fields | NIL);
+                        (hot, hot_bucket) = (n, b);
+                    } else {
+                        set(cells, n, fields | heads[b]);
+                        heads[b] = n;
+                        mask |= 1 << b;
+                    }
+                }};
+            }
             if around & 4 != 0 {
-                reach.reach(slot + 1, 0, pick(x < gx), r, lx + 2);
+                reach!(slot + 1, 0, x < gx, r, lx + 2);
             }
             if down & 1 != 0 {
-                reach.reach(slot + STRIDE, 1, pick(y < gy), r + 1, lx + 1);
+                reach!(slot + STRIDE, 1, y < gy, r + 1, lx + 1);
             }
             if around & 1 != 0 {
-                reach.reach(slot - 1, 2, pick(x > gx), r, lx);
+                reach!(slot - 1, 2, x > gx, r, lx);
             }
             if up & 1 != 0 {
-                reach.reach(slot - STRIDE, 3, pick(y > gy), r - 1, lx + 1);
+                reach!(slot - STRIDE, 3, y > gy, r - 1, lx + 1);
             }
-            if reach.found || expanded >= self.max_expansions {
+            if found || expanded >= self.max_expansions {
                 break;
             }
         }
-        if reach.found {
-            reach.best.1 = goal_slot;
+        if found {
+            best.1 = goal_slot;
         }
-        (reach.best.1, expanded)
+        (best.1, expanded)
     }
 }
 
@@ -216,7 +246,7 @@ fn bucket(d: u64, base: u64) -> usize {
     (d - base.min(d)).min(63) as usize
 }
 
-/// `Reach::hot_bucket` when there is no hot node.
+/// The hot node's bucket when there is no hot node.
 const NO_BUCKET: usize = 64;
 
 #[inline(always)]
@@ -224,74 +254,27 @@ fn manhattan(x: u32, y: u32, gx: i64, gy: i64) -> u64 {
     (i64::from(x) - gx).unsigned_abs() + (i64::from(y) - gy).unsigned_abs()
 }
 
-/// The greedy step: mark each unseen neighbour with the direction it was reached by
-/// and link it into the bucket of its distance to the goal; stop at the goal.
-///
-/// A neighbour whose bucket is not above the expanded node's would be the next popped
-/// (no bucket below that one holds anything, and the lists are LIFO), so it skips the
-/// list: it is kept as the *hot* node and expanded next, and only linked into its
-/// bucket if a neighbour that would be popped before it arrives. The order of
-/// expansion is exactly that of the plain bucket lists.
-struct Reach<'a> {
-    cells: &'a mut [u32],
-    /// Open cells not seen yet: a search clears a cell's bit when it reaches it.
-    rows: &'a mut PassRows,
-    stamp: u32,
-    /// The open list: 64 LIFO buckets by distance to the goal, each a list linked
-    /// through the slots' `next` fields, and a bit per non-empty bucket.
-    heads: [u32; 64],
-    mask: u64,
-    /// The hot node (`NIL` if none) and its bucket (`NO_BUCKET` if none).
-    hot: u32,
-    hot_bucket: usize,
-    /// Bucket of the node being expanded.
-    bucket: usize,
-    goal_slot: u32,
-    best: (u64, u32),
-    found: bool,
+/// The scratch word of `slot`, a window slot.
+#[inline(always)]
+fn get(cells: &[u32], slot: u32) -> u32 {
+    debug_assert!((slot as usize) < cells.len());
+    // SAFETY: callers pass window slots (the start, open neighbours from the bit rows,
+    // which are 0 outside the window, and queued slots), below `WINDOW_SLOTS ==
+    // cells.len()`.
+    #[expect(unsafe_code, reason = "bounds proven by the window")]
+    unsafe {
+        *cells.get_unchecked(slot as usize)
+    }
 }
 
-impl Reach<'_> {
-    /// Queues the open, unseen neighbour at `slot` (bit `bit` of row `r`), reached by
-    /// `dir`, in bucket `b`.
-    #[inline(always)]
-    fn reach(&mut self, slot: u32, dir: u8, b: usize, r: u32, bit: u32) {
-        debug_assert!((slot as usize) < self.cells.len());
-        self.rows.clear(r, bit);
-        let fields = self.stamp | u32::from(dir) << DIR_SHIFT;
-        if slot == self.goal_slot {
-            self.set(slot, fields | NIL);
-            self.found = true;
-            return;
-        }
-        if b <= self.bucket && b <= self.hot_bucket {
-            if self.hot != NIL {
-                let (hot, hb) = (self.hot, self.hot_bucket);
-                // SAFETY: the hot node is a window slot, below `cells.len()`.
-                #[expect(unsafe_code, reason = "bounds proven by the window")]
-                let h = unsafe { *self.cells.get_unchecked(hot as usize) };
-                self.set(hot, (h & !NIL) | self.heads[hb]);
-                self.heads[hb] = hot;
-                self.mask |= 1 << hb;
-            }
-            self.set(slot, fields | NIL);
-            self.hot = slot;
-            self.hot_bucket = b;
-        } else {
-            self.set(slot, fields | self.heads[b]);
-            self.heads[b] = slot;
-            self.mask |= 1 << b;
-        }
-    }
-
-    /// Writes the scratch word of `slot`, a window slot.
-    #[inline(always)]
-    fn set(&mut self, slot: u32, word: u32) {
-        // SAFETY: callers pass window slots, below `WINDOW_SLOTS == cells.len()`.
-        #[expect(unsafe_code, reason = "bounds proven by the window")]
-        unsafe {
-            *self.cells.get_unchecked_mut(slot as usize) = word;
-        }
+/// Writes the scratch word of `slot`, a window slot.
+#[inline(always)]
+fn set(cells: &mut [u32], slot: u32, word: u32) {
+    debug_assert!((slot as usize) < cells.len());
+    // SAFETY: as in `get`.
+    #[expect(unsafe_code, reason = "bounds proven by the window")]
+    unsafe {
+        *cells.get_unchecked_mut(slot as usize) = word;
     }
 }
 

@@ -26,6 +26,8 @@ const G_MASK: u64 = (1 << 20) - 1;
 const GENERATION_SHIFT: u32 = 52;
 /// Both links of a node that is in no list.
 const LINKS: u64 = NIL << NEXT_SHIFT | NIL << PREV_SHIFT;
+// The start's way back, `NO_PARENT ^ 2`, must be no direction.
+const _: () = assert!(NO_PARENT ^ 2 > 3);
 
 /// Node scratch of the linked search, with O(1) reset by generation (12 bits: a real
 /// clear every 4095 queries). 8 bytes a window slot.
@@ -129,7 +131,7 @@ impl LinkedNodes {
         };
         open.nodes[start_slot as usize] = stamp | u64::from(NO_PARENT) << DIR_SHIFT | LINKS;
         let one_cost = layer.min_cost() == layer.max_cost();
-        let cost = layer.min_cost();
+        let cost = u64::from(layer.min_cost());
         let rows = &mut self.rows;
         rows.start(layer);
         let mut best = (u64::MAX, start_slot);
@@ -171,29 +173,34 @@ impl LinkedNodes {
                 break;
             }
             open.g = (n >> G_SHIFT) & G_MASK;
-            let skip = back::<false>(((n >> DIR_SHIFT) & 0xF) as u8);
             if one_cost {
+                // The way back (for the start, NO_PARENT ^ 2: no direction).
+                let skip = ((n >> DIR_SHIFT) & 0xF) as u8 ^ 2;
                 // Row ly + 1, bit lx + 1 is this cell (see `PassRows`).
                 let r = ly + 1;
                 rows.prepare(grid, window, r);
                 let at = PassRows::locate(lx);
-                let around = rows.bits(r, at);
-                let down = rows.bits(r + 1, at) >> 1;
-                let up = rows.bits(r - 1, at) >> 1;
+                let [up, around, down] = rows.three(r, at);
+                let (up, down) = (up >> 1, down >> 1);
                 const STRIDE: u32 = 1 << WINDOW_SHIFT;
+                // A neighbour is one step nearer the goal or one step farther.
+                let (ng, h) = (open.g + cost, scale * d);
+                let (x, y) = (i64::from(lx), i64::from(ly));
+                let h_of = |nearer: bool| if nearer { h - scale } else { h + scale };
                 if around & 4 != 0 && skip != 0 {
-                    open.visit(slot + 1, 0, cost, lx + 1, ly);
+                    open.relax(slot + 1, 0, ng, h_of(x < gx));
                 }
                 if down & 1 != 0 && skip != 1 {
-                    open.visit(slot + STRIDE, 1, cost, lx, ly + 1);
+                    open.relax(slot + STRIDE, 1, ng, h_of(y < gy));
                 }
                 if around & 1 != 0 && skip != 2 {
-                    open.visit(slot - 1, 2, cost, lx - 1, ly);
+                    open.relax(slot - 1, 2, ng, h_of(x > gx));
                 }
                 if up & 1 != 0 && skip != 3 {
-                    open.visit(slot - STRIDE, 3, cost, lx, ly - 1);
+                    open.relax(slot - STRIDE, 3, ng, h_of(y > gy));
                 }
             } else {
+                let skip = back::<false>(((n >> DIR_SHIFT) & 0xF) as u8);
                 window.visit_neighbours::<false, _>(grid, layer, slot, lx, ly, skip, &mut open);
             }
         }
@@ -274,13 +281,21 @@ impl Open<'_> {
 impl Visit for Open<'_> {
     #[inline(always)]
     fn visit(&mut self, slot: u32, dir: u8, cost: u8, x: u32, y: u32) {
-        let ng = self.g + u64::from(cost);
-        // SAFETY: `slot` comes from `visit_neighbours`, inside the window, whose slots
-        // are below `nodes.len()` (checked by the caller).
-        #[expect(unsafe_code, reason = "bounds proven by the window")]
-        let n = unsafe { *self.nodes.get_unchecked(slot as usize) };
         let h = self.scale
             * ((i64::from(x) - self.gx).unsigned_abs() + (i64::from(y) - self.gy).unsigned_abs());
+        self.relax(slot, dir, self.g + u64::from(cost), h);
+    }
+}
+
+impl Open<'_> {
+    /// Reaches `slot` (heuristic `h`) by a step in direction `dir` at cost `ng`:
+    /// queues it, or moves it to its new bucket, unless it was reached at `ng` or less.
+    #[inline(always)]
+    fn relax(&mut self, slot: u32, dir: u8, ng: u64, h: u64) {
+        // SAFETY: `slot` is an open neighbour, inside the window, whose slots are
+        // below `nodes.len()` (checked by `search`).
+        #[expect(unsafe_code, reason = "bounds proven by the window")]
+        let n = unsafe { *self.nodes.get_unchecked(slot as usize) };
         if n >> GENERATION_SHIFT == self.stamp >> GENERATION_SHIFT {
             let g = (n >> G_SHIFT) & G_MASK;
             if ng >= g {

@@ -28,7 +28,7 @@ const EVEN: u64 = 0x5555_5555_5555_5555;
 /// clear the bits of the cells it has seen. 2 KiB.
 #[derive(Clone, Debug)]
 pub(crate) struct PassRows {
-    rows: Box<[[u64; 2]; 128]>,
+    rows: [[u64; 2]; 128],
     /// The converted rows: `first..=last` (none while `first > last`).
     first: u32,
     last: u32,
@@ -42,7 +42,7 @@ impl PassRows {
 
     pub(crate) fn new() -> Self {
         Self {
-            rows: Box::new([[0; 2]; 128]),
+            rows: [[0; 2]; 128],
             first: 1,
             last: 0,
             kinds: [0; 4],
@@ -118,13 +118,36 @@ impl PassRows {
     }
 
     /// Word `word` of row `r` (ready), shifted right by `shift` (from [`locate`]).
-    #[inline(always)]
-    pub(crate) fn bits(&self, r: u32, (word, shift): (usize, u32)) -> u64 {
+    #[cfg(test)]
+    fn bits(&self, r: u32, (word, shift): (usize, u32)) -> u64 {
         debug_assert!(
             (self.first..=self.last).contains(&r),
             "row {r} not converted"
         );
         self.rows[(r & 127) as usize][word & 1] >> shift
+    }
+
+    /// Rows `r - 1`, `r` and `r + 1` (ready, so `1 <= r <= WINDOW_SIDE`), word `word`
+    /// of each shifted right by `shift` (from [`locate`](Self::locate)).
+    #[inline(always)]
+    pub(crate) fn three(&self, r: u32, (word, shift): (usize, u32)) -> [u64; 3] {
+        debug_assert!(
+            self.first < r && r < self.last,
+            "rows around {r} not converted"
+        );
+        let i = r as usize * 2 + (word & 1);
+        let flat = self.rows.as_flattened();
+        debug_assert!(i + 2 < flat.len() && i >= 2);
+        // SAFETY: `r` is a converted row's neighbour: `1 <= r <= WINDOW_SIDE`, so
+        // `2 <= i` and `i + 2 <= 2 * WINDOW_SIDE + 3 < 256 == flat.len()`.
+        #[expect(unsafe_code, reason = "row range proven by `prepare`")]
+        unsafe {
+            [
+                *flat.get_unchecked(i - 2) >> shift,
+                *flat.get_unchecked(i) >> shift,
+                *flat.get_unchecked(i + 2) >> shift,
+            ]
+        }
     }
 
     /// Clears bit `bit` (1 to 114) of row `r` (ready), in both words if they share it.
