@@ -19,9 +19,9 @@ use crate::{Cell, Grid, GridLayer, GridPath};
 /// The open list is a 64-bucket queue keyed by distance to the goal, like
 /// [`BucketQueue`] (LIFO within a bucket, a `u64` mask of the non-empty ones), whose
 /// lists are linked through the per-cell scratch itself: each cell is queued at most
-/// once, so the queue needs no memory of its own. Which neighbours are open and not
-/// yet seen is read from a bit map of the window (one bit a cell, converted from the
-/// grid a row at a time as the search reaches it), so a neighbour test is a shift.
+/// once, so the queue needs no memory of its own. Which neighbours are open is read
+/// from a bit map of the window (one bit a cell, converted from the grid a row at a
+/// time as the search reaches it), so a neighbour test is a shift.
 ///
 /// ```
 /// use tilepath::{Cell, Greedy, Grid, GridLayer};
@@ -128,7 +128,10 @@ impl Greedy {
         let goal_slot = window.slot_of(goal).unwrap_or(u32::MAX);
         let (sx, sy) = window.unpack(start_slot);
         let start_dist = manhattan(sx, sy, gx, gy);
-        let stamp = self.slots.generation << GENERATION_SHIFT;
+        let (generation, stamp) = (
+            self.slots.generation,
+            self.slots.generation << GENERATION_SHIFT,
+        );
         let cells = &mut self.slots.cells[..];
         set(
             cells,
@@ -140,11 +143,10 @@ impl Greedy {
         }
         // Buckets cover distances from start_dist - 56 up: every cell a path reaches.
         let base = start_dist.saturating_sub(crate::MAX_STEPS as u64);
-        // Open cells not seen yet: a cell's bit is cleared when it is reached.
+        // Which cells are open (seen or not: the slots' generations say which).
         let rows = &mut self.rows;
         rows.start(layer);
         rows.prepare(grid, window, sy + 1);
-        rows.clear(sy + 1, sx + 1);
         let mut heads = [NIL; 64];
         let mut mask = 0u64;
         // The hot node (`NIL` if none) and its bucket (`NO_BUCKET` if none).
@@ -181,8 +183,8 @@ impl Greedy {
             if d < best.0 {
                 best = (d, slot);
             }
-            // Unseen open neighbours, from the bit rows (row ly + 1, bit lx + 1 is
-            // this cell); each is one step nearer the goal or one step farther.
+            // Open neighbours, from the bit rows (row ly + 1, bit lx + 1 is this
+            // cell); each is one step nearer the goal or one step farther.
             let r = ly + 1;
             rows.prepare(grid, window, r);
             let at = PassRows::locate(lx);
@@ -190,43 +192,44 @@ impl Greedy {
             let (up, down) = (up >> 1, down >> 1);
             let (lo, hi) = (bucket(d - 1, base), bucket(d + 1, base));
             let (x, y) = (i64::from(lx), i64::from(ly));
-            // Marks the neighbour at `$slot` (bit `$bit` of row `$r`) reached by
-            // `$dir` and queues it in bucket `$b` (or makes it the hot node).
+            // Marks the unseen neighbour at `$slot` reached by `$dir` and queues it in
+            // its bucket (or makes it the hot node).
             macro_rules! reach {
-                ($slot:expr, $dir:expr, $nearer:expr, $r:expr, $bit:expr) => {{
+                ($slot:expr, $dir:expr, $nearer:expr) => {{
                     let (n, b) = ($slot, if $nearer { lo } else { hi });
-                    rows.clear($r, $bit);
-                    let fields = stamp | $dir << DIR_SHIFT;
-                    if n == goal_slot {
-                        set(cells, n, fields | NIL);
-                        found = true;
-                    } else if b <= current && b <= hot_bucket {
-                        if hot != NIL {
-                            let hb = hot_bucket & 63;
-                            set(cells, hot, (get(cells, hot) & !NIL) | heads[hb]);
-                            heads[hb] = hot;
-                            mask |= 1 << hb;
+                    if get(cells, n) >> GENERATION_SHIFT != generation {
+                        let fields = stamp | $dir << DIR_SHIFT;
+                        if n == goal_slot {
+                            set(cells, n, fields | NIL);
+                            found = true;
+                        } else if b <= current && b <= hot_bucket {
+                            if hot != NIL {
+                                let hb = hot_bucket & 63;
+                                set(cells, hot, (get(cells, hot) & !NIL) | heads[hb]);
+                                heads[hb] = hot;
+                                mask |= 1 << hb;
+                            }
+                            set(cells, n, fields | NIL);
+                            (hot, hot_bucket) = (n, b);
+                        } else {
+                            set(cells, n, fields | heads[b]);
+                            heads[b] = n;
+                            mask |= 1 << b;
                         }
-                        set(cells, n, fields | NIL);
-                        (hot, hot_bucket) = (n, b);
-                    } else {
-                        set(cells, n, fields | heads[b]);
-                        heads[b] = n;
-                        mask |= 1 << b;
                     }
                 }};
             }
             if around & 4 != 0 {
-                reach!(slot + 1, 0, x < gx, r, lx + 2);
+                reach!(slot + 1, 0, x < gx);
             }
             if down & 1 != 0 {
-                reach!(slot + STRIDE, 1, y < gy, r + 1, lx + 1);
+                reach!(slot + STRIDE, 1, y < gy);
             }
             if around & 1 != 0 {
-                reach!(slot - 1, 2, x > gx, r, lx);
+                reach!(slot - 1, 2, x > gx);
             }
             if up & 1 != 0 {
-                reach!(slot - STRIDE, 3, y > gy, r - 1, lx + 1);
+                reach!(slot - STRIDE, 3, y > gy);
             }
             if found || expanded >= self.max_expansions {
                 break;

@@ -24,8 +24,7 @@ const EVEN: u64 = 0x5555_5555_5555_5555;
 /// a cell's neighbours with plain shifts. Rows are converted from the grid (28 cells at
 /// a time, with bit operations on the packed kinds) when a search first reaches them;
 /// a search moves a row at a time, so the converted rows are always one range around
-/// the start row, and a query pays only for the rows it reaches. A search may then
-/// clear the bits of the cells it has seen. 2 KiB.
+/// the start row, and a query pays only for the rows it reaches. 2 KiB.
 #[derive(Clone, Debug)]
 pub(crate) struct PassRows {
     rows: [[u64; 2]; 128],
@@ -147,18 +146,6 @@ impl PassRows {
                 *flat.get_unchecked(i) >> shift,
                 *flat.get_unchecked(i + 2) >> shift,
             ]
-        }
-    }
-
-    /// Clears bit `bit` (1 to 114) of row `r` (ready), in both words if they share it.
-    #[inline(always)]
-    pub(crate) fn clear(&mut self, r: u32, bit: u32) {
-        let row = &mut self.rows[(r & 127) as usize];
-        if bit < 64 {
-            row[0] &= !(1 << bit);
-        }
-        if bit >= HIGH {
-            row[1] &= !(1 << (bit - HIGH));
         }
     }
 }
