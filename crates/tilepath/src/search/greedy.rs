@@ -176,21 +176,28 @@ impl Greedy {
             };
             expanded += 1;
             let (lx, ly) = window.unpack(slot);
+            // The cell's distance to the goal, and the buckets of its neighbours, each
+            // one step nearer the goal or one step farther: from its own bucket when
+            // no clamping is involved.
+            let (d, lo, hi) = if current.wrapping_sub(1) < 62 {
+                (base + current as u64, current - 1, current + 1)
+            } else {
+                let d = manhattan(lx, ly, gx, gy);
+                (d, bucket(d.saturating_sub(1), base), bucket(d + 1, base))
+            };
+            debug_assert_eq!(d, manhattan(lx, ly, gx, gy));
             // Every reached cell is popped before a search gives up (unless the
             // expansion limit stops it), so tracking the best cell here, once per
             // expansion rather than once per neighbour, sees them all.
-            let d = manhattan(lx, ly, gx, gy);
             if d < best.0 {
                 best = (d, slot);
             }
-            // Open neighbours, from the bit rows (row ly + 1, bit lx + 1 is this
-            // cell); each is one step nearer the goal or one step farther.
+            // Open neighbours, from the bit rows (row ly + 1, bit lx + 1 is this cell).
             let r = ly + 1;
             rows.prepare(grid, window, r);
             let at = PassRows::locate(lx);
             let [up, around, down] = rows.three(r, at);
             let (up, down) = (up >> 1, down >> 1);
-            let (lo, hi) = (bucket(d - 1, base), bucket(d + 1, base));
             let (x, y) = (i64::from(lx), i64::from(ly));
             // Marks the unseen neighbour at `$slot` reached by `$dir` and queues it in
             // its bucket (or makes it the hot node).
