@@ -105,8 +105,7 @@ impl Greedy {
         ))
     }
 
-    /// The search proper. Its state lives in locals (not a struct) so that the
-    /// compiler keeps it in registers.
+    /// The search proper.
     ///
     /// The open list: 64 LIFO buckets by distance to the goal, each a list linked
     /// through the slots' `next` fields, and a bit per non-empty bucket. A neighbour
@@ -146,7 +145,6 @@ impl Greedy {
         // Which cells are open (seen or not: the slots' generations say which).
         let rows = &mut self.rows;
         rows.start(layer);
-        rows.prepare(grid, window, sy + 1);
         let mut heads = [NIL; 64];
         let mut mask = 0u64;
         // The hot node (`NIL` if none) and its bucket (`NO_BUCKET` if none).

@@ -133,7 +133,9 @@ impl LinkedNodes {
         let one_cost = layer.min_cost() == layer.max_cost();
         let cost = u64::from(layer.min_cost());
         let rows = &mut self.rows;
-        rows.start(layer);
+        if one_cost {
+            rows.start(layer);
+        }
         let mut best = (u64::MAX, start_slot);
         let mut expanded = 0u32;
         loop {

@@ -149,7 +149,7 @@ impl Window {
         ly: u32,
     ) -> (usize, [u8; 4]) {
         let w = grid.width() as usize;
-        let gi = (self.oy + ly as i32) as usize * w + (self.ox + lx as i32) as usize;
+        let gi = self.grid_index(grid, lx, ly);
         // SAFETY: `cost` is only called for neighbours inside `[x0, x1) x [y0, y1)`,
         // which `around`/`whole` clip to the grid: their index is below `grid.len()`.
         // (A shift of the packed layer keeps the lookup in registers.)
