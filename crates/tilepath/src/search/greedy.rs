@@ -1,6 +1,6 @@
 //! Greedy best-first search over a search window.
 
-use super::rows::PassRows;
+use super::rows::{LEFT, PassRows, RIGHT, SELF};
 use super::window::{WINDOW_SHIFT, WINDOW_SLOTS, Window};
 use super::{NO_PARENT, PathError, PathResult, Query, backtrack};
 #[cfg(doc)]
@@ -144,15 +144,15 @@ impl Greedy {
         let base = start_dist.saturating_sub(crate::MAX_STEPS as u64);
         // Which cells are open (seen or not: the slots' generations say which).
         let rows = &mut self.rows;
-        rows.start(layer);
+        rows.start(layer, window);
         let mut heads = [NIL; 64];
         let mut mask = 0u64;
         // The hot node (`NIL` if none) and its bucket (`NO_BUCKET` if none).
         let mut hot = start_slot;
         let mut hot_bucket = bucket(start_dist, base);
         let mut best = (start_dist, start_slot);
-        let mut found = false;
-        let mut expanded = 0u32;
+        // Expansions left before the limit stops the search.
+        let mut budget = self.max_expansions;
         loop {
             // The hot node, or the most recent entry of the lowest non-empty bucket;
             // `current` is its bucket.
@@ -172,7 +172,7 @@ impl Greedy {
             } else {
                 break;
             };
-            expanded += 1;
+            budget -= 1;
             let (lx, ly) = window.unpack(slot);
             // The cell's distance to the goal, and the buckets of its neighbours, each
             // one step nearer the goal or one step farther: from its own bucket when
@@ -190,12 +190,11 @@ impl Greedy {
             if d < best.0 {
                 best = (d, slot);
             }
-            // Open neighbours, from the bit rows (row ly + 1, bit lx + 1 is this cell).
+            // Open neighbours, from the bit rows (row ly + 1 is this cell's).
             let r = ly + 1;
             rows.prepare(grid, window, r);
             let at = PassRows::locate(lx);
             let [up, around, down] = rows.three(r, at);
-            let (up, down) = (up >> 1, down >> 1);
             let (x, y) = (i64::from(lx), i64::from(ly));
             // Marks the unseen neighbour at `$slot` reached by `$dir` and queues it in
             // its bucket (or makes it the hot node).
@@ -206,7 +205,7 @@ impl Greedy {
                         let fields = stamp | $dir << DIR_SHIFT;
                         if n == goal_slot {
                             set(cells, n, fields | NIL);
-                            found = true;
+                            return (goal_slot, self.max_expansions - budget);
                         } else if b <= current && b <= hot_bucket {
                             if hot != NIL {
                                 let hb = hot_bucket & 63;
@@ -224,26 +223,23 @@ impl Greedy {
                     }
                 }};
             }
-            if around & 4 != 0 {
+            if around & RIGHT != 0 {
                 reach!(slot + 1, 0, x < gx);
             }
-            if down & 1 != 0 {
+            if down & SELF != 0 {
                 reach!(slot + STRIDE, 1, y < gy);
             }
-            if around & 1 != 0 {
+            if around & LEFT != 0 {
                 reach!(slot - 1, 2, x > gx);
             }
-            if up & 1 != 0 {
+            if up & SELF != 0 {
                 reach!(slot - STRIDE, 3, y > gy);
             }
-            if found || expanded >= self.max_expansions {
+            if budget == 0 {
                 break;
             }
         }
-        if found {
-            best.1 = goal_slot;
-        }
-        (best.1, expanded)
+        (best.1, self.max_expansions - budget)
     }
 }
 

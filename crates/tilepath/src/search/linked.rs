@@ -12,7 +12,7 @@
 //! back to it.
 
 use super::NO_PARENT;
-use super::rows::PassRows;
+use super::rows::{LEFT, PassRows, RIGHT, SELF};
 use super::window::{Visit, WINDOW_SHIFT, Window, back};
 use crate::{Grid, GridLayer};
 
@@ -134,7 +134,7 @@ impl LinkedNodes {
         let cost = u64::from(layer.min_cost());
         let rows = &mut self.rows;
         if one_cost {
-            rows.start(layer);
+            rows.start(layer, window);
         }
         let mut best = (u64::MAX, start_slot);
         let mut expanded = 0u32;
@@ -178,27 +178,26 @@ impl LinkedNodes {
             if one_cost {
                 // The way back (for the start, NO_PARENT ^ 2: no direction).
                 let skip = ((n >> DIR_SHIFT) & 0xF) as u8 ^ 2;
-                // Row ly + 1, bit lx + 1 is this cell (see `PassRows`).
+                // Row ly + 1 is this cell's (see `PassRows`).
                 let r = ly + 1;
                 rows.prepare(grid, window, r);
                 let at = PassRows::locate(lx);
                 let [up, around, down] = rows.three(r, at);
-                let (up, down) = (up >> 1, down >> 1);
                 const STRIDE: u32 = 1 << WINDOW_SHIFT;
                 // A neighbour is one step nearer the goal or one step farther.
                 let (ng, h) = (open.g + cost, scale * d);
                 let (x, y) = (i64::from(lx), i64::from(ly));
                 let h_of = |nearer: bool| if nearer { h - scale } else { h + scale };
-                if around & 4 != 0 && skip != 0 {
+                if around & RIGHT != 0 && skip != 0 {
                     open.relax(slot + 1, 0, ng, h_of(x < gx));
                 }
-                if down & 1 != 0 && skip != 1 {
+                if down & SELF != 0 && skip != 1 {
                     open.relax(slot + STRIDE, 1, ng, h_of(y < gy));
                 }
-                if around & 1 != 0 && skip != 2 {
+                if around & LEFT != 0 && skip != 2 {
                     open.relax(slot - 1, 2, ng, h_of(x > gx));
                 }
-                if up & 1 != 0 && skip != 3 {
+                if up & SELF != 0 && skip != 3 {
                     open.relax(slot - STRIDE, 3, ng, h_of(y > gy));
                 }
             } else {

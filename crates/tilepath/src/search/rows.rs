@@ -1,58 +1,92 @@
-//! Passability of a search window, one bit a cell, converted from the packed grid a
-//! row at a time when a search first looks at the row.
+//! Passability of a search window, one bit every other bit position a cell,
+//! converted from the packed grid a row at a time when a search first looks at the row.
 
 use super::window::{WINDOW_SIDE, Window};
 use crate::{Grid, GridLayer};
 
-/// Rows of the bit map: the window's, plus a blank row above and below (at most 128,
-/// so that `r & 127` is a row index the compiler needs no bounds check for).
+/// Rows of the bit map: the window's, plus a blank row above and below.
 const ROWS: usize = WINDOW_SIDE as usize + 2;
-const _: () = assert!(ROWS <= 128);
-/// The first bit of a row's second word: bits `0..64` are in word 0, `HIGH..HIGH + 64`
-/// in word 1, so any bit from 1 to 114 and its two neighbours are in one word.
-const HIGH: u32 = 56;
-/// Cells converted at once: a `u64` read from any cell holds at least 29 whole cells.
-const CHUNK: u32 = 28;
+/// Columns a row's word starts after the previous word's: word `k` holds columns
+/// `STRIDE * k - 1 ..= STRIDE * k + STRIDE` (29 cells, as many as one `u64` read of the
+/// packed grid holds from any cell), so the three cells around any column `x` are in
+/// word `x / STRIDE`.
+const STRIDE: u32 = 27;
+/// Words a row: enough for columns `0..WINDOW_SIDE`.
+const WORDS: usize = (WINDOW_SIDE as usize - 1) / STRIDE as usize + 1;
 const EVEN: u64 = 0x5555_5555_5555_5555;
 
-/// Which cells of a search window are passable for a layer, one bit a cell.
+/// The bit of a cell's left neighbour in a word from [`PassRows::three`].
+pub(crate) const LEFT: u64 = 1;
+/// The bit of the cell itself (of its upper and lower neighbours in the rows above and
+/// below) in a word from [`PassRows::three`].
+pub(crate) const SELF: u64 = 1 << 2;
+/// The bit of a cell's right neighbour in a word from [`PassRows::three`].
+pub(crate) const RIGHT: u64 = 1 << 4;
+
+/// Which cells of a search window are passable for a layer.
 ///
-/// Row `r` holds window row `r - 1` and bit `x + 1` local column `x`, so the three
-/// cells around column `x` are bits `x..x + 3`, and every cell outside the window or
-/// the grid (the blank rows, bit 0, the bits past the window's last column) reads as
-/// blocked. A row is two overlapping `u64` words (see [`HIGH`]), so that a search reads
-/// a cell's neighbours with plain shifts. Rows are converted from the grid (28 cells at
-/// a time, with bit operations on the packed kinds) when a search first reaches them;
-/// a search moves a row at a time, so the converted rows are always one range around
-/// the start row, and a query pays only for the rows it reaches. 2 KiB.
+/// Row `r` holds window row `r - 1`; a cell is a bit at an even position, laid out like
+/// the packed grid's 2-bit cells (so converting a row is a few bit operations on the
+/// grid's bytes, with no packing), in [`WORDS`] overlapping words (see [`STRIDE`]), so
+/// that a search reads a cell and its neighbours with one shift a row. Every cell
+/// outside the window or the grid (the blank rows, column -1, the columns past the
+/// window's last) reads as blocked. Rows are converted when a search first reaches
+/// them; a search moves a row at a time, so the converted rows are always one range
+/// around the start row, and a query pays only for the rows it reaches. 4.6 KiB.
 #[derive(Clone, Debug)]
 pub(crate) struct PassRows {
-    rows: [[u64; 2]; 128],
+    rows: [[u64; WORDS]; ROWS],
     /// The converted rows: `first..=last` (none while `first > last`).
     first: u32,
     last: u32,
-    /// All ones for each passable kind, else 0.
-    kinds: [u64; 4],
+    /// Whether a cell is open, as a function of its kind's bits `lo` and `hi`, in
+    /// algebraic normal form: `c[0] ^ c[1] & lo ^ c[2] & hi ^ c[3] & lo & hi` (each
+    /// `c` all ones or 0).
+    anf: [u64; 4],
+    /// How each word of a row is read from the grid: columns from the window's first
+    /// usable one to the first cell read, the mask of the cells kept, and the shift
+    /// that puts them in place.
+    plan: [(u32, u64, u32); WORDS],
 }
 
 impl PassRows {
     /// Bytes held.
-    pub(crate) const BYTES: usize = 128 * 16;
+    pub(crate) const BYTES: usize = size_of::<Self>();
 
     pub(crate) fn new() -> Self {
         Self {
-            rows: [[0; 2]; 128],
+            rows: [[0; WORDS]; ROWS],
             first: 1,
             last: 0,
-            kinds: [0; 4],
+            anf: [0; 4],
+            plan: [(0, 0, 0); WORDS],
         }
     }
 
-    /// Forgets every row: the next search (of `layer`) converts them again.
+    /// Forgets every row: the next search (of `layer`, in `window`, a windowed
+    /// search's) converts them again.
     #[inline]
-    pub(crate) fn start(&mut self, layer: GridLayer) {
+    pub(crate) fn start(&mut self, layer: GridLayer, window: &Window) {
         (self.first, self.last) = (1, 0);
-        self.kinds = layer.costs().map(|c| if c == 0 { 0 } else { u64::MAX });
+        let [p0, p1, p2, p3] = layer.costs().map(|c| if c == 0 { 0 } else { u64::MAX });
+        self.anf = [p0, p0 ^ p1, p0 ^ p2, p0 ^ p1 ^ p2 ^ p3];
+        let (x0, x1) = window.columns();
+        debug_assert!(x1 <= WINDOW_SIDE, "not a windowed search");
+        for (k, plan) in (0..).zip(&mut self.plan) {
+            // Word k's columns, from column STRIDE * k - 1 (bit 0), within [x0, x1).
+            let (lo, hi) = ((STRIDE * k).max(x0 + 1), (STRIDE * k + STRIDE + 1).min(x1));
+            *plan = if lo < hi + 1 && x0 < x1 {
+                let first = lo - 1;
+                let n = (hi - first).min(STRIDE + 2);
+                (
+                    first - x0,
+                    EVEN & ((1 << (2 * n)) - 1),
+                    2 * (first + 1 - STRIDE * k),
+                )
+            } else {
+                (0, 0, 0)
+            };
+        }
     }
 
     /// Makes rows `r - 1`, `r` and `r + 1` ready (`1 <= r <= WINDOW_SIDE`), and every
@@ -82,38 +116,30 @@ impl PassRows {
     }
 
     fn convert(&mut self, grid: &Grid, window: &Window, r: u32) {
-        let (mut low, mut high) = (0u64, 0u64);
-        if let Some((mut i, x0, x1)) = r.checked_sub(1).and_then(|ly| window.row_cells(grid, ly)) {
-            let mut x = x0;
-            while x < x1 {
-                let n = CHUNK.min(x1 - x);
-                let v = grid.cells_from(i);
-                let (lo, hi) = (v & EVEN, (v >> 1) & EVEN);
-                let [k0, k1, k2, k3] = self.kinds;
-                let open = ((k0 & !(hi | lo)) | (k1 & lo & !hi) | (k2 & hi & !lo) | (k3 & hi & lo))
-                    & EVEN
-                    & ((1 << (2 * n)) - 1);
-                let (c, bit) = (u64::from(compress_even(open)), x + 1);
-                if bit < 64 {
-                    low |= c << bit;
+        let mut words = [0; WORDS];
+        if let Some((i, _, _)) = r.checked_sub(1).and_then(|ly| window.row_cells(grid, ly)) {
+            let [c0, c1, c2, c3] = self.anf;
+            for (word, &(offset, mask, shift)) in words.iter_mut().zip(&self.plan) {
+                if mask != 0 {
+                    let v = grid.cells_from(i + offset as usize);
+                    let (lo, hi) = (v, v >> 1);
+                    let open = c0 ^ (c1 & lo) ^ (c2 & hi) ^ (c3 & lo & hi);
+                    *word = (open & mask) << shift;
                 }
-                if bit >= HIGH {
-                    high |= c << (bit - HIGH);
-                } else if bit + n > HIGH {
-                    high |= c >> (HIGH - bit);
-                }
-                x += n;
-                i += n as usize;
             }
         }
-        self.rows[(r & 127) as usize] = [low, high];
+        if let Some(row) = self.rows.get_mut(r as usize) {
+            *row = words;
+        }
     }
 
-    /// Which word of a row holds bits `x..x + 3` (`x <= 112`), and the shift that
-    /// brings bit `x` to bit 0 of that word.
+    /// Which word of a row holds the cells around column `x` (`x < WINDOW_SIDE`), and
+    /// the shift that brings column `x - 1` to bit 0 of that word.
     #[inline(always)]
     pub(crate) fn locate(x: u32) -> (usize, u32) {
-        if x >= HIGH { (1, x - HIGH) } else { (0, x) }
+        // x / 27 for every x < 113 (checked by a test).
+        let k = (x * 19) >> 9;
+        (k as usize, 2 * (x - STRIDE * k))
     }
 
     /// Word `word` of row `r` (ready), shifted right by `shift` (from [`locate`]).
@@ -123,43 +149,34 @@ impl PassRows {
             (self.first..=self.last).contains(&r),
             "row {r} not converted"
         );
-        self.rows[(r & 127) as usize][word & 1] >> shift
+        self.rows[r as usize][word] >> shift
     }
 
     /// Rows `r - 1`, `r` and `r + 1` (ready, so `1 <= r <= WINDOW_SIDE`), word `word`
-    /// of each shifted right by `shift` (from [`locate`](Self::locate)).
+    /// of each shifted right by `shift` (from [`locate`](Self::locate)): test them
+    /// with [`LEFT`], [`SELF`] and [`RIGHT`].
     #[inline(always)]
     pub(crate) fn three(&self, r: u32, (word, shift): (usize, u32)) -> [u64; 3] {
         debug_assert!(
             self.first < r && r < self.last,
             "rows around {r} not converted"
         );
-        // Callers pass 1 <= r <= WINDOW_SIDE; the clamp (which then changes nothing)
-        // makes the unchecked reads below sound whatever they pass.
-        let i = r.clamp(1, WINDOW_SIDE) as usize * 2 + (word & 1);
+        // Callers pass 1 <= r <= WINDOW_SIDE and word < WORDS; the clamp and the
+        // minimum (which then change nothing) make the unchecked reads below sound
+        // whatever they pass.
+        let i = r.clamp(1, WINDOW_SIDE) as usize * WORDS + word.min(WORDS - 1);
         let flat = self.rows.as_flattened();
-        // SAFETY: `2 <= i <= 2 * WINDOW_SIDE + 1`, so `i - 2 >= 0` and `i + 2 <= 2 *
-        // WINDOW_SIDE + 3 = 229 < 256 == flat.len()`.
+        // SAFETY: `WORDS <= i <= WINDOW_SIDE * WORDS + WORDS - 1`, so `i - WORDS >= 0`
+        // and `i + WORDS <= (WINDOW_SIDE + 2) * WORDS - 1 < ROWS * WORDS == flat.len()`.
         #[expect(unsafe_code, reason = "bounds proven by the clamp")]
         unsafe {
             [
-                *flat.get_unchecked(i - 2) >> shift,
+                *flat.get_unchecked(i - WORDS) >> shift,
                 *flat.get_unchecked(i) >> shift,
-                *flat.get_unchecked(i + 2) >> shift,
+                *flat.get_unchecked(i + WORDS) >> shift,
             ]
         }
     }
-}
-
-/// The even bits of `v` packed into the low half.
-#[inline(always)]
-fn compress_even(v: u64) -> u32 {
-    let mut x = v & EVEN;
-    x = (x | x >> 1) & 0x3333_3333_3333_3333;
-    x = (x | x >> 2) & 0x0F0F_0F0F_0F0F_0F0F;
-    x = (x | x >> 4) & 0x00FF_00FF_00FF_00FF;
-    x = (x | x >> 8) & 0x0000_FFFF_0000_FFFF;
-    (x | x >> 16) as u32
 }
 
 #[cfg(test)]
@@ -168,11 +185,14 @@ mod tests {
     use crate::{Cell, TileKind};
 
     #[test]
-    fn compress_packs_even_bits() {
-        assert_eq!(compress_even(0), 0);
-        assert_eq!(compress_even(EVEN), u32::MAX);
-        assert_eq!(compress_even(0b01_00_01), 0b101);
-        assert_eq!(compress_even(1 << 62), 1 << 31);
+    fn locate_finds_the_word_holding_three_cells() {
+        for x in 0..WINDOW_SIDE {
+            let (k, shift) = PassRows::locate(x);
+            assert_eq!(k, (x / STRIDE) as usize, "column {x}");
+            // Bit 0 is column x - 1 and bit 4 column x + 1, all inside word k.
+            assert_eq!(shift, 2 * (x + 1 - STRIDE * k as u32) - 2);
+            assert!(k < WORDS && shift + 4 < 64);
+        }
     }
 
     #[test]
@@ -195,23 +215,27 @@ mod tests {
                 for start in [Cell::new(0, 0), Cell::new(w as i32 / 2, h as i32 - 1)] {
                     let window = Window::around(&grid, start);
                     let mut rows = PassRows::new();
-                    rows.start(layer);
+                    rows.start(layer, &window);
                     for r in 1..=WINDOW_SIDE {
                         rows.prepare(&grid, &window, r);
                     }
                     for r in 0..ROWS as u32 {
-                        for bit in 0..=114u32 {
-                            let open = rows.bits(r, PassRows::locate(bit.min(112)))
-                                >> (bit - bit.min(112))
-                                & 1
-                                == 1;
-                            let expected = r >= 1
-                                && bit >= 1
-                                && window
-                                    .slot_of_local(bit - 1, r - 1)
-                                    .map(|s| window.cell_of(s))
-                                    .is_some_and(|c| grid.is_passable(c, layer));
-                            assert_eq!(open, expected, "{w}x{h} row {r} bit {bit}");
+                        for x in 0..WINDOW_SIDE {
+                            let [_, around, _] =
+                                rows.three(r.clamp(1, WINDOW_SIDE), PassRows::locate(x));
+                            let word = rows.bits(r, PassRows::locate(x));
+                            let got = [word & LEFT, word & SELF, word & RIGHT].map(|b| b != 0);
+                            let expected = [x.wrapping_sub(1), x, x + 1].map(|c| {
+                                r >= 1
+                                    && window
+                                        .slot_of_local(c, r - 1)
+                                        .map(|s| window.cell_of(s))
+                                        .is_some_and(|c| grid.is_passable(c, layer))
+                            });
+                            assert_eq!(got, expected, "{w}x{h} row {r} column {x}");
+                            if (1..=WINDOW_SIDE).contains(&r) {
+                                assert_eq!(around, word, "three() row {r} column {x}");
+                            }
                         }
                     }
                 }

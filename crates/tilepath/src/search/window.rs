@@ -96,6 +96,11 @@ impl Window {
             .then_some((ly << self.shift) | lx)
     }
 
+    /// The usable local columns: `x0..x1`.
+    pub(crate) fn columns(&self) -> (u32, u32) {
+        (self.x0, self.x1)
+    }
+
     /// The usable cells of local row `ly`: the grid index of its first one, and its
     /// first and end local columns; `None` if the row is outside the usable area.
     pub(crate) fn row_cells(&self, grid: &Grid, ly: u32) -> Option<(usize, u32, u32)> {
