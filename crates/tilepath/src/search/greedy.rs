@@ -108,12 +108,10 @@ impl Greedy {
     /// The search proper.
     ///
     /// The open list: 64 LIFO buckets by distance to the goal, each a list linked
-    /// through the slots' `next` fields, and a bit per non-empty bucket. A neighbour
-    /// whose bucket is not above the expanded node's would be the next popped (no
-    /// bucket below that one holds anything, and the lists are LIFO), so it skips the
-    /// list: it is kept as the *hot* node and expanded next, and only linked into its
-    /// bucket if a neighbour that would be popped before it arrives. The order of
-    /// expansion is exactly that of the plain bucket lists.
+    /// through the slots' `next` fields, and a bit per non-empty bucket. (A "hot node"
+    /// that skips the lists when it would be popped next, as the A* has, saves list
+    /// operations but costs more than it saves here: most greedy expansions come from
+    /// the lists, and its state crowds the registers.)
     fn search(
         &mut self,
         grid: &Grid,
@@ -127,10 +125,10 @@ impl Greedy {
         let goal_slot = window.slot_of(goal).unwrap_or(u32::MAX);
         let (sx, sy) = window.unpack(start_slot);
         let start_dist = manhattan(sx, sy, gx, gy);
-        let (generation, stamp) = (
-            self.slots.generation,
-            self.slots.generation << GENERATION_SHIFT,
-        );
+        // A slot was reached by this query iff its word is at least `stamp`: earlier
+        // queries' generations are smaller (the counter only grows until it wraps, and
+        // then every word is cleared).
+        let stamp = self.slots.generation << GENERATION_SHIFT;
         let cells = &mut self.slots.cells[..];
         set(
             cells,
@@ -147,31 +145,20 @@ impl Greedy {
         rows.start(layer, window);
         let mut heads = [NIL; 64];
         let mut mask = 0u64;
-        // The hot node (`NIL` if none) and its bucket (`NO_BUCKET` if none).
-        let mut hot = start_slot;
-        let mut hot_bucket = bucket(start_dist, base);
+        let b0 = bucket(start_dist, base);
+        heads[b0] = start_slot;
+        mask |= 1 << b0;
         let mut best = (start_dist, start_slot);
         // Expansions left before the limit stops the search.
         let mut budget = self.max_expansions;
-        loop {
-            // The hot node, or the most recent entry of the lowest non-empty bucket;
-            // `current` is its bucket.
-            let (slot, current) = if hot != NIL {
-                let taken = (hot, hot_bucket);
-                (hot, hot_bucket) = (NIL, NO_BUCKET);
-                taken
-            } else if mask != 0 {
-                let b = mask.trailing_zeros() as usize;
-                let slot = heads[b];
-                let next = get(cells, slot) & NIL;
-                heads[b] = next;
-                if next == NIL {
-                    mask &= !(1 << b);
-                }
-                (slot, b)
-            } else {
-                break;
-            };
+        while mask != 0 {
+            let current = mask.trailing_zeros() as usize;
+            let slot = heads[current];
+            let next = get(cells, slot) & NIL;
+            heads[current] = next;
+            if next == NIL {
+                mask &= !(1 << current);
+            }
             budget -= 1;
             let (lx, ly) = window.unpack(slot);
             // The cell's distance to the goal, and the buckets of its neighbours, each
@@ -197,29 +184,19 @@ impl Greedy {
             let [up, around, down] = rows.three(r, at);
             let (x, y) = (i64::from(lx), i64::from(ly));
             // Marks the unseen neighbour at `$slot` reached by `$dir` and queues it in
-            // its bucket (or makes it the hot node).
+            // its bucket.
             macro_rules! reach {
                 ($slot:expr, $dir:expr, $nearer:expr) => {{
                     let (n, b) = ($slot, if $nearer { lo } else { hi });
-                    if get(cells, n) >> GENERATION_SHIFT != generation {
+                    if get(cells, n) < stamp {
                         let fields = stamp | $dir << DIR_SHIFT;
                         if n == goal_slot {
                             set(cells, n, fields | NIL);
                             return (goal_slot, self.max_expansions - budget);
-                        } else if b <= current && b <= hot_bucket {
-                            if hot != NIL {
-                                let hb = hot_bucket & 63;
-                                set(cells, hot, (get(cells, hot) & !NIL) | heads[hb]);
-                                heads[hb] = hot;
-                                mask |= 1 << hb;
-                            }
-                            set(cells, n, fields | NIL);
-                            (hot, hot_bucket) = (n, b);
-                        } else {
-                            set(cells, n, fields | heads[b]);
-                            heads[b] = n;
-                            mask |= 1 << b;
                         }
+                        set(cells, n, fields | heads[b]);
+                        heads[b] = n;
+                        mask |= 1 << b;
                     }
                 }};
             }
@@ -249,9 +226,6 @@ impl Greedy {
 fn bucket(d: u64, base: u64) -> usize {
     (d - base.min(d)).min(63) as usize
 }
-
-/// The hot node's bucket when there is no hot node.
-const NO_BUCKET: usize = 64;
 
 #[inline(always)]
 fn manhattan(x: u32, y: u32, gx: i64, gy: i64) -> u64 {

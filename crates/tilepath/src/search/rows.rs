@@ -6,6 +6,10 @@ use crate::{Grid, GridLayer};
 
 /// Rows of the bit map: the window's, plus a blank row above and below.
 const ROWS: usize = WINDOW_SIDE as usize + 2;
+/// Rows held: enough that the three rows from `(r - 1) & 127` are inside for any `r`,
+/// so reading them needs no bounds check.
+const HELD: usize = 130;
+const _: () = assert!(ROWS <= 128 && HELD >= 127 + 3);
 /// Columns a row's word starts after the previous word's: word `k` holds columns
 /// `STRIDE * k - 1 ..= STRIDE * k + STRIDE` (29 cells, as many as one `u64` read of the
 /// packed grid holds from any cell), so the three cells around any column `x` are in
@@ -35,7 +39,7 @@ pub(crate) const RIGHT: u64 = 1 << 4;
 /// around the start row, and a query pays only for the rows it reaches. 4.6 KiB.
 #[derive(Clone, Debug)]
 pub(crate) struct PassRows {
-    rows: [[u64; WORDS]; ROWS],
+    rows: [[u64; WORDS]; HELD],
     /// The converted rows: `first..=last` (none while `first > last`).
     first: u32,
     last: u32,
@@ -55,7 +59,7 @@ impl PassRows {
 
     pub(crate) fn new() -> Self {
         Self {
-            rows: [[0; WORDS]; ROWS],
+            rows: [[0; WORDS]; HELD],
             first: 1,
             last: 0,
             anf: [0; 4],
@@ -161,19 +165,19 @@ impl PassRows {
             self.first < r && r < self.last,
             "rows around {r} not converted"
         );
-        // Callers pass 1 <= r <= WINDOW_SIDE and word < WORDS; the clamp and the
+        // Callers pass 1 <= r <= WINDOW_SIDE and word < WORDS; the mask and the
         // minimum (which then change nothing) make the unchecked reads below sound
         // whatever they pass.
-        let i = r.clamp(1, WINDOW_SIDE) as usize * WORDS + word.min(WORDS - 1);
+        let i = ((r.wrapping_sub(1) & 127) as usize) * WORDS + word.min(WORDS - 1);
         let flat = self.rows.as_flattened();
-        // SAFETY: `WORDS <= i <= WINDOW_SIDE * WORDS + WORDS - 1`, so `i - WORDS >= 0`
-        // and `i + WORDS <= (WINDOW_SIDE + 2) * WORDS - 1 < ROWS * WORDS == flat.len()`.
-        #[expect(unsafe_code, reason = "bounds proven by the clamp")]
+        // SAFETY: `i <= 127 * WORDS + WORDS - 1`, so `i + 2 * WORDS <= 130 * WORDS - 1 <
+        // HELD * WORDS == flat.len()`.
+        #[expect(unsafe_code, reason = "bounds proven by the mask")]
         unsafe {
             [
-                *flat.get_unchecked(i - WORDS) >> shift,
                 *flat.get_unchecked(i) >> shift,
                 *flat.get_unchecked(i + WORDS) >> shift,
+                *flat.get_unchecked(i + 2 * WORDS) >> shift,
             ]
         }
     }
