@@ -75,15 +75,19 @@ fn check_optimal<P, D>(
 }
 
 /// Expansions of a plain greedy best-first search with the solver's documented order:
-/// 64 LIFO stacks by Manhattan distance to the goal (from 56 below the start's, the
-/// last bucket taking everything farther), neighbours right, down, left, up, inside
-/// the window, stopping once the goal is reached.
+/// 64 LIFO stacks by Manhattan distance to the goal (stack 0 for the goal alone, then
+/// from 56 below the start's, the first and last stacks taking everything nearer and
+/// farther), neighbours right, down, left, up, inside the window, stopping once the
+/// goal is reached.
 fn reference_greedy_expansions(grid: &Grid, layer: GridLayer, from: Cell, to: Cell) -> u32 {
     if from == to {
         return 0;
     }
-    let base = from.manhattan(to).saturating_sub(56);
-    let bucket = |c: Cell| (c.manhattan(to) - base.min(c.manhattan(to))).min(63) as usize;
+    let base = from.manhattan(to).saturating_sub(57);
+    let bucket = |c: Cell| match c.manhattan(to) {
+        0 => 0,
+        d => (d - base.min(d)).clamp(1, 63) as usize,
+    };
     let mut stacks: Vec<Vec<Cell>> = vec![Vec::new(); 64];
     let mut seen = std::collections::HashSet::from([from]);
     stacks[bucket(from)].push(from);

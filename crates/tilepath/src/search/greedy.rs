@@ -138,8 +138,9 @@ impl Greedy {
         if start_slot == goal_slot {
             return (start_slot, 0);
         }
-        // Buckets cover distances from start_dist - 56 up: every cell a path reaches.
-        let base = start_dist.saturating_sub(crate::MAX_STEPS as u64);
+        // Bucket 0 holds the goal alone; buckets 1.. cover distances from
+        // start_dist - 56 up (every cell a path reaches), see `bucket`.
+        let base = start_dist.saturating_sub(crate::MAX_STEPS as u64 + 1);
         // Which cells are open (seen or not: the slots' generations say which).
         let rows = &mut self.rows;
         rows.start(layer, window);
@@ -164,11 +165,15 @@ impl Greedy {
             // The cell's distance to the goal, and the buckets of its neighbours, each
             // one step nearer the goal or one step farther: from its own bucket when
             // no clamping is involved.
-            let (d, lo, hi) = if current.wrapping_sub(1) < 62 {
+            let (d, lo, hi) = if current.wrapping_sub(2) < 61 {
                 (base + current as u64, current - 1, current + 1)
+            } else if current == 0 {
+                // The goal: queued by the expansion before (the lowest bucket, so
+                // popped next), which counts as the last.
+                return (goal_slot, self.max_expansions - budget - 1);
             } else {
                 let d = manhattan(lx, ly, gx, gy);
-                (d, bucket(d.saturating_sub(1), base), bucket(d + 1, base))
+                (d, bucket(d - 1, base), bucket(d + 1, base))
             };
             debug_assert_eq!(d, manhattan(lx, ly, gx, gy));
             // Every reached cell is popped before a search gives up (unless the
@@ -189,12 +194,7 @@ impl Greedy {
                 ($slot:expr, $dir:expr, $nearer:expr) => {{
                     let (n, b) = ($slot, if $nearer { lo } else { hi });
                     if get(cells, n) < stamp {
-                        let fields = stamp | $dir << DIR_SHIFT;
-                        if n == goal_slot {
-                            set(cells, n, fields | NIL);
-                            return (goal_slot, self.max_expansions - budget);
-                        }
-                        set(cells, n, fields | heads[b]);
+                        set(cells, n, stamp | $dir << DIR_SHIFT | heads[b]);
                         heads[b] = n;
                         mask |= 1 << b;
                     }
@@ -213,6 +213,10 @@ impl Greedy {
                 reach!(slot - STRIDE, 3, y > gy);
             }
             if budget == 0 {
+                // The last expansion may have reached the goal.
+                if mask & 1 != 0 {
+                    return (goal_slot, self.max_expansions);
+                }
                 break;
             }
         }
@@ -220,11 +224,17 @@ impl Greedy {
     }
 }
 
-/// The bucket of a cell at distance `d` from the goal (`base` = the least distance a
-/// reachable cell can have).
+/// The bucket of a cell at distance `d` from the goal: 0 for the goal alone, so that
+/// reaching it needs no test per neighbour (it is popped next), and `d - base` from 1
+/// to 63 for the others (`base` = one less than the least distance a cell 56 steps
+/// from the start can have; nearer and farther cells share the end buckets).
 #[inline(always)]
 fn bucket(d: u64, base: u64) -> usize {
-    (d - base.min(d)).min(63) as usize
+    if d == 0 {
+        0
+    } else {
+        (d - base.min(d)).clamp(1, 63) as usize
+    }
 }
 
 #[inline(always)]
@@ -306,6 +316,26 @@ impl Slots {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_limit_spent_by_the_expansion_reaching_the_goal_still_finds_it() {
+        // Reaching (3, 0) from (0, 0) takes 3 expansions: (0, 0), (1, 0), (2, 0).
+        let grid = Grid::new(8, 3).unwrap();
+        let (from, to) = (Cell::new(0, 0), Cell::new(3, 0));
+        for (limit, partial, expanded) in [(3, false, 3), (2, true, 2), (100, false, 3)] {
+            let r = Greedy::new()
+                .with_max_expansions(limit)
+                .build_path(&grid, from, to, GridLayer::FLOOR_ONLY)
+                .unwrap();
+            assert_eq!(
+                (r.partial, r.expanded),
+                (partial, expanded),
+                "limit {limit}"
+            );
+            // A partial path leads to the best expanded cell.
+            assert_eq!(r.path.len(), if partial { 1 } else { 3 }, "limit {limit}");
+        }
+    }
 
     #[test]
     fn slots_wrap_around_really_clear() {
