@@ -204,12 +204,18 @@ pub(crate) fn backtrack<P: PackedSteps>(
             -(dx as isize) - dy as isize * w,
         );
     }
+    // On a layer where every open kind costs the same, the route's cost follows from
+    // its steps alone: no grid reads on the way back.
+    let uniform = (s.layer.min_cost() == s.layer.max_cost()).then(|| s.layer.min_cost());
     loop {
         let code = parent(slot);
         if code == NO_PARENT {
             break;
         }
-        let entered = s.layer.cost_of_bits(s.grid.bits_at(gi as usize));
+        let entered = match uniform {
+            Some(c) => c,
+            None => s.layer.cost_of_bits(s.grid.bits_at(gi as usize)),
+        };
         cost.add(entered, P::BITS == 3 && code & 1 == 1);
         words = [
             (words[0] << P::BITS) | u64::from(code),
