@@ -149,7 +149,9 @@ impl Greedy {
         let b0 = bucket(start_dist, base);
         heads[b0] = start_slot;
         mask |= 1 << b0;
-        let mut best = (start_dist, start_slot);
+        // The expanded cell nearest the goal so far, by distance - base.
+        let base_i = base as i64;
+        let mut best = (start_dist as i64 - base_i, start_slot);
         // Expansions left before the limit stops the search.
         let mut budget = self.max_expansions;
         while mask != 0 {
@@ -157,30 +159,30 @@ impl Greedy {
             let slot = heads[current];
             let next = get(cells, slot) & NIL;
             heads[current] = next;
-            if next == NIL {
-                mask &= !(1 << current);
-            }
+            // The bucket's bit goes when its list empties.
+            mask ^= u64::from(next == NIL) << current;
             budget -= 1;
             let (lx, ly) = window.unpack(slot);
             // The cell's distance to the goal, and the buckets of its neighbours, each
             // one step nearer the goal or one step farther: from its own bucket when
             // no clamping is involved.
-            let (d, lo, hi) = if current.wrapping_sub(2) < 61 {
-                (base + current as u64, current - 1, current + 1)
+            // (`key` is its distance less `base`.)
+            let (key, lo, hi) = if current.wrapping_sub(2) < 61 {
+                (current as i64, current - 1, current + 1)
             } else if current == 0 {
                 // The goal: queued by the expansion before (the lowest bucket, so
                 // popped next), which counts as the last.
                 return (goal_slot, self.max_expansions - budget - 1);
             } else {
                 let d = manhattan(lx, ly, gx, gy);
-                (d, bucket(d - 1, base), bucket(d + 1, base))
+                (d as i64 - base_i, bucket(d - 1, base), bucket(d + 1, base))
             };
-            debug_assert_eq!(d, manhattan(lx, ly, gx, gy));
+            debug_assert_eq!(key, manhattan(lx, ly, gx, gy) as i64 - base_i);
             // Every reached cell is popped before a search gives up (unless the
             // expansion limit stops it), so tracking the best cell here, once per
             // expansion rather than once per neighbour, sees them all.
-            if d < best.0 {
-                best = (d, slot);
+            if key < best.0 {
+                best = (key, slot);
             }
             // Open neighbours, from the bit rows (row ly + 1 is this cell's).
             let r = ly + 1;
