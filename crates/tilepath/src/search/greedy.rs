@@ -182,7 +182,7 @@ impl Greedy {
             // expansion limit stops it), so tracking the best cell here, once per
             // expansion rather than once per neighbour, sees them all.
             if key < best.0 {
-                best = (key, slot);
+                improve(&mut best, (key, slot));
             }
             // Open neighbours, from the bit rows (row ly + 1 is this cell's).
             let r = ly + 1;
@@ -224,6 +224,14 @@ impl Greedy {
         }
         (best.1, self.max_expansions - budget)
     }
+}
+
+/// Sets the best cell: out of line, as after its first expansions a search rarely finds
+/// a better one, so that the test is a branch rather than conditional moves.
+#[cold]
+#[inline(never)]
+fn improve(best: &mut (i64, u32), better: (i64, u32)) {
+    *best = better;
 }
 
 /// The bucket of a cell at distance `d` from the goal: 0 for the goal alone, so that
