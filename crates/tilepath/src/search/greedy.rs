@@ -145,9 +145,13 @@ impl Greedy {
         let rows = &mut self.rows;
         rows.start(layer, window);
         let mut heads = [NIL; 64];
+        // Entries a bucket holds: whether popping empties it is known from here
+        // without waiting for the popped slot's link.
+        let mut counts = [0u16; 64];
         let mut mask = 0u64;
         let b0 = bucket(start_dist, base);
         heads[b0] = start_slot;
+        counts[b0] = 1;
         mask |= 1 << b0;
         // The expanded cell nearest the goal so far, by distance - base.
         let base_i = base as i64;
@@ -157,10 +161,10 @@ impl Greedy {
         while mask != 0 {
             let current = mask.trailing_zeros() as usize;
             let slot = heads[current];
-            let next = get(cells, slot) & NIL;
-            heads[current] = next;
+            heads[current] = get(cells, slot) & NIL;
+            counts[current] -= 1;
             // The bucket's bit goes when its list empties.
-            mask ^= u64::from(next == NIL) << current;
+            mask ^= u64::from(counts[current] == 0) << current;
             budget -= 1;
             let (lx, ly) = window.unpack(slot);
             // The cell's distance to the goal, and the buckets of its neighbours, each
@@ -198,6 +202,7 @@ impl Greedy {
                     if get(cells, n) < stamp {
                         set(cells, n, stamp | $dir << DIR_SHIFT | heads[b]);
                         heads[b] = n;
+                        counts[b] += 1;
                         mask |= 1 << b;
                     }
                 }};
