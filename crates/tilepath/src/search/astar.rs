@@ -31,7 +31,7 @@ enum Scope {
 /// - [`AStar::new`]: the search is confined to the window a 56-step path can reach
 ///   (113x113 cells around the start), so memory is fixed at construction whatever the
 ///   grid size and a query never costs more than that window: 113 KiB of nodes (and,
-///   for one-cost layers, a 2 KiB bit map of the window's open cells) for
+///   for one-cost layers, a 5 KiB bit map of the window's open cells) for
 ///   4-connected layers whose costs fit the bucket ring (below), 226 KiB of nodes and
 ///   a heap reserved for the worst case (1.8 MiB of address space, touched only as far
 ///   as queries reach) for the others.

@@ -15,7 +15,7 @@ use crate::{Cell, Grid, GridLayer, GridPath};
 /// cost is what the path really costs. 4-connected.
 ///
 /// Like [`AStar::new`](crate::AStar::new) it is confined to the window a 56-step path can
-/// reach, its memory fixed at construction (58 KiB), and a query allocates nothing.
+/// reach, its memory fixed at construction (62 KiB), and a query allocates nothing.
 /// The open list is a 64-bucket queue keyed by distance to the goal, like
 /// [`BucketQueue`] (LIFO within a bucket, a `u64` mask of the non-empty ones), whose
 /// lists are linked through the per-cell scratch itself: each cell is queued at most
@@ -290,7 +290,7 @@ const NIL: u32 = 0xFFFF;
 /// The greedy search's per-slot state with O(1) reset: a [`GenerationMap`] packed into
 /// one `u32` a slot holding the generation it was reached in, the direction it was
 /// reached by and the next slot of its bucket list, so the open list needs no memory
-/// of its own (each slot is queued at most once per query). 56 KiB, reused by every
+/// of its own (each slot is queued at most once per query). 57 KiB, reused by every
 /// query.
 #[derive(Clone, Debug)]
 struct Slots {

@@ -36,7 +36,7 @@ pub(crate) const RIGHT: u64 = 1 << 4;
 /// outside the window or the grid (the blank rows, column -1, the columns past the
 /// window's last) reads as blocked. Rows are converted when a search first reaches
 /// them; a search moves a row at a time, so the converted rows are always one range
-/// around the start row, and a query pays only for the rows it reaches. 4.6 KiB.
+/// around the start row, and a query pays only for the rows it reaches. 5.2 KiB.
 #[derive(Clone, Debug)]
 pub(crate) struct PassRows {
     rows: [[u64; WORDS]; HELD],
