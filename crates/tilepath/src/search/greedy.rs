@@ -20,8 +20,9 @@ use crate::{Cell, Grid, GridLayer, GridPath};
 /// [`BucketQueue`] (LIFO within a bucket, a `u64` mask of the non-empty ones), whose
 /// lists are linked through the per-cell scratch itself: each cell is queued at most
 /// once, so the queue needs no memory of its own. Which neighbours are open is read
-/// from a bit map of the window (one bit a cell, converted from the grid a row at a
-/// time as the search reaches it), so a neighbour test is a shift.
+/// from a bit map of the window (a bit a cell, converted from the grid a row at a
+/// time as the search reaches it), so a neighbour test is a shift. The goal has a
+/// bucket to itself, so reaching it is noticed when it is popped, next.
 ///
 /// ```
 /// use tilepath::{Cell, Greedy, Grid, GridLayer};
