@@ -79,9 +79,10 @@ impl PassRows {
         for (k, plan) in (0..).zip(&mut self.plan) {
             // Word k's columns, from column STRIDE * k - 1 (bit 0), within [x0, x1).
             let (lo, hi) = ((STRIDE * k).max(x0 + 1), (STRIDE * k + STRIDE + 1).min(x1));
-            *plan = if lo < hi + 1 && x0 < x1 {
+            *plan = if lo <= hi && x0 < x1 {
+                // Cells first..hi: at most STRIDE + 2 of them.
                 let first = lo - 1;
-                let n = (hi - first).min(STRIDE + 2);
+                let n = hi - first;
                 (
                     first - x0,
                     EVEN & ((1 << (2 * n)) - 1),
@@ -121,7 +122,7 @@ impl PassRows {
 
     fn convert(&mut self, grid: &Grid, window: &Window, r: u32) {
         let mut words = [0; WORDS];
-        if let Some((i, _, _)) = r.checked_sub(1).and_then(|ly| window.row_cells(grid, ly)) {
+        if let Some(i) = r.checked_sub(1).and_then(|ly| window.row_start(grid, ly)) {
             let [c0, c1, c2, c3] = self.anf;
             for (word, &(offset, mask, shift)) in words.iter_mut().zip(&self.plan) {
                 if mask != 0 {

@@ -101,12 +101,12 @@ impl Window {
         (self.x0, self.x1)
     }
 
-    /// The usable cells of local row `ly`: the grid index of its first one, and its
-    /// first and end local columns; `None` if the row is outside the usable area.
-    pub(crate) fn row_cells(&self, grid: &Grid, ly: u32) -> Option<(usize, u32, u32)> {
+    /// The grid index of the first usable cell of local row `ly` (its columns are
+    /// [`columns`](Self::columns)); `None` if the row is outside the usable area.
+    pub(crate) fn row_start(&self, grid: &Grid, ly: u32) -> Option<usize> {
         (self.y0..self.y1)
             .contains(&ly)
-            .then(|| (self.grid_index(grid, self.x0, ly), self.x0, self.x1))
+            .then(|| self.grid_index(grid, self.x0, ly))
     }
 
     /// The grid index of local cell `(lx, ly)` (inside the usable area).
