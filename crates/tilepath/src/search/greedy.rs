@@ -1,7 +1,6 @@
 //! Greedy best-first search over a search window.
 
-use super::rows::{LEFT, PassRows, RIGHT, SELF};
-use super::window::{WINDOW_SHIFT, WINDOW_SLOTS, Window};
+use super::window::{WINDOW_SHIFT, WINDOW_SIDE, WINDOW_SLOTS, Window};
 use super::{NO_PARENT, PathError, PathResult, Query, backtrack};
 #[cfg(doc)]
 use crate::{BucketQueue, GenerationMap};
@@ -15,13 +14,14 @@ use crate::{Cell, Grid, GridLayer, GridPath};
 /// cost is what the path really costs. 4-connected.
 ///
 /// Like [`AStar::new`](crate::AStar::new) it is confined to the window a 56-step path can
-/// reach, its memory fixed at construction (62 KiB), and a query allocates nothing.
+/// reach, its memory fixed at construction (58 KiB), and a query allocates nothing.
 /// The open list is a 64-bucket queue keyed by distance to the goal, like
 /// [`BucketQueue`] (LIFO within a bucket, a `u64` mask of the non-empty ones), whose
 /// lists are linked through the per-cell scratch itself: each cell is queued at most
-/// once, so the queue needs no memory of its own. Which neighbours are open is read
-/// from a bit map of the window (a bit a cell, converted from the grid a row at a
-/// time as the search reaches it), so a neighbour test is a shift. The goal has a
+/// once, so the queue needs no memory of its own. The walls are marked in that scratch
+/// too (a row at a time, when the search first reaches it, with a few bit operations
+/// for 29 cells of the packed grid and a store a wall), so a single read of a
+/// neighbour's word tells whether it is a wall or reached already. The goal has a
 /// bucket to itself, so reaching it is noticed when it is popped, next.
 ///
 /// ```
@@ -35,7 +35,7 @@ use crate::{Cell, Grid, GridLayer, GridPath};
 #[derive(Clone, Debug)]
 pub struct Greedy {
     slots: Slots,
-    rows: PassRows,
+    walls: Walls,
     max_expansions: u32,
 }
 
@@ -50,8 +50,8 @@ impl Greedy {
     #[must_use]
     pub fn new() -> Self {
         Self {
-            slots: Slots::new(WINDOW_SLOTS),
-            rows: PassRows::new(),
+            slots: Slots::new(SLOTS),
+            walls: Walls::new(),
             max_expansions: u32::MAX,
         }
     }
@@ -102,11 +102,12 @@ impl Greedy {
                 goal: to,
             },
             answer,
-            |slot| slots.parent(slot as usize),
+            |slot| slots.parent((slot + OFFSET) as usize),
         ))
     }
 
-    /// The search proper.
+    /// The search proper, in the greedy search's own slots (see [`OFFSET`]); returns
+    /// the end slot (the window's) and the expansions made.
     ///
     /// The open list: 64 LIFO buckets by distance to the goal, each a list linked
     /// through the slots' `next` fields, and a bit per non-empty bucket. (A "hot node"
@@ -123,28 +124,28 @@ impl Greedy {
     ) -> (u32, u32) {
         const STRIDE: u32 = 1 << WINDOW_SHIFT;
         let (gx, gy) = window.local(goal);
-        let goal_slot = window.slot_of(goal).unwrap_or(u32::MAX);
-        let (sx, sy) = window.unpack(start_slot);
+        let (gx, gy) = (gx + 1, gy + 1);
+        let goal_slot = window.slot_of(goal).map_or(u32::MAX, |s| s + OFFSET);
+        let start_slot = start_slot + OFFSET;
+        let (sx, sy) = unpack(start_slot);
         let start_dist = manhattan(sx, sy, gx, gy);
-        // A slot was reached by this query iff its word is at least `stamp`: earlier
-        // queries' generations are smaller (the counter only grows until it wraps, and
-        // then every word is cleared).
+        // A slot was reached by this query, or is a wall, iff its word is at least
+        // `stamp`: earlier queries' generations are smaller (the counter only grows
+        // until it wraps, and then every word is cleared).
         let stamp = self.slots.generation << GENERATION_SHIFT;
+        let wall = stamp | u32::from(NO_PARENT) << DIR_SHIFT | NIL;
         let cells = &mut self.slots.cells[..];
-        set(
-            cells,
-            start_slot,
-            stamp | u32::from(NO_PARENT) << DIR_SHIFT | NIL,
-        );
+        // The start's word is the same as a wall's: marking the walls of its row may
+        // overwrite it (a unit may stand on a closed tile) and change nothing.
+        set(cells, start_slot, wall);
         if start_slot == goal_slot {
-            return (start_slot, 0);
+            return (start_slot - OFFSET, 0);
         }
         // Bucket 0 holds the goal alone; buckets 1.. cover distances from
         // start_dist - 56 up (every cell a path reaches), see `bucket`.
         let base = start_dist.saturating_sub(crate::MAX_STEPS as u64 + 1);
-        // Which cells are open (seen or not: the slots' generations say which).
-        let rows = &mut self.rows;
-        rows.start(layer, window);
+        let walls = &mut self.walls;
+        walls.start(layer, window);
         let mut heads = [NIL; 64];
         // Entries a bucket holds: whether popping empties it is known from here
         // without waiting for the popped slot's link.
@@ -167,7 +168,7 @@ impl Greedy {
             // The bucket's bit goes when its list empties.
             mask ^= u64::from(counts[current] == 0) << current;
             budget -= 1;
-            let (lx, ly) = window.unpack(slot);
+            let (lx, ly) = unpack(slot);
             // The cell's distance to the goal, and the buckets of its neighbours, each
             // one step nearer the goal or one step farther: from its own bucket when
             // no clamping is involved.
@@ -177,7 +178,7 @@ impl Greedy {
             } else if current == 0 {
                 // The goal: queued by the expansion before (the lowest bucket, so
                 // popped next), which counts as the last.
-                return (goal_slot, self.max_expansions - budget - 1);
+                return (goal_slot - OFFSET, self.max_expansions - budget - 1);
             } else {
                 let d = manhattan(lx, ly, gx, gy);
                 (d as i64 - base_i, bucket(d - 1, base), bucket(d + 1, base))
@@ -189,14 +190,11 @@ impl Greedy {
             if key < best.0 {
                 improve(&mut best, (key, slot));
             }
-            // Open neighbours, from the bit rows (row ly + 1 is this cell's).
-            let r = ly + 1;
-            rows.prepare(grid, window, r);
-            let at = PassRows::locate(lx);
-            let [up, around, down] = rows.three(r, at);
+            // The walls around the cell: those of its row and the rows above and below.
+            walls.prepare(cells, wall, grid, window, ly);
             let (x, y) = (i64::from(lx), i64::from(ly));
-            // Marks the unseen neighbour at `$slot` reached by `$dir` and queues it in
-            // its bucket.
+            // Marks the neighbour at `$slot` reached by `$dir` and queues it in its
+            // bucket, unless it is a wall or reached already.
             macro_rules! reach {
                 ($slot:expr, $dir:expr, $nearer:expr) => {{
                     let (n, b) = ($slot, if $nearer { lo } else { hi });
@@ -208,27 +206,19 @@ impl Greedy {
                     }
                 }};
             }
-            if around & RIGHT != 0 {
-                reach!(slot + 1, 0, x < gx);
-            }
-            if down & SELF != 0 {
-                reach!(slot + STRIDE, 1, y < gy);
-            }
-            if around & LEFT != 0 {
-                reach!(slot - 1, 2, x > gx);
-            }
-            if up & SELF != 0 {
-                reach!(slot - STRIDE, 3, y > gy);
-            }
+            reach!(slot + 1, 0, x < gx);
+            reach!(slot + STRIDE, 1, y < gy);
+            reach!(slot - 1, 2, x > gx);
+            reach!(slot - STRIDE, 3, y > gy);
             if budget == 0 {
                 // The last expansion may have reached the goal.
                 if mask & 1 != 0 {
-                    return (goal_slot, self.max_expansions);
+                    return (goal_slot - OFFSET, self.max_expansions);
                 }
                 break;
             }
         }
-        (best.1, self.max_expansions - budget)
+        (best.1 - OFFSET, self.max_expansions - budget)
     }
 }
 
@@ -251,6 +241,12 @@ fn bucket(d: u64, base: u64) -> usize {
     } else {
         (d - base.min(d)).clamp(1, 63) as usize
     }
+}
+
+/// Local coordinates `(lx + 1, ly + 1)` of a greedy slot (see [`OFFSET`]).
+#[inline(always)]
+fn unpack(slot: u32) -> (u32, u32) {
+    (slot & ((1 << WINDOW_SHIFT) - 1), slot >> WINDOW_SHIFT)
 }
 
 #[inline(always)]
@@ -282,6 +278,16 @@ fn set(cells: &mut [u32], slot: u32, word: u32) {
     }
 }
 
+/// The greedy search's slot of a window slot is the window's plus `OFFSET`: its slots
+/// are the window's moved one row down and one column right, so that every usable cell
+/// has slots on all four sides (guard rows 0 and `WINDOW_SIDE + 1` and the columns
+/// either side of the usable ones), and a wall test is the same read as a "reached"
+/// test: walls hold a word of the query's generation (see [`Walls`]).
+const OFFSET: u32 = (1 << WINDOW_SHIFT) + 1;
+/// The greedy search's slots: the window's and two guard rows.
+const SLOTS: usize = WINDOW_SLOTS + (2 << WINDOW_SHIFT);
+const _: () = assert!(WINDOW_SIDE + 1 < 1 << WINDOW_SHIFT);
+
 /// Where a slot's fields sit in its `u32`: `generation << 20 | direction << 16 | next`.
 const GENERATION_SHIFT: u32 = 20;
 const DIR_SHIFT: u32 = 16;
@@ -291,8 +297,8 @@ const NIL: u32 = 0xFFFF;
 /// The greedy search's per-slot state with O(1) reset: a [`GenerationMap`] packed into
 /// one `u32` a slot holding the generation it was reached in, the direction it was
 /// reached by and the next slot of its bucket list, so the open list needs no memory
-/// of its own (each slot is queued at most once per query). 57 KiB, reused by every
-/// query.
+/// of its own (each slot is queued at most once per query), and walls are marked with
+/// the generation too (see [`Walls`]). 57.5 KiB, reused by every query.
 #[derive(Clone, Debug)]
 struct Slots {
     cells: Vec<u32>,
@@ -325,6 +331,119 @@ impl Slots {
         match self.cells.get(i) {
             Some(&s) if s >> GENERATION_SHIFT == self.generation => ((s >> DIR_SHIFT) & 0xF) as u8,
             _ => NO_PARENT,
+        }
+    }
+}
+
+/// Cells of a row a grid read yields (a `u64` of the packed grid holds at least 29 from
+/// any cell).
+const CHUNK: u32 = 29;
+/// The low bit of every 2-bit cell of a `u64` of the packed grid.
+const EVEN: u64 = 0x5555_5555_5555_5555;
+
+/// Which rows of the greedy search's slots have their walls marked.
+///
+/// A wall (a cell closed to the layer, or a guard slot beside the window or the grid)
+/// holds the query's wall word, so that the search tests "wall or reached" with one
+/// read of the neighbour's slot. A row is marked when the search first reaches it: a
+/// grid read a 29 cells, a layer test for all of them in a few bit operations, and a
+/// store a wall (or a fill, for a guard row). A search moves a row at a time, so the
+/// marked rows are always one range around the start's, and a query pays only for the
+/// rows it reaches.
+#[derive(Clone, Debug)]
+struct Walls {
+    /// The marked rows, greedy slot rows: `first..=last` (none while `first > last`).
+    first: u32,
+    last: u32,
+    /// Whether a cell is open, as a function of its kind's bits `lo` and `hi`, in
+    /// algebraic normal form: `c[0] ^ c[1] & lo ^ c[2] & hi ^ c[3] & lo & hi` (each
+    /// `c` all ones or 0).
+    anf: [u64; 4],
+    /// The window's usable local columns: `x0..x1`.
+    x0: u32,
+    x1: u32,
+}
+
+impl Walls {
+    fn new() -> Self {
+        Self {
+            first: 1,
+            last: 0,
+            anf: [0; 4],
+            x0: 0,
+            x1: 0,
+        }
+    }
+
+    /// Forgets every row: the next search (of `layer`, in `window`) marks them again.
+    #[inline]
+    fn start(&mut self, layer: GridLayer, window: &Window) {
+        (self.first, self.last) = (1, 0);
+        let [p0, p1, p2, p3] = layer.costs().map(|c| if c == 0 { 0 } else { u64::MAX });
+        self.anf = [p0, p0 ^ p1, p0 ^ p2, p0 ^ p1 ^ p2 ^ p3];
+        (self.x0, self.x1) = window.columns();
+    }
+
+    /// Marks rows `r - 1`, `r` and `r + 1` (`1 <= r <= WINDOW_SIDE`, a greedy slot
+    /// row), and every row between them and the rows already marked.
+    #[inline(always)]
+    fn prepare(&mut self, cells: &mut [u32], wall: u32, grid: &Grid, window: &Window, r: u32) {
+        if r - 1 < self.first || r + 1 > self.last {
+            self.extend(cells, wall, grid, window, r);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn extend(&mut self, cells: &mut [u32], wall: u32, grid: &Grid, window: &Window, r: u32) {
+        if self.first > self.last {
+            (self.first, self.last) = (r, r);
+            self.mark(cells, wall, grid, window, r);
+        }
+        while self.first > r - 1 {
+            self.first -= 1;
+            self.mark(cells, wall, grid, window, self.first);
+        }
+        while self.last < r + 1 {
+            self.last += 1;
+            self.mark(cells, wall, grid, window, self.last);
+        }
+    }
+
+    /// Marks the walls of greedy slot row `r`: its closed cells and the guard slots
+    /// either side of the usable columns, or all its usable columns if the row is
+    /// outside the window or the grid.
+    fn mark(&self, cells: &mut [u32], wall: u32, grid: &Grid, window: &Window, r: u32) {
+        let row = (r as usize) << WINDOW_SHIFT;
+        let (x0, x1) = (self.x0 as usize, self.x1 as usize);
+        // Local column x is slot row + x + 1.
+        let Some(i) = r.checked_sub(1).and_then(|ly| window.row_start(grid, ly)) else {
+            if let Some(guard) = cells.get_mut(row + x0 + 1..row + x1 + 1) {
+                guard.fill(wall);
+            }
+            return;
+        };
+        for guard in [row + x0, row + x1 + 1] {
+            if let Some(word) = cells.get_mut(guard) {
+                *word = wall;
+            }
+        }
+        let [c0, c1, c2, c3] = self.anf;
+        let mut x = x0;
+        while x < x1 {
+            let n = (x1 - x).min(CHUNK as usize);
+            let v = grid.cells_from(i + (x - x0));
+            let (lo, hi) = (v, v >> 1);
+            let open = c0 ^ (c1 & lo) ^ (c2 & hi) ^ (c3 & lo & hi);
+            let mut closed = !open & EVEN & ((1 << (2 * n)) - 1);
+            while closed != 0 {
+                let j = closed.trailing_zeros() as usize / 2;
+                if let Some(word) = cells.get_mut(row + x + 1 + j) {
+                    *word = wall;
+                }
+                closed &= closed - 1;
+            }
+            x += n;
         }
     }
 }
