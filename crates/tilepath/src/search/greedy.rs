@@ -254,20 +254,22 @@ fn manhattan(x: u32, y: u32, gx: i64, gy: i64) -> u64 {
     (i64::from(x) - gx).unsigned_abs() + (i64::from(y) - gy).unsigned_abs()
 }
 
-/// The scratch word of `slot`, a window slot.
+/// The scratch word of `slot`, a greedy slot.
 #[inline(always)]
 fn get(cells: &[u32], slot: u32) -> u32 {
     debug_assert!((slot as usize) < cells.len());
-    // SAFETY: callers pass window slots (the start, open neighbours from the bit rows,
-    // which are 0 outside the window, and queued slots), below `WINDOW_SLOTS ==
-    // cells.len()`.
+    // SAFETY: callers pass greedy slots of usable cells (the start, walls marked by
+    // `Walls::mark`, queued slots: every queued cell is a neighbour of an expanded one
+    // that is not a wall, and the guard slots around the usable area are walls) or
+    // their neighbours. Usable cells are at rows 1..=WINDOW_SIDE and columns
+    // 1..=WINDOW_SIDE, so their neighbours are below `SLOTS == cells.len()`.
     #[expect(unsafe_code, reason = "bounds proven by the window")]
     unsafe {
         *cells.get_unchecked(slot as usize)
     }
 }
 
-/// Writes the scratch word of `slot`, a window slot.
+/// Writes the scratch word of `slot`, a greedy slot.
 #[inline(always)]
 fn set(cells: &mut [u32], slot: u32, word: u32) {
     debug_assert!((slot as usize) < cells.len());
@@ -438,9 +440,9 @@ impl Walls {
             let mut closed = !open & EVEN & ((1 << (2 * n)) - 1);
             while closed != 0 {
                 let j = closed.trailing_zeros() as usize / 2;
-                if let Some(word) = cells.get_mut(row + x + 1 + j) {
-                    *word = wall;
-                }
+                // Slot row + x + 1 + j, a usable column (x + j < x1) of row r <=
+                // WINDOW_SIDE + 1: below SLOTS, as `set` requires.
+                set(cells, (row + x + 1 + j) as u32, wall);
                 closed &= closed - 1;
             }
             x += n;
@@ -451,6 +453,7 @@ impl Walls {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::TileKind;
 
     #[test]
     fn a_limit_spent_by_the_expansion_reaching_the_goal_still_finds_it() {
@@ -469,6 +472,64 @@ mod tests {
             );
             // A partial path leads to the best expanded cell.
             assert_eq!(r.path.len(), if partial { 1 } else { 3 }, "limit {limit}");
+        }
+    }
+
+    #[test]
+    fn walls_at_the_window_and_grid_edges_hold() {
+        // Open grid larger than the window: the search stops at the window's edge,
+        // 56 columns right of the start, and never wraps into another row.
+        let grid = Grid::new(400, 200).unwrap();
+        let r = Greedy::new()
+            .build_path(
+                &grid,
+                Cell::new(100, 100),
+                Cell::new(300, 100),
+                GridLayer::FLOOR_ONLY,
+            )
+            .unwrap();
+        assert_eq!(
+            (r.partial, r.end, r.path.len()),
+            (true, Cell::new(156, 100), 56)
+        );
+        // The same towards the left edge of the grid, inside the window, and past
+        // the top row: each search ends at the reachable cell nearest the goal.
+        for (from, to, end) in [
+            ((3, 5), (-9, 5), (0, 5)),
+            ((3, 5), (3, -4), (3, 0)),
+            ((3, 5), (9, 30), (9, 9)),
+            ((9, 9), (30, 9), (9, 9)),
+        ] {
+            let grid = Grid::new(10, 10).unwrap();
+            let (from, to) = (Cell::new(from.0, from.1), Cell::new(to.0, to.1));
+            let r = Greedy::new()
+                .build_path(&grid, from, to, GridLayer::FLOOR_ONLY)
+                .unwrap();
+            assert_eq!(
+                (r.partial, r.end),
+                (true, Cell::new(end.0, end.1)),
+                "{from}->{to}"
+            );
+        }
+        // A unit on a closed tile walks out; walls around it are respected.
+        let grid = Grid::from_ascii("....\n.##.\n.#@.\n....\n", |c| {
+            Some(if c == '.' { TileKind::K0 } else { TileKind::K1 })
+        })
+        .unwrap();
+        let r = Greedy::new()
+            .build_path(
+                &grid,
+                Cell::new(2, 2),
+                Cell::new(0, 0),
+                GridLayer::FLOOR_ONLY,
+            )
+            .unwrap();
+        assert!(!r.partial);
+        assert_eq!(r.end, Cell::new(0, 0));
+        let mut at = Cell::new(2, 2);
+        for step in r.path {
+            at = at.step(step);
+            assert!(grid.cost(at, GridLayer::FLOOR_ONLY) != 0, "{at} is a wall");
         }
     }
 
