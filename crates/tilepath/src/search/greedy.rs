@@ -1,5 +1,6 @@
 //! Greedy best-first search over a search window.
 
+use super::rows::{EVEN, open_anf, open_cells};
 use super::window::{WINDOW_SHIFT, WINDOW_SIDE, WINDOW_SLOTS, Window};
 use super::{NO_PARENT, PathError, PathResult, Query, backtrack};
 #[cfg(doc)]
@@ -340,8 +341,6 @@ impl Slots {
 /// Cells of a row a grid read yields (a `u64` of the packed grid holds at least 29 from
 /// any cell).
 const CHUNK: u32 = 29;
-/// The low bit of every 2-bit cell of a `u64` of the packed grid.
-const EVEN: u64 = 0x5555_5555_5555_5555;
 
 /// Which rows of the greedy search's slots have their walls marked.
 ///
@@ -357,9 +356,7 @@ struct Walls {
     /// The marked rows, greedy slot rows: `first..=last` (none while `first > last`).
     first: u32,
     last: u32,
-    /// Whether a cell is open, as a function of its kind's bits `lo` and `hi`, in
-    /// algebraic normal form: `c[0] ^ c[1] & lo ^ c[2] & hi ^ c[3] & lo & hi` (each
-    /// `c` all ones or 0).
+    /// The layer's [`open_anf`].
     anf: [u64; 4],
     /// The window's usable local columns: `x0..x1`.
     x0: u32,
@@ -381,8 +378,7 @@ impl Walls {
     #[inline]
     fn start(&mut self, layer: GridLayer, window: &Window) {
         (self.first, self.last) = (1, 0);
-        let [p0, p1, p2, p3] = layer.costs().map(|c| if c == 0 { 0 } else { u64::MAX });
-        self.anf = [p0, p0 ^ p1, p0 ^ p2, p0 ^ p1 ^ p2 ^ p3];
+        self.anf = open_anf(layer);
         (self.x0, self.x1) = window.columns();
     }
 
@@ -430,13 +426,10 @@ impl Walls {
                 *word = wall;
             }
         }
-        let [c0, c1, c2, c3] = self.anf;
         let mut x = x0;
         while x < x1 {
             let n = (x1 - x).min(CHUNK as usize);
-            let v = grid.cells_from(i + (x - x0));
-            let (lo, hi) = (v, v >> 1);
-            let open = c0 ^ (c1 & lo) ^ (c2 & hi) ^ (c3 & lo & hi);
+            let open = open_cells(self.anf, grid.cells_from(i + (x - x0)));
             let mut closed = !open & EVEN & ((1 << (2 * n)) - 1);
             while closed != 0 {
                 let j = closed.trailing_zeros() as usize / 2;

@@ -17,7 +17,8 @@ const _: () = assert!(ROWS <= 128 && HELD >= 127 + 3);
 const STRIDE: u32 = 27;
 /// Words a row: enough for columns `0..WINDOW_SIDE`.
 const WORDS: usize = (WINDOW_SIDE as usize - 1) / STRIDE as usize + 1;
-const EVEN: u64 = 0x5555_5555_5555_5555;
+/// The low bit of every 2-bit cell of a `u64` of the packed grid.
+pub(crate) const EVEN: u64 = 0x5555_5555_5555_5555;
 
 /// The bit of a cell's left neighbour in a word from [`PassRows::three`].
 pub(crate) const LEFT: u64 = 1;
@@ -43,9 +44,7 @@ pub(crate) struct PassRows {
     /// The converted rows: `first..=last` (none while `first > last`).
     first: u32,
     last: u32,
-    /// Whether a cell is open, as a function of its kind's bits `lo` and `hi`, in
-    /// algebraic normal form: `c[0] ^ c[1] & lo ^ c[2] & hi ^ c[3] & lo & hi` (each
-    /// `c` all ones or 0).
+    /// The layer's [`open_anf`].
     anf: [u64; 4],
     /// How each word of a row is read from the grid: columns from the window's first
     /// usable one to the first cell read, the mask of the cells kept, and the shift
@@ -72,8 +71,7 @@ impl PassRows {
     #[inline]
     pub(crate) fn start(&mut self, layer: GridLayer, window: &Window) {
         (self.first, self.last) = (1, 0);
-        let [p0, p1, p2, p3] = layer.costs().map(|c| if c == 0 { 0 } else { u64::MAX });
-        self.anf = [p0, p0 ^ p1, p0 ^ p2, p0 ^ p1 ^ p2 ^ p3];
+        self.anf = open_anf(layer);
         let (x0, x1) = window.columns();
         debug_assert!(x1 <= WINDOW_SIDE, "not a windowed search");
         for (k, plan) in (0..).zip(&mut self.plan) {
@@ -123,12 +121,9 @@ impl PassRows {
     fn convert(&mut self, grid: &Grid, window: &Window, r: u32) {
         let mut words = [0; WORDS];
         if let Some(i) = r.checked_sub(1).and_then(|ly| window.row_start(grid, ly)) {
-            let [c0, c1, c2, c3] = self.anf;
             for (word, &(offset, mask, shift)) in words.iter_mut().zip(&self.plan) {
                 if mask != 0 {
-                    let v = grid.cells_from(i + offset as usize);
-                    let (lo, hi) = (v, v >> 1);
-                    let open = c0 ^ (c1 & lo) ^ (c2 & hi) ^ (c3 & lo & hi);
+                    let open = open_cells(self.anf, grid.cells_from(i + offset as usize));
                     *word = (open & mask) << shift;
                 }
             }
@@ -182,6 +177,22 @@ impl PassRows {
             ]
         }
     }
+}
+
+/// Whether a cell is open for `layer`, as a function of its kind's bits `lo` and `hi`,
+/// in algebraic normal form: `c[0] ^ c[1] & lo ^ c[2] & hi ^ c[3] & lo & hi` (each `c`
+/// all ones or 0), for [`open_cells`].
+pub(crate) fn open_anf(layer: GridLayer) -> [u64; 4] {
+    let [p0, p1, p2, p3] = layer.costs().map(|c| if c == 0 { 0 } else { u64::MAX });
+    [p0, p0 ^ p1, p0 ^ p2, p0 ^ p1 ^ p2 ^ p3]
+}
+
+/// The open cells of a `u64` of the packed grid (from [`Grid::cells_from`]): bit `2i`
+/// for cell `i` (odd bits are noise), from the layer's [`open_anf`].
+#[inline(always)]
+pub(crate) fn open_cells([c0, c1, c2, c3]: [u64; 4], v: u64) -> u64 {
+    let (lo, hi) = (v, v >> 1);
+    c0 ^ (c1 & lo) ^ (c2 & hi) ^ (c3 & lo & hi)
 }
 
 #[cfg(test)]
