@@ -130,6 +130,14 @@ impl Greedy {
         let start_slot = start_slot + OFFSET;
         let (sx, sy) = unpack(start_slot);
         let start_dist = manhattan(sx, sy, gx, gy);
+        // Which way is the goal, tested on slots: a cell is left of the goal iff its
+        // column is below `left`, above it iff its slot is below `above`, below it iff
+        // its slot is at least `below` (coordinates clamped to the slots' 0..=128 keep
+        // every comparison with a usable cell's).
+        let left = gx.clamp(0, i64::from(STRIDE)) as u32;
+        let right = left + 1;
+        let above = (gy.clamp(0, i64::from(STRIDE)) as u32) << WINDOW_SHIFT;
+        let below = above + STRIDE;
         // A slot was reached by this query, or is a wall, iff its word is at least
         // `stamp`: earlier queries' generations are smaller (the counter only grows
         // until it wraps, and then every word is cleared).
@@ -146,7 +154,7 @@ impl Greedy {
         // start_dist - 56 up (every cell a path reaches), see `bucket`.
         let base = start_dist.saturating_sub(crate::MAX_STEPS as u64 + 1);
         let walls = &mut self.walls;
-        walls.start(layer);
+        walls.start(layer, grid, window);
         let mut heads = [NIL; 64];
         // Entries a bucket holds: whether popping empties it is known from here
         // without waiting for the popped slot's link.
@@ -169,7 +177,6 @@ impl Greedy {
             // The bucket's bit goes when its list empties.
             mask ^= u64::from(counts[current] == 0) << current;
             budget -= 1;
-            let (lx, ly) = unpack(slot);
             // The cell's distance to the goal, and the buckets of its neighbours, each
             // one step nearer the goal or one step farther: from its own bucket when
             // no clamping is involved.
@@ -181,10 +188,14 @@ impl Greedy {
                 // popped next), which counts as the last.
                 return (goal_slot - OFFSET, self.max_expansions - budget - 1);
             } else {
+                let (lx, ly) = unpack(slot);
                 let d = manhattan(lx, ly, gx, gy);
                 (d as i64 - base_i, bucket(d - 1, base), bucket(d + 1, base))
             };
-            debug_assert_eq!(key, manhattan(lx, ly, gx, gy) as i64 - base_i);
+            debug_assert_eq!(key, {
+                let (lx, ly) = unpack(slot);
+                manhattan(lx, ly, gx, gy) as i64 - base_i
+            });
             // Every reached cell is popped before a search gives up (unless the
             // expansion limit stops it), so tracking the best cell here, once per
             // expansion rather than once per neighbour, sees them all.
@@ -192,8 +203,8 @@ impl Greedy {
                 improve(&mut best, (key, slot));
             }
             // The walls around the cell: those of its row and the rows above and below.
-            walls.prepare(cells, wall, grid, window, ly);
-            let (x, y) = (i64::from(lx), i64::from(ly));
+            walls.prepare(cells, wall, grid, slot);
+            let x = slot & (STRIDE - 1);
             // Marks the neighbour at `$slot` reached by `$dir` and queues it in its
             // bucket, unless it is a wall or reached already.
             macro_rules! reach {
@@ -207,10 +218,10 @@ impl Greedy {
                     }
                 }};
             }
-            reach!(slot + 1, 0, x < gx);
-            reach!(slot + STRIDE, 1, y < gy);
-            reach!(slot - 1, 2, x > gx);
-            reach!(slot - STRIDE, 3, y > gy);
+            reach!(slot + 1, 0, x < left);
+            reach!(slot + STRIDE, 1, slot < above);
+            reach!(slot - 1, 2, x >= right);
+            reach!(slot - STRIDE, 3, slot >= below);
             if budget == 0 {
                 // The last expansion may have reached the goal.
                 if mask & 1 != 0 {
@@ -342,7 +353,8 @@ impl Slots {
 /// any cell).
 const CHUNK: u32 = 29;
 
-/// Which rows of the greedy search's slots have their walls marked.
+/// Which rows of the greedy search's slots have their walls marked, and where the
+/// query's window lies in the grid.
 ///
 /// A wall (a cell closed to the layer, or a guard slot beside the window or the grid)
 /// holds the query's wall word, so that the search tests "wall or reached" with one
@@ -356,8 +368,21 @@ struct Walls {
     /// The marked rows, greedy slot rows: `first..=last` (none while `first > last`).
     first: u32,
     last: u32,
+    /// The slots whose rows above and below are marked too are those with
+    /// `slot.wrapping_sub(inner) < span`: one test an expansion.
+    inner: u32,
+    span: u32,
     /// The layer's [`open_anf`].
     anf: [u64; 4],
+    /// The window's usable columns, local: `x0..x1`.
+    x0: usize,
+    x1: usize,
+    /// Greedy slot rows `top..top + rows` are grid rows; the grid index of row `top`'s
+    /// first usable cell, and the grid's width.
+    top: u32,
+    rows: u32,
+    origin: usize,
+    width: usize,
 }
 
 impl Walls {
@@ -365,79 +390,116 @@ impl Walls {
         Self {
             first: 1,
             last: 0,
+            inner: u32::MAX,
+            span: 0,
             anf: [0; 4],
+            x0: 0,
+            x1: 0,
+            top: 0,
+            rows: 0,
+            origin: 0,
+            width: 0,
         }
     }
 
-    /// Forgets every row: the next search (of `layer`) marks them again.
+    /// Forgets every row: the next search (of `layer`, in `window` of `grid`) marks
+    /// them again.
     #[inline]
-    fn start(&mut self, layer: GridLayer) {
-        (self.first, self.last) = (1, 0);
-        self.anf = open_anf(layer);
+    fn start(&mut self, layer: GridLayer, grid: &Grid, window: &Window) {
+        let (x0, x1) = window.columns();
+        let (y0, y1) = window.rows();
+        *self = Self {
+            anf: open_anf(layer),
+            x0: x0 as usize,
+            x1: x1 as usize,
+            top: y0 + 1,
+            rows: y1.saturating_sub(y0),
+            origin: window.row_start(grid, y0).unwrap_or(0),
+            width: grid.width() as usize,
+            ..Self::new()
+        };
     }
 
-    /// Marks rows `r - 1`, `r` and `r + 1` (`1 <= r <= WINDOW_SIDE`, a greedy slot
-    /// row), and every row between them and the rows already marked.
+    /// Marks the rows of `slot` (a usable greedy slot) and above and below it, and
+    /// every row between them and the rows already marked.
     #[inline(always)]
-    fn prepare(&mut self, cells: &mut [u32], wall: u32, grid: &Grid, window: &Window, r: u32) {
-        if r - 1 < self.first || r + 1 > self.last {
-            self.extend(cells, wall, grid, window, r);
+    fn prepare(&mut self, cells: &mut [u32], wall: u32, grid: &Grid, slot: u32) {
+        if slot.wrapping_sub(self.inner) >= self.span {
+            self.extend(cells, wall, grid, slot >> WINDOW_SHIFT);
         }
     }
 
-    /// The same row-range growth as `PassRows::extend` (sharing it through a closure
-    /// cost the windowed A* 0.6% more instructions).
+    /// Grows the marked rows to take in `r - 1..=r + 1`.
     #[cold]
     #[inline(never)]
-    fn extend(&mut self, cells: &mut [u32], wall: u32, grid: &Grid, window: &Window, r: u32) {
-        let anf = self.anf;
+    fn extend(&mut self, cells: &mut [u32], wall: u32, grid: &Grid, r: u32) {
         if self.first > self.last {
-            (self.first, self.last) = (r, r);
-            mark(cells, wall, anf, grid, window, r);
+            // An empty range at r.
+            (self.first, self.last) = (r, r - 1);
         }
         while self.first > r - 1 {
             self.first -= 1;
-            mark(cells, wall, anf, grid, window, self.first);
+            self.mark(cells, wall, grid, self.first);
         }
         while self.last < r + 1 {
             self.last += 1;
-            mark(cells, wall, anf, grid, window, self.last);
+            self.mark(cells, wall, grid, self.last);
+        }
+        // At least three rows now.
+        (self.inner, self.span) = (
+            (self.first + 1) << WINDOW_SHIFT,
+            (self.last - self.first - 1) << WINDOW_SHIFT,
+        );
+    }
+
+    /// Marks the walls of greedy slot row `r`: its closed cells and the guard slots
+    /// either side of the usable columns, or all its usable columns if the row is
+    /// outside the window or the grid.
+    #[inline(always)]
+    fn mark(&self, cells: &mut [u32], wall: u32, grid: &Grid, r: u32) {
+        let row = (r as usize) << WINDOW_SHIFT;
+        let (x0, x1) = (self.x0, self.x1);
+        // Local column x is slot row + x + 1.
+        let k = r.wrapping_sub(self.top);
+        if k >= self.rows {
+            fill(cells, wall, row + x0..row + x1 + 2);
+            return;
+        }
+        // Rows up to WINDOW_SIDE + 1 and columns up to WINDOW_SIDE + 1: below SLOTS,
+        // as `set` requires.
+        set(cells, (row + x0) as u32, wall);
+        set(cells, (row + x1 + 1) as u32, wall);
+        let i = self.origin + k as usize * self.width;
+        let at = row + x0 + 1;
+        let n = x1 - x0;
+        // Marks the closed cells among the `m` from column `x` on.
+        let chunk = |cells: &mut [u32], x: usize, m: usize| {
+            let open = open_cells(self.anf, grid.cells_from(i + x));
+            let mut closed = !open & EVEN & ((1 << (2 * m)) - 1);
+            while closed != 0 {
+                let j = closed.trailing_zeros() as usize / 2;
+                // A usable column (x + j < n) of a row <= WINDOW_SIDE + 1.
+                set(cells, (at + x + j) as u32, wall);
+                closed &= closed - 1;
+            }
+        };
+        let mut x = 0;
+        while x + CHUNK as usize <= n {
+            chunk(cells, x, CHUNK as usize);
+            x += CHUNK as usize;
+        }
+        if x < n {
+            chunk(cells, x, n - x);
         }
     }
 }
 
-/// Marks the walls of greedy slot row `r` for a layer (its [`open_anf`]): its closed
-/// cells and the guard slots either side of the usable columns, or all its usable
-/// columns if the row is outside the window or the grid.
-fn mark(cells: &mut [u32], wall: u32, anf: [u64; 4], grid: &Grid, window: &Window, r: u32) {
-    let row = (r as usize) << WINDOW_SHIFT;
-    let (x0, x1) = window.columns();
-    let (x0, x1) = (x0 as usize, x1 as usize);
-    // Local column x is slot row + x + 1.
-    let Some(i) = r.checked_sub(1).and_then(|ly| window.row_start(grid, ly)) else {
-        if let Some(guard) = cells.get_mut(row + x0 + 1..row + x1 + 1) {
-            guard.fill(wall);
-        }
-        return;
-    };
-    for guard in [row + x0, row + x1 + 1] {
-        if let Some(word) = cells.get_mut(guard) {
-            *word = wall;
-        }
-    }
-    let mut x = x0;
-    while x < x1 {
-        let n = (x1 - x).min(CHUNK as usize);
-        let open = open_cells(anf, grid.cells_from(i + (x - x0)));
-        let mut closed = !open & EVEN & ((1 << (2 * n)) - 1);
-        while closed != 0 {
-            let j = closed.trailing_zeros() as usize / 2;
-            // Slot row + x + 1 + j, a usable column (x + j < x1) of row r <=
-            // WINDOW_SIDE + 1: below SLOTS, as `set` requires.
-            set(cells, (row + x + 1 + j) as u32, wall);
-            closed &= closed - 1;
-        }
-        x += n;
+/// Marks the slots of `range` walls (a row outside the grid).
+#[cold]
+#[inline(never)]
+fn fill(cells: &mut [u32], wall: u32, range: std::ops::Range<usize>) {
+    if let Some(slots) = cells.get_mut(range) {
+        slots.fill(wall);
     }
 }
 

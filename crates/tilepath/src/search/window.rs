@@ -101,6 +101,11 @@ impl Window {
         (self.x0, self.x1)
     }
 
+    /// The usable local rows: `y0..y1`.
+    pub(crate) fn rows(&self) -> (u32, u32) {
+        (self.y0, self.y1)
+    }
+
     /// The grid index of the first usable cell of local row `ly` (its columns are
     /// [`columns`](Self::columns)); `None` if the row is outside the usable area.
     pub(crate) fn row_start(&self, grid: &Grid, ly: u32) -> Option<usize> {
