@@ -74,14 +74,21 @@ fn check_optimal<P, D>(
     }
 }
 
-/// Expansions of a plain greedy best-first search with the solver's documented order:
-/// 64 LIFO stacks by Manhattan distance to the goal (stack 0 for the goal alone, then
-/// from 56 below the start's, the first and last stacks taking everything nearer and
-/// farther), neighbours right, down, left, up, inside the window, stopping once the
-/// goal is reached.
-fn reference_greedy_expansions(grid: &Grid, layer: GridLayer, from: Cell, to: Cell) -> u32 {
+/// Expansions and end cell of a plain greedy best-first search with the solver's
+/// documented order: 64 LIFO stacks by Manhattan distance to the goal (stack 0 for the
+/// goal alone, then from 56 below the start's, the first and last stacks taking
+/// everything nearer and farther), neighbours right, down, left, up, inside the window,
+/// stopping once the goal is reached or after `limit` expansions. A search that does
+/// not reach the goal ends at the first expanded cell nearest to it.
+fn reference_greedy(
+    grid: &Grid,
+    layer: GridLayer,
+    from: Cell,
+    to: Cell,
+    limit: u32,
+) -> (u32, Cell) {
     if from == to {
-        return 0;
+        return (0, from);
     }
     let base = from.manhattan(to).saturating_sub(57);
     let bucket = |c: Cell| match c.manhattan(to) {
@@ -92,20 +99,27 @@ fn reference_greedy_expansions(grid: &Grid, layer: GridLayer, from: Cell, to: Ce
     let mut seen = std::collections::HashSet::from([from]);
     stacks[bucket(from)].push(from);
     let mut expanded = 0;
-    while let Some(c) = stacks.iter_mut().find_map(|s| s.pop()) {
+    let mut best = from;
+    while expanded < limit {
+        let Some(c) = stacks.iter_mut().find_map(|s| s.pop()) else {
+            break;
+        };
         expanded += 1;
+        if c.manhattan(to) < best.manhattan(to) {
+            best = c;
+        }
         for (dx, dy) in [(1, 0), (0, 1), (-1, 0), (0, -1)] {
             let n = Cell::new(c.x + dx, c.y + dy);
             if !in_window(from)(n) || grid.cost(n, layer) == 0 || !seen.insert(n) {
                 continue;
             }
             if n == to {
-                return expanded;
+                return (expanded, to);
             }
             stacks[bucket(n)].push(n);
         }
     }
-    expanded
+    (expanded, best)
 }
 
 #[test]
@@ -113,6 +127,7 @@ fn astar_and_greedy_match_reference_dijkstra_on_random_grids() {
     let mut astar = AStar::new();
     let mut whole = AStar::whole_grid();
     let mut greedy = Greedy::new();
+    let mut greedy_limited = Greedy::new();
     let mut checked = 0;
     let mut partials = 0;
     let mut same_order = 0;
@@ -173,9 +188,19 @@ fn astar_and_greedy_match_reference_dijkstra_on_random_grids() {
                     let g = greedy.build_path(&grid, from, to, layer).unwrap();
                     check_result(&grid, layer, from, to, &g);
                     assert_eq!(
-                        g.expanded,
-                        reference_greedy_expansions(&grid, layer, from, to),
+                        (g.expanded, g.route.end),
+                        reference_greedy(&grid, layer, from, to, u32::MAX),
                         "greedy {from}->{to}: expansion order"
+                    );
+                    // The same search stopped by a limit.
+                    let limit = rng.random_range(1..=g.expanded.max(1));
+                    greedy_limited.set_max_expansions(limit);
+                    let gl = greedy_limited.build_path(&grid, from, to, layer).unwrap();
+                    check_result(&grid, layer, from, to, &gl);
+                    assert_eq!(
+                        (gl.expanded, gl.route.end),
+                        reference_greedy(&grid, layer, from, to, limit),
+                        "greedy {from}->{to} limited to {limit}"
                     );
                     let reachable = grid.index_of(to).and_then(|i| win[i]).is_some();
                     assert_eq!(g.route.reaches_goal, reachable, "greedy {from}->{to}");

@@ -155,80 +155,119 @@ impl Greedy {
         let base = start_dist.saturating_sub(crate::MAX_STEPS as u64 + 1);
         let walls = &mut self.walls;
         walls.start(layer, grid, window);
+        // The slots whose rows and the rows above and below are marked (a copy of
+        // the walls' own, kept where the loop can test it without their pointer).
+        let mut marked = Marked::NONE;
         let mut heads = [NIL; 64];
-        // Entries a bucket holds: whether popping empties it is known from here
-        // without waiting for the popped slot's link.
-        let mut counts = [0u16; 64];
         let mut mask = 0u64;
-        let b0 = bucket(start_dist, base);
-        heads[b0] = start_slot;
-        counts[b0] = 1;
-        mask |= 1 << b0;
+        // The bucket popped from and the slot popped: the head of the lowest
+        // non-empty bucket.
+        let mut current = bucket(start_dist, base);
+        let mut slot = start_slot;
+        heads[current] = slot;
+        mask |= 1 << current;
         // The expanded cell nearest the goal so far, by distance - base.
         let base_i = base as i64;
         let mut best = (start_dist as i64 - base_i, start_slot);
         // Expansions left before the limit stops the search.
         let mut budget = self.max_expansions;
-        while mask != 0 {
-            let current = mask.trailing_zeros() as usize;
-            let slot = heads[current];
-            heads[current] = get(cells, slot) & NIL;
-            counts[current] -= 1;
-            // The bucket's bit goes when its list empties.
-            mask ^= u64::from(counts[current] == 0) << current;
+        // Expands `slot`, at `$key` (its distance less `base`), queueing its
+        // neighbours in buckets `$lo` (one step nearer the goal) and `$hi` (one step
+        // farther); the last neighbour queued nearer the goal, or NIL.
+        macro_rules! expand {
+            ($key:expr, $lo:expr, $hi:expr) => {{
+                let (key, lo, hi): (i64, usize, usize) = ($key, $lo, $hi);
+                debug_assert_eq!(key, {
+                    let (lx, ly) = unpack(slot);
+                    manhattan(lx, ly, gx, gy) as i64 - base_i
+                });
+                // Every reached cell is popped before a search gives up (unless the
+                // expansion limit stops it), so tracking the best cell here, once per
+                // expansion rather than once per neighbour, sees them all.
+                if key < best.0 {
+                    improve(&mut best, (key, slot));
+                }
+                let x = slot & (STRIDE - 1);
+                let mut nearest = NIL;
+                // Marks the neighbour at `$slot` reached by `$dir` and queues it in its
+                // bucket, unless it is a wall or reached already.
+                macro_rules! reach {
+                    ($n:expr, $dir:expr, $nearer:expr) => {{
+                        let (n, nearer) = ($n, $nearer);
+                        let b = if nearer { lo } else { hi };
+                        if get(cells, n) < stamp {
+                            set(cells, n, stamp | $dir << DIR_SHIFT | heads[b]);
+                            heads[b] = n;
+                            mask |= 1 << b;
+                            if nearer {
+                                nearest = n;
+                            }
+                        }
+                    }};
+                }
+                reach!(slot + 1, 0, x < left);
+                reach!(slot + STRIDE, 1, slot < above);
+                reach!(slot - 1, 2, x >= right);
+                reach!(slot - STRIDE, 3, slot >= below);
+                if budget == 0 {
+                    // The last expansion may have reached the goal.
+                    if mask & 1 != 0 {
+                        return (goal_slot - OFFSET, self.max_expansions);
+                    }
+                    break;
+                }
+                nearest
+            }};
+        }
+        loop {
+            // The walls around the cell: those of its row and the rows above and
+            // below. (First, where the fewest values live across the call.)
+            if !marked.covers(slot) {
+                marked = walls.extend(cells, wall, grid, slot >> WINDOW_SHIFT);
+            }
+            // The popped cell is the head of the current bucket; the rest of it.
+            let next = get(cells, slot) & NIL;
             budget -= 1;
-            // The cell's distance to the goal, and the buckets of its neighbours, each
-            // one step nearer the goal or one step farther: from its own bucket when
-            // no clamping is involved.
-            // (`key` is its distance less `base`.)
-            let (key, lo, hi) = if current.wrapping_sub(2) < 61 {
-                (current as i64, current - 1, current + 1)
-            } else if current == 0 {
-                // The goal: queued by the expansion before (the lowest bucket, so
-                // popped next), which counts as the last.
-                return (goal_slot - OFFSET, self.max_expansions - budget - 1);
+            if current.wrapping_sub(2) < 61 {
+                // The neighbours' buckets are either side of the current one, the
+                // lowest, so the next cell is known without the mask: the last one
+                // queued nearer the goal, else the next in the current bucket. (From
+                // registers: the next expansion starts as soon as this one's loads
+                // are done.) Nothing is queued in the current bucket, so its head and
+                // bit are only written when the search leaves it.
+                let nearest = expand!(current as i64, current - 1, current + 1);
+                if nearest != NIL {
+                    heads[current] = next;
+                    mask ^= u64::from(next == NIL) << current;
+                    current -= 1;
+                    slot = nearest;
+                    continue;
+                }
+                if next != NIL {
+                    slot = next;
+                    continue;
+                }
+                heads[current] = NIL;
+                mask ^= 1 << current;
             } else {
+                heads[current] = next;
+                // The bucket's bit goes when its list empties.
+                mask ^= u64::from(next == NIL) << current;
+                if current == 0 {
+                    // The goal: queued by the expansion before (the lowest bucket, so
+                    // popped next), which counts as the last.
+                    return (goal_slot - OFFSET, self.max_expansions - budget - 1);
+                }
+                // The first or last bucket, where distances are clamped.
                 let (lx, ly) = unpack(slot);
                 let d = manhattan(lx, ly, gx, gy);
-                (d as i64 - base_i, bucket(d - 1, base), bucket(d + 1, base))
-            };
-            debug_assert_eq!(key, {
-                let (lx, ly) = unpack(slot);
-                manhattan(lx, ly, gx, gy) as i64 - base_i
-            });
-            // Every reached cell is popped before a search gives up (unless the
-            // expansion limit stops it), so tracking the best cell here, once per
-            // expansion rather than once per neighbour, sees them all.
-            if key < best.0 {
-                improve(&mut best, (key, slot));
+                expand!(d as i64 - base_i, bucket(d - 1, base), bucket(d + 1, base));
             }
-            // The walls around the cell: those of its row and the rows above and below.
-            walls.prepare(cells, wall, grid, slot);
-            let x = slot & (STRIDE - 1);
-            // Marks the neighbour at `$slot` reached by `$dir` and queues it in its
-            // bucket, unless it is a wall or reached already.
-            macro_rules! reach {
-                ($slot:expr, $dir:expr, $nearer:expr) => {{
-                    let (n, b) = ($slot, if $nearer { lo } else { hi });
-                    if get(cells, n) < stamp {
-                        set(cells, n, stamp | $dir << DIR_SHIFT | heads[b]);
-                        heads[b] = n;
-                        counts[b] += 1;
-                        mask |= 1 << b;
-                    }
-                }};
-            }
-            reach!(slot + 1, 0, x < left);
-            reach!(slot + STRIDE, 1, slot < above);
-            reach!(slot - 1, 2, x >= right);
-            reach!(slot - STRIDE, 3, slot >= below);
-            if budget == 0 {
-                // The last expansion may have reached the goal.
-                if mask & 1 != 0 {
-                    return (goal_slot - OFFSET, self.max_expansions);
-                }
+            if mask == 0 {
                 break;
             }
+            current = mask.trailing_zeros() as usize;
+            slot = heads[current];
         }
         (best.1 - OFFSET, self.max_expansions - budget)
     }
@@ -368,10 +407,6 @@ struct Walls {
     /// The marked rows, greedy slot rows: `first..=last` (none while `first > last`).
     first: u32,
     last: u32,
-    /// The slots whose rows above and below are marked too are those with
-    /// `slot.wrapping_sub(inner) < span`: one test an expansion.
-    inner: u32,
-    span: u32,
     /// The layer's [`open_anf`].
     anf: [u64; 4],
     /// The window's usable columns, local: `x0..x1`.
@@ -390,8 +425,6 @@ impl Walls {
         Self {
             first: 1,
             last: 0,
-            inner: u32::MAX,
-            span: 0,
             anf: [0; 4],
             x0: 0,
             x1: 0,
@@ -420,19 +453,11 @@ impl Walls {
         };
     }
 
-    /// Marks the rows of `slot` (a usable greedy slot) and above and below it, and
-    /// every row between them and the rows already marked.
-    #[inline(always)]
-    fn prepare(&mut self, cells: &mut [u32], wall: u32, grid: &Grid, slot: u32) {
-        if slot.wrapping_sub(self.inner) >= self.span {
-            self.extend(cells, wall, grid, slot >> WINDOW_SHIFT);
-        }
-    }
-
-    /// Grows the marked rows to take in `r - 1..=r + 1`.
+    /// Grows the marked rows to take in `r - 1..=r + 1` (`1 <= r <= WINDOW_SIDE`, a
+    /// greedy slot row); the slots now [`Marked`].
     #[cold]
     #[inline(never)]
-    fn extend(&mut self, cells: &mut [u32], wall: u32, grid: &Grid, r: u32) {
+    fn extend(&mut self, cells: &mut [u32], wall: u32, grid: &Grid, r: u32) -> Marked {
         if self.first > self.last {
             // An empty range at r.
             (self.first, self.last) = (r, r - 1);
@@ -446,10 +471,10 @@ impl Walls {
             self.mark(cells, wall, grid, self.last);
         }
         // At least three rows now.
-        (self.inner, self.span) = (
-            (self.first + 1) << WINDOW_SHIFT,
-            (self.last - self.first - 1) << WINDOW_SHIFT,
-        );
+        Marked {
+            inner: (self.first + 1) << WINDOW_SHIFT,
+            span: (self.last - self.first - 1) << WINDOW_SHIFT,
+        }
     }
 
     /// Marks the walls of greedy slot row `r`: its closed cells and the guard slots
@@ -491,6 +516,24 @@ impl Walls {
         if x < n {
             chunk(cells, x, n - x);
         }
+    }
+}
+
+/// The slots whose own rows and the rows above and below have their walls marked:
+/// `inner..inner + span`.
+#[derive(Clone, Copy, Debug)]
+struct Marked {
+    inner: u32,
+    span: u32,
+}
+
+impl Marked {
+    const NONE: Self = Self { inner: 0, span: 0 };
+
+    /// Whether the search may expand `slot` without marking more rows: one test.
+    #[inline(always)]
+    fn covers(self, slot: u32) -> bool {
+        slot.wrapping_sub(self.inner) < self.span
     }
 }
 
