@@ -388,6 +388,10 @@ impl Slots {
     }
 }
 
+/// Rows marked beyond those a search needs when it grows the marked range: fewer calls
+/// for a row or two more (2 made the fewest instructions on the reference maps).
+const SLACK: u32 = 2;
+
 /// Cells of a row a grid read yields (a `u64` of the packed grid holds at least 29 from
 /// any cell).
 const CHUNK: u32 = 29;
@@ -462,13 +466,21 @@ impl Walls {
             // An empty range at r.
             (self.first, self.last) = (r, r - 1);
         }
-        while self.first > r - 1 {
-            self.first -= 1;
-            self.mark(cells, wall, grid, self.first);
+        // SLACK rows more than needed on a side that grows, so that the next call
+        // comes that many rows later.
+        if self.first > r - 1 {
+            let top = r.saturating_sub(SLACK + 1);
+            while self.first > top {
+                self.first -= 1;
+                self.mark(cells, wall, grid, self.first);
+            }
         }
-        while self.last < r + 1 {
-            self.last += 1;
-            self.mark(cells, wall, grid, self.last);
+        if self.last < r + 1 {
+            let bottom = (r + SLACK + 1).min(WINDOW_SIDE + 1);
+            while self.last < bottom {
+                self.last += 1;
+                self.mark(cells, wall, grid, self.last);
+            }
         }
         // At least three rows now.
         Marked {
