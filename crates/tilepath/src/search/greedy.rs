@@ -392,10 +392,6 @@ impl Slots {
 /// for a row or two more (2 made the fewest instructions on the reference maps).
 const SLACK: u32 = 2;
 
-/// Cells of a row a grid read yields (a `u64` of the packed grid holds at least 29 from
-/// any cell).
-const CHUNK: u32 = 29;
-
 /// Which rows of the greedy search's slots have their walls marked, and where the
 /// query's window lies in the grid.
 ///
@@ -506,28 +502,33 @@ impl Walls {
         // as `set` requires.
         set(cells, (row + x0) as u32, wall);
         set(cells, (row + x1 + 1) as u32, wall);
+        // Whole bytes of the packed grid: the row's first usable cell is cell `s` of
+        // the first word read, and a word holds 32 cells.
         let i = self.origin + k as usize * self.width;
-        let at = row + x0 + 1;
-        let n = x1 - x0;
-        // Marks the closed cells among the `m` from column `x` on.
-        let chunk = |cells: &mut [u32], x: usize, m: usize| {
-            let open = open_cells(self.anf, grid.cells_from(i + x));
-            let mut closed = !open & EVEN & ((1 << (2 * m)) - 1);
+        let s = i & 3;
+        let end = x1 - x0 + s;
+        // The slot of bit 2j of the first word (column j - s, at slot row + x0 + 1 +
+        // j - s: `row >= 128` here, as `1 <= top <= r`).
+        let at = row + x0 + 1 - s;
+        // Marks the closed cells among those of `keep` in the word from bit `j0` on.
+        let word = |cells: &mut [u32], j0: usize, keep: u64| {
+            let mut closed = !open_cells(self.anf, grid.cells_from(i - s + j0)) & keep;
             while closed != 0 {
-                let j = closed.trailing_zeros() as usize / 2;
-                // A usable column (x + j < n) of a row <= WINDOW_SIDE + 1.
-                set(cells, (at + x + j) as u32, wall);
+                let j = j0 + closed.trailing_zeros() as usize / 2;
+                // A usable column (s <= j < end) of a row <= WINDOW_SIDE + 1.
+                set(cells, (at + j) as u32, wall);
                 closed &= closed - 1;
             }
         };
-        let mut x = 0;
-        while x + CHUNK as usize <= n {
-            chunk(cells, x, CHUNK as usize);
-            x += CHUNK as usize;
+        let mut keep = EVEN << (2 * s);
+        let mut j0 = 0;
+        while j0 + 32 < end {
+            word(cells, j0, keep);
+            keep = EVEN;
+            j0 += 32;
         }
-        if x < n {
-            chunk(cells, x, n - x);
-        }
+        // The last word's `end - j0` (1..=32) cells.
+        word(cells, j0, keep & (!0 >> (64 - 2 * (end - j0))));
     }
 }
 
