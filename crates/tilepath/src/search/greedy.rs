@@ -19,11 +19,14 @@ use crate::{Cell, Grid, GridLayer, GridPath};
 /// The open list is a 64-bucket queue keyed by distance to the goal, like
 /// [`BucketQueue`] (LIFO within a bucket, a `u64` mask of the non-empty ones), whose
 /// lists are linked through the per-cell scratch itself: each cell is queued at most
-/// once, so the queue needs no memory of its own. The walls are marked in that scratch
-/// too (a row at a time, when the search first reaches it, with a few bit operations
-/// for 29 cells of the packed grid and a store a wall), so a single read of a
-/// neighbour's word tells whether it is a wall or reached already. The goal has a
-/// bucket to itself, so reaching it is noticed when it is popped, next.
+/// once, so the queue needs no memory of its own. As a cell's neighbours are one step
+/// nearer the goal or one step farther, the next cell to expand is mostly known without
+/// the mask (the last neighbour queued nearer the goal, else the next cell of the same
+/// bucket), so one expansion need not wait for the last one's queue updates. The walls
+/// are marked in the scratch too (a row at a time, when the search first reaches it,
+/// with a few bit operations for 32 cells of the packed grid and a store a wall), so a
+/// single read of a neighbour's word tells whether it is a wall or reached already. The
+/// goal has a bucket to itself, so reaching it is noticed when it is popped, next.
 ///
 /// ```
 /// use tilepath::{Cell, Greedy, Grid, GridLayer};
@@ -111,10 +114,11 @@ impl Greedy {
     /// the end slot (the window's) and the expansions made.
     ///
     /// The open list: 64 LIFO buckets by distance to the goal, each a list linked
-    /// through the slots' `next` fields, and a bit per non-empty bucket. (A "hot node"
-    /// that skips the lists when it would be popped next, as the A* has, saves list
-    /// operations but costs more than it saves here: most greedy expansions come from
-    /// the lists, and its state crowds the registers.)
+    /// through the slots' `next` fields, and a bit per non-empty bucket. The current
+    /// bucket is the lowest non-empty one, and the next cell is chosen from registers
+    /// when it can be (see the loop): for 252 of `multi_wall`'s 281 expansions, so
+    /// that the chain from one expansion to the next is one load (the popped cell's
+    /// link) rather than a mask update, a bit scan and a bucket head's load.
     fn search(
         &mut self,
         grid: &Grid,
@@ -397,11 +401,11 @@ const SLACK: u32 = 2;
 ///
 /// A wall (a cell closed to the layer, or a guard slot beside the window or the grid)
 /// holds the query's wall word, so that the search tests "wall or reached" with one
-/// read of the neighbour's slot. A row is marked when the search first reaches it: a
-/// grid read for 29 cells, a layer test for all of them in a few bit operations, and a
-/// store a wall (or a fill, for a guard row). A search moves a row at a time, so the
-/// marked rows are always one range around the start's, and a query pays only for the
-/// rows it reaches.
+/// read of the neighbour's slot. A row is marked when the search comes near it (it
+/// marks [`SLACK`] rows ahead): a grid read for 32 cells, a layer test for all of them
+/// in a few bit operations, and a store a wall (or a fill, for a guard row). A search
+/// moves a row at a time, so the marked rows are always one range around the start's,
+/// and a query pays only for the rows it reaches.
 #[derive(Clone, Debug)]
 struct Walls {
     /// The marked rows, greedy slot rows: `first..=last` (none while `first > last`).
