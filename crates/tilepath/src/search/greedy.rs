@@ -95,7 +95,13 @@ impl Greedy {
             .slot_of(from)
             .ok_or_else(|| PathError::start_out_of_bounds(grid, from))?;
         self.slots.reset();
-        let answer = self.search(grid, layer, &window, start_slot, to);
+        // A limit the search cannot reach (a window holds fewer cells) needs no test
+        // per expansion.
+        let answer = if self.max_expansions >= WINDOW_SIDE * WINDOW_SIDE {
+            self.search::<false>(grid, layer, &window, start_slot, to)
+        } else {
+            self.search::<true>(grid, layer, &window, start_slot, to)
+        };
         let slots = &self.slots;
         Ok(backtrack(
             &Query {
@@ -111,7 +117,8 @@ impl Greedy {
     }
 
     /// The search proper, in the greedy search's own slots (see [`OFFSET`]); returns
-    /// the end slot (the window's) and the expansions made.
+    /// the end slot (the window's) and the expansions made. `LIMITED`: whether
+    /// `max_expansions` may stop it.
     ///
     /// The open list: 64 LIFO buckets by distance to the goal, each a list linked
     /// through the slots' `next` fields, and a bit per non-empty bucket. The current
@@ -119,7 +126,7 @@ impl Greedy {
     /// when it can be (see the loop): for 252 of `multi_wall`'s 281 expansions, so
     /// that the chain from one expansion to the next is one load (the popped cell's
     /// link) rather than a mask update, a bit scan and a bucket head's load.
-    fn search(
+    fn search<const LIMITED: bool>(
         &mut self,
         grid: &Grid,
         layer: GridLayer,
@@ -213,7 +220,7 @@ impl Greedy {
                 reach!(slot + STRIDE, 1, slot < above);
                 reach!(slot - 1, 2, x >= right);
                 reach!(slot - STRIDE, 3, slot >= below);
-                if budget == 0 {
+                if LIMITED && budget == 0 {
                     // The last expansion may have reached the goal.
                     if mask & 1 != 0 {
                         return (goal_slot - OFFSET, self.max_expansions);
