@@ -1,34 +1,70 @@
-//! The ready-made movement system: walks units along their paths.
+//! The ready-made movement: walks units along their paths.
 
 use core::f32::consts::SQRT_2;
 
 use bevy::prelude::*;
-use tilepath::{Cell, Direction8, Grid, GridLayer};
+use tilepath::{Cell, Direction8};
 
-use crate::{GridCell, GridTransform, PathFollower, PathRequest, PathingGrid, UnitPath};
+use crate::{GridCell, GridTransform, PathingGrid, UnitPath};
 
-/// Whether a unit may step from `from` in direction `dir` (diagonals: no corner cutting).
-fn can_step(grid: &Grid, from: Cell, dir: Direction8, layer: GridLayer) -> bool {
-    let to = from.step(dir);
-    if !grid.is_passable(to, layer) {
-        return false;
+/// Walks a unit along its [`UnitPath`] at `speed` cells per second, updating its
+/// [`GridCell`] and (if it has one) its `Transform`, positioned with the
+/// [`GridTransform`](crate::GridTransform). Replace it with your own movement system
+/// by not adding this component.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct PathFollower {
+    /// Cells per second.
+    pub speed: f32,
+    /// Cut an L-turn (two orthogonal steps) into one diagonal step when both cells
+    /// beside the corner are passable.
+    pub smooth_diagonals: bool,
+    /// Progress through the current step, 0..1.
+    pub(crate) progress: f32,
+    /// Length of the current step in cells (1, or `sqrt(2)` for a diagonal).
+    pub(crate) step_len: f32,
+    /// The cell the current step started from.
+    pub(crate) from: Option<Cell>,
+}
+
+impl PathFollower {
+    /// A follower moving `speed` cells per second, without diagonal smoothing.
+    #[must_use]
+    pub fn new(speed: f32) -> Self {
+        Self {
+            speed,
+            smooth_diagonals: false,
+            progress: 1.0,
+            step_len: 1.0,
+            from: None,
+        }
     }
-    if dir.is_diagonal() {
-        let (dx, dy) = dir.offset();
-        return grid.is_passable(Cell::new(from.x + dx, from.y), layer)
-            && grid.is_passable(Cell::new(from.x, from.y + dy), layer);
+
+    /// With diagonal smoothing of L-turns.
+    #[must_use]
+    pub fn smoothed(mut self) -> Self {
+        self.smooth_diagonals = true;
+        self
     }
-    true
+
+    /// Whether the unit is between two cells.
+    #[must_use]
+    pub fn is_moving(&self) -> bool {
+        self.progress < 1.0
+    }
 }
 
 /// Moves every [`PathFollower`] along its [`UnitPath`].
 ///
 /// A unit moves `speed * dt` cells a tick, cell centre to cell centre. It enters its
 /// next cell (its [`GridCell`] changes) when it leaves the current one, so other
-/// systems see the cell it is heading into. It stops, and waits for the new plan the
-/// plugin then makes, when the next cell has become blocked or when it is not where
-/// its path says.
-#[expect(clippy::type_complexity, reason = "a system's query")]
+/// systems see the cell it is heading into. Every step is checked with
+/// [`Grid::can_step`](tilepath::Grid::can_step) against the layer the path was planned
+/// for ([`UnitPath::layer`]), so a unit never enters a blocked cell:
+/// - it stops, and waits for the new plan the plugin then makes, when its next step
+///   has become illegal or when it is not where its path says;
+/// - when the cell it is stepping into is blocked while it is on its way, it turns
+///   back to the cell it came from (its `GridCell` goes back too) and the plugin plans
+///   again from there.
 pub(crate) fn follow_paths(
     time: Res<Time>,
     grid: Res<PathingGrid>,
@@ -37,18 +73,28 @@ pub(crate) fn follow_paths(
         &mut PathFollower,
         &mut UnitPath,
         &mut GridCell,
-        Option<&PathRequest>,
         Option<&mut Transform>,
     )>,
 ) {
     let dt = time.delta_secs();
     let grid = grid.grid();
-    for (mut follower, mut path, mut cell, request, transform) in &mut units {
-        let layer = request.map_or(GridLayer::ALL_PASSABLE, |r| r.layer);
+    for (mut follower, mut path, mut cell, transform) in &mut units {
+        let layer = path.layer;
         let mut budget = follower.speed.max(0.0) * dt;
         let mut f = *follower;
         let mut at = cell.0;
         let mut p = *path;
+        // Walled while stepping into it: turn back (the way back was legal a moment
+        // ago; if it is blocked too, going on is the only way out).
+        if f.progress < 1.0
+            && let Some(from) = f.from
+            && !grid.is_passable(at, layer)
+            && grid.is_passable(from, layer)
+        {
+            f.from = Some(at);
+            at = from;
+            f.progress = 1.0 - f.progress;
+        }
         loop {
             if f.progress < 1.0 {
                 let left = (1.0 - f.progress) * f.step_len;
@@ -63,7 +109,7 @@ pub(crate) fn follow_paths(
                 break;
             }
             let Some(d1) = p.steps.peek() else { break };
-            if !can_step(grid, at, d1, layer) {
+            if !grid.can_step(at, d1, layer) {
                 break;
             }
             p.advance();
@@ -74,7 +120,7 @@ pub(crate) fn follow_paths(
                 && let Some(d2) = p.steps.peek()
                 && let (Some(a), Some(b)) = (d1.orthogonal(), d2.orthogonal())
                 && let Some(diagonal) = Direction8::combine(a, b)
-                && can_step(grid, at, diagonal, layer)
+                && grid.can_step(at, diagonal, layer)
             {
                 p.advance();
                 to = at.step(diagonal);

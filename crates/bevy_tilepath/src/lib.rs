@@ -1,34 +1,35 @@
 #![doc = include_str!("../README.md")]
 
-mod components;
 #[cfg(feature = "debug")]
 mod debug;
+mod diagnostics;
 mod follow;
 mod grid;
+mod messages;
+mod plan;
 mod settings;
-mod solve;
 #[cfg(feature = "tilemap")]
 mod tilemap;
-mod workers;
+mod unit;
 
 use bevy::app::FixedUpdate;
-use bevy::diagnostic::{Diagnostic, Diagnostics, RegisterDiagnostic};
+use bevy::diagnostic::{Diagnostic, RegisterDiagnostic};
 use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
 
-pub use components::{
-    GridCell, NoPathReason, PathFollower, PathGoal, PathRequest, PathStatus, PathSteps, SearchMode,
-    UnitPath,
-};
 #[cfg(feature = "debug")]
 pub use debug::PathingDebug;
-pub use grid::{GridTransform, PathingGrid};
-pub use settings::{
-    Parallelism, PathFailed, PathFound, PathingBudget, PathingDiagnostics, PathingSettings,
-};
+pub use diagnostics::PathingDiagnostics;
+pub use follow::PathFollower;
+pub use grid::{ChangeCursor, Changes, GridTransform, PathingGrid};
+pub use messages::{PathFailed, PathFound};
+pub use settings::{Parallelism, PathingBudget, PathingSettings};
 #[cfg(feature = "tilemap")]
 pub use tilemap::{PathTile, PathingTilemap, cell_to_tile_pos, tile_pos_to_cell};
 pub use tilepath;
+pub use unit::{
+    GridCell, NoPathReason, PathGoal, PathRequest, PathStatus, PathSteps, SearchMode, UnitPath,
+};
 
 /// Everything a game needs: `use bevy_tilepath::prelude::*;`.
 pub mod prelude {
@@ -93,7 +94,7 @@ impl Plugin for PathingPlugin {
             .init_resource::<PathingGrid>()
             .init_resource::<GridTransform>()
             .init_resource::<PathingDiagnostics>()
-            .init_resource::<solve::Planner>()
+            .init_resource::<plan::Planner>()
             .add_message::<PathFound>()
             .add_message::<PathFailed>()
             .register_diagnostic(
@@ -116,16 +117,26 @@ impl Plugin for PathingPlugin {
         .add_systems(
             self.schedule,
             (
-                solve::collect_requests.in_set(PathingSystems::Collect),
-                (solve::solve_requests, publish_diagnostics)
+                plan::collect::collect_requests.in_set(PathingSystems::Collect),
+                (
+                    plan::solve::solve_requests,
+                    diagnostics::publish_diagnostics,
+                )
                     .chain()
                     .in_set(PathingSystems::Solve),
                 follow::follow_paths.in_set(PathingSystems::Move),
             ),
-        );
+        )
+        .add_observer(plan::on_request_removed);
 
         #[cfg(feature = "tilemap")]
         {
+            // Every tile remembers where it was mirrored, so a moved tile's old cell is
+            // written again. Tiles spawned before this (it then fails) get it later.
+            let _ = app.world_mut().try_register_required_components::<
+                bevy_ecs_tilemap::tiles::TilePos,
+                tilemap::MirroredAt,
+            >();
             app.init_resource::<tilemap::MirrorState>()
                 .add_systems(
                     self.schedule,
@@ -156,16 +167,6 @@ impl Plugin for PathingPlugin {
             fixed.set_timestep_hz(60.0);
         }
     }
-}
-
-fn publish_diagnostics(diag: Res<PathingDiagnostics>, mut diagnostics: Diagnostics) {
-    let d = *diag;
-    diagnostics.add_measurement(&PathingDiagnostics::PATH_TIME_MS, || {
-        d.time.as_secs_f64() * 1000.0
-    });
-    diagnostics.add_measurement(&PathingDiagnostics::PATH_SERVED, || f64::from(d.served));
-    diagnostics.add_measurement(&PathingDiagnostics::PATH_WAITING, || f64::from(d.waiting));
-    diagnostics.add_measurement(&PathingDiagnostics::PATH_EXPANDED, || d.expanded as f64);
 }
 
 /// The README's example, compiled and run as a doctest.

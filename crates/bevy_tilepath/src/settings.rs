@@ -1,15 +1,16 @@
-//! Runtime knobs, signals and per-tick diagnostics.
+//! Runtime knobs of the plugin.
 
-use bevy::diagnostic::DiagnosticPath;
 use bevy::prelude::*;
 use core::time::Duration;
-use tilepath::Cell;
-
-use crate::NoPathReason;
 
 /// How much solving one tick may do. What does not fit waits, in FIFO order, for the
-/// following ticks; nothing is dropped. At least one batch is served each tick, so
-/// every request is served eventually.
+/// following ticks; nothing is dropped.
+///
+/// The budget is checked between batches, so a tick may overshoot it by one batch
+/// (batches are sized from the recent average cost of a request to fit what is left).
+/// At least one request is served every tick whatever the budget, so the FIFO always
+/// moves: `Expansions(0)` serves exactly one request a tick. Repairing the kept
+/// distance fields after grid edits is charged to the budget first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PathingBudget {
     /// Stop starting new batches once this many units of work were done this tick:
@@ -45,8 +46,10 @@ pub struct PathingSettings {
     /// A chaser is planned again at most once per this many ticks when its target
     /// changes cell. Default: 1 (every tick the target moves).
     pub retarget_interval: u64,
-    /// A unit with a partial path standing at its end plans again after this many
-    /// ticks (the map may have opened). Default: 30.
+    /// A unit standing at the end of a partial path plans again after this many ticks
+    /// (the map may have opened). Units whose goal could not be reached are also
+    /// tried again after every grid edit, with the budget that requests waiting for
+    /// a first plan leave over. Default: 30.
     pub retry_interval: u64,
     /// Batches smaller than this are solved on the calling thread alone. Default: 64.
     pub parallel_min_batch: usize,
@@ -90,67 +93,4 @@ impl Default for PathingSettings {
             parallelism: Parallelism::SolverThreads,
         }
     }
-}
-
-/// A request was served with a path (complete or partial).
-#[derive(Message, Clone, Copy, Debug, PartialEq)]
-pub struct PathFound {
-    /// The unit.
-    pub entity: Entity,
-    /// The goal cell planned for.
-    pub goal: Cell,
-    /// Whether the route reaches the goal (otherwise it is partial).
-    pub complete: bool,
-    /// Steps in this segment.
-    pub steps: usize,
-    /// The route's cost.
-    pub cost: f32,
-}
-
-/// A request could not be served with any path.
-#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PathFailed {
-    /// The unit.
-    pub entity: Entity,
-    /// Why.
-    pub reason: NoPathReason,
-}
-
-/// What the pathing systems did in the last tick: fixed-size counters, reset each tick,
-/// also published to Bevy's `DiagnosticsStore` under the `PATH_*` paths.
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
-pub struct PathingDiagnostics {
-    /// Ticks run so far.
-    pub tick: u64,
-    /// Requests served this tick (with a path or a failure).
-    pub served: u32,
-    /// Requests still waiting after this tick.
-    pub waiting: u32,
-    /// Requests that got no path this tick.
-    pub failed: u32,
-    /// Distance fields built this tick.
-    pub fields_built: u32,
-    /// Distance fields repaired after grid edits this tick.
-    pub fields_repaired: u32,
-    /// Requests served from a distance field this tick.
-    pub served_by_field: u32,
-    /// Work done: nodes expanded plus field cells settled plus field steps read.
-    pub expanded: u64,
-    /// Batches solved this tick.
-    pub batches: u32,
-    /// Wall time of the pathing systems this tick.
-    pub time: Duration,
-    /// Requests served since the start.
-    pub total_served: u64,
-}
-
-impl PathingDiagnostics {
-    /// Milliseconds the pathing systems took per tick.
-    pub const PATH_TIME_MS: DiagnosticPath = DiagnosticPath::const_new("tilepath/time_ms");
-    /// Requests served per tick.
-    pub const PATH_SERVED: DiagnosticPath = DiagnosticPath::const_new("tilepath/served");
-    /// Requests waiting after each tick.
-    pub const PATH_WAITING: DiagnosticPath = DiagnosticPath::const_new("tilepath/waiting");
-    /// Work units (expansions) per tick.
-    pub const PATH_EXPANDED: DiagnosticPath = DiagnosticPath::const_new("tilepath/expanded");
 }

@@ -5,7 +5,7 @@ use bevy_ecs_tilemap::anchor::TilemapAnchor;
 use bevy_ecs_tilemap::map::{
     TilemapGridSize, TilemapId, TilemapSize, TilemapTileSize, TilemapType,
 };
-use bevy_ecs_tilemap::tiles::{TilePos, TileTextureIndex};
+use bevy_ecs_tilemap::tiles::{TilePos, TileStorage, TileTextureIndex};
 use tilepath::{Cell, Grid, TileKind};
 
 use crate::{GridTransform, PathingGrid};
@@ -39,6 +39,13 @@ impl PathingTilemap {
     pub fn with_missing(mut self, missing: TileKind) -> Self {
         self.missing = missing;
         self
+    }
+}
+
+impl PathingTilemap {
+    /// A tile's kind: its [`PathTile`], else its texture's.
+    fn kind(&self, (_, _, _, texture, kind): TileQuery<'_>) -> TileKind {
+        kind.map_or_else(|| (self.kind_of)(*texture), |k| k.0)
     }
 }
 
@@ -132,11 +139,15 @@ pub(crate) fn sync_tilemap(
         }
     }
     let placement_changed = new_map
+        || size.is_changed()
+        || map_type.as_ref().is_some_and(|t| t.is_changed())
         || grid_size.is_changed()
         || tile_size.as_ref().is_some_and(|t| t.is_changed())
         || anchor.as_ref().is_some_and(|a| a.is_changed())
         || transform.as_ref().is_some_and(|t| t.is_changed());
-    if placement_changed {
+    // bevy_ecs_tilemap's anchor arithmetic needs a tile on each axis; a map without
+    // tiles has no cells to place (its grid is empty and requests fail with `NoGrid`).
+    if placement_changed && size.x > 0 && size.y > 0 {
         let tile_size = tile_size.as_deref().copied().unwrap_or_default();
         let map_type = map_type.as_deref().copied().unwrap_or_default();
         let anchor = anchor.as_deref().copied().unwrap_or_default();
@@ -155,7 +166,13 @@ pub(crate) fn sync_tilemap(
     }
 }
 
+/// Where the mirror last wrote a tile (required by `TilePos` once the plugin is added):
+/// when a tile moves to another position or map, its old cell is written again.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct MirroredAt(Option<(Entity, Cell)>);
+
 type TileQuery<'a> = (
+    Entity,
     &'a TilePos,
     &'a TilemapId,
     &'a TileTextureIndex,
@@ -170,58 +187,121 @@ type TileChanged = Or<(
     Changed<PathTile>,
 )>;
 
-/// Writes spawned and changed tiles into the grid. An unchanged tile costs only
+/// The kind a cell of the mirrored map gets back when the tile written there (`leaving`)
+/// leaves it: that of another tile the map's `TileStorage` holds at the cell, else
+/// [`PathingTilemap::missing`].
+fn kind_left_behind(
+    mirror: &PathingTilemap,
+    storage: Option<&TileStorage>,
+    tiles: &Query<TileQuery<'static>>,
+    map: Entity,
+    cell: Cell,
+    leaving: Entity,
+) -> TileKind {
+    storage
+        .and_then(|s| cell_to_tile_pos(cell, s.size).and_then(|p| s.checked_get(&p)))
+        .filter(|&e| e != leaving)
+        .and_then(|e| tiles.get(e).ok())
+        .filter(|t| t.2.0 == map && tile_pos_to_cell(*t.1) == cell)
+        .map_or(mirror.missing, |t| mirror.kind(t))
+}
+
+/// The changed tiles, or all of them, with where they were written.
+type Written<'w, 's> = ParamSet<
+    'w,
+    's,
+    (
+        Query<'static, 'static, (TileQuery<'static>, &'static mut MirroredAt), TileChanged>,
+        Query<'static, 'static, (TileQuery<'static>, &'static mut MirroredAt)>,
+    ),
+>;
+
+/// Writes spawned and changed tiles into the grid. A tile that moved (a new `TilePos`
+/// or `TilemapId`) first gives its old cell back: to the tile the map's `TileStorage`
+/// now holds there, or to [`PathingTilemap::missing`]. An unchanged tile costs only
 /// Bevy's change-tick comparison (measured in `benches/mirror.rs`).
+#[expect(clippy::too_many_arguments, reason = "a system's parameters")]
 pub(crate) fn sync_tiles(
     mut state: ResMut<MirrorState>,
     mut grid: ResMut<PathingGrid>,
-    maps: Query<&PathingTilemap>,
-    changed: Query<TileQuery<'static>, TileChanged>,
+    maps: Query<(&PathingTilemap, Option<&TileStorage>)>,
+    mut written: Written,
     tiles: Query<TileQuery<'static>>,
+    untracked: Query<Entity, (With<TilePos>, Without<MirroredAt>)>,
     mut unmarked: RemovedComponents<PathTile>,
+    mut commands: Commands,
 ) {
+    // Tiles spawned before the plugin registered `MirroredAt` as required.
+    for entity in &untracked {
+        commands.entity(entity).insert(MirroredAt::default());
+    }
     let Some(map) = state.tilemap else { return };
-    let Ok(mirror) = maps.get(map) else { return };
+    let Ok((mirror, storage)) = maps.get(map) else {
+        return;
+    };
     let resync = core::mem::take(&mut state.resync);
-    let mut write =
-        |(pos, id, texture, kind): (&TilePos, &TilemapId, &TileTextureIndex, Option<&PathTile>)| {
-            if id.0 == map {
-                let kind = kind.map_or_else(|| (mirror.kind_of)(*texture), |k| k.0);
-                // A tile outside its map's size is ignored, as bevy_ecs_tilemap does.
-                let _ = grid.set(tile_pos_to_cell(*pos), kind);
+    // Moved tiles give their old cells back first, so that two tiles trading places in
+    // one tick both end up written.
+    if !resync {
+        for ((entity, pos, id, _, _), at) in &written.p0() {
+            if let Some((old_map, old_cell)) = at.0
+                && (old_map, old_cell) != (id.0, tile_pos_to_cell(*pos))
+                && old_map == map
+            {
+                let kind = kind_left_behind(mirror, storage, &tiles, map, old_cell, entity);
+                let _ = grid.set(old_cell, kind);
             }
-        };
+        }
+    }
+    let mut write = |tile: TileQuery<'_>, at: &mut MirroredAt| {
+        let (_, pos, id, _, _) = tile;
+        let cell = tile_pos_to_cell(*pos);
+        // A tile outside its map's size is ignored, as bevy_ecs_tilemap does.
+        if id.0 == map && grid.set(cell, mirror.kind(tile)).is_ok() {
+            at.0 = Some((map, cell));
+        } else {
+            at.0 = None;
+        }
+    };
     // A tile that lost its `PathTile` (and still exists) goes back to its texture's kind.
     for entity in unmarked.read() {
-        if let Ok(tile @ (_, _, _, None)) = tiles.get(entity) {
-            write(tile);
+        if let Ok((tile @ (_, _, _, _, None), mut at)) = written.p1().get_mut(entity) {
+            write(tile, &mut at);
         }
     }
     if resync {
-        tiles.iter().for_each(write);
+        for (tile, mut at) in &mut written.p1() {
+            write(tile, &mut at);
+        }
     } else {
-        changed.iter().for_each(write);
+        for (tile, mut at) in &mut written.p0() {
+            write(tile, &mut at);
+        }
     }
 }
 
-/// A despawned tile (or one that lost its position) leaves its cell `missing`.
+/// A despawned tile (or one that lost its position) gives its cell back: to the tile
+/// the map's `TileStorage` holds there now, or to [`PathingTilemap::missing`].
 pub(crate) fn on_tile_removed(
     removed: On<Remove, TilePos>,
     state: Res<MirrorState>,
-    tiles: Query<(&TilePos, &TilemapId)>,
-    maps: Query<&PathingTilemap>,
+    written: Query<&MirroredAt>,
+    tiles: Query<TileQuery<'static>>,
+    maps: Query<(&PathingTilemap, Option<&TileStorage>)>,
     mut grid: ResMut<PathingGrid>,
 ) {
     let Some(map) = state.tilemap else { return };
-    let Ok((pos, id)) = tiles.get(removed.entity) else {
+    let Ok(MirroredAt(Some((written_map, cell)))) = written.get(removed.entity) else {
         return;
     };
-    if id.0 != map {
+    if *written_map != map {
         return;
     }
-    if let Ok(mirror) = maps.get(map) {
-        let _ = grid.set(tile_pos_to_cell(*pos), mirror.missing);
-    }
+    let Ok((mirror, storage)) = maps.get(map) else {
+        return;
+    };
+    let kind = kind_left_behind(mirror, storage, &tiles, map, *cell, removed.entity);
+    let _ = grid.set(*cell, kind);
 }
 
 /// The mirrored tilemap was despawned (or stopped being mirrored): no grid any more.

@@ -1,6 +1,6 @@
 //! The packed grid: 2 bits per cell.
 
-use crate::{Cell, GridLayer, TileKind};
+use crate::{Cell, Direction8, GridLayer, TileKind};
 use core::fmt;
 
 /// Why a grid could not be built or changed.
@@ -262,6 +262,26 @@ impl Grid {
         self.cost(cell, layer) != 0
     }
 
+    /// Whether a unit with `layer` may take one step from `from` towards `dir`: the
+    /// cell it enters is passable and, for a diagonal step, so are both cells beside
+    /// the corner (no corner cutting). This is the movement rule every search and
+    /// distance field follows; use it to check a step outside the solvers.
+    ///
+    /// `from` itself need not be passable: a unit standing on a cell that was walled
+    /// over may still step out of it.
+    #[must_use]
+    pub fn can_step(&self, from: Cell, dir: impl Into<Direction8>, layer: GridLayer) -> bool {
+        let dir = dir.into();
+        let (dx, dy) = dir.offset();
+        let (Some(x), Some(y)) = (from.x.checked_add(dx), from.y.checked_add(dy)) else {
+            return false;
+        };
+        self.is_passable(Cell::new(x, y), layer)
+            && (!dir.is_diagonal()
+                || (self.is_passable(Cell::new(x, from.y), layer)
+                    && self.is_passable(Cell::new(from.x, y), layer)))
+    }
+
     /// Sets the kind of `cell`, returning the previous kind.
     ///
     /// # Errors
@@ -372,6 +392,42 @@ impl fmt::Debug for Grid {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn can_step_forbids_corner_cutting() {
+        // .#.
+        // ...
+        let g = Grid::from_fn(3, 2, |c| {
+            if c == Cell::new(1, 0) {
+                TileKind::K1
+            } else {
+                TileKind::K0
+            }
+        })
+        .unwrap();
+        let l = GridLayer::FLOOR_ONLY;
+        let from = Cell::new(0, 1);
+        assert!(g.can_step(from, Direction8::Right, l));
+        assert!(g.can_step(from, Direction8::Up, l));
+        assert!(
+            !g.can_step(from, Direction8::UpRight, l),
+            "(1, 0) is a wall"
+        );
+        assert!(
+            !g.can_step(Cell::new(0, 0), Direction8::Right, l),
+            "into the wall"
+        );
+        assert!(
+            !g.can_step(Cell::new(2, 1), Direction8::UpLeft, l),
+            "corner"
+        );
+        assert!(!g.can_step(from, Direction8::Left, l), "off the grid");
+        assert!(
+            g.can_step(Cell::new(1, 0), Direction8::Down, l),
+            "out of a wall"
+        );
+        assert!(!g.can_step(Cell::new(i32::MAX, 0), Direction8::Right, l));
+    }
 
     #[test]
     fn packs_four_cells_per_byte() {

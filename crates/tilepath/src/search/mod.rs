@@ -44,6 +44,21 @@ impl<P> PathResult<P> {
     pub fn continues(&self) -> bool {
         self.route.end != self.end
     }
+
+    /// The same result with its path turned into another form (e.g. wrapped in an
+    /// enum holding 4- and 8-connected paths alike).
+    #[inline]
+    #[must_use]
+    pub fn map_path<Q>(self, f: impl FnOnce(P) -> Q) -> PathResult<Q> {
+        PathResult {
+            path: f(self.path),
+            end: self.end,
+            cost: self.cost,
+            partial: self.partial,
+            route: self.route,
+            expanded: self.expanded,
+        }
+    }
 }
 
 /// The whole route a search found.

@@ -1,0 +1,57 @@
+//! What the pathing systems did in the last tick.
+
+use bevy::diagnostic::{DiagnosticPath, Diagnostics};
+use bevy::prelude::*;
+use core::time::Duration;
+
+/// What the pathing systems did in the last tick: fixed-size counters, reset each tick,
+/// also published to Bevy's `DiagnosticsStore` under the `PATH_*` paths.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
+pub struct PathingDiagnostics {
+    /// Ticks run so far.
+    pub tick: u64,
+    /// Requests served this tick (with a path or a failure).
+    pub served: u32,
+    /// Requests still waiting after this tick (units that were despawned or lost their
+    /// request while waiting are not counted).
+    pub waiting: u32,
+    /// Requests that got no path this tick.
+    pub failed: u32,
+    /// Distance fields built this tick.
+    pub fields_built: u32,
+    /// Distance fields repaired after grid edits this tick.
+    pub fields_repaired: u32,
+    /// Requests served from a distance field this tick.
+    pub served_by_field: u32,
+    /// Work done, as charged to an expansion budget: nodes expanded, field cells
+    /// settled (built or repaired) and field steps read.
+    pub expanded: u64,
+    /// Batches solved this tick.
+    pub batches: u32,
+    /// Wall time of the pathing systems this tick.
+    pub time: Duration,
+    /// Requests served since the start.
+    pub total_served: u64,
+}
+
+impl PathingDiagnostics {
+    /// Milliseconds the pathing systems took per tick.
+    pub const PATH_TIME_MS: DiagnosticPath = DiagnosticPath::const_new("tilepath/time_ms");
+    /// Requests served per tick.
+    pub const PATH_SERVED: DiagnosticPath = DiagnosticPath::const_new("tilepath/served");
+    /// Requests waiting after each tick.
+    pub const PATH_WAITING: DiagnosticPath = DiagnosticPath::const_new("tilepath/waiting");
+    /// Work units (expansions) per tick.
+    pub const PATH_EXPANDED: DiagnosticPath = DiagnosticPath::const_new("tilepath/expanded");
+}
+
+/// Publishes the tick's [`PathingDiagnostics`] to Bevy's `DiagnosticsStore`.
+pub(crate) fn publish_diagnostics(diag: Res<PathingDiagnostics>, mut diagnostics: Diagnostics) {
+    let d = *diag;
+    diagnostics.add_measurement(&PathingDiagnostics::PATH_TIME_MS, || {
+        d.time.as_secs_f64() * 1000.0
+    });
+    diagnostics.add_measurement(&PathingDiagnostics::PATH_SERVED, || f64::from(d.served));
+    diagnostics.add_measurement(&PathingDiagnostics::PATH_WAITING, || f64::from(d.waiting));
+    diagnostics.add_measurement(&PathingDiagnostics::PATH_EXPANDED, || d.expanded as f64);
+}

@@ -1,0 +1,200 @@
+//! The pathing grid resource: the packed grid, its change log, and where cells are in
+//! the world.
+
+mod changes;
+mod transform;
+
+use bevy::prelude::*;
+use tilepath::{Cell, Grid, GridError, GridLayer, TileKind};
+
+pub use changes::{ChangeCursor, Changes};
+pub use transform::GridTransform;
+
+use changes::ChangeLog;
+
+/// The packed grid every request is solved on.
+///
+/// With the `tilemap` feature and a [`PathingTilemap`](crate::PathingTilemap) on a
+/// `bevy_ecs_tilemap` map, the plugin keeps it equal to the tilemap. Without one, edit
+/// it yourself: [`set`](Self::set) a cell or [`replace`](Self::replace) the whole grid.
+/// Every change is recorded, so paths that cross a changed cell are planned again and
+/// distance fields are repaired rather than rebuilt. An edit made at any point of the
+/// frame (also between the plugin's own systems) is seen by the next planning step.
+///
+/// Cells are `bevy_ecs_tilemap` tile positions: `Cell::new(x, y)` is `TilePos { x, y }`,
+/// row-major with `y` growing *upwards* in the world (see the core crate's glossary on
+/// the y convention).
+#[derive(Resource, Default)]
+pub struct PathingGrid {
+    grid: Grid,
+    log: ChangeLog,
+    /// Bumped by every change.
+    generation: u64,
+    /// The last grid asked for was larger than supported.
+    too_large: Option<(u32, u32)>,
+}
+
+impl PathingGrid {
+    /// A resource holding `grid`.
+    #[must_use]
+    pub fn new(grid: Grid) -> Self {
+        let mut this = Self::default();
+        this.replace(grid);
+        this
+    }
+
+    /// The grid.
+    #[must_use]
+    pub fn grid(&self) -> &Grid {
+        &self.grid
+    }
+
+    /// Whether there is no grid yet (or it has no cells): every request fails with
+    /// [`NoPathReason::NoGrid`](crate::NoPathReason::NoGrid).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.grid.is_empty()
+    }
+
+    /// Counts every change; equal generations mean an equal grid.
+    #[must_use]
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// The kind of `cell`, `None` outside the grid.
+    #[must_use]
+    pub fn get(&self, cell: Cell) -> Option<TileKind> {
+        self.grid.get(cell)
+    }
+
+    /// Whether a unit using `layer` may enter `cell` (`false` outside the grid).
+    #[must_use]
+    pub fn is_passable(&self, cell: Cell, layer: GridLayer) -> bool {
+        self.grid.is_passable(cell, layer)
+    }
+
+    /// Sets the kind of one cell and records the change (nothing is recorded when the
+    /// kind is already `kind`). Returns the previous kind.
+    ///
+    /// # Errors
+    /// [`GridError::OutOfBounds`] for a cell outside the grid; the grid is unchanged.
+    pub fn set(&mut self, cell: Cell, kind: TileKind) -> Result<TileKind, GridError> {
+        let old = self.grid.set(cell, kind)?;
+        if old != kind {
+            self.generation += 1;
+            self.log.record(cell, self.grid.len());
+        }
+        Ok(old)
+    }
+
+    /// Replaces the whole grid (for example with one of another size). Every path and
+    /// distance field is planned again on the next tick.
+    pub fn replace(&mut self, grid: Grid) {
+        self.grid = grid;
+        self.log.replaced();
+        self.too_large = None;
+        self.generation += 1;
+    }
+
+    /// Removes the grid: requests fail with
+    /// [`NoPathReason::NoGrid`](crate::NoPathReason::NoGrid) until a grid is set again.
+    pub fn clear(&mut self) {
+        self.replace(Grid::default());
+    }
+
+    /// Where the change log ends now: [`changes_since`](Self::changes_since) this cursor
+    /// later returns what changed in between.
+    #[must_use]
+    pub fn change_cursor(&self) -> ChangeCursor {
+        self.log.cursor()
+    }
+
+    /// What changed since `cursor` was taken: the cells set since (in change order, a
+    /// cell possibly more than once), or [`Changes::Replaced`] when the grid was
+    /// replaced since (or the log no longer reaches back that far).
+    #[must_use]
+    pub fn changes_since(&self, cursor: ChangeCursor) -> Changes<'_> {
+        self.log.since(cursor)
+    }
+
+    /// The cells changed since the plugin last planned, oldest first.
+    #[must_use]
+    pub fn pending_changes(&self) -> &[Cell] {
+        self.log.pending()
+    }
+
+    pub(crate) fn set_too_large(&mut self, width: u32, height: u32) {
+        self.clear();
+        self.too_large = Some((width, height));
+    }
+
+    pub(crate) fn too_large(&self) -> Option<(u32, u32)> {
+        self.too_large
+    }
+
+    /// Drops the log entries before `cursor`: every reader has seen them.
+    pub(crate) fn forget_changes_before(&mut self, cursor: ChangeCursor) {
+        self.log.forget_before(cursor);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn changes_are_seen_by_every_cursor() {
+        let mut g = PathingGrid::new(Grid::new(10, 10).unwrap());
+        let start = g.change_cursor();
+        let c = Cell::new(3, 4);
+        assert_eq!(g.set(c, TileKind::K0).unwrap(), TileKind::K0);
+        assert_eq!(g.changes_since(start), Changes::Cells(&[]), "same kind");
+        g.set(c, TileKind::K1).unwrap();
+        let middle = g.change_cursor();
+        g.set(Cell::new(5, 5), TileKind::K2).unwrap();
+        assert_eq!(
+            g.changes_since(start),
+            Changes::Cells(&[c, Cell::new(5, 5)])
+        );
+        assert_eq!(g.changes_since(middle), Changes::Cells(&[Cell::new(5, 5)]));
+        // The first reader is done with what it saw; the second still sees its part.
+        g.forget_changes_before(middle);
+        assert_eq!(g.changes_since(middle), Changes::Cells(&[Cell::new(5, 5)]));
+        assert_eq!(
+            g.changes_since(start),
+            Changes::Replaced,
+            "forgotten: all changed"
+        );
+        assert!(g.set(Cell::new(10, 0), TileKind::K1).is_err());
+    }
+
+    #[test]
+    fn replacing_invalidates_older_cursors() {
+        let mut g = PathingGrid::new(Grid::new(4, 4).unwrap());
+        let before = g.change_cursor();
+        g.set(Cell::new(3, 3), TileKind::K1).unwrap();
+        g.replace(Grid::new(100, 100).unwrap());
+        assert_eq!(g.changes_since(before), Changes::Replaced);
+        let after = g.change_cursor();
+        g.set(Cell::new(99, 99), TileKind::K1).unwrap();
+        assert_eq!(g.changes_since(after), Changes::Cells(&[Cell::new(99, 99)]));
+        assert_eq!(g.pending_changes(), &[Cell::new(99, 99)]);
+    }
+
+    #[test]
+    fn a_log_nobody_reads_stays_bounded() {
+        let mut g = PathingGrid::new(Grid::new(8, 8).unwrap());
+        let cursor = g.change_cursor();
+        for i in 0..10_000 {
+            let kind = if i % 2 == 0 {
+                TileKind::K1
+            } else {
+                TileKind::K0
+            };
+            g.set(Cell::new(1, 1), kind).unwrap();
+        }
+        assert!(g.pending_changes().len() <= 1024);
+        assert_eq!(g.changes_since(cursor), Changes::Replaced);
+    }
+}

@@ -1,0 +1,125 @@
+//! The one place that decides which engine answers a request, and runs it.
+//!
+//! In order: a shared distance field when one was assigned (and reaches the unit);
+//! otherwise a windowed search (greedy when asked for and 4-connected, else A*) for a
+//! goal within [`window_distance`](crate::PathingSettings::window_distance); otherwise,
+//! or when the window holds no route to a passable goal, whole-grid A*.
+
+use tilepath::{AStar, Connectivity, Greedy, Grid, PathResult};
+
+use super::fields::FieldCache;
+use super::job::{Answer, Job, Route};
+use crate::{NoPathReason, PathSteps, SearchMode};
+
+/// One thread's solver scratch, built once and reused for every search.
+pub(crate) struct Scratch {
+    window: AStar,
+    whole: AStar,
+    greedy: Greedy,
+}
+
+impl Scratch {
+    pub(crate) fn new() -> Self {
+        Self {
+            window: AStar::new(),
+            whole: AStar::whole_grid(),
+            greedy: Greedy::new(),
+        }
+    }
+}
+
+/// Answers `job` (which must be [`Answer::Unsolved`]).
+pub(crate) fn solve_job(
+    job: &mut Job,
+    grid: &Grid,
+    fields: &FieldCache,
+    s: &mut Scratch,
+    window: u32,
+) {
+    if let Some(i) = job.field
+        && let Some(route) = fields.route(i, job)
+    {
+        job.work = route.steps.len() as u64 + 1;
+        job.answer = Answer::Route(route);
+        return;
+    }
+    // No field, or the goal cannot be reached from here: a search finds the closest
+    // reachable cell instead.
+    let mut work = 0_u64;
+    let mut found = None;
+    if job.start.manhattan(job.goal) <= window {
+        let r = if job.mode == SearchMode::Greedy && job.connectivity == Connectivity::Four {
+            s.greedy.set_max_expansions(job.max_expansions);
+            s.greedy
+                .build_path(grid, job.start, job.goal, job.layer)
+                .map(|r| r.map_path(PathSteps::Four))
+        } else {
+            s.window.set_max_expansions(job.max_expansions);
+            search(&mut s.window, grid, job)
+        };
+        // Only an unusable start fails, and the planner checked it.
+        if let Ok(r) = r {
+            work += u64::from(r.expanded);
+            // A near goal that needs a detour out of the window: search the whole grid.
+            let detour = !r.route.reaches_goal
+                && grid.is_passable(job.goal, job.layer)
+                && r.expanded < job.max_expansions;
+            if !detour {
+                found = Some(r);
+            }
+        }
+    }
+    let r = match found {
+        Some(r) => r,
+        None => {
+            s.whole.set_max_expansions(job.max_expansions);
+            match search(&mut s.whole, grid, job) {
+                Ok(r) => {
+                    work += u64::from(r.expanded);
+                    r
+                }
+                Err(_) => {
+                    job.work = work;
+                    job.answer = Answer::NoPath(NoPathReason::GridTooLarge);
+                    return;
+                }
+            }
+        }
+    };
+    let short = (!r.route.reaches_goal).then(|| {
+        if !grid.is_passable(job.goal, job.layer) {
+            NoPathReason::GoalBlocked
+        } else if r.expanded >= job.max_expansions {
+            NoPathReason::SearchLimit
+        } else {
+            NoPathReason::Unreachable
+        }
+    });
+    job.work = work;
+    job.answer = match short {
+        Some(reason) if r.path.is_empty() => Answer::NoPath(reason),
+        _ => Answer::Route(Route {
+            steps: r.path,
+            end: r.end,
+            cost: r.route.cost as f32,
+            continues: r.continues(),
+            short,
+            by_field: false,
+        }),
+    };
+}
+
+fn search(
+    solver: &mut AStar,
+    grid: &Grid,
+    job: &Job,
+) -> Result<PathResult<PathSteps>, tilepath::PathError> {
+    match job.connectivity {
+        Connectivity::Eight => solver
+            .build_path8(grid, job.start, job.goal, job.layer)
+            .map(|r| r.map_path(PathSteps::Eight)),
+        Connectivity::Four => solver
+            .build_path(grid, job.start, job.goal, job.layer)
+            .map(|r| r.map_path(PathSteps::Four)),
+    }
+}

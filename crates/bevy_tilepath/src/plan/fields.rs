@@ -1,0 +1,212 @@
+//! Shared distance fields: one per (goal, layer, connectivity) that enough units head
+//! for, kept across ticks, repaired after grid edits, reused least recently used first.
+
+use std::collections::HashMap;
+
+use tilepath::{Cell, Connectivity, DistanceField, Grid, GridLayer};
+
+use super::job::{Job, Route};
+use crate::grid::{ChangeCursor, Changes};
+use crate::{PathSteps, PathingGrid, PathingSettings, SearchMode};
+
+/// Repairs touching up to this many cells allocate nothing (20 bytes per cell).
+const REPAIR_RESERVE: usize = 1 << 16;
+
+/// What a field answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct FieldKey {
+    goal: Cell,
+    layer: GridLayer,
+    connectivity: Connectivity,
+}
+
+impl FieldKey {
+    fn of(job: &Job) -> Self {
+        Self {
+            goal: job.goal,
+            layer: job.layer,
+            connectivity: job.connectivity,
+        }
+    }
+}
+
+struct CachedField {
+    key: FieldKey,
+    field: DistanceField,
+    /// Holds a computed field for `key` on the current grid.
+    valid: bool,
+    last_used: u64,
+}
+
+#[derive(Default)]
+pub(crate) struct FieldCache {
+    fields: Vec<CachedField>,
+    /// Jobs of the current batch per key.
+    counts: HashMap<FieldKey, u32>,
+    /// Where the fields were last repaired up to in the grid's change log.
+    cursor: ChangeCursor,
+    /// The changed cells to repair, each once.
+    repair: Vec<Cell>,
+    /// One bit per cell: already in `repair`.
+    seen: Vec<u64>,
+}
+
+impl FieldCache {
+    /// Brings the kept fields in step with the grid: repairs them after edits, forgets
+    /// them when the grid was replaced. Returns the work done (cells updated).
+    pub(crate) fn maintain(&mut self, grid: &PathingGrid) -> u64 {
+        let changes = grid.changes_since(self.cursor);
+        self.cursor = grid.change_cursor();
+        let cells = match changes {
+            Changes::Replaced => {
+                self.fields.clear();
+                return 0;
+            }
+            Changes::Cells([]) => return 0,
+            Changes::Cells(cells) => cells,
+        };
+        let g = grid.grid();
+        self.seen.resize(g.len().div_ceil(64), 0);
+        self.repair.clear();
+        for &cell in cells {
+            if let Some(i) = g.index_of(cell)
+                && self.seen[i / 64] & (1 << (i % 64)) == 0
+            {
+                self.seen[i / 64] |= 1 << (i % 64);
+                self.repair.push(cell);
+            }
+        }
+        for &cell in &self.repair {
+            if let Some(i) = g.index_of(cell) {
+                self.seen[i / 64] = 0;
+            }
+        }
+        let mut work = 0;
+        for slot in self.fields.iter_mut().filter(|s| s.valid) {
+            match slot.field.repair(g, &self.repair) {
+                Ok(stats) => work += (stats.cells_updated + stats.cells_invalidated) as u64,
+                Err(_) => slot.valid = false,
+            }
+        }
+        work
+    }
+
+    /// Fields repaired by the last [`maintain`](Self::maintain).
+    pub(crate) fn repaired(&self) -> u32 {
+        if self.repair.is_empty() {
+            0
+        } else {
+            self.fields.iter().filter(|s| s.valid).count() as u32
+        }
+    }
+
+    /// Decides which jobs a shared distance field serves, building the fields they
+    /// need. Returns the work spent building fields and the number built.
+    pub(crate) fn assign(
+        &mut self,
+        grid: &Grid,
+        settings: &PathingSettings,
+        jobs: &mut [Job],
+        tick: u64,
+    ) -> (u64, u32) {
+        self.counts.clear();
+        for job in jobs.iter().filter(|j| j.mode == SearchMode::Auto) {
+            *self.counts.entry(FieldKey::of(job)).or_insert(0) += 1;
+        }
+        let (mut work, mut built) = (0, 0);
+        for job in jobs.iter_mut().filter(|j| j.mode == SearchMode::Auto) {
+            let key = FieldKey::of(job);
+            let found = self.fields.iter().position(|s| s.valid && s.key == key);
+            let slot = match found {
+                Some(i) => Some(i),
+                None if self.counts.get(&key).copied().unwrap_or(0) as usize
+                    >= settings.field_threshold =>
+                {
+                    self.build(grid, settings, key, tick).map(|(i, cells)| {
+                        built += 1;
+                        work += cells;
+                        i
+                    })
+                }
+                None => None,
+            };
+            if let Some(i) = slot {
+                self.fields[i].last_used = tick;
+                job.field = Some(i);
+            }
+        }
+        (work, built)
+    }
+
+    /// The route field `i` gives `job`, `None` when the goal cannot be reached from
+    /// the job's start.
+    pub(crate) fn route(&self, i: usize, job: &Job) -> Option<Route> {
+        let field = &self.fields.get(i)?.field;
+        let cost = field.distance(job.start)?;
+        let (steps, end) = match job.connectivity {
+            Connectivity::Eight => {
+                let p = field.path8(job.start);
+                (PathSteps::Eight(p), p.end(job.start))
+            }
+            Connectivity::Four => {
+                let p = field.path(job.start);
+                (PathSteps::Four(p), p.end(job.start))
+            }
+        };
+        Some(Route {
+            steps,
+            end,
+            cost: cost as f32,
+            continues: end != job.goal,
+            short: None,
+            by_field: true,
+        })
+    }
+
+    /// Computes a field for `key` in a free slot (a new one, or the least recently used
+    /// one not used this tick). Returns the slot and the cells it settled.
+    fn build(
+        &mut self,
+        grid: &Grid,
+        settings: &PathingSettings,
+        key: FieldKey,
+        tick: u64,
+    ) -> Option<(usize, u64)> {
+        let i = if self.fields.len() < settings.max_fields {
+            let mut field = DistanceField::new(grid, key.layer, key.connectivity);
+            field.reserve_repair(REPAIR_RESERVE.min(grid.len()));
+            self.fields.push(CachedField {
+                key,
+                field,
+                valid: false,
+                last_used: tick,
+            });
+            self.fields.len() - 1
+        } else {
+            let (i, _) = self
+                .fields
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.last_used < tick || !s.valid)
+                .min_by_key(|(_, s)| (s.valid, s.last_used))?;
+            let slot = &mut self.fields[i];
+            let reusable = slot.field.layer() == key.layer
+                && slot.field.connectivity() == key.connectivity
+                && slot.field.region().max
+                    == Cell::new(grid.width() as i32 - 1, grid.height() as i32 - 1);
+            if !reusable {
+                slot.field = DistanceField::new(grid, key.layer, key.connectivity);
+                slot.field.reserve_repair(REPAIR_RESERVE.min(grid.len()));
+            }
+            i
+        };
+        let slot = &mut self.fields[i];
+        slot.key = key;
+        slot.valid = false;
+        slot.field.clear_goals();
+        slot.field.add_goal(key.goal, 0);
+        let stats = slot.field.compute(grid).ok()?;
+        slot.valid = true;
+        Some((i, stats.cells_updated as u64))
+    }
+}

@@ -1,0 +1,50 @@
+//! One request taken from the FIFO, and its one answer.
+
+use bevy::prelude::*;
+use tilepath::{Cell, Connectivity, GridLayer};
+
+use crate::{NoPathReason, PathSteps, SearchMode};
+
+/// A request being served: what was asked, read once from the unit, and the answer.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Job {
+    pub(crate) entity: Entity,
+    pub(crate) start: Cell,
+    pub(crate) goal: Cell,
+    pub(crate) layer: GridLayer,
+    pub(crate) connectivity: Connectivity,
+    pub(crate) mode: SearchMode,
+    pub(crate) max_expansions: u32,
+    /// The index of the shared distance field that serves it, if any.
+    pub(crate) field: Option<usize>,
+    pub(crate) answer: Answer,
+    /// Work spent on it: nodes expanded, or steps read from a field.
+    pub(crate) work: u64,
+}
+
+/// What a request gets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Answer {
+    /// Not answered yet: a search (or a field) will answer it.
+    Unsolved,
+    /// A path: complete, or partial (ending at the reachable cell closest to the goal)
+    /// with the reason it cannot reach the goal.
+    Route(Route),
+    /// No path at all.
+    NoPath(NoPathReason),
+}
+
+/// A planned segment and what is known of the whole route.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Route {
+    pub(crate) steps: PathSteps,
+    pub(crate) end: Cell,
+    /// The cost of the whole route found, all segments.
+    pub(crate) cost: f32,
+    /// The route goes on past `end`.
+    pub(crate) continues: bool,
+    /// `None`: the route reaches the goal; otherwise why it stops short.
+    pub(crate) short: Option<NoPathReason>,
+    /// Read from a shared distance field rather than searched.
+    pub(crate) by_field: bool,
+}

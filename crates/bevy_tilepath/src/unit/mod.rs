@@ -1,0 +1,18 @@
+//! The components a unit carries: where it is, what it asked for, what it got.
+
+mod path;
+mod request;
+mod status;
+
+use bevy::prelude::*;
+use tilepath::Cell;
+
+pub use path::{PathSteps, UnitPath};
+pub use request::{PathGoal, PathRequest, SearchMode};
+pub use status::{NoPathReason, PathStatus};
+
+/// The cell a unit stands on. The plugin plans from it; [`PathFollower`](crate::PathFollower)
+/// updates it. Moving a unit yourself is fine: a unit found off its path, or moved
+/// since a request of its failed, is planned again.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct GridCell(pub Cell);

@@ -1,0 +1,116 @@
+//! What a unit asks for.
+
+use bevy::prelude::*;
+use tilepath::{Cell, Connectivity, GridLayer};
+
+use super::{PathStatus, UnitPath};
+use crate::plan::PlanState;
+
+/// Where a [`PathRequest`] leads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PathGoal {
+    /// A fixed cell.
+    Cell(Cell),
+    /// Another entity's [`GridCell`]: followed as it moves (see
+    /// [`PathingSettings::retarget_interval`](crate::PathingSettings::retarget_interval)).
+    /// If the entity is despawned or has no `GridCell`, the request fails with
+    /// [`NoPathReason::TargetMissing`] and the unit keeps its last path.
+    Entity(Entity),
+}
+
+/// Which search serves a request.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum SearchMode {
+    /// The plugin picks: a shared distance field when enough units head for the same
+    /// cell, windowed A* for near goals, whole-grid A* for far ones.
+    #[default]
+    Auto,
+    /// Always A* (optimal), windowed or whole-grid by distance.
+    AStar,
+    /// Greedy best-first for near goals (cheaper, not optimal, 4-connected only);
+    /// whole-grid A* for far goals.
+    Greedy,
+}
+
+/// Asks the plugin for a path from the unit's [`GridCell`] to a goal.
+///
+/// The request stays on the unit: the plugin keeps its [`UnitPath`] valid (next segment
+/// before the current one runs out, a new plan when the target moves or a wall appears)
+/// until the request is removed. Changing the request plans again.
+///
+/// ```
+/// # use bevy_tilepath::prelude::*;
+/// # use bevy::prelude::*;
+/// # fn spawn(mut commands: Commands, player: Entity) {
+/// commands.spawn((
+///     GridCell(Cell::new(3, 4)),
+///     PathRequest::chase(player).with_layer(GridLayer::FLOOR_ONLY),
+///     PathFollower::new(4.0),
+/// ));
+/// # }
+/// ```
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+#[require(UnitPath, PathStatus, PlanState)]
+pub struct PathRequest {
+    /// Where to go.
+    pub goal: PathGoal,
+    /// What each tile kind costs this unit (0 = blocked).
+    pub layer: GridLayer,
+    /// 4- or 8-connected movement (8: no corner cutting, diagonals cost `sqrt(2)`).
+    pub connectivity: Connectivity,
+    /// Which search to use.
+    pub mode: SearchMode,
+    /// Caps the nodes one search may expand (`None`: the settings' default).
+    pub max_expansions: Option<u32>,
+}
+
+impl PathRequest {
+    /// A request for a path to `cell`, walking on [`GridLayer::FLOOR_ONLY`], 4-connected.
+    #[must_use]
+    pub fn to_cell(cell: Cell) -> Self {
+        Self {
+            goal: PathGoal::Cell(cell),
+            layer: GridLayer::FLOOR_ONLY,
+            connectivity: Connectivity::Four,
+            mode: SearchMode::Auto,
+            max_expansions: None,
+        }
+    }
+
+    /// A request to chase `target` (an entity with a [`GridCell`]).
+    #[must_use]
+    pub fn chase(target: Entity) -> Self {
+        Self {
+            goal: PathGoal::Entity(target),
+            ..Self::to_cell(Cell::default())
+        }
+    }
+
+    /// With this layer.
+    #[must_use]
+    pub fn with_layer(mut self, layer: GridLayer) -> Self {
+        self.layer = layer;
+        self
+    }
+
+    /// With this connectivity.
+    #[must_use]
+    pub fn with_connectivity(mut self, connectivity: Connectivity) -> Self {
+        self.connectivity = connectivity;
+        self
+    }
+
+    /// With this search mode.
+    #[must_use]
+    pub fn with_mode(mut self, mode: SearchMode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// With an expansion cap for each search.
+    #[must_use]
+    pub fn with_max_expansions(mut self, max: u32) -> Self {
+        self.max_expansions = Some(max);
+        self
+    }
+}

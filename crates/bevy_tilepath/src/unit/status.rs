@@ -1,0 +1,41 @@
+//! Where a request stands, and why it has no path.
+
+use bevy::prelude::*;
+
+/// Why a request has no (complete) path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NoPathReason {
+    /// There is no grid yet (no tilemap mirrored, no grid set).
+    NoGrid,
+    /// The mirrored tilemap is larger than a grid can be
+    /// ([`Grid::MAX_SIDE`](tilepath::Grid::MAX_SIDE)).
+    GridTooLarge,
+    /// The unit's [`GridCell`] is outside the grid.
+    StartOutsideGrid,
+    /// The goal cell is outside the grid.
+    GoalOutsideGrid,
+    /// The chased entity was despawned or has no [`GridCell`].
+    TargetMissing,
+    /// The goal cell is blocked for the unit's layer.
+    GoalBlocked,
+    /// No route leads to the goal.
+    Unreachable,
+    /// The search hit its expansion cap before reaching the goal.
+    SearchLimit,
+}
+
+/// Where a unit's request stands.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PathStatus {
+    /// Waiting to be served (the unit keeps its previous path meanwhile).
+    #[default]
+    Pending,
+    /// The path (or its segments) leads to the goal.
+    Found,
+    /// The path leads towards the goal but cannot reach it: it ends at the reachable
+    /// cell closest to the goal. Planned again when the grid changes.
+    Partial(NoPathReason),
+    /// No path at all; the unit keeps its last path. Planned again when the grid or
+    /// the target changes.
+    NoPath(NoPathReason),
+}
