@@ -73,7 +73,18 @@ fn needs_plan(
     let (now, retry) = match status {
         PathStatus::Pending => (true, false),
         PathStatus::NoPath(NoPathReason::TargetMissing) => (goal_now.is_some(), false),
-        PathStatus::NoPath(_) => (cell != state.start || retarget, edited),
+        // An edit may open the way; it cannot bring a start or goal into the grid
+        // (a resized grid is replaced, which plans everything again).
+        PathStatus::NoPath(reason) => (
+            cell != state.start || retarget,
+            edited
+                && matches!(
+                    reason,
+                    NoPathReason::GoalBlocked
+                        | NoPathReason::Unreachable
+                        | NoPathReason::SearchLimit
+                ),
+        ),
         PathStatus::Found | PathStatus::Partial(_) => {
             let partial = matches!(status, PathStatus::Partial(_));
             let now = path.at != cell
