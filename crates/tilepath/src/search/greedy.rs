@@ -157,7 +157,11 @@ impl Greedy {
         let cells = &mut self.slots.cells[..];
         // The start's word is the same as a wall's: marking the walls of its row may
         // overwrite it (a unit may stand on a closed tile) and change nothing.
-        set(cells, start_slot, wall);
+        // SAFETY: the start is a usable cell of the window.
+        #[expect(unsafe_code, reason = "bounds proven by the window")]
+        unsafe {
+            set(cells, start_slot, wall);
+        }
         if start_slot == goal_slot {
             return (start_slot - OFFSET, 0);
         }
@@ -169,6 +173,18 @@ impl Greedy {
         // The slots whose rows and the rows above and below are marked (a copy of
         // the walls' own, kept where the loop can test it without their pointer).
         let mut marked = Marked::NONE;
+        // The expanded cell nearest the goal so far, by distance - base.
+        let base_i = base as i64;
+        let mut best = (start_dist as i64 - base_i, start_slot);
+        // Expansions left before the limit stops the search.
+        let mut budget = self.max_expansions;
+        let sides = Sides {
+            left,
+            right,
+            above,
+            below,
+            stamp,
+        };
         let mut heads = [NIL; 64];
         let mut mask = 0u64;
         // The bucket popped from and the slot popped: the head of the lowest
@@ -177,59 +193,6 @@ impl Greedy {
         let mut slot = start_slot;
         heads[current] = slot;
         mask |= 1 << current;
-        // The expanded cell nearest the goal so far, by distance - base.
-        let base_i = base as i64;
-        let mut best = (start_dist as i64 - base_i, start_slot);
-        // Expansions left before the limit stops the search.
-        let mut budget = self.max_expansions;
-        // Expands `slot`, at `$key` (its distance less `base`), queueing its
-        // neighbours in buckets `$lo` (one step nearer the goal) and `$hi` (one step
-        // farther); the last neighbour queued nearer the goal, or NIL.
-        macro_rules! expand {
-            ($key:expr, $lo:expr, $hi:expr) => {{
-                let (key, lo, hi): (i64, usize, usize) = ($key, $lo, $hi);
-                debug_assert_eq!(key, {
-                    let (lx, ly) = unpack(slot);
-                    manhattan(lx, ly, gx, gy) as i64 - base_i
-                });
-                // Every reached cell is popped before a search gives up (unless the
-                // expansion limit stops it), so tracking the best cell here, once per
-                // expansion rather than once per neighbour, sees them all.
-                if key < best.0 {
-                    improve(&mut best, (key, slot));
-                }
-                let x = slot & (STRIDE - 1);
-                let mut nearest = NIL;
-                // Marks the neighbour at `$slot` reached by `$dir` and queues it in its
-                // bucket, unless it is a wall or reached already.
-                macro_rules! reach {
-                    ($n:expr, $dir:expr, $nearer:expr) => {{
-                        let (n, nearer) = ($n, $nearer);
-                        let b = if nearer { lo } else { hi };
-                        if get(cells, n) < stamp {
-                            set(cells, n, stamp | $dir << DIR_SHIFT | heads[b]);
-                            heads[b] = n;
-                            mask |= 1 << b;
-                            if nearer {
-                                nearest = n;
-                            }
-                        }
-                    }};
-                }
-                reach!(slot + 1, 0, x < left);
-                reach!(slot + STRIDE, 1, slot < above);
-                reach!(slot - 1, 2, x >= right);
-                reach!(slot - STRIDE, 3, slot >= below);
-                if LIMITED && budget == 0 {
-                    // The last expansion may have reached the goal.
-                    if mask & 1 != 0 {
-                        return (goal_slot - OFFSET, self.max_expansions);
-                    }
-                    break;
-                }
-                nearest
-            }};
-        }
         loop {
             // The walls around the cell: those of its row and the rows above and
             // below. (First, where the fewest values live across the call.)
@@ -237,7 +200,9 @@ impl Greedy {
                 marked = walls.extend(cells, wall, grid, slot >> WINDOW_SHIFT);
             }
             // The popped cell is the head of the current bucket; the rest of it.
-            let next = get(cells, slot) & NIL;
+            // SAFETY: `slot` is the start or a queued cell, a usable cell's slot.
+            #[expect(unsafe_code, reason = "bounds proven by the window")]
+            let next = unsafe { get(cells, slot) } & NIL;
             budget -= 1;
             if current.wrapping_sub(2) < 61 {
                 // The neighbours' buckets are either side of the current one, the
@@ -246,7 +211,33 @@ impl Greedy {
                 // registers: the next expansion starts as soon as this one's loads
                 // are done.) Nothing is queued in the current bucket, so its head and
                 // bit are only written when the search leaves it.
-                let nearest = expand!(current as i64, current - 1, current + 1);
+                debug_assert_eq!(current as i64, {
+                    let (lx, ly) = unpack(slot);
+                    manhattan(lx, ly, gx, gy) as i64 - base_i
+                });
+                let around = (current - 1, current + 1);
+                // SAFETY: as above; queued cells are usable (walls and guard slots
+                // are never queued).
+                #[expect(unsafe_code, reason = "bounds proven by the window")]
+                let expanded = unsafe {
+                    expand::<LIMITED>(
+                        cells,
+                        &mut heads,
+                        &mut mask,
+                        &mut best,
+                        sides,
+                        slot,
+                        current as i64,
+                        around,
+                        budget,
+                    )
+                };
+                let nearest = match expanded {
+                    Expanded::Nearest(n) => n,
+                    Expanded::LimitReached => {
+                        return limit_spent(mask, best, goal_slot, self.max_expansions);
+                    }
+                };
                 if nearest != NIL {
                     heads[current] = next;
                     mask ^= u64::from(next == NIL) << current;
@@ -272,7 +263,25 @@ impl Greedy {
                 // The first or last bucket, where distances are clamped.
                 let (lx, ly) = unpack(slot);
                 let d = manhattan(lx, ly, gx, gy);
-                expand!(d as i64 - base_i, bucket(d - 1, base), bucket(d + 1, base));
+                let around = (bucket(d - 1, base), bucket(d + 1, base));
+                // SAFETY: as above.
+                #[expect(unsafe_code, reason = "bounds proven by the window")]
+                let expanded = unsafe {
+                    expand::<LIMITED>(
+                        cells,
+                        &mut heads,
+                        &mut mask,
+                        &mut best,
+                        sides,
+                        slot,
+                        d as i64 - base_i,
+                        around,
+                        budget,
+                    )
+                };
+                if let Expanded::LimitReached = expanded {
+                    return limit_spent(mask, best, goal_slot, self.max_expansions);
+                }
             }
             if mask == 0 {
                 break;
@@ -281,6 +290,152 @@ impl Greedy {
             slot = heads[current];
         }
         (best.1 - OFFSET, self.max_expansions - budget)
+    }
+}
+
+/// The query's constants a neighbour is queued with: which side of the goal a slot
+/// lies (see `search`) and the query's stamp.
+#[derive(Clone, Copy)]
+struct Sides {
+    left: u32,
+    right: u32,
+    above: u32,
+    below: u32,
+    stamp: u32,
+}
+
+/// The answer of a search whose expansion limit is spent: the goal if the last
+/// expansion reached it (it is in bucket 0), else the best cell.
+#[cold]
+fn limit_spent(mask: u64, best: (i64, u32), goal_slot: u32, expanded: u32) -> (u32, u32) {
+    let end = if mask & 1 != 0 { goal_slot } else { best.1 };
+    (end - OFFSET, expanded)
+}
+
+/// How an expansion ends.
+enum Expanded {
+    /// The last neighbour queued one step nearer the goal, or `NIL`.
+    Nearest(u32),
+    /// It was the last expansion the limit allows.
+    LimitReached,
+}
+
+/// Expands `slot`, whose key (distance to the goal less the query's base) is `key`:
+/// records it as the best cell if it is, and queues its open neighbours in bucket
+/// `around.0` (one step nearer the goal) or `around.1` (one step farther) of the open
+/// list (64 LIFO buckets by distance to the goal, each a list linked through the
+/// slots' `next` fields, `heads`, and a bit per non-empty bucket, `mask`). `budget` is
+/// the expansions left after this one.
+///
+/// # Safety
+/// `slot` is the greedy slot of a usable cell of the window, so that it and its four
+/// neighbours are below `cells.len()`.
+#[inline(always)]
+#[expect(clippy::too_many_arguments, reason = "the loop's registers, inlined")]
+#[expect(unsafe_code, reason = "bounds proven by the window")]
+unsafe fn expand<const LIMITED: bool>(
+    cells: &mut [u32],
+    heads: &mut [u32; 64],
+    mask: &mut u64,
+    best: &mut (i64, u32),
+    sides: Sides,
+    slot: u32,
+    key: i64,
+    around: (usize, usize),
+    budget: u32,
+) -> Expanded {
+    // Every reached cell is popped before a search gives up (unless the expansion
+    // limit stops it), so tracking the best cell here, once per expansion rather than
+    // once per neighbour, sees them all.
+    if key < best.0 {
+        improve(best, (key, slot));
+    }
+    const STRIDE: u32 = 1 << WINDOW_SHIFT;
+    let x = slot & (STRIDE - 1);
+    let mut nearest = NIL;
+    // SAFETY: the four neighbours of a usable cell, as the caller promises.
+    unsafe {
+        reach(
+            cells,
+            heads,
+            mask,
+            sides,
+            slot + 1,
+            0,
+            x < sides.left,
+            around,
+            &mut nearest,
+        );
+        reach(
+            cells,
+            heads,
+            mask,
+            sides,
+            slot + STRIDE,
+            1,
+            slot < sides.above,
+            around,
+            &mut nearest,
+        );
+        reach(
+            cells,
+            heads,
+            mask,
+            sides,
+            slot - 1,
+            2,
+            x >= sides.right,
+            around,
+            &mut nearest,
+        );
+        reach(
+            cells,
+            heads,
+            mask,
+            sides,
+            slot - STRIDE,
+            3,
+            slot >= sides.below,
+            around,
+            &mut nearest,
+        );
+    }
+    if LIMITED && budget == 0 {
+        return Expanded::LimitReached;
+    }
+    Expanded::Nearest(nearest)
+}
+
+/// Marks the neighbour at slot `n`, reached by direction `dir`, and queues it in its
+/// bucket (`around.0` if it is `nearer` the goal, and then it is the `nearest`),
+/// unless it is a wall or reached already.
+///
+/// # Safety
+/// `n < cells.len()`.
+#[inline(always)]
+#[expect(clippy::too_many_arguments, reason = "the loop's registers, inlined")]
+#[expect(unsafe_code, reason = "bounds proven by the window")]
+unsafe fn reach(
+    cells: &mut [u32],
+    heads: &mut [u32; 64],
+    mask: &mut u64,
+    sides: Sides,
+    n: u32,
+    dir: u32,
+    nearer: bool,
+    around: (usize, usize),
+    nearest: &mut u32,
+) {
+    let b = if nearer { around.0 } else { around.1 };
+    // SAFETY: `n` is in bounds, as the caller promises.
+    if unsafe { get(cells, n) } < sides.stamp {
+        // SAFETY: as above.
+        unsafe { set(cells, n, sides.stamp | dir << DIR_SHIFT | heads[b]) };
+        heads[b] = n;
+        *mask |= 1 << b;
+        if nearer {
+            *nearest = n;
+        }
     }
 }
 
@@ -317,29 +472,31 @@ fn manhattan(x: u32, y: u32, gx: i64, gy: i64) -> u64 {
 }
 
 /// The scratch word of `slot`, a greedy slot.
+///
+/// # Safety
+/// `slot < cells.len()`. The callers pass greedy slots of usable cells (the start,
+/// queued slots: every queued cell is a neighbour of an expanded one that is not a
+/// wall, and the guard slots around the usable area are walls), their neighbours, or
+/// the wall slots `Walls` marks. Usable cells are at rows and columns
+/// `1..=WINDOW_SIDE`, so their neighbours are below `SLOTS == cells.len()`.
 #[inline(always)]
-fn get(cells: &[u32], slot: u32) -> u32 {
+#[expect(unsafe_code, reason = "bounds proven by the window")]
+unsafe fn get(cells: &[u32], slot: u32) -> u32 {
     debug_assert!((slot as usize) < cells.len());
-    // SAFETY: callers pass greedy slots of usable cells (the start, walls marked by
-    // `Walls::mark`, queued slots: every queued cell is a neighbour of an expanded one
-    // that is not a wall, and the guard slots around the usable area are walls) or
-    // their neighbours. Usable cells are at rows 1..=WINDOW_SIDE and columns
-    // 1..=WINDOW_SIDE, so their neighbours are below `SLOTS == cells.len()`.
-    #[expect(unsafe_code, reason = "bounds proven by the window")]
-    unsafe {
-        *cells.get_unchecked(slot as usize)
-    }
+    // SAFETY: in bounds, as the caller promises.
+    unsafe { *cells.get_unchecked(slot as usize) }
 }
 
 /// Writes the scratch word of `slot`, a greedy slot.
+///
+/// # Safety
+/// `slot < cells.len()` (see [`get`]).
 #[inline(always)]
-fn set(cells: &mut [u32], slot: u32, word: u32) {
+#[expect(unsafe_code, reason = "bounds proven by the window")]
+unsafe fn set(cells: &mut [u32], slot: u32, word: u32) {
     debug_assert!((slot as usize) < cells.len());
-    // SAFETY: as in `get`.
-    #[expect(unsafe_code, reason = "bounds proven by the window")]
-    unsafe {
-        *cells.get_unchecked_mut(slot as usize) = word;
-    }
+    // SAFETY: in bounds, as the caller promises.
+    unsafe { *cells.get_unchecked_mut(slot as usize) = word };
 }
 
 /// The greedy search's slot of a window slot is the window's plus `OFFSET`: its slots
@@ -501,6 +658,10 @@ impl Walls {
     /// outside the window or the grid.
     #[inline(always)]
     fn mark(&self, cells: &mut [u32], wall: u32, grid: &Grid, r: u32) {
+        debug_assert!(r <= WINDOW_SIDE + 1);
+        // The stores below are unchecked: a row past the guard row is never marked,
+        // whatever the caller passes.
+        let r = r.min(WINDOW_SIDE + 1);
         let row = (r as usize) << WINDOW_SHIFT;
         let (x0, x1) = (self.x0, self.x1);
         // Local column x is slot row + x + 1.
@@ -509,10 +670,13 @@ impl Walls {
             fill(cells, wall, row + x0..row + x1 + 2);
             return;
         }
-        // Rows up to WINDOW_SIDE + 1 and columns up to WINDOW_SIDE + 1: below SLOTS,
-        // as `set` requires.
-        set(cells, (row + x0) as u32, wall);
-        set(cells, (row + x1 + 1) as u32, wall);
+        // SAFETY: rows up to WINDOW_SIDE + 1 and columns up to WINDOW_SIDE + 1 (the
+        // window's columns are below WINDOW_SIDE): below SLOTS, as `set` requires.
+        #[expect(unsafe_code, reason = "bounds proven by the window")]
+        unsafe {
+            set(cells, (row + x0) as u32, wall);
+            set(cells, (row + x1 + 1) as u32, wall);
+        }
         // Whole bytes of the packed grid: the row's first usable cell is cell `s` of
         // the first word read, and a word holds 32 cells.
         let i = self.origin + k as usize * self.width;
@@ -526,8 +690,11 @@ impl Walls {
             let mut closed = !open_cells(self.anf, grid.cells_from(i - s + j0)) & keep;
             while closed != 0 {
                 let j = j0 + closed.trailing_zeros() as usize / 2;
-                // A usable column (s <= j < end) of a row <= WINDOW_SIDE + 1.
-                set(cells, (at + j) as u32, wall);
+                // SAFETY: a usable column (s <= j < end) of a row <= WINDOW_SIDE + 1.
+                #[expect(unsafe_code, reason = "bounds proven by the window")]
+                unsafe {
+                    set(cells, (at + j) as u32, wall);
+                }
                 closed &= closed - 1;
             }
         };
