@@ -357,7 +357,8 @@ struct Relax<'a, Q, const EIGHT: bool> {
 
 impl<Q: OpenList, const EIGHT: bool> Visit for Relax<'_, Q, EIGHT> {
     #[inline(always)]
-    fn visit(&mut self, slot: u32, dir: u8, cost: u8, x: u32, y: u32) {
+    #[expect(unsafe_code, reason = "bounds proven by the window")]
+    unsafe fn visit(&mut self, slot: u32, dir: u8, cost: u8, x: u32, y: u32) {
         let step = if EIGHT {
             u64::from(cost)
                 * if dir & 1 == 1 {
@@ -369,9 +370,8 @@ impl<Q: OpenList, const EIGHT: bool> Visit for Relax<'_, Q, EIGHT> {
             u64::from(cost)
         };
         let ng = self.g + step;
-        // SAFETY: `slot` comes from `visit_neighbours`, inside the window, and the
-        // node map holds at least `window.slots()` slots (checked in `AStar::run`).
-        #[expect(unsafe_code, reason = "bounds proven by the window")]
+        // SAFETY: `slot` is inside the window, as the caller promises, and the node
+        // map holds at least `window.slots()` slots (checked in `AStar::run`).
         let (node, _) = unsafe { self.nodes.entry_unchecked(slot as usize) };
         if *node & CLOSED != 0 || ng >= node_g(*node) {
             return;
@@ -436,15 +436,20 @@ impl Search<'_> {
                 break;
             }
             relax.g = g;
-            self.window.visit_neighbours::<EIGHT, _>(
-                self.grid,
-                self.layer,
-                slot,
-                lx,
-                ly,
-                back::<EIGHT>(parent),
-                &mut relax,
-            );
+            // SAFETY: `slot` is a popped node's, the slot of `(lx, ly)`, inside the
+            // window made for `self.grid`.
+            #[expect(unsafe_code, reason = "bounds proven by the window")]
+            unsafe {
+                self.window.visit_neighbours::<EIGHT, _>(
+                    self.grid,
+                    self.layer,
+                    slot,
+                    lx,
+                    ly,
+                    back::<EIGHT>(parent),
+                    &mut relax,
+                );
+            }
         }
         (best.1, expanded)
     }

@@ -189,20 +189,41 @@ impl LinkedNodes {
                 let (x, y) = (i64::from(lx), i64::from(ly));
                 let h_of = |nearer: bool| if nearer { h - scale } else { h + scale };
                 if around & RIGHT != 0 && skip != 0 {
-                    open.relax(slot + 1, 0, ng, h_of(x < gx));
+                    // SAFETY: an open neighbour of a window cell, inside the window.
+                    #[expect(unsafe_code, reason = "bounds proven by the window")]
+                    unsafe {
+                        open.relax(slot + 1, 0, ng, h_of(x < gx))
+                    };
                 }
                 if down & SELF != 0 && skip != 1 {
-                    open.relax(slot + STRIDE, 1, ng, h_of(y < gy));
+                    // SAFETY: an open neighbour of a window cell, inside the window.
+                    #[expect(unsafe_code, reason = "bounds proven by the window")]
+                    unsafe {
+                        open.relax(slot + STRIDE, 1, ng, h_of(y < gy))
+                    };
                 }
                 if around & LEFT != 0 && skip != 2 {
-                    open.relax(slot - 1, 2, ng, h_of(x > gx));
+                    // SAFETY: an open neighbour of a window cell, inside the window.
+                    #[expect(unsafe_code, reason = "bounds proven by the window")]
+                    unsafe {
+                        open.relax(slot - 1, 2, ng, h_of(x > gx))
+                    };
                 }
                 if up & SELF != 0 && skip != 3 {
-                    open.relax(slot - STRIDE, 3, ng, h_of(y > gy));
+                    // SAFETY: an open neighbour of a window cell, inside the window.
+                    #[expect(unsafe_code, reason = "bounds proven by the window")]
+                    unsafe {
+                        open.relax(slot - STRIDE, 3, ng, h_of(y > gy))
+                    };
                 }
             } else {
                 let skip = back::<false>(((n >> DIR_SHIFT) & 0xF) as u8);
-                window.visit_neighbours::<false, _>(grid, layer, slot, lx, ly, skip, &mut open);
+                // SAFETY: `slot` is a popped node's, the slot of `(lx, ly)`, inside the
+                // window made for `grid`.
+                #[expect(unsafe_code, reason = "bounds proven by the window")]
+                unsafe {
+                    window.visit_neighbours::<false, _>(grid, layer, slot, lx, ly, skip, &mut open);
+                }
             }
         }
         (best.1, expanded)
@@ -234,12 +255,16 @@ struct Open<'a> {
 
 impl Open<'_> {
     /// Sets `slot` to `fields` (g, direction) and links it at the head of bucket `f`.
+    ///
+    /// # Safety
+    /// `slot` is a window slot (below `nodes.len()`).
     #[inline(always)]
-    fn link(&mut self, slot: u32, f: u64, fields: u64) {
+    #[expect(unsafe_code, reason = "bounds proven by the window")]
+    unsafe fn link(&mut self, slot: u32, f: u64, fields: u64) {
+        debug_assert!((slot as usize) < self.nodes.len());
         let b = (f % 64) as usize;
         let head = u64::from(self.heads[b]);
-        // SAFETY: `slot` and any linked `head` are window slots, below `nodes.len()`.
-        #[expect(unsafe_code, reason = "bounds proven by the window")]
+        // SAFETY: `slot` (as promised) and any linked `head` are window slots.
         unsafe {
             *self.nodes.get_unchecked_mut(slot as usize) =
                 self.stamp | fields | NIL << PREV_SHIFT | head << NEXT_SHIFT;
@@ -253,12 +278,17 @@ impl Open<'_> {
     }
 
     /// Takes the queued node `slot` (`n`, in bucket `f`) out of its list.
+    ///
+    /// # Safety
+    /// `n` is the word of a queued node: its links are window slots or `NIL`.
     #[inline(always)]
-    fn unlink(&mut self, slot: u32, n: u64, f: u64) {
+    #[expect(unsafe_code, reason = "bounds proven by the window")]
+    unsafe fn unlink(&mut self, slot: u32, n: u64, f: u64) {
         let b = (f % 64) as usize;
         let (prev, next) = ((n >> PREV_SHIFT) & NIL, (n >> NEXT_SHIFT) & NIL);
-        // SAFETY: linked neighbours are window slots, below `nodes.len()`.
-        #[expect(unsafe_code, reason = "bounds proven by the window")]
+        debug_assert!(prev == NIL || (prev as usize) < self.nodes.len());
+        debug_assert!(next == NIL || (next as usize) < self.nodes.len());
+        // SAFETY: linked neighbours are window slots, as promised.
         unsafe {
             if u32::from(self.heads[b]) == slot {
                 self.heads[b] = next as u16;
@@ -281,49 +311,56 @@ impl Open<'_> {
 
 impl Visit for Open<'_> {
     #[inline(always)]
-    fn visit(&mut self, slot: u32, dir: u8, cost: u8, x: u32, y: u32) {
+    #[expect(unsafe_code, reason = "bounds proven by the window")]
+    unsafe fn visit(&mut self, slot: u32, dir: u8, cost: u8, x: u32, y: u32) {
         let h = self.scale
             * ((i64::from(x) - self.gx).unsigned_abs() + (i64::from(y) - self.gy).unsigned_abs());
-        self.relax(slot, dir, self.g + u64::from(cost), h);
+        // SAFETY: a window slot, as the caller promises.
+        unsafe { self.relax(slot, dir, self.g + u64::from(cost), h) };
     }
 }
 
 impl Open<'_> {
     /// Reaches `slot` (heuristic `h`) by a step in direction `dir` at cost `ng`:
     /// queues it, or moves it to its new bucket, unless it was reached at `ng` or less.
+    ///
+    /// # Safety
+    /// `slot` is a window slot, below `nodes.len()` (checked by `search`).
     #[inline(always)]
-    fn relax(&mut self, slot: u32, dir: u8, ng: u64, h: u64) {
-        // SAFETY: `slot` is an open neighbour, inside the window, whose slots are
-        // below `nodes.len()` (checked by `search`).
-        #[expect(unsafe_code, reason = "bounds proven by the window")]
+    #[expect(unsafe_code, reason = "bounds proven by the window")]
+    unsafe fn relax(&mut self, slot: u32, dir: u8, ng: u64, h: u64) {
+        debug_assert!((slot as usize) < self.nodes.len());
+        // SAFETY: in bounds, as the caller promises.
         let n = unsafe { *self.nodes.get_unchecked(slot as usize) };
         if n >> GENERATION_SHIFT == self.stamp >> GENERATION_SHIFT {
             let g = (n >> G_SHIFT) & G_MASK;
             if ng >= g {
                 return;
             }
-            self.unlink(slot, n, g + h);
+            // SAFETY: `n` is a queued node's word (its generation is this query's).
+            unsafe { self.unlink(slot, n, g + h) };
         }
         let fields = ng << G_SHIFT | u64::from(dir) << DIR_SHIFT;
         if ng + h == self.f {
             if self.hot != NIL as u32 {
                 // SAFETY: the hot node is a window slot.
-                #[expect(unsafe_code, reason = "bounds proven by the window")]
-                let hot = unsafe { *self.nodes.get_unchecked(self.hot as usize) };
-                self.link(
-                    self.hot,
-                    self.f,
-                    hot & (G_MASK << G_SHIFT | 0xF << DIR_SHIFT),
-                );
+                unsafe {
+                    let hot = *self.nodes.get_unchecked(self.hot as usize);
+                    self.link(
+                        self.hot,
+                        self.f,
+                        hot & (G_MASK << G_SHIFT | 0xF << DIR_SHIFT),
+                    );
+                }
             }
             // SAFETY: as above.
-            #[expect(unsafe_code, reason = "bounds proven by the window")]
             unsafe {
                 *self.nodes.get_unchecked_mut(slot as usize) = self.stamp | fields | LINKS;
             }
             self.hot = slot;
         } else {
-            self.link(slot, ng + h, fields);
+            // SAFETY: as above.
+            unsafe { self.link(slot, ng + h, fields) };
         }
     }
 }

@@ -150,8 +150,13 @@ impl Window {
 
     /// The grid index of local cell `(lx, ly)` and the costs of its right, down, left
     /// and up neighbours (0 if blocked or outside the window).
+    ///
+    /// # Safety
+    /// `(lx, ly)` is inside the window and `grid` is the grid the window was made for
+    /// (the neighbours' indices it reads unchecked are then inside the grid).
     #[inline(always)]
-    pub(crate) fn straight_costs(
+    #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
+    pub(crate) unsafe fn straight_costs(
         &self,
         grid: &Grid,
         layer: GridLayer,
@@ -178,12 +183,18 @@ impl Window {
     /// orthogonal neighbours with [`Direction`](crate::Direction) codes, or with `EIGHT`
     /// also the diagonals whose two orthogonal neighbours are passable (no corner
     /// cutting), with [`Direction8`](crate::Direction8) codes.
+    ///
+    /// # Safety
+    /// `slot` is the slot of local cell `(lx, ly)`, inside the window, and `grid` is the
+    /// grid the window was made for; `visitor` may then be given every slot inside the
+    /// window (see [`Visit::visit`]).
     #[inline(always)]
     #[expect(
         clippy::too_many_arguments,
         reason = "hot path: plain values in registers"
     )]
-    pub(crate) fn visit_neighbours<const EIGHT: bool, V: Visit>(
+    #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
+    pub(crate) unsafe fn visit_neighbours<const EIGHT: bool, V: Visit>(
         &self,
         grid: &Grid,
         layer: GridLayer,
@@ -194,7 +205,8 @@ impl Window {
         visitor: &mut V,
     ) {
         let w = grid.width() as usize;
-        let (gi, [cr, cd, cl, cu]) = self.straight_costs(grid, layer, lx, ly);
+        // SAFETY: `(lx, ly)` is inside the window made for `grid`, as promised.
+        let (gi, [cr, cd, cl, cu]) = unsafe { self.straight_costs(grid, layer, lx, ly) };
         let stride = 1u32 << self.shift;
         // SAFETY: as in `straight_costs`: only called for diagonals whose two
         // orthogonal neighbours are inside `[x0, x1) x [y0, y1)`, so they are too.
@@ -202,40 +214,48 @@ impl Window {
         let cost = |i: usize| layer.cost_of_bits(unsafe { grid.bits_at_unchecked(i) });
         let (r, d, l, u) = if EIGHT { (0, 2, 4, 6) } else { (0, 1, 2, 3) };
         if cr != 0 && skip != r {
-            visitor.visit(slot + 1, r, cr, lx + 1, ly);
+            // SAFETY: a neighbour inside the window (its cost is not 0).
+            unsafe { visitor.visit(slot + 1, r, cr, lx + 1, ly) };
         }
         if cd != 0 && skip != d {
-            visitor.visit(slot + stride, d, cd, lx, ly + 1);
+            // SAFETY: a neighbour inside the window (its cost is not 0).
+            unsafe { visitor.visit(slot + stride, d, cd, lx, ly + 1) };
         }
         if cl != 0 && skip != l {
-            visitor.visit(slot - 1, l, cl, lx - 1, ly);
+            // SAFETY: a neighbour inside the window (its cost is not 0).
+            unsafe { visitor.visit(slot - 1, l, cl, lx - 1, ly) };
         }
         if cu != 0 && skip != u {
-            visitor.visit(slot - stride, u, cu, lx, ly - 1);
+            // SAFETY: a neighbour inside the window (its cost is not 0).
+            unsafe { visitor.visit(slot - stride, u, cu, lx, ly - 1) };
         }
         if EIGHT {
             if cr != 0 && cd != 0 && skip != 1 {
                 let c = cost(gi + w + 1);
                 if c != 0 {
-                    visitor.visit(slot + stride + 1, 1, c, lx + 1, ly + 1);
+                    // SAFETY: a neighbour inside the window (its cost is not 0).
+                    unsafe { visitor.visit(slot + stride + 1, 1, c, lx + 1, ly + 1) };
                 }
             }
             if cd != 0 && cl != 0 && skip != 3 {
                 let c = cost(gi + w - 1);
                 if c != 0 {
-                    visitor.visit(slot + stride - 1, 3, c, lx - 1, ly + 1);
+                    // SAFETY: a neighbour inside the window (its cost is not 0).
+                    unsafe { visitor.visit(slot + stride - 1, 3, c, lx - 1, ly + 1) };
                 }
             }
             if cl != 0 && cu != 0 && skip != 5 {
                 let c = cost(gi - w - 1);
                 if c != 0 {
-                    visitor.visit(slot - stride - 1, 5, c, lx - 1, ly - 1);
+                    // SAFETY: a neighbour inside the window (its cost is not 0).
+                    unsafe { visitor.visit(slot - stride - 1, 5, c, lx - 1, ly - 1) };
                 }
             }
             if cu != 0 && cr != 0 && skip != 7 {
                 let c = cost(gi - w + 1);
                 if c != 0 {
-                    visitor.visit(slot - stride + 1, 7, c, lx + 1, ly - 1);
+                    // SAFETY: a neighbour inside the window (its cost is not 0).
+                    unsafe { visitor.visit(slot - stride + 1, 7, c, lx + 1, ly - 1) };
                 }
             }
         }
@@ -248,7 +268,12 @@ impl Window {
 pub(crate) trait Visit {
     /// `slot` was reached by a step in direction code `dir` into a cell of cost
     /// `cost` (non-zero) at local `(x, y)`.
-    fn visit(&mut self, slot: u32, dir: u8, cost: u8, x: u32, y: u32);
+    ///
+    /// # Safety
+    /// `slot` is the slot of local `(x, y)`, inside the window: implementations index
+    /// their per-slot scratch (sized for the window) with it unchecked.
+    #[expect(unsafe_code, reason = "bounds proven by the window")]
+    unsafe fn visit(&mut self, slot: u32, dir: u8, cost: u8, x: u32, y: u32);
 }
 
 /// The direction code not to visit from a cell reached by a step in direction `dir`:
