@@ -6,7 +6,8 @@ use tilepath::GridLayer;
 use crate::{GridTransform, PathingGrid, UnitPath};
 
 /// What the debug drawing shows. Toggle [`enabled`](Self::enabled) at run time.
-#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+#[derive(Resource, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Resource, Default, Debug, PartialEq)]
 pub struct PathingDebug {
     /// Draw at all. Default: `false`.
     pub enabled: bool,

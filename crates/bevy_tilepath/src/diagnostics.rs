@@ -6,7 +6,8 @@ use core::time::Duration;
 
 /// What the pathing systems did in the last tick: fixed-size counters, reset each tick,
 /// also published to Bevy's `DiagnosticsStore` under the `PATH_*` paths.
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Resource, Reflect, Clone, Copy, Debug, Default, PartialEq)]
+#[reflect(Resource, Default, Debug, PartialEq)]
 pub struct PathingDiagnostics {
     /// Ticks run so far.
     pub tick: u64,

@@ -11,7 +11,8 @@ use crate::{GridCell, GridTransform, PathingGrid, UnitPath};
 /// [`GridCell`] and (if it has one) its `Transform`, positioned with the
 /// [`GridTransform`](crate::GridTransform). Replace it with your own movement system
 /// by not adding this component.
-#[derive(Component, Clone, Copy, Debug, PartialEq)]
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Component, Debug, PartialEq)]
 pub struct PathFollower {
     /// Cells per second.
     pub speed: f32,

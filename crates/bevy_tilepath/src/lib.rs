@@ -90,6 +90,27 @@ impl PathingPlugin {
 
 impl Plugin for PathingPlugin {
     fn build(&self, app: &mut App) {
+        app.register_type::<GridCell>()
+            .register_type::<PathRequest>()
+            .register_type::<PathGoal>()
+            .register_type::<SearchMode>()
+            .register_type::<UnitPath>()
+            .register_type::<PathSteps>()
+            .register_type::<PathStatus>()
+            .register_type::<NoPathReason>()
+            .register_type::<PathFollower>()
+            .register_type::<PathFound>()
+            .register_type::<PathFailed>()
+            .register_type::<PathingSettings>()
+            .register_type::<PathingBudget>()
+            .register_type::<Parallelism>()
+            .register_type::<PathingDiagnostics>()
+            .register_type::<GridTransform>();
+        #[cfg(feature = "tilemap")]
+        app.register_type::<PathingTilemap>()
+            .register_type::<PathTile>();
+        #[cfg(feature = "debug")]
+        app.register_type::<PathingDebug>();
         app.init_resource::<PathingSettings>()
             .init_resource::<PathingGrid>()
             .init_resource::<GridTransform>()
@@ -172,3 +193,52 @@ impl Plugin for PathingPlugin {
 /// The README's example, compiled and run as a doctest.
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bevy::reflect::{GetPath, ReflectFromReflect};
+
+    /// Inspectors and scenes see the plugin's types: registered, and their fields
+    /// readable and writable through reflection.
+    #[test]
+    fn plugin_types_are_reflected() {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, PathingPlugin::default()));
+        let registry = app.world().resource::<AppTypeRegistry>().clone();
+        let registry = registry.read();
+        for id in [
+            core::any::TypeId::of::<GridCell>(),
+            core::any::TypeId::of::<PathRequest>(),
+            core::any::TypeId::of::<UnitPath>(),
+            core::any::TypeId::of::<PathStatus>(),
+            core::any::TypeId::of::<PathFollower>(),
+            core::any::TypeId::of::<PathFound>(),
+            core::any::TypeId::of::<PathFailed>(),
+            core::any::TypeId::of::<PathingSettings>(),
+            core::any::TypeId::of::<PathingDiagnostics>(),
+            core::any::TypeId::of::<GridTransform>(),
+        ] {
+            assert!(registry.get(id).is_some(), "{id:?} not registered");
+        }
+        let mut request = PathRequest::to_cell(tilepath::Cell::new(3, 4));
+        assert_eq!(request.path::<i32>("goal.0.y"), Ok(&4));
+        *request.path_mut::<i32>("goal.0.x").unwrap() = 9;
+        assert_eq!(request.goal, PathGoal::Cell(tilepath::Cell::new(9, 4)));
+        // A value rebuilt from its reflection is equal.
+        let settings = PathingSettings {
+            budget: PathingBudget::Time(core::time::Duration::from_millis(3)),
+            ..default()
+        };
+        let from = registry
+            .get_type_data::<ReflectFromReflect>(core::any::TypeId::of::<PathingSettings>())
+            .expect("FromReflect registered");
+        let back = from.from_reflect(&settings).unwrap();
+        assert_eq!(back.reflect_partial_eq(&settings), Some(true));
+        let path = UnitPath::default();
+        assert_eq!(
+            path.path::<tilepath::GridLayer>("layer"),
+            Ok(&tilepath::GridLayer::ALL_BLOCKED)
+        );
+    }
+}

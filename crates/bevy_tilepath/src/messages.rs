@@ -6,7 +6,8 @@ use tilepath::Cell;
 use crate::NoPathReason;
 
 /// A request was served with a path (complete or partial).
-#[derive(Message, Clone, Copy, Debug, PartialEq)]
+#[derive(Message, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Debug, PartialEq)]
 pub struct PathFound {
     /// The unit.
     pub entity: Entity,
@@ -21,7 +22,8 @@ pub struct PathFound {
 }
 
 /// A request could not be served with any path.
-#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Message, Reflect, Clone, Copy, Debug, PartialEq, Eq)]
+#[reflect(Debug, PartialEq)]
 pub struct PathFailed {
     /// The unit.
     pub entity: Entity,

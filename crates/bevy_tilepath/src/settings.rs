@@ -11,7 +11,8 @@ use core::time::Duration;
 /// At least one request is served every tick whatever the budget, so the FIFO always
 /// moves: `Expansions(0)` serves exactly one request a tick. Repairing the kept
 /// distance fields after grid edits is charged to the budget first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Reflect, Clone, Copy, Debug, PartialEq, Eq)]
+#[reflect(Debug, PartialEq)]
 pub enum PathingBudget {
     /// Stop starting new batches once this many units of work were done this tick:
     /// nodes expanded by searches, cells settled by distance fields, steps read from
@@ -25,7 +26,8 @@ pub enum PathingBudget {
 
 /// Runtime settings of the [`PathingPlugin`](crate::PathingPlugin). Insert your own
 /// before or after adding the plugin: it is never overwritten.
-#[derive(Resource, Clone, Debug, PartialEq)]
+#[derive(Resource, Reflect, Clone, Debug, PartialEq)]
+#[reflect(Resource, Default, Debug, PartialEq)]
 pub struct PathingSettings {
     /// Work cap per tick. Default: `Expansions(500_000)` (about 2-4 ms on one core).
     pub budget: PathingBudget,
@@ -64,7 +66,8 @@ pub struct PathingSettings {
 }
 
 /// Where a batch's parallel solving runs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Reflect, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[reflect(Default, Debug, PartialEq)]
 pub enum Parallelism {
     /// Threads owned by the plugin (`tilepath-solver-N`), started when first needed and
     /// parked between batches: handing them a batch allocates nothing. Where threads

@@ -16,9 +16,11 @@ use crate::{GridTransform, PathingGrid};
 /// A tile's kind is its [`PathTile`] component if it has one, otherwise
 /// `kind_of(texture index)`. Cells with no tile entity are [`missing`](Self::missing).
 /// Only square tilemaps are mirrored; one at a time (the first one found).
-#[derive(Component, Clone, Copy, Debug)]
+#[derive(Component, Reflect, Clone, Copy, Debug)]
+#[reflect(Component, Default, Debug)]
 pub struct PathingTilemap {
-    /// The kind of a tile from its texture index.
+    /// The kind of a tile from its texture index (not reflected: a function).
+    #[reflect(ignore, default = "default_kind_of")]
     pub kind_of: fn(TileTextureIndex) -> TileKind,
     /// The kind of a cell without a tile entity. Default: `K3`.
     pub missing: TileKind,
@@ -49,15 +51,21 @@ impl PathingTilemap {
     }
 }
 
+/// Every tile is `K0`: the kind function a reflected mirror starts with.
+fn default_kind_of() -> fn(TileTextureIndex) -> TileKind {
+    |_| TileKind::K0
+}
+
 impl Default for PathingTilemap {
     /// Every tile is `K0`, missing tiles `K3`.
     fn default() -> Self {
-        Self::new(|_| TileKind::K0)
+        Self::new(default_kind_of())
     }
 }
 
 /// Sets a tile's kind directly, overriding [`PathingTilemap::kind_of`].
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[reflect(Component, Debug, PartialEq)]
 pub struct PathTile(pub TileKind);
 
 /// The cell of a tile position (the same coordinates).

@@ -16,6 +16,7 @@ use core::ops::{Add, Sub};
 /// assert_eq!(c.step(Direction::Right), Cell::new(4, 4));
 /// assert_eq!(c.manhattan(Cell::new(0, 0)), 7);
 /// ```
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Cell {
     /// Column, 0 at the left.

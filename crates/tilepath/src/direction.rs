@@ -5,6 +5,7 @@
 /// `Down` is `+y` (rows grow downward, as in an ASCII map). The discriminants are the
 /// 2-bit codes stored in a [`GridPath`](crate::GridPath); the opposite of `d` is
 /// `d ^ 2`.
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
 pub enum Direction {
@@ -64,6 +65,7 @@ impl Direction {
 /// How cells connect: 4 orthogonal neighbours, or 8 with diagonals (a diagonal step
 /// needs both orthogonal neighbours passable: no corner cutting; it costs `sqrt(2)`
 /// times the cell cost).
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Connectivity {
     /// Right, down, left, up.
@@ -78,6 +80,7 @@ pub enum Connectivity {
 /// The discriminants are the 3-bit codes stored in a [`GridPath8`](crate::GridPath8);
 /// even codes are orthogonal, odd codes diagonal, and the opposite of `d` is
 /// `(d + 4) & 7`.
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
 pub enum Direction8 {

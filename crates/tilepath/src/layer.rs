@@ -6,6 +6,7 @@ use core::fmt;
 ///
 /// What a kind means is up to the game; a [`GridLayer`] says what it costs a given kind
 /// of unit to enter it.
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct TileKind(u8);
 
@@ -72,6 +73,7 @@ impl fmt::Display for TileKind {
 /// in a desert map kind 1 may be "dune" while in a marsh map it is "reeds". When a
 /// unit crosses into another biome it swaps its layer; the grid stays 2 bits per cell.
 /// Terrains that cost the same for every unit type can share a kind.
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct GridLayer(u32);
 

@@ -117,6 +117,8 @@ impl<const N: usize, const B: u32> Packed<N, B> {
 macro_rules! packed_path {
     ($(#[$meta:meta])* $name:ident, $dir:ty, $words:literal, $bits:literal) => {
         $(#[$meta])*
+        #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+        #[cfg_attr(feature = "bevy_reflect", reflect(opaque, Clone, PartialEq, Hash))]
         #[derive(Clone, Copy, PartialEq, Eq, Hash)]
         pub struct $name(Packed<$words, $bits>);
 

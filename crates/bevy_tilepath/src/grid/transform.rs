@@ -6,7 +6,8 @@ use tilepath::Cell;
 /// Where cells are in the world: the world position of the centre of cell `(0, 0)` and
 /// the distance between neighbouring cell centres. The mirror sets it from the
 /// tilemap's transform, grid size and anchor; without a tilemap set it yourself.
-#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+#[derive(Resource, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Resource, Default, Debug, PartialEq)]
 pub struct GridTransform {
     /// World position of the centre of cell `(0, 0)`.
     pub origin: Vec2,

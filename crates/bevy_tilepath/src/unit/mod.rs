@@ -14,5 +14,6 @@ pub use status::{NoPathReason, PathStatus};
 /// The cell a unit stands on. The plugin plans from it; [`PathFollower`](crate::PathFollower)
 /// updates it. Moving a unit yourself is fine: a unit found off its path, or moved
 /// since a request of its failed, is planned again.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[reflect(Component, Default, Debug, PartialEq)]
 pub struct GridCell(pub Cell);

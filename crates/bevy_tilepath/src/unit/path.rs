@@ -5,7 +5,8 @@ use tilepath::{Cell, Direction8, GridLayer, GridPath, GridPath8};
 
 /// The steps of a path: [`GridPath`] for 4-connected requests, [`GridPath8`] for
 /// 8-connected ones. Both are small `Copy` values holding up to 56 steps.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Reflect, Clone, Copy, Debug, PartialEq, Eq)]
+#[reflect(Default, Debug, PartialEq)]
 pub enum PathSteps {
     /// 4-connected steps.
     Four(GridPath),
@@ -88,7 +89,8 @@ impl PathSteps {
 /// Routes longer than 56 steps come in segments: [`continues`](Self::continues) says
 /// more follows, and the plugin plans the next segment before this one runs out (see
 /// [`PathingSettings::replan_margin`](crate::PathingSettings::replan_margin)).
-#[derive(Component, Clone, Copy, Debug, PartialEq)]
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Component, Default, Debug, PartialEq)]
 pub struct UnitPath {
     /// The steps (walking order; taken steps are behind the cursor).
     pub steps: PathSteps,

@@ -7,7 +7,8 @@ use super::{PathStatus, UnitPath};
 use crate::plan::PlanState;
 
 /// Where a [`PathRequest`] leads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[reflect(Debug, PartialEq)]
 pub enum PathGoal {
     /// A fixed cell.
     Cell(Cell),
@@ -19,7 +20,8 @@ pub enum PathGoal {
 }
 
 /// Which search serves a request.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Reflect, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[reflect(Default, Debug, PartialEq)]
 pub enum SearchMode {
     /// The plugin picks: a shared distance field when enough units head for the same
     /// cell, windowed A* for near goals, whole-grid A* for far ones.
@@ -49,7 +51,8 @@ pub enum SearchMode {
 /// ));
 /// # }
 /// ```
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq)]
+#[reflect(Component, Debug, PartialEq)]
 #[require(UnitPath, PathStatus, PlanState)]
 pub struct PathRequest {
     /// Where to go.

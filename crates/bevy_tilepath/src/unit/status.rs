@@ -3,7 +3,8 @@
 use bevy::prelude::*;
 
 /// Why a request has no (complete) path.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[reflect(Debug, PartialEq)]
 pub enum NoPathReason {
     /// There is no grid yet (no tilemap mirrored, no grid set).
     NoGrid,
@@ -25,7 +26,8 @@ pub enum NoPathReason {
 }
 
 /// Where a unit's request stands.
-#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Component, Default, Debug, PartialEq)]
 pub enum PathStatus {
     /// Waiting to be served (the unit keeps its previous path meanwhile).
     #[default]
