@@ -1,11 +1,9 @@
 //! Oracle tests: on thousands of seeded random grids with random layers and costs,
 //! every solver is checked against a plain reference Dijkstra.
 
-mod common;
-
-use common::*;
 use rand::RngExt;
 use tilepath::{AStar, Cell, Direction8, Greedy, Grid, GridLayer, PathResult};
+use tilepath_testkit::*;
 
 const GRIDS: u64 = 1500;
 const QUERIES: usize = 4;
