@@ -434,8 +434,8 @@ impl DistanceField {
 
     /// Limits the field to cells at most `max_cost` away from a goal (in cost units,
     /// like [`distance`](Self::distance)); farther cells stay unreachable. A limit at
-    /// or past the field's range ([`MAX_UNITS`](Self::MAX_UNITS)), infinity or NaN
-    /// mean no limit; a negative one is 0.
+    /// or past the field's range ([`MAX_UNITS`](Self::MAX_UNITS)) or infinity means
+    /// no limit; a negative one or NaN is 0 (only the goals themselves).
     ///
     /// Changing the limit of a computed field makes it [`FieldState::Stale`]: its
     /// queries answer `None` until the next [`compute`](Self::compute) or
@@ -443,7 +443,7 @@ impl DistanceField {
     #[must_use]
     pub fn with_max_distance(mut self, max_cost: f64) -> Self {
         let units = (max_cost.max(0.0) * self.scale() as f64).floor();
-        let max_units = if units.is_nan() || units >= f64::from(MAX_UNITS) {
+        let max_units = if units >= f64::from(MAX_UNITS) {
             MAX_UNITS
         } else {
             units as u32
@@ -646,12 +646,16 @@ impl DistanceField {
         }
     }
 
-    /// Whether an open goal starts past the field's range (repairs skip it).
+    /// Whether an open goal that starts past the field's range (which seeds nothing)
+    /// was left unreached: no other goal gives its cell a value in range, so its
+    /// distance, its start value, does not fit.
     fn goal_overflow(&self) -> bool {
         self.max_units == MAX_UNITS
             && u64::from(self.max_goal_start) * self.scale() > u64::from(MAX_UNITS)
             && self.goals.iter().any(|g| {
-                self.costs[g.index as usize] != 0
+                let i = g.index as usize;
+                self.costs[i] != 0
+                    && self.values[i] == UNREACHED
                     && u64::from(g.start) * self.scale() > u64::from(MAX_UNITS)
             })
     }
@@ -722,9 +726,9 @@ impl DistanceField {
         self.sort_goals();
         let profile = self.load_costs(grid);
         self.clipped = false;
-        let (mut stats, goal_overflow) = self.seed_goals();
+        let mut stats = self.seed_goals();
         stats.cells_updated = self.propagate_all(profile);
-        if goal_overflow || self.overflowed() {
+        if self.overflowed() || self.goal_overflow() {
             return Err(self.overflow_error());
         }
         self.set_state(FieldState::Ready);
@@ -834,17 +838,14 @@ impl DistanceField {
         }
     }
 
-    /// Sets the goals' start values; they go into the FIFO (all queued). Also says
-    /// whether a goal on an open cell starts past the field's range.
-    fn seed_goals(&mut self) -> (FieldStats, bool) {
+    /// Sets the goals' start values; they go into the FIFO (all queued).
+    fn seed_goals(&mut self) -> FieldStats {
         let mut stats = FieldStats::default();
-        let mut overflow = false;
         self.fifo_len = 0;
         for g in &self.goals {
             let i = g.index as usize;
             let units = u64::from(g.start) * self.scale();
             if self.costs[i] == 0 || units > u64::from(self.max_units) {
-                overflow |= self.costs[i] != 0 && self.max_units == MAX_UNITS;
                 stats.goals_ignored += 1;
                 continue;
             }
@@ -856,7 +857,7 @@ impl DistanceField {
                 self.fifo_len += 1;
             }
         }
-        (stats, overflow)
+        stats
     }
 
     /// Propagates from the seeds in `fifo`; returns how many cells got a value.
@@ -894,6 +895,9 @@ impl DistanceField {
     /// `BRANCH_FREE` trades a store per neighbour for no mispredicted branches, which
     /// pays on cluttered maps (measured: 25% walls 9.7 -> 5.0 ms, open 4.7 -> 6.4 ms
     /// for 1000x1000; `cargo bench --bench field`).
+    // Not inlined: its loop keeps every pointer in a register only when compiled on
+    // its own (inlined into `compute`, a spill cost an instruction per neighbour).
+    #[inline(never)]
     fn sweep<const BRANCH_FREE: bool, const LIMITED: bool>(&mut self, step: u32) -> usize {
         let s = self.stride;
         let limit = self.max_units.saturating_add(1);

@@ -16,5 +16,6 @@ pub use counting::{CountingAlloc, allocations_in, peak_bytes_in};
 pub use maps::{Scenario, load_movingai, load_reference, load_scenarios, maps_dir};
 pub use random::{maze_grid, random_cell, random_grid, random_layer, rng};
 pub use reference::{
-    E, check_result, close, reference_dijkstra, reference_distances, reference_units, walk,
+    E, check_optimal, check_result, close, estimate, in_window, reference_dijkstra,
+    reference_distances, reference_field_units, reference_units, walk,
 };

@@ -87,14 +87,48 @@ pub fn reference_distances(
 /// cell's cost times `straight`, a diagonal one times `diagonal` (for the library's
 /// fixed-point 8-connected units: `OCTILE_STRAIGHT` and `OCTILE_DIAGONAL`; for
 /// 4-connected costs: 1 and anything). Sources start at their `u64` value, as in
-/// [`reference_distances`].
+/// [`reference_distances`]. These are costs of walking *away from* the sources.
 pub fn reference_units(
+    grid: &Grid,
+    layer: GridLayer,
+    sources: &[(Cell, u64)],
+    eight: bool,
+    weights: (u64, u64),
+    allowed: impl Fn(Cell) -> bool,
+) -> Vec<Option<u64>> {
+    integer_dijkstra(grid, layer, sources, eight, weights, allowed, false)
+}
+
+/// The costs of walking from every cell *to* the nearest source (a distance field's
+/// values): each step costs the cell it enters, so a source's own cost counts and
+/// the starting cell's does not; the weights and sources are as in
+/// [`reference_units`]. Sources on cells `allowed` or `layer` refuse are skipped.
+pub fn reference_field_units(
+    grid: &Grid,
+    layer: GridLayer,
+    sources: &[(Cell, u64)],
+    eight: bool,
+    weights: (u64, u64),
+    allowed: impl Fn(Cell) -> bool,
+) -> Vec<Option<u64>> {
+    let open: Vec<(Cell, u64)> = sources
+        .iter()
+        .copied()
+        .filter(|&(c, _)| grid.is_passable(c, layer) && allowed(c))
+        .collect();
+    integer_dijkstra(grid, layer, &open, eight, weights, allowed, true)
+}
+
+/// Integer Dijkstra; `toward`: a step from `p` to its neighbour `n` costs `p`'s cost
+/// (walking from `n` into `p`), else `n`'s.
+fn integer_dijkstra(
     grid: &Grid,
     layer: GridLayer,
     sources: &[(Cell, u64)],
     eight: bool,
     (straight, diagonal): (u64, u64),
     allowed: impl Fn(Cell) -> bool,
+    toward: bool,
 ) -> Vec<Option<u64>> {
     let mut heap = BinaryHeap::new();
     let mut dist: Vec<Option<u64>> = vec![None; grid.len()];
@@ -114,6 +148,7 @@ pub fn reference_units(
         }
         let c = Cell::new((i % w) as i32, (i / w) as i32);
         for (n, (cost, diag)) in legal_steps(grid, layer, c, eight, &ok) {
+            let cost = if toward { grid.cost(c, layer) } else { cost };
             let ni = grid.index_of(n).expect("legal steps stay inside");
             let nd = d + u64::from(cost) * if diag { diagonal } else { straight };
             if dist[ni].is_none_or(|x| nd < x) {
@@ -216,4 +251,73 @@ where
 /// Whether `a` and `b` agree to a relative `1e-6` (absolute near 0).
 pub fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-6 * a.abs().max(b.abs()).max(1.0)
+}
+
+/// The cells a windowed search from `from` may use: within 56 steps on each axis.
+pub fn in_window(from: Cell) -> impl Fn(Cell) -> bool {
+    move |c| c.x.abs_diff(from.x) <= 56 && c.y.abs_diff(from.y) <= 56
+}
+
+/// Distance estimate the solvers use to pick "the reachable cell closest to the goal".
+pub fn estimate(c: Cell, goal: Cell, eight: bool) -> f64 {
+    if eight {
+        c.octile(goal)
+    } else {
+        f64::from(c.manhattan(goal))
+    }
+}
+
+/// Checks an optimal search's result against reference distances `dist` from `from`
+/// ([`reference_dijkstra`], over the cells the search may use): a reachable goal is
+/// reached at its optimal cost; otherwise the route ends at a reachable cell nearest
+/// the goal by [`estimate`], at that cell's optimal cost. The path is checked too
+/// ([`check_result`]).
+pub fn check_optimal<P, D>(
+    grid: &Grid,
+    layer: GridLayer,
+    from: Cell,
+    to: Cell,
+    eight: bool,
+    dist: &[Option<f64>],
+    r: &PathResult<P>,
+) where
+    P: Iterator<Item = D> + Copy + ExactSizeIterator,
+    D: Into<Direction8>,
+{
+    check_result(grid, layer, from, to, r);
+    let at = |c: Cell| grid.index_of(c).and_then(|i| dist[i]);
+    match at(to) {
+        Some(d) => {
+            assert!(
+                r.route.reaches_goal,
+                "{from}->{to}: reachable at {d} but not found"
+            );
+            assert!(
+                close(r.route.cost, d),
+                "{from}->{to}: cost {} != optimal {d}",
+                r.route.cost
+            );
+        }
+        None => {
+            assert!(
+                !r.route.reaches_goal,
+                "{from}->{to}: unreachable goal reported reached"
+            );
+            let best = (0..dist.len())
+                .filter(|&i| dist[i].is_some())
+                .map(|i| estimate(grid.cell_of(i).unwrap(), to, eight))
+                .fold(f64::INFINITY, f64::min);
+            let got = estimate(r.route.end, to, eight);
+            assert!(
+                close(got, best),
+                "{from}->{to}: partial route ends {got} away, best is {best}"
+            );
+            let d = at(r.route.end).expect("route ends on an unreachable cell");
+            assert!(
+                close(r.route.cost, d),
+                "partial route cost {} != optimal {d}",
+                r.route.cost
+            );
+        }
+    }
 }
