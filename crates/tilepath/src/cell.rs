@@ -33,7 +33,8 @@ impl Cell {
         Self { x, y }
     }
 
-    /// The neighbouring cell in direction `dir` (4 or 8 directions).
+    /// The neighbouring cell in direction `dir` (4 or 8 directions). Coordinates wrap
+    /// around at the ends of the `i32` range (such cells are outside every grid).
     #[inline]
     #[must_use]
     pub fn step(self, dir: impl Into<crate::Direction8>) -> Self {
@@ -41,11 +42,15 @@ impl Cell {
         Self::new(self.x.wrapping_add(dx), self.y.wrapping_add(dy))
     }
 
-    /// Manhattan (4-connected) distance to `other`.
+    /// Manhattan (4-connected) distance to `other`, saturating at `u32::MAX` (only
+    /// cells more than `u32::MAX` apart, near opposite ends of the `i32` range, reach
+    /// it).
     #[inline]
     #[must_use]
     pub const fn manhattan(self, other: Cell) -> u32 {
-        self.x.abs_diff(other.x) + self.y.abs_diff(other.y)
+        self.x
+            .abs_diff(other.x)
+            .saturating_add(self.y.abs_diff(other.y))
     }
 
     /// Chebyshev (8-connected step count) distance to `other`.
@@ -83,6 +88,7 @@ impl From<Cell> for (i32, i32) {
     }
 }
 
+/// Component-wise sum; coordinates wrap around at the ends of the `i32` range.
 impl Add for Cell {
     type Output = Cell;
     #[inline]
@@ -91,6 +97,7 @@ impl Add for Cell {
     }
 }
 
+/// Component-wise difference; coordinates wrap around at the ends of the `i32` range.
 impl Sub for Cell {
     type Output = Cell;
     #[inline]

@@ -10,6 +10,8 @@ use core::fmt;
 const BLOCKED: u32 = 0;
 /// Stored value of a passable cell no goal reaches.
 const UNREACHED: u32 = u32::MAX;
+/// The largest distance a field holds, in its units (stored as `units + 1`).
+const MAX_UNITS: u32 = UNREACHED - 2;
 
 /// A rectangle of cells, `min` and `max` included.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -58,6 +60,24 @@ pub enum FieldError {
         /// Size of the grid given.
         found: (u32, u32),
     },
+    /// A reachable cell's distance (or a goal's start value, or a flee field's
+    /// scaled values) exceeds what the field holds: [`DistanceField::MAX_UNITS`] in
+    /// its units. The field answers nothing ([`FieldState::Overflowed`]) until a
+    /// computation succeeds; a [`with_max_distance`](DistanceField::with_max_distance)
+    /// limit below the range, or a 4-connected field (whose units are cost units),
+    /// avoids it.
+    DistanceOverflow {
+        /// The largest distance the field holds, in its units.
+        max_units: u32,
+    },
+    /// A flee factor that is not finite and greater than 0 (nothing was changed).
+    InvalidFleeFactor,
+    /// The system could not give the memory the field needs (nothing was
+    /// allocated).
+    OutOfMemory {
+        /// Bytes the field needs: [`DistanceField::bytes_for`].
+        bytes: u64,
+    },
 }
 
 impl fmt::Display for FieldError {
@@ -68,8 +88,36 @@ impl fmt::Display for FieldError {
                 "the field was made for a {}x{} grid but got a {}x{} one",
                 expected.0, expected.1, found.0, found.1
             ),
+            Self::DistanceOverflow { max_units } => write!(
+                f,
+                "a distance exceeds the field's range of {max_units} units"
+            ),
+            Self::InvalidFleeFactor => {
+                write!(f, "a flee factor must be finite and greater than 0")
+            }
+            Self::OutOfMemory { bytes } => {
+                write!(f, "out of memory: the field needs {bytes} bytes")
+            }
         }
     }
+}
+
+/// Whether a field's queries answer, and if not why: see [`DistanceField::state`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FieldState {
+    /// Never computed: queries answer `None`.
+    NotComputed,
+    /// Computed (or repaired) from the current goals and settings: queries answer.
+    Ready,
+    /// The goals were cleared, a flee field's goals changed, or the maximum distance
+    /// changed since the last computation: queries answer `None` until the next
+    /// [`compute`](DistanceField::compute) or [`repair`](DistanceField::repair)
+    /// (which then computes in full).
+    Stale,
+    /// The last computation or repair met a distance past
+    /// [`DistanceField::MAX_UNITS`] ([`FieldError::DistanceOverflow`]): queries answer
+    /// `None` until a computation succeeds.
+    Overflowed,
 }
 
 impl std::error::Error for FieldError {}
@@ -104,6 +152,8 @@ struct CostProfile {
 struct Goal {
     index: u32,
     start: u32,
+    /// Order of addition among goals not yet sorted (the last one added wins).
+    seq: u32,
 }
 
 /// A distance field (a Dijkstra map): for every cell of a grid (or of a region of it),
@@ -134,9 +184,22 @@ struct Goal {
 ///   on huge maps: memory and time follow the region, not the grid.
 ///
 /// Memory: 5 bytes per cell of the region (a `u32` value and the cell's cost) and a
-/// 4-byte breadth-first queue, plus work queues that grow to the largest computation
-/// the field has run ([`memory_bytes`](Self::memory_bytes) says how much) and are
-/// reused: once a field has computed, computing and repairing again allocate nothing.
+/// 4-byte breadth-first queue, 9 bytes a cell allocated at construction
+/// ([`bytes_for`](Self::bytes_for) gives the figure before, [`try_new`](Self::try_new)
+/// and [`try_bounded`](Self::try_bounded) report a refusal as an error), plus work
+/// queues that grow to the largest computation the field has run (8 bytes an entry,
+/// for Dijkstra-based computations: 8-connected or several costs) and are reused
+/// ([`memory_bytes`](Self::memory_bytes) says how much is held): once a field has
+/// computed, computing and repairing again allocate nothing.
+///
+/// Distances are exact fixed-point integers up to [`MAX_UNITS`](Self::MAX_UNITS):
+/// 4 billion cost units 4-connected, 1.8 million 8-connected. A field never answers
+/// "unreachable" for a cell it cannot hold: the computation returns
+/// [`FieldError::DistanceOverflow`] and [`state`](Self::state) says so.
+///
+/// Queries answer only while the field is [`FieldState::Ready`]: after
+/// [`clear_goals`](Self::clear_goals), a new maximum distance or a failed
+/// computation they answer `None` until the next computation.
 ///
 /// ```
 /// use tilepath::{Cell, Connectivity, DistanceField, Grid, GridLayer};
@@ -179,7 +242,17 @@ pub struct DistanceField {
     /// stored values positive (reported distance = stored - 1 - bias).
     flee: Option<f32>,
     bias: u32,
-    computed: bool,
+    state: FieldState,
+    /// Rows the queries see: `height` while [`FieldState::Ready`], else 0 (so a query
+    /// on a field that must not answer costs no extra test).
+    answer_rows: u32,
+    /// Whether `goals` is sorted by index with no index twice.
+    goals_sorted: bool,
+    /// At least the largest start value of the goals (reset when they are cleared).
+    max_goal_start: u32,
+    /// Set by the propagation when a candidate value was dropped at the natural
+    /// limit (a possible overflow, checked after the run).
+    clipped: bool,
     // Scratch, sized once.
     /// The breadth-first queue, `cells + 1` long (a sweep writes one slot past its
     /// tail); `fifo_len` entries are in use. Seeds go here first.
@@ -231,18 +304,45 @@ fn zero_bytes(x: u32) -> usize {
 }
 
 impl DistanceField {
-    /// A field over the whole of `grid` (not computed yet: every cell unreachable).
+    /// The largest distance a field holds, in its units (cost units 4-connected,
+    /// `cost * OCTILE_STRAIGHT` 8-connected): `u32::MAX - 2`.
+    pub const MAX_UNITS: u32 = MAX_UNITS;
+
+    /// A field over the whole of `grid` (not computed yet: every query answers
+    /// `None`).
+    ///
+    /// # Panics
+    /// If the system cannot give the field's memory ([`bytes_for`](Self::bytes_for)):
+    /// [`try_new`](Self::try_new) returns an error instead.
     #[must_use]
     pub fn new(grid: &Grid, layer: GridLayer, connectivity: Connectivity) -> Self {
+        Self::try_new(grid, layer, connectivity).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`new`](Self::new), or [`FieldError::OutOfMemory`] (naming the bytes) if the
+    /// system cannot give the field's memory.
+    ///
+    /// # Errors
+    /// [`FieldError::OutOfMemory`]; nothing is allocated then.
+    pub fn try_new(
+        grid: &Grid,
+        layer: GridLayer,
+        connectivity: Connectivity,
+    ) -> Result<Self, FieldError> {
         let all = Region::new(
             Cell::new(0, 0),
             Cell::new(grid.width() as i32 - 1, grid.height() as i32 - 1),
         );
-        Self::bounded(grid, layer, connectivity, all)
+        Self::try_bounded(grid, layer, connectivity, all)
     }
 
     /// A field limited to `region` (clipped to the grid): cells outside it are
-    /// treated as blocked, and memory follows the region's size.
+    /// treated as blocked, and memory follows the region's size. A region that misses
+    /// the grid gives an empty field (every query answers `None`).
+    ///
+    /// # Panics
+    /// If the system cannot give the field's memory: see
+    /// [`try_bounded`](Self::try_bounded).
     #[must_use]
     pub fn bounded(
         grid: &Grid,
@@ -250,16 +350,48 @@ impl DistanceField {
         connectivity: Connectivity,
         region: Region,
     ) -> Self {
+        Self::try_bounded(grid, layer, connectivity, region).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The bytes a field over a `width x height` region allocates when it is made: 5
+    /// per cell and its one-cell border (value and cost), 4 per cell of breadth-first
+    /// queue, and a 1 KiB cost table (about 9 bytes a cell). Dijkstra-based
+    /// computations add work queues as they run: see [`DistanceField`].
+    #[must_use]
+    pub const fn bytes_for(width: u32, height: u32) -> u64 {
+        let padded = (width as u64 + 2) * (height as u64 + 2);
+        let cells = width as u64 * height as u64;
+        padded * 5 + (cells + 1) * 4 + 4 * 256
+    }
+
+    /// [`bounded`](Self::bounded), or [`FieldError::OutOfMemory`] (naming the bytes)
+    /// if the system cannot give the field's memory.
+    ///
+    /// # Errors
+    /// [`FieldError::OutOfMemory`]; nothing is allocated then.
+    pub fn try_bounded(
+        grid: &Grid,
+        layer: GridLayer,
+        connectivity: Connectivity,
+        region: Region,
+    ) -> Result<Self, FieldError> {
         let x0 = region.min.x.max(0);
         let y0 = region.min.y.max(0);
         let x1 = i64::from(region.max.x).min(i64::from(grid.width()) - 1);
         let y1 = i64::from(region.max.y).min(i64::from(grid.height()) - 1);
-        let width = (x1 - i64::from(x0) + 1).max(0) as u32;
-        let height = (y1 - i64::from(y0) + 1).max(0) as u32;
+        let mut width = (x1 - i64::from(x0) + 1).max(0) as u32;
+        let mut height = (y1 - i64::from(y0) + 1).max(0) as u32;
+        if width == 0 || height == 0 {
+            // The region misses the grid: no cells at all (not a row of 0 columns,
+            // whose rows would still be read).
+            (width, height) = (0, 0);
+        }
+        let bytes = Self::bytes_for(width, height);
+        crate::memory::ensure(bytes).map_err(|bytes| FieldError::OutOfMemory { bytes })?;
         let stride = width as usize + 2;
         let padded = stride * (height as usize + 2);
         let cells = width as usize * height as usize;
-        Self {
+        Ok(Self {
             connectivity,
             layer,
             grid_size: (grid.width(), grid.height()),
@@ -270,10 +402,14 @@ impl DistanceField {
             values: vec![BLOCKED; padded],
             costs: vec![0; padded],
             goals: Vec::with_capacity(16),
-            max_units: UNREACHED - 1,
+            max_units: MAX_UNITS,
             flee: None,
             bias: 0,
-            computed: false,
+            state: FieldState::NotComputed,
+            answer_rows: 0,
+            goals_sorted: true,
+            max_goal_start: 0,
+            clipped: false,
             fifo: vec![0; cells + 1],
             fifo_len: 0,
             // Repairs touch few cells: these grow to the largest repair seen.
@@ -281,7 +417,7 @@ impl DistanceField {
             touched: Vec::with_capacity(64),
             queues: StepQueues::new(layer),
             quad_costs: Box::new(quad_costs(layer)),
-        }
+        })
     }
 
     /// Sizes the repair scratch so that repairs touching up to `cells` cells allocate
@@ -297,16 +433,62 @@ impl DistanceField {
     }
 
     /// Limits the field to cells at most `max_cost` away from a goal (in cost units,
-    /// like [`distance`](Self::distance)); farther cells stay unreachable.
+    /// like [`distance`](Self::distance)); farther cells stay unreachable. A limit at
+    /// or past the field's range ([`MAX_UNITS`](Self::MAX_UNITS)) or infinity means
+    /// no limit; a negative one or NaN is 0 (only the goals themselves).
+    ///
+    /// Changing the limit of a computed field makes it [`FieldState::Stale`]: its
+    /// queries answer `None` until the next [`compute`](Self::compute) or
+    /// [`repair`](Self::repair), which then computes in full.
     #[must_use]
     pub fn with_max_distance(mut self, max_cost: f64) -> Self {
         let units = (max_cost.max(0.0) * self.scale() as f64).floor();
-        self.max_units = if units >= f64::from(UNREACHED - 1) {
-            UNREACHED - 1
+        let max_units = if units >= f64::from(MAX_UNITS) {
+            MAX_UNITS
         } else {
             units as u32
         };
+        if max_units != self.max_units {
+            self.max_units = max_units;
+            self.invalidate();
+        }
         self
+    }
+
+    /// Whether the field's queries answer now, and if not why.
+    ///
+    /// ```
+    /// use tilepath::{Cell, Connectivity, DistanceField, FieldState, Grid, GridLayer};
+    /// let grid = Grid::new(8, 8)?;
+    /// let mut field = DistanceField::new(&grid, GridLayer::FLOOR_ONLY, Connectivity::Four);
+    /// assert_eq!(field.state(), FieldState::NotComputed);
+    /// field.add_goal(Cell::new(2, 2), 0);
+    /// field.compute(&grid)?;
+    /// assert_eq!(field.state(), FieldState::Ready);
+    /// field.clear_goals();
+    /// assert_eq!(field.state(), FieldState::Stale);
+    /// assert_eq!(field.distance(Cell::new(2, 3)), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn state(&self) -> FieldState {
+        self.state
+    }
+
+    fn set_state(&mut self, state: FieldState) {
+        self.state = state;
+        self.answer_rows = if state == FieldState::Ready {
+            self.height
+        } else {
+            0
+        };
+    }
+
+    /// A computed field's values no longer follow from its goals and settings.
+    fn invalidate(&mut self) {
+        if self.state == FieldState::Ready {
+            self.set_state(FieldState::Stale);
+        }
     }
 
     /// The layer whose costs the field uses.
@@ -368,6 +550,16 @@ impl DistanceField {
         (x < self.width && y < self.height).then(|| (y as usize + 1) * self.stride + x as usize + 1)
     }
 
+    /// [`index`](Self::index) for the queries: `None` as well while the field is not
+    /// [`FieldState::Ready`].
+    #[inline]
+    fn query_index(&self, cell: Cell) -> Option<usize> {
+        let x = cell.x.wrapping_sub(self.origin.x) as u32;
+        let y = cell.y.wrapping_sub(self.origin.y) as u32;
+        (x < self.width && y < self.answer_rows)
+            .then(|| (y as usize + 1) * self.stride + x as usize + 1)
+    }
+
     #[inline]
     fn cell_of(&self, index: usize) -> Cell {
         let (y, x) = (index / self.stride, index % self.stride);
@@ -384,53 +576,121 @@ impl DistanceField {
     // ----- goals -----
 
     /// Adds a goal at `cell` whose value starts at `start` (cost units): lower pulls
-    /// harder. A goal already at `cell` gets the new start value. A computed chase
-    /// field is updated at once, locally (see [`repair`](Self::repair)); a flee field
-    /// must be computed again. Goals outside the region are dropped.
-    ///
+    /// harder. A goal already at `cell` gets the new start value (the last one added
+    /// wins). A [`Ready`](FieldState::Ready) chase field is updated at once, locally
+    /// (see [`repair`](Self::repair)); a flee field becomes
+    /// [`Stale`](FieldState::Stale) and must be computed again. Goals outside the
+    /// region are dropped. A start value past the field's range makes the next
+    /// computation fail with [`FieldError::DistanceOverflow`].
     ///
     /// Goals on blocked cells are kept but seed nothing (they count as ignored in
     /// [`FieldStats`]); they take effect when their cell opens.
+    ///
+    /// Cost: O(1) amortized on a field that is not ready (goals are sorted and
+    /// deduplicated when it is computed, in O(g log g) for g goals); on a ready
+    /// chase field, O(g) plus the local repair.
     pub fn add_goal(&mut self, cell: Cell, start: u32) {
         let Some(index) = self.index(cell) else {
             return;
         };
         let index = index as u32;
-        match self.goals.binary_search_by_key(&index, |g| g.index) {
-            Ok(i) => self.goals[i].start = start,
-            Err(i) => self.goals.insert(i, Goal { index, start }),
+        self.max_goal_start = self.max_goal_start.max(start);
+        if self.state == FieldState::Ready && self.flee.is_none() {
+            self.sort_goals();
+            match self.goals.binary_search_by_key(&index, |g| g.index) {
+                Ok(i) => self.goals[i].start = start,
+                Err(i) => self.goals.insert(
+                    i,
+                    Goal {
+                        index,
+                        start,
+                        seq: 0,
+                    },
+                ),
+            }
+            self.repair_goal(index);
+            return;
         }
-        self.goals_changed(index);
+        if self.goals.last().is_some_and(|g| g.index >= index) {
+            self.goals_sorted = false;
+        }
+        let seq = self.goals.len() as u32;
+        self.goals.push(Goal { index, start, seq });
+        self.invalidate();
     }
 
-    /// Removes the goal at `cell`, if any (a computed field is updated locally).
+    /// Removes the goal at `cell`, if any (a ready chase field is updated locally,
+    /// a flee field becomes [`Stale`](FieldState::Stale)). Cost: O(g) for g goals.
     pub fn remove_goal(&mut self, cell: Cell) {
         let Some(index) = self.index(cell) else {
             return;
         };
         let index = index as u32;
+        self.sort_goals();
         if let Ok(i) = self.goals.binary_search_by_key(&index, |g| g.index) {
             self.goals.remove(i);
-            self.goals_changed(index);
+            if self.state == FieldState::Ready && self.flee.is_none() {
+                self.repair_goal(index);
+            } else {
+                self.invalidate();
+            }
         }
     }
 
-    fn goals_changed(&mut self, index: u32) {
-        if self.flee.is_some() {
-            // A flee field's values all derive from the whole chase field.
-            self.computed = false;
-        } else if self.computed {
-            self.repair_indices(&[index]);
+    /// The local repair after the goal at `index` changed on a ready chase field.
+    fn repair_goal(&mut self, index: u32) {
+        self.clipped = false;
+        self.repair_indices(&[index]);
+        if self.overflowed() || self.goal_overflow() {
+            self.set_state(FieldState::Overflowed);
         }
     }
 
-    /// Removes every goal (the field must be computed again).
+    /// Whether an open goal that starts past the field's range (which seeds nothing)
+    /// was left unreached: no other goal gives its cell a value in range, so its
+    /// distance, its start value, does not fit.
+    fn goal_overflow(&self) -> bool {
+        self.max_units == MAX_UNITS
+            && u64::from(self.max_goal_start) * self.scale() > u64::from(MAX_UNITS)
+            && self.goals.iter().any(|g| {
+                let i = g.index as usize;
+                self.costs[i] != 0
+                    && self.values[i] == UNREACHED
+                    && u64::from(g.start) * self.scale() > u64::from(MAX_UNITS)
+            })
+    }
+
+    /// Sorts the goals by cell and keeps the last value added for each.
+    fn sort_goals(&mut self) {
+        if self.goals_sorted {
+            return;
+        }
+        self.goals.sort_unstable_by_key(|g| (g.index, g.seq));
+        self.goals.dedup_by(|later, kept| {
+            let same = later.index == kept.index;
+            if same {
+                kept.start = later.start;
+            }
+            same
+        });
+        for (i, g) in self.goals.iter_mut().enumerate() {
+            g.seq = i as u32;
+        }
+        self.goals_sorted = true;
+    }
+
+    /// Removes every goal. A computed field becomes [`Stale`](FieldState::Stale):
+    /// its queries answer `None` until it is computed again.
     pub fn clear_goals(&mut self) {
         self.goals.clear();
-        self.computed = false;
+        self.goals_sorted = true;
+        self.max_goal_start = 0;
+        self.invalidate();
     }
 
-    /// The goals, as `(cell, start value)`.
+    /// The goals, as `(cell, start value)`: in row-major order of their cells, one
+    /// per cell, once the field has been computed (or a goal removed); goals added
+    /// since follow in the order they were added, each as added.
     pub fn goals(&self) -> impl Iterator<Item = (Cell, u32)> + '_ {
         self.goals
             .iter()
@@ -439,6 +699,7 @@ impl DistanceField {
 
     #[inline]
     fn goal_start_units(&self, index: usize) -> Option<u64> {
+        debug_assert!(self.goals_sorted, "goal lookup on unsorted goals");
         self.goals
             .binary_search_by_key(&(index as u32), |g| g.index)
             .ok()
@@ -455,17 +716,61 @@ impl DistanceField {
     /// the work queues have grown to the field's size.
     ///
     /// # Errors
-    /// [`FieldError::GridMismatch`] if `grid` is not the size the field was made for.
+    /// [`FieldError::GridMismatch`] if `grid` is not the size the field was made for
+    /// (nothing is changed); [`FieldError::DistanceOverflow`] if a reachable cell's
+    /// distance, a goal's start value or a flee field's values exceed
+    /// [`MAX_UNITS`](Self::MAX_UNITS) (the field is then
+    /// [`Overflowed`](FieldState::Overflowed) and answers nothing).
     pub fn compute(&mut self, grid: &Grid) -> Result<FieldStats, FieldError> {
         self.check(grid)?;
+        self.sort_goals();
         let profile = self.load_costs(grid);
+        self.clipped = false;
         let mut stats = self.seed_goals();
         stats.cells_updated = self.propagate_all(profile);
-        self.computed = true;
+        if self.overflowed() || self.goal_overflow() {
+            return Err(self.overflow_error());
+        }
+        self.set_state(FieldState::Ready);
         if let Some(factor) = self.flee {
-            self.apply_flee(factor);
+            self.apply_flee(factor)?;
         }
         Ok(stats)
+    }
+
+    /// Marks the field [`Overflowed`](FieldState::Overflowed) and returns the error.
+    fn overflow_error(&mut self) -> FieldError {
+        self.set_state(FieldState::Overflowed);
+        FieldError::DistanceOverflow {
+            max_units: MAX_UNITS,
+        }
+    }
+
+    /// After a propagation: whether a reachable cell was left without a value because
+    /// its distance exceeds the field's range. Only a run that dropped a candidate at
+    /// the natural limit can have done so; then every reached cell is checked for a
+    /// legal step to a passable cell left unreached (which is reachable, so its
+    /// distance did not fit).
+    fn overflowed(&self) -> bool {
+        if !self.clipped || self.max_units != MAX_UNITS {
+            return false;
+        }
+        let deltas = self.deltas();
+        let eight = self.connectivity == Connectivity::Eight;
+        (0..self.values.len()).any(|i| {
+            let v = self.values[i];
+            v != BLOCKED
+                && v != UNREACHED
+                && (0..8).step_by(if eight { 1 } else { 2 }).any(|dir| {
+                    let q = i.wrapping_add_signed(deltas[dir]);
+                    let legal = dir & 1 == 0 || {
+                        let a = i.wrapping_add_signed(deltas[(dir + 7) & 7]);
+                        let b = i.wrapping_add_signed(deltas[(dir + 1) & 7]);
+                        self.costs[a] != 0 && self.costs[b] != 0
+                    };
+                    legal && self.costs[q] != 0 && self.values[q] == UNREACHED
+                })
+        })
     }
 
     fn check(&self, grid: &Grid) -> Result<(), FieldError> {
@@ -563,7 +868,13 @@ impl DistanceField {
             .all(|w| self.values[w[0] as usize] == self.values[w[1] as usize]);
         match profile.uniform_cost {
             Some(step) if self.connectivity == Connectivity::Four && same_start => {
-                match (profile.cluttered, self.max_units == UNREACHED - 1) {
+                // Unchecked only when no value can pass the range: a breadth-first
+                // distance is below `cells` steps from the seeds' start.
+                let start = seeds.first().map_or(0, |&i| self.values[i as usize]);
+                let worst =
+                    u64::from(start) + self.width as u64 * self.height as u64 * u64::from(step);
+                let unlimited = self.max_units == MAX_UNITS && worst <= u64::from(MAX_UNITS);
+                match (profile.cluttered, unlimited) {
                     (true, true) => self.sweep::<true, false>(u32::from(step)),
                     (true, false) => self.sweep::<true, true>(u32::from(step)),
                     (false, true) => self.sweep::<false, false>(u32::from(step)),
@@ -584,6 +895,9 @@ impl DistanceField {
     /// `BRANCH_FREE` trades a store per neighbour for no mispredicted branches, which
     /// pays on cluttered maps (measured: 25% walls 9.7 -> 5.0 ms, open 4.7 -> 6.4 ms
     /// for 1000x1000; `cargo bench --bench field`).
+    // Not inlined: its loop keeps every pointer in a register only when compiled on
+    // its own (inlined into `compute`, a spill cost an instruction per neighbour).
+    #[inline(never)]
     fn sweep<const BRANCH_FREE: bool, const LIMITED: bool>(&mut self, step: u32) -> usize {
         let s = self.stride;
         let limit = self.max_units.saturating_add(1);
@@ -595,6 +909,7 @@ impl DistanceField {
             head += 1;
             let nv = values[p].saturating_add(step);
             if LIMITED && nv > limit {
+                self.clipped = true;
                 continue;
             }
             for q in [p + 1, p + s, p - 1, p - s] {
@@ -672,6 +987,7 @@ impl DistanceField {
             let fast = v < safe;
             let mut relax = |this: &mut Self, q: usize, step: u32, class: usize, legal: bool| {
                 let Some(nv) = step_value(v, step, fast, limit) else {
+                    this.clipped = true;
                     return;
                 };
                 // Blocked and border cells hold 0, which no candidate is below.
@@ -731,6 +1047,7 @@ impl DistanceField {
         let values = &mut self.values[..];
         let (mut sh, mut hs, mut ts, mut hd, mut td) = (0, 0, 0, 0, 0);
         let mut improved = 0;
+        let mut clipped = false;
         loop {
             let ks = if hs < ts {
                 u64::from(fs[hs].0)
@@ -777,6 +1094,7 @@ impl DistanceField {
                              tail: &mut usize,
                              legal: bool| {
                 let Some(nv) = step_value(v, step, fast, limit) else {
+                    clipped = true;
                     return;
                 };
                 // Blocked and border cells hold 0, which no candidate is below.
@@ -814,26 +1132,41 @@ impl DistanceField {
                 }
             }
         }
+        self.clipped |= clipped;
         improved
     }
 
     // ----- flee fields -----
 
-    /// Turns this field into a flee field: every value is multiplied by `-factor`
-    /// (1.2 is a good start: greater runs farther) and the field is rescanned, so
-    /// walking downhill leads away from the goals along real routes, through open
-    /// doors rather than into dead ends. Later [`compute`](Self::compute) calls build
-    /// the flee field again; [`repair`](Self::repair) recomputes it in full.
+    /// Turns this field into a flee field: every chase value is multiplied by
+    /// `-factor` (1.2 is a good start: greater runs farther) and the field is
+    /// rescanned, so walking downhill leads away from the goals along real routes,
+    /// through open doors rather than into dead ends. Later
+    /// [`compute`](Self::compute) calls build the flee field again;
+    /// [`repair`](Self::repair) recomputes it in full.
+    ///
+    /// Always from the chase values: on a field that is already a flee field (or is
+    /// not [`Ready`](FieldState::Ready)) the chase field is computed again first, so
+    /// calling `flee` twice with the same factor gives the same field, and another
+    /// factor gives what it would give on the chase field. On a ready chase field
+    /// only the rescan runs.
     ///
     /// # Errors
-    /// [`FieldError::GridMismatch`] if `grid` is not the size the field was made for.
+    /// [`FieldError::InvalidFleeFactor`] unless `factor` is finite and greater than 0,
+    /// [`FieldError::GridMismatch`] if `grid` is not the size the field was made for
+    /// (in both cases nothing is changed); [`FieldError::DistanceOverflow`] if the
+    /// scaled values exceed the field's range (as for [`compute`](Self::compute)).
     pub fn flee(&mut self, grid: &Grid, factor: f32) -> Result<FieldStats, FieldError> {
+        if !(factor.is_finite() && factor > 0.0) {
+            return Err(FieldError::InvalidFleeFactor);
+        }
         self.check(grid)?;
-        self.flee = Some(factor.abs());
-        if !self.computed {
+        let chase_ready = self.state == FieldState::Ready && self.flee.is_none();
+        self.flee = Some(factor);
+        if !chase_ready {
             return self.compute(grid);
         }
-        let reached = self.apply_flee(factor.abs());
+        let reached = self.apply_flee(factor)?;
         Ok(FieldStats {
             cells_updated: reached,
             ..FieldStats::default()
@@ -846,7 +1179,8 @@ impl DistanceField {
         self.flee.is_some()
     }
 
-    fn apply_flee(&mut self, factor: f32) -> usize {
+    /// Turns the ready chase values into flee values; returns the cells rescanned.
+    fn apply_flee(&mut self, factor: f32) -> Result<usize, FieldError> {
         let max = self
             .values
             .iter()
@@ -854,9 +1188,11 @@ impl DistanceField {
             .map(|&v| v - 1)
             .max()
             .unwrap_or(0);
-        let bias = (f64::from(max) * f64::from(factor))
-            .ceil()
-            .min(f64::from(UNREACHED - 2)) as u32;
+        let bias = (f64::from(max) * f64::from(factor)).ceil();
+        if bias > f64::from(MAX_UNITS) {
+            return Err(self.overflow_error());
+        }
+        let bias = bias as u32;
         self.bias = bias;
         self.queues.clear();
         for p in 0..self.values.len() {
@@ -869,11 +1205,14 @@ impl DistanceField {
             self.values[p] = nv;
             self.queues.seed(nv, p as u32);
         }
+        // Every reached cell is seeded at or below `bias + 1`, which the rescan only
+        // lowers: no value can pass the range.
         let limit = self.max_units;
-        self.max_units = UNREACHED - 1;
+        self.max_units = MAX_UNITS;
         let n = self.dijkstra();
         self.max_units = limit;
-        n
+        self.clipped = false;
+        Ok(n)
     }
 
     // ----- repair -----
@@ -884,15 +1223,17 @@ impl DistanceField {
     /// The result is identical to a full [`compute`](Self::compute). The work is
     /// proportional to the affected area: the cells whose best route went through a
     /// changed cell, and the cells a new opening brings closer. Flee fields are
-    /// recomputed in full. A field never computed is computed.
+    /// recomputed in full, and so is a field that is not
+    /// [`Ready`](FieldState::Ready) (never computed, stale, overflowed).
     ///
     /// # Errors
-    /// [`FieldError::GridMismatch`] if `grid` is not the size the field was made for.
+    /// As [`compute`](Self::compute).
     pub fn repair(&mut self, grid: &Grid, changed: &[Cell]) -> Result<FieldStats, FieldError> {
         self.check(grid)?;
-        if !self.computed || self.flee.is_some() {
+        if self.state != FieldState::Ready || self.flee.is_some() {
             return self.compute(grid);
         }
+        self.clipped = false;
         let costs = self.layer.costs();
         let mut indices = [0u32; 64];
         let mut n = 0;
@@ -917,6 +1258,9 @@ impl DistanceField {
             }
         }
         add(&mut stats, self.repair_indices(&indices[..n]));
+        if self.overflowed() || self.goal_overflow() {
+            return Err(self.overflow_error());
+        }
         Ok(stats)
     }
 
@@ -1069,7 +1413,8 @@ impl DistanceField {
     // ----- queries -----
 
     /// The cost from `cell` to the nearest goal (plus that goal's start value), or
-    /// `None` if no goal is reachable, the cell is blocked or outside the field. For
+    /// `None` if no goal is reachable, the cell is blocked or outside the field, or
+    /// the field is not [`Ready`](FieldState::Ready) (see [`state`](Self::state)). For
     /// 8-connected fields the fixed-point value is converted back (relative error
     /// below `1e-7`); flee fields give negative values.
     #[must_use]
@@ -1081,7 +1426,7 @@ impl DistanceField {
     /// 4-connected fields, `cost * OCTILE_STRAIGHT` for 8-connected ones).
     #[must_use]
     pub fn units(&self, cell: Cell) -> Option<i64> {
-        let v = self.values[self.index(cell)?];
+        let v = self.values[self.query_index(cell)?];
         (v != BLOCKED && v != UNREACHED).then(|| i64::from(v - 1) - i64::from(self.bias))
     }
 
@@ -1093,12 +1438,13 @@ impl DistanceField {
 
     /// The best step from `cell` towards the goals (downhill), or `None` when the cell
     /// is a goal (or, in a flee field, a safest spot), when no goal is reachable, or
-    /// when `cell` is outside the field. A unit standing on a blocked cell gets the
+    /// when `cell` is outside the field, or when the field is not
+    /// [`Ready`](FieldState::Ready). A unit standing on a blocked cell gets the
     /// step to its best reachable neighbour. Ties go to the first direction in
     /// [`Direction8`] order, so equal fields give equal moves.
     #[must_use]
     pub fn next_step(&self, cell: Cell) -> Option<Direction8> {
-        let i = self.index(cell)?;
+        let i = self.query_index(cell)?;
         let dir = if self.connectivity == Connectivity::Eight {
             self.step8_at(i, &self.deltas())
         } else {
@@ -1172,7 +1518,7 @@ impl DistanceField {
     /// `take`; stops where the walk ends or `take` returns `false`.
     #[inline]
     fn walk(&self, cell: Cell, mut take: impl FnMut(Direction8) -> bool) {
-        let Some(mut i) = self.index(cell) else {
+        let Some(mut i) = self.query_index(cell) else {
             return;
         };
         let deltas = self.deltas();
@@ -1223,8 +1569,11 @@ pub fn combined_next_step(fields: &[(&DistanceField, f32)], cell: Cell) -> Optio
         let n = cell.step(d);
         if d.is_diagonal() {
             let (dx, dy) = d.offset();
-            let open = |c: Cell| first.index(c).is_some_and(|i| first.costs[i] != 0);
-            if !open(Cell::new(cell.x + dx, cell.y)) || !open(Cell::new(cell.x, cell.y + dy)) {
+            let open = |c: Cell| first.query_index(c).is_some_and(|i| first.costs[i] != 0);
+            // Wrapping: a cell past the ends of the `i32` range is outside the field.
+            if !open(Cell::new(cell.x.wrapping_add(dx), cell.y))
+                || !open(Cell::new(cell.x, cell.y.wrapping_add(dy)))
+            {
                 continue;
             }
         }

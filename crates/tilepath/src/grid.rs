@@ -18,6 +18,11 @@ pub enum GridError {
         /// The cell.
         cell: Cell,
     },
+    /// The system could not give the memory the grid needs (nothing was allocated).
+    OutOfMemory {
+        /// Bytes the grid needs: [`Grid::bytes_for`].
+        bytes: u64,
+    },
     /// A row of an ASCII map has a different length than the first one.
     RaggedRow {
         /// Row index (0 = first line).
@@ -45,6 +50,9 @@ impl fmt::Display for GridError {
                 Grid::MAX_SIDE
             ),
             Self::OutOfBounds { cell } => write!(f, "cell {cell} is outside the grid"),
+            Self::OutOfMemory { bytes } => {
+                write!(f, "out of memory: the grid needs {bytes} bytes")
+            }
             Self::RaggedRow {
                 row,
                 expected,
@@ -63,7 +71,9 @@ impl fmt::Display for GridError {
 impl std::error::Error for GridError {}
 
 /// A `width x height` map of [`TileKind`]s, 2 bits per cell, row-major (index
-/// `y * width + x`), 4 cells per byte: `ceil(width * height / 4)` bytes in all.
+/// `y * width + x`), 4 cells per byte: `ceil(width * height / 4)` bytes in all
+/// ([`Grid::bytes_for`]). Two grids are equal (and hash alike) when their sizes and
+/// cells are.
 ///
 /// Reading outside the grid reads as blocked; writing outside is an error. What a kind
 /// costs is decided per unit by a [`GridLayer`].
@@ -97,33 +107,54 @@ impl Grid {
     /// grid (every cell is outside it).
     ///
     /// # Errors
-    /// [`GridError::TooLarge`] if a side exceeds [`Grid::MAX_SIDE`].
+    /// [`GridError::TooLarge`] if a side exceeds [`Grid::MAX_SIDE`];
+    /// [`GridError::OutOfMemory`] if the system cannot give
+    /// [`bytes_for`](Self::bytes_for) bytes.
     pub fn new(width: u32, height: u32) -> Result<Self, GridError> {
         Self::filled(width, height, TileKind::K0)
+    }
+
+    /// The bytes a `width x height` grid takes: `ceil(width * height / 4)`, a quarter
+    /// of a byte per cell.
+    #[must_use]
+    pub const fn bytes_for(width: u32, height: u32) -> u64 {
+        (width as u64 * height as u64).div_ceil(4)
     }
 
     /// A `width x height` grid filled with `kind`.
     ///
     /// # Errors
-    /// [`GridError::TooLarge`] if a side exceeds [`Grid::MAX_SIDE`].
+    /// [`GridError::TooLarge`] if a side exceeds [`Grid::MAX_SIDE`];
+    /// [`GridError::OutOfMemory`] if the system cannot give
+    /// [`bytes_for`](Self::bytes_for) bytes.
     pub fn filled(width: u32, height: u32, kind: TileKind) -> Result<Self, GridError> {
         if width > Self::MAX_SIDE || height > Self::MAX_SIDE {
             return Err(GridError::TooLarge { width, height });
         }
+        let bytes = Self::bytes_for(width, height);
+        crate::memory::ensure(bytes).map_err(|bytes| GridError::OutOfMemory { bytes })?;
         let cells = width as usize * height as usize;
         let k = kind.index();
         let byte = k | (k << 2) | (k << 4) | (k << 6);
+        let mut bytes = vec![byte; cells.div_ceil(4)];
+        // The unused cells of the last byte stay 0, so that equal grids have equal
+        // bytes (and `cells_from` reads 0 past the end).
+        if let Some(last) = bytes.last_mut()
+            && !cells.is_multiple_of(4)
+        {
+            *last &= (1u8 << (2 * (cells % 4))) - 1;
+        }
         Ok(Self {
             width,
             height,
-            bytes: vec![byte; cells.div_ceil(4)],
+            bytes,
         })
     }
 
     /// A grid whose cell kinds are given by `f(cell)`.
     ///
     /// # Errors
-    /// [`GridError::TooLarge`] if a side exceeds [`Grid::MAX_SIDE`].
+    /// As [`Grid::new`].
     pub fn from_fn(
         width: u32,
         height: u32,
@@ -142,18 +173,22 @@ impl Grid {
     /// A grid from ASCII rows (one line per row, first line = row 0), each character
     /// mapped to a kind by `legend`. A trailing newline and `\r` are ignored.
     ///
+    /// The rows are checked before the grid is allocated: a malformed map costs no
+    /// more memory than its text.
+    ///
     /// # Errors
     /// [`GridError::RaggedRow`] if rows differ in length, [`GridError::UnknownChar`] if
-    /// `legend` returns `None`, [`GridError::TooLarge`] for oversized maps.
+    /// `legend` returns `None`, [`GridError::TooLarge`] for oversized maps,
+    /// [`GridError::OutOfMemory`] if the system cannot give the grid's bytes.
     pub fn from_ascii(
         rows: &str,
         mut legend: impl FnMut(char) -> Option<TileKind>,
     ) -> Result<Self, GridError> {
-        let lines: Vec<&str> = rows.lines().map(|l| l.trim_end_matches('\r')).collect();
-        let width = lines.first().map_or(0, |l| l.chars().count());
+        let lines = || rows.lines().map(|l| l.trim_end_matches('\r'));
+        let width = lines().next().map_or(0, |l| l.chars().count());
         let to_u32 = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-        let mut grid = Self::new(to_u32(width), to_u32(lines.len()))?;
-        for (y, line) in lines.iter().enumerate() {
+        let mut height = 0;
+        for (y, line) in lines().enumerate() {
             let found = line.chars().count();
             if found != width {
                 return Err(GridError::RaggedRow {
@@ -162,6 +197,10 @@ impl Grid {
                     found: to_u32(found),
                 });
             }
+            height += 1;
+        }
+        let mut grid = Self::new(to_u32(width), to_u32(height))?;
+        for (y, line) in lines().enumerate() {
             for (x, ch) in line.chars().enumerate() {
                 let cell = Cell::new(x as i32, y as i32);
                 let kind = legend(ch).ok_or(GridError::UnknownChar { ch, cell })?;

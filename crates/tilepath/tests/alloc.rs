@@ -2,63 +2,11 @@
 //! that lets the reusable scratch grow to the workload, 10,000 more queries (other
 //! pairs, same maps) allocate nothing, for each solver.
 
-mod common;
-
-use common::*;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell as StdCell;
 use tilepath::{AStar, Cell, Greedy, Grid, GridLayer};
-
-struct Counting;
-
-thread_local! {
-    /// Only the measuring thread counts, into its own counter: the test harness and
-    /// the other tests allocate on other threads.
-    static COUNTING: StdCell<bool> = const { StdCell::new(false) };
-    static ALLOCATIONS: StdCell<usize> = const { StdCell::new(0) };
-}
-
-fn count() {
-    if COUNTING.try_with(StdCell::get).unwrap_or(false) {
-        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
-    }
-}
-
-#[expect(unsafe_code, reason = "a GlobalAlloc impl is unsafe by definition")]
-// SAFETY: every call is forwarded unchanged to the system allocator.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count();
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count();
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count();
-        // SAFETY: same contract as ours.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as ours.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
+use tilepath_testkit::*;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
-
-/// Allocations made by `f` on this thread.
-fn allocations_in(f: impl FnOnce()) -> usize {
-    ALLOCATIONS.with(|n| n.set(0));
-    COUNTING.with(|c| c.set(true));
-    f();
-    COUNTING.with(|c| c.set(false));
-    ALLOCATIONS.with(StdCell::get)
-}
+static GLOBAL: CountingAlloc = CountingAlloc;
 
 struct Workload {
     maps: Vec<(Grid, GridLayer)>,

@@ -1,7 +1,5 @@
 //! Bad input never panics: each case has a documented, tested result.
 
-mod common;
-
 use tilepath::{AStar, Cell, Greedy, Grid, GridLayer, GridPath, PathError, TileKind};
 
 fn open(w: u32, h: u32) -> Grid {

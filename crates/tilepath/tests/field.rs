@@ -1,15 +1,13 @@
 //! Distance fields: oracle tests against a plain multi-source Dijkstra, Moving AI
 //! optimal lengths, repairs compared with full recomputes, bounded fields, bad input.
 
-mod common;
-
-use common::*;
 use rand::RngExt;
 use rand::rngs::StdRng;
 use std::collections::BinaryHeap;
 use tilepath::{
     Cell, Connectivity, Direction8, DistanceField, FieldError, Grid, GridLayer, Region, TileKind,
 };
+use tilepath_testkit::*;
 
 /// Reference: the cost from every cell to the cheapest goal (`start + route`), where a
 /// step costs the cell it enters (times sqrt 2 diagonally, no corner cutting), over

@@ -5,10 +5,8 @@
 //! least 300 per 512x512 map; `cargo test -p tilepath --test movingai -- --ignored`
 //! checks all ~17,000.
 
-mod common;
-
-use common::*;
 use tilepath::{AStar, GridPath8};
+use tilepath_testkit::*;
 
 const DRAGON_AGE: [&str; 3] = ["arena.map", "den312d.map", "lak303d.map"];
 const LARGE: [&str; 3] = ["maze512-1-0.map", "random512-10-0.map", "32room_000.map"];

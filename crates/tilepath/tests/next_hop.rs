@@ -3,14 +3,12 @@
 //! reaches the target at exactly the cheapest cost, unreachable pairs are reported as
 //! such; and after random edits the repaired table answers exactly like a fresh build.
 
-mod common;
-
-use common::*;
 use rand::RngExt;
 use tilepath::{
     Cell, Connectivity, Direction8, Encoding, Grid, GridLayer, NextHopTable, Slots, TableError,
     TileKind,
 };
+use tilepath_testkit::*;
 
 /// Distances from every cell: `all[s][t]`.
 fn all_pairs(grid: &Grid, layer: GridLayer, eight: bool) -> Vec<Vec<Option<f64>>> {

@@ -1,78 +1,12 @@
 //! Oracle tests: on thousands of seeded random grids with random layers and costs,
 //! every solver is checked against a plain reference Dijkstra.
 
-mod common;
-
-use common::*;
 use rand::RngExt;
-use tilepath::{AStar, Cell, Direction8, Greedy, Grid, GridLayer, PathResult};
+use tilepath::{AStar, Cell, Greedy, Grid, GridLayer};
+use tilepath_testkit::*;
 
 const GRIDS: u64 = 1500;
 const QUERIES: usize = 4;
-
-fn in_window(from: Cell) -> impl Fn(Cell) -> bool {
-    move |c| c.x.abs_diff(from.x) <= 56 && c.y.abs_diff(from.y) <= 56
-}
-
-/// Distance estimate the solvers use to pick "the reachable cell closest to the goal".
-fn estimate(c: Cell, goal: Cell, eight: bool) -> f64 {
-    if eight {
-        c.octile(goal)
-    } else {
-        f64::from(c.manhattan(goal))
-    }
-}
-
-/// Checks an optimal search's result against reference distances `dist` from `from`.
-fn check_optimal<P, D>(
-    grid: &Grid,
-    layer: GridLayer,
-    from: Cell,
-    to: Cell,
-    eight: bool,
-    dist: &[Option<f64>],
-    r: &PathResult<P>,
-) where
-    P: Iterator<Item = D> + Copy + ExactSizeIterator,
-    D: Into<Direction8>,
-{
-    check_result(grid, layer, from, to, r);
-    let at = |c: Cell| grid.index_of(c).and_then(|i| dist[i]);
-    match at(to) {
-        Some(d) => {
-            assert!(
-                r.route.reaches_goal,
-                "{from}->{to}: reachable at {d} but not found"
-            );
-            assert!(
-                close(r.route.cost, d),
-                "{from}->{to}: cost {} != optimal {d}",
-                r.route.cost
-            );
-        }
-        None => {
-            assert!(
-                !r.route.reaches_goal,
-                "{from}->{to}: unreachable goal reported reached"
-            );
-            let best = (0..dist.len())
-                .filter(|&i| dist[i].is_some())
-                .map(|i| estimate(grid.cell_of(i).unwrap(), to, eight))
-                .fold(f64::INFINITY, f64::min);
-            let got = estimate(r.route.end, to, eight);
-            assert!(
-                close(got, best),
-                "{from}->{to}: partial route ends {got} away, best is {best}"
-            );
-            let d = at(r.route.end).expect("route ends on an unreachable cell");
-            assert!(
-                close(r.route.cost, d),
-                "partial route cost {} != optimal {d}",
-                r.route.cost
-            );
-        }
-    }
-}
 
 /// Expansions and end cell of a plain greedy best-first search with the solver's
 /// documented order: 64 LIFO stacks by Manhattan distance to the goal (stack 0 for the

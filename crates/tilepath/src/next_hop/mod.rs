@@ -113,6 +113,12 @@ pub enum TableError {
         /// The grid passed.
         found: (u32, u32),
     },
+    /// The system could not give the memory the table needs, although it is within
+    /// the memory limit (nothing was allocated for the table).
+    OutOfMemory {
+        /// Bytes the table needs: [`MemoryEstimate::total_bytes`].
+        bytes: u64,
+    },
 }
 
 impl fmt::Display for TableError {
@@ -127,6 +133,9 @@ impl fmt::Display for TableError {
                 "the table was built for a {}x{} grid, not {}x{}",
                 expected.0, expected.1, found.0, found.1
             ),
+            Self::OutOfMemory { bytes } => {
+                write!(f, "out of memory: the table needs {bytes} bytes")
+            }
         }
     }
 }
@@ -144,8 +153,10 @@ pub struct MemoryEstimate {
     pub encoding: Encoding,
     /// Bytes of the pair table.
     pub table_bytes: u64,
-    /// Bytes of everything: the pair table, the per-cell index and components, and
-    /// the build scratch of every thread.
+    /// Bytes of everything a build allocates at once, at most: the pair table, the
+    /// per-cell index and components, and the build scratch of every thread it uses
+    /// (24 bytes per cell, plus 16 per cell for each of the queues of a direction
+    /// encoding: 3 with one cost, up to 9 with four).
     pub total_bytes: u64,
 }
 
@@ -192,8 +203,9 @@ impl TableBuilder {
         self
     }
 
-    /// Refuses to build a table of more than `bytes` (default 1 GiB) with
-    /// [`TableError::TooLarge`].
+    /// Refuses to build a table of more than `bytes` (default 1 GiB; counted as
+    /// [`MemoryEstimate::total_bytes`]) with [`TableError::TooLarge`], before
+    /// allocating it.
     #[must_use]
     pub fn memory_limit(mut self, bytes: u64) -> Self {
         self.memory_limit = bytes;
@@ -216,11 +228,53 @@ impl TableBuilder {
         }
     }
 
+    /// Threads a build uses for `jobs` rows: see `NextHopTable::thread_count`.
+    fn threads_for(&self, jobs: usize) -> usize {
+        self.thread_count().min(jobs.div_ceil(64)).max(1)
+    }
+
+    /// Bytes of one build thread's scratch per padded cell.
+    fn worker_bytes_per_cell(&self) -> u64 {
+        // Marks (4), distances and old distances (8 + 8), queue (4).
+        let base = 24;
+        match Encoding::of(self.layer, self.connectivity) {
+            Encoding::DistanceMod3 => base,
+            // The seeds and two FIFOs per distinct cost, 16 bytes an entry each.
+            _ => {
+                let mut costs = self.layer.costs();
+                costs.sort_unstable();
+                let distinct = (0..4)
+                    .filter(|&i| costs[i] != 0 && (i == 0 || costs[i - 1] != costs[i]))
+                    .count() as u64;
+                base + 16 * (1 + 2 * distinct)
+            }
+        }
+    }
+
+    /// Bytes a build needs at least, whatever the slots: the per-cell index and one
+    /// thread's scratch. Computed without allocating.
+    fn floor_bytes(&self, grid: &Grid) -> u64 {
+        let padded = (u64::from(grid.width()) + 2) * (u64::from(grid.height()) + 2);
+        padded.saturating_mul(9 + self.worker_bytes_per_cell())
+    }
+
     /// What a table for `grid` would take, without building it.
+    ///
+    /// Counting the slots of [`Slots::Passable`] takes about 3 bytes per cell for a
+    /// moment; when even the least the table needs (its per-cell index and one
+    /// thread's scratch) is above the [memory limit](Self::memory_limit), nothing is
+    /// allocated and every open cell is counted as a slot (an upper bound).
     #[must_use]
     pub fn estimate(&self, grid: &Grid) -> MemoryEstimate {
+        let too_large = self.floor_bytes(grid) > self.memory_limit;
         let (slots, branch_cells) = match self.slots {
             Slots::AllCells => (grid.len(), 0),
+            Slots::Passable if too_large => {
+                let open = (0..grid.len())
+                    .filter(|&i| self.layer.cost_of_bits(grid.bits_at(i)) != 0)
+                    .count();
+                (open, 0)
+            }
             Slots::Passable => {
                 let costs = padded_costs(grid, self.layer);
                 let role = roles(
@@ -234,20 +288,31 @@ impl TableBuilder {
                 (core, open - core)
             }
         };
-        let slots = slots as u64;
         let encoding = Encoding::of(self.layer, self.connectivity);
-        let table_bytes = (encoding.row_bytes(slots as usize) as u64).saturating_mul(slots);
+        let row_bytes = encoding.row_bytes(slots) as u64;
+        let threads = if row_bytes == 0 {
+            0 // no pair entries, no rows to compute
+        } else {
+            self.threads_for(slots) as u64
+        };
+        let slots = slots as u64;
+        let table_bytes = row_bytes.saturating_mul(slots);
         let padded = (u64::from(grid.width()) + 2) * (u64::from(grid.height()) + 2);
-        // costs (1) + slot index and open slot (8) per padded cell; cell + component
-        // (8) per slot; the branches; per thread: marks, distances, queue, offsets (16
-        // per padded cell).
-        let index = padded * 9 + slots * 8 + Branches::bytes_for(branch_cells as u64, padded);
-        let scratch = padded * 16 * self.thread_count() as u64;
+        // costs (1) + slot index and open slot (8) per padded cell, and the
+        // temporaries of finding the branches (4); cell + component (8) per slot, the
+        // flood fill's stack (8) and the list of rows handed to the threads (24,
+        // twice while it is split into blocks); the branches; a few fixed buffers;
+        // per thread its scratch.
+        let index =
+            padded * 13 + slots * 64 + Branches::bytes_for(branch_cells as u64, padded) + 4096;
+        let scratch = padded
+            .saturating_mul(self.worker_bytes_per_cell())
+            .saturating_mul(threads);
         MemoryEstimate {
             slots,
             encoding,
             table_bytes,
-            total_bytes: table_bytes.saturating_add(index + scratch),
+            total_bytes: table_bytes.saturating_add(index).saturating_add(scratch),
         }
     }
 
@@ -255,7 +320,8 @@ impl TableBuilder {
     ///
     /// # Errors
     /// [`TableError::TooLarge`] if [`estimate`](Self::estimate)'s total exceeds the
-    /// memory limit.
+    /// memory limit (checked before anything but the estimate's own count is
+    /// allocated); [`TableError::OutOfMemory`] if the system cannot give that total.
     pub fn build(&self, grid: &Grid) -> Result<NextHopTable, TableError> {
         let estimate = self.estimate(grid);
         if estimate.total_bytes > self.memory_limit {
@@ -264,6 +330,8 @@ impl TableBuilder {
                 limit: self.memory_limit,
             });
         }
+        crate::memory::ensure(estimate.total_bytes)
+            .map_err(|bytes| TableError::OutOfMemory { bytes })?;
         let shape = Shape::new(grid, self.layer, self.connectivity, self.slots);
         let row_bytes = shape.encoding.row_bytes(shape.cells.len());
         let mut table = NextHopTable {

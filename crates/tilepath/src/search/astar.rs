@@ -37,7 +37,9 @@ enum Scope {
 ///   as queries reach) for the others.
 /// - [`AStar::whole_grid`]: the search may cover the whole grid, for routes of hundreds
 ///   of steps; the scratch is sized to the grid on first use (16 bytes of node and up
-///   to 24 of open list a cell, the row length rounded up to a power of two) and reused.
+///   to 24 of open list a cell, the row length rounded up to a power of two:
+///   [`AStar::whole_grid_bytes`]) and reused. Scratch the system cannot give is an
+///   error ([`PathError::OutOfMemory`]), never an abort.
 ///
 /// [`build_path`](Self::build_path) searches 4-connected, [`build_path8`](Self::build_path8)
 /// 8-connected (a diagonal step needs both orthogonal neighbours passable: no corner
@@ -116,12 +118,58 @@ impl AStar {
         }
     }
 
-    /// A whole-grid solver with its scratch sized for `grid` now.
+    /// A whole-grid solver with its scratch sized for `grid` now. If that scratch
+    /// cannot be had (see [`try_for_grid`](Self::try_for_grid)), the solver starts
+    /// empty, like [`whole_grid`](Self::whole_grid), and its first query on `grid`
+    /// reports the error.
     #[must_use]
     pub fn for_grid(grid: &Grid) -> Self {
+        Self::try_for_grid(grid).unwrap_or_else(|_| Self::whole_grid())
+    }
+
+    /// A whole-grid solver with its scratch sized for `grid` now, or the reason it
+    /// cannot be.
+    ///
+    /// # Errors
+    /// [`PathError::GridTooLarge`] past 2^32 scratch slots;
+    /// [`PathError::OutOfMemory`] (with [`whole_grid_bytes`](Self::whole_grid_bytes))
+    /// if the system cannot give the scratch. Nothing is allocated then.
+    pub fn try_for_grid(grid: &Grid) -> Result<Self, PathError> {
         let mut s = Self::whole_grid();
-        s.grow_to(Window::whole_slots(grid).unwrap_or(0));
-        s
+        s.try_grow_to(grid)?;
+        Ok(s)
+    }
+
+    /// Bytes of scratch a whole-grid search over a `width x height` grid takes: 40 a
+    /// slot (a 16-byte node, 8 bytes of bucket queue and 16 of radix heap reserved),
+    /// one slot per cell with the row length rounded up to a power of two. Only the
+    /// parts a query reaches are touched, but all of it is reserved.
+    #[must_use]
+    pub const fn whole_grid_bytes(width: u32, height: u32) -> u64 {
+        let row = if width == 0 {
+            1
+        } else {
+            (width as u64).next_power_of_two()
+        };
+        row * height as u64 * Self::WHOLE_GRID_SLOT_BYTES
+    }
+
+    /// Bytes a whole-grid scratch slot takes: see [`whole_grid_bytes`](Self::whole_grid_bytes).
+    const WHOLE_GRID_SLOT_BYTES: u64 = 16 + 8 + 16;
+
+    /// Sizes the whole-grid scratch for `grid` unless it is large enough already;
+    /// asks the system for the whole first, so that a refusal changes nothing.
+    fn try_grow_to(&mut self, grid: &Grid) -> Result<(), PathError> {
+        let slots = Window::whole_slots(grid).ok_or(PathError::GridTooLarge {
+            width: grid.width(),
+            height: grid.height(),
+        })?;
+        if self.nodes.len() < slots {
+            let bytes = Self::whole_grid_bytes(grid.width(), grid.height());
+            crate::memory::ensure(bytes).map_err(|bytes| PathError::OutOfMemory { bytes })?;
+            self.grow_to(slots);
+        }
+        Ok(())
     }
 
     /// Stops a search after `max` node expansions (at least 1) with a partial result
@@ -169,7 +217,8 @@ impl AStar {
     /// # Errors
     /// [`PathError::StartOutOfBounds`] if `from` is outside the grid;
     /// [`PathError::GridTooLarge`] for a whole-grid search on a grid of more than
-    /// 2^32 scratch slots.
+    /// 2^32 scratch slots; [`PathError::OutOfMemory`] if the system cannot give a
+    /// whole-grid search's scratch (the solver is unchanged and serves smaller grids).
     pub fn build_path(
         &mut self,
         grid: &Grid,
@@ -208,13 +257,7 @@ impl AStar {
         let window = match self.scope {
             Scope::Window => Window::around(grid, from),
             Scope::WholeGrid => {
-                let slots = Window::whole_slots(grid).ok_or(PathError::GridTooLarge {
-                    width: grid.width(),
-                    height: grid.height(),
-                })?;
-                if self.nodes.len() < slots {
-                    self.grow_to(slots);
-                }
+                self.try_grow_to(grid)?;
                 Window::whole(grid)
             }
         };

@@ -96,6 +96,12 @@ pub enum PathError {
         /// Height of the grid.
         height: u32,
     },
+    /// The system could not give a whole-grid search's scratch (nothing was
+    /// allocated; the solver is unchanged).
+    OutOfMemory {
+        /// Bytes the scratch needs: [`AStar::whole_grid_bytes`](crate::AStar::whole_grid_bytes).
+        bytes: u64,
+    },
 }
 
 impl fmt::Display for PathError {
@@ -109,6 +115,10 @@ impl fmt::Display for PathError {
             Self::GridTooLarge { width, height } => write!(
                 f,
                 "a {width}x{height} grid is too large for a whole-grid search"
+            ),
+            Self::OutOfMemory { bytes } => write!(
+                f,
+                "out of memory: a whole-grid search of this grid needs {bytes} bytes"
             ),
         }
     }

@@ -1,0 +1,106 @@
+//! What the structures allocate, measured with a counting global allocator: estimates
+//! hold, refusals allocate (almost) nothing, malformed input costs no more than its
+//! text. The tests of this binary take one lock, so that each measures alone.
+
+use std::sync::Mutex;
+use tilepath::{
+    Connectivity, Grid, GridError, GridLayer, NextHopTable, Slots, TableError, TileKind,
+};
+use tilepath_testkit::*;
+
+#[global_allocator]
+static GLOBAL: CountingAlloc = CountingAlloc;
+
+static ALONE: Mutex<()> = Mutex::new(());
+
+#[test]
+fn table_builds_stay_within_their_estimate() {
+    let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
+    let mut rng = rng(15);
+    let open = random_grid(&mut rng, 30, 20, 0.0);
+    let walls = random_grid(&mut rng, 30, 20, 0.2);
+    let maze = maze_grid(&mut rng, 15, 12, 0.1);
+    let layers = [
+        GridLayer::FLOOR_ONLY,
+        GridLayer::new([1, 0, 0, 0]),
+        GridLayer::new([1, 3, 9, 0]),
+        GridLayer::new([2, 5, 7, 11]),
+    ];
+    for grid in [&open, &walls, &maze] {
+        for layer in layers {
+            for conn in [Connectivity::Four, Connectivity::Eight] {
+                for slots in [Slots::Passable, Slots::AllCells] {
+                    for threads in [1, 2, 3] {
+                        let builder = NextHopTable::builder(layer)
+                            .connectivity(conn)
+                            .slots(slots)
+                            .threads(threads);
+                        let estimate = builder.estimate(grid);
+                        let mut table = None;
+                        let peak = peak_bytes_in(|| table = Some(builder.build(grid).unwrap()));
+                        let table = table.unwrap();
+                        assert!(
+                            peak <= estimate.total_bytes,
+                            "{layer:?} {conn:?} {slots:?} {threads} threads: peak {peak} > \
+                             estimate {}",
+                            estimate.total_bytes
+                        );
+                        assert!(table.memory_bytes() as u64 <= estimate.total_bytes);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_table_too_large_for_its_limit_is_refused_before_allocating() {
+    let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
+    let grid = Grid::new(16_384, 16_384).unwrap();
+    let builder = NextHopTable::builder(GridLayer::FLOOR_ONLY).threads(2);
+    let mut result = None;
+    let peak = peak_bytes_in(|| result = Some(builder.build(&grid)));
+    assert!(matches!(
+        result.unwrap(),
+        Err(TableError::TooLarge { needed, limit }) if needed > limit
+    ));
+    assert!(peak < 1 << 20, "refusing took {peak} bytes");
+    let estimate = builder.estimate(&grid);
+    assert_eq!(estimate.slots, grid.len() as u64);
+}
+
+#[test]
+fn a_ragged_ascii_map_costs_no_more_than_its_text() {
+    let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
+    // 64 Ki columns in the first row, then 64 Ki rows of one: a 1 GiB grid if the
+    // declared size were allocated before the rows are checked.
+    let mut text = ".".repeat(65_536);
+    text.push('\n');
+    text.push_str(&".\n".repeat(65_535));
+    let mut result = None;
+    let peak = peak_bytes_in(|| result = Some(Grid::from_ascii(&text, |_| Some(TileKind::K0))));
+    assert_eq!(
+        result.unwrap(),
+        Err(GridError::RaggedRow {
+            row: 1,
+            expected: 65_536,
+            found: 1
+        })
+    );
+    assert!(peak < 1 << 20, "a ragged map took {peak} bytes");
+}
+
+#[test]
+fn a_grid_too_large_for_memory_is_an_error() {
+    let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
+    // 1 GiB is within reach; what is not is reported, not aborted on. The largest
+    // grid is 1 GiB, so a refusal needs a machine with less: here the figure is
+    // checked, and the error's text names it.
+    assert_eq!(Grid::bytes_for(65_536, 65_536), 1 << 30);
+    assert_eq!(Grid::bytes_for(3, 1), 1);
+    let e = GridError::OutOfMemory { bytes: 1 << 30 };
+    assert_eq!(
+        e.to_string(),
+        "out of memory: the grid needs 1073741824 bytes"
+    );
+}

@@ -1,0 +1,80 @@
+//! Loaders for the shared maps: Moving AI `.map`/`.scen` and the reference maps.
+
+use std::path::PathBuf;
+use tilepath::{Cell, Grid, TileKind};
+
+/// `../shared/maps` from the crate, or a clear panic if it is missing.
+pub fn maps_dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps");
+    assert!(
+        dir.is_dir(),
+        "the shared maps are missing: expected them at {} (shared/ beside the clone)",
+        dir.display()
+    );
+    dir
+}
+
+/// A Moving AI `.map` as a grid: kind 0 passable (`.`, `G`, `S`), kind 3 blocked.
+pub fn load_movingai(name: &str) -> Grid {
+    let text = std::fs::read_to_string(maps_dir().join("movingai").join(name)).unwrap();
+    let body = text.split_once("\nmap\n").expect("no `map` line").1;
+    Grid::from_ascii(body, |c| {
+        Some(if matches!(c, '.' | 'G' | 'S') {
+            TileKind::K0
+        } else {
+            TileKind::K3
+        })
+    })
+    .unwrap()
+}
+
+/// One Moving AI scenario.
+pub struct Scenario {
+    /// Start cell.
+    pub start: Cell,
+    /// Goal cell.
+    pub goal: Cell,
+    /// The optimal octile length the file gives.
+    pub optimal: f64,
+}
+
+/// The scenarios of Moving AI map `name` (`name.scen` beside the map).
+pub fn load_scenarios(name: &str) -> Vec<Scenario> {
+    let text =
+        std::fs::read_to_string(maps_dir().join("movingai").join(format!("{name}.scen"))).unwrap();
+    text.lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            let n = |i: usize| f[i].parse::<i32>().unwrap();
+            Scenario {
+                start: Cell::new(n(4), n(5)),
+                goal: Cell::new(n(6), n(7)),
+                optimal: f[8].parse().unwrap(),
+            }
+        })
+        .collect()
+}
+
+/// The reference maps of quasilyte/pathing: (grid, start, finish).
+pub fn load_reference(name: &str) -> (Grid, Cell, Cell) {
+    let text =
+        std::fs::read_to_string(maps_dir().join("reference").join(format!("{name}.txt"))).unwrap();
+    let mut start = Cell::default();
+    let mut finish = Cell::default();
+    for (y, line) in text.lines().enumerate() {
+        for (x, ch) in line.chars().enumerate() {
+            match ch {
+                'S' => start = Cell::new(x as i32, y as i32),
+                'F' => finish = Cell::new(x as i32, y as i32),
+                _ => {}
+            }
+        }
+    }
+    let grid = Grid::from_ascii(&text, |c| {
+        Some(if c == 'x' { TileKind::K1 } else { TileKind::K0 })
+    })
+    .unwrap();
+    (grid, start, finish)
+}

@@ -1,0 +1,323 @@
+//! The plain reference searches and path checks.
+
+use std::collections::BinaryHeap;
+use tilepath::{Cell, Direction8, Grid, GridLayer, PathResult};
+
+/// A reference-search heap entry `(distance, cell index)`: `BinaryHeap` pops the
+/// smallest distance first.
+#[derive(PartialEq)]
+pub struct E(
+    /// The distance.
+    pub f64,
+    /// The cell's row-major index.
+    pub usize,
+);
+impl Eq for E {}
+impl PartialOrd for E {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for E {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        o.0.total_cmp(&self.0)
+    }
+}
+
+/// Plain Dijkstra from `start` over every cell `allowed` says yes to, 4- or
+/// 8-connected (no corner cutting), cost = cost of the entered cell (times sqrt 2 on
+/// diagonals). Returns the distance of every cell (`None` = unreachable), row-major.
+pub fn reference_dijkstra(
+    grid: &Grid,
+    layer: GridLayer,
+    start: Cell,
+    eight: bool,
+    allowed: impl Fn(Cell) -> bool,
+) -> Vec<Option<f64>> {
+    reference_distances(grid, layer, &[(start, 0.0)], eight, allowed)
+}
+
+/// Plain multi-source Dijkstra: every cell's distance to the nearest source, each
+/// source `(cell, start value)` starting at its value. Sources outside the grid are
+/// skipped; a source on a blocked cell still starts there, as a search's start does
+/// (a unit standing on it can walk off; filter such sources out for goal semantics). Steps as in
+/// [`reference_dijkstra`], in real units (`sqrt 2` diagonals).
+pub fn reference_distances(
+    grid: &Grid,
+    layer: GridLayer,
+    sources: &[(Cell, f64)],
+    eight: bool,
+    allowed: impl Fn(Cell) -> bool,
+) -> Vec<Option<f64>> {
+    let mut heap = BinaryHeap::new();
+    let mut dist = vec![None; grid.len()];
+    let ok = |c: Cell| grid.is_passable(c, layer) && allowed(c);
+    for &(c, start) in sources {
+        if let Some(i) = grid.index_of(c)
+            && dist[i].is_none_or(|d| start < d)
+        {
+            dist[i] = Some(start);
+            heap.push(E(start, i));
+        }
+    }
+    let w = grid.width() as usize;
+    while let Some(E(d, i)) = heap.pop() {
+        if dist[i].is_some_and(|x| x < d) {
+            continue;
+        }
+        let c = Cell::new((i % w) as i32, (i / w) as i32);
+        for (n, step) in legal_steps(grid, layer, c, eight, &ok) {
+            let step = if step.1 {
+                f64::from(step.0) * std::f64::consts::SQRT_2
+            } else {
+                f64::from(step.0)
+            };
+            let ni = grid.index_of(n).expect("legal steps stay inside");
+            let nd = d + step;
+            if dist[ni].is_none_or(|x| nd < x - 1e-12) {
+                dist[ni] = Some(nd);
+                heap.push(E(nd, ni));
+            }
+        }
+    }
+    dist
+}
+
+/// [`reference_distances`] in exact integer units: a straight step costs the entered
+/// cell's cost times `straight`, a diagonal one times `diagonal` (for the library's
+/// fixed-point 8-connected units: `OCTILE_STRAIGHT` and `OCTILE_DIAGONAL`; for
+/// 4-connected costs: 1 and anything). Sources start at their `u64` value, as in
+/// [`reference_distances`]. These are costs of walking *away from* the sources.
+pub fn reference_units(
+    grid: &Grid,
+    layer: GridLayer,
+    sources: &[(Cell, u64)],
+    eight: bool,
+    weights: (u64, u64),
+    allowed: impl Fn(Cell) -> bool,
+) -> Vec<Option<u64>> {
+    integer_dijkstra(grid, layer, sources, eight, weights, allowed, false)
+}
+
+/// The costs of walking from every cell *to* the nearest source (a distance field's
+/// values): each step costs the cell it enters, so a source's own cost counts and
+/// the starting cell's does not; the weights and sources are as in
+/// [`reference_units`]. Sources on cells `allowed` or `layer` refuse are skipped.
+pub fn reference_field_units(
+    grid: &Grid,
+    layer: GridLayer,
+    sources: &[(Cell, u64)],
+    eight: bool,
+    weights: (u64, u64),
+    allowed: impl Fn(Cell) -> bool,
+) -> Vec<Option<u64>> {
+    let open: Vec<(Cell, u64)> = sources
+        .iter()
+        .copied()
+        .filter(|&(c, _)| grid.is_passable(c, layer) && allowed(c))
+        .collect();
+    integer_dijkstra(grid, layer, &open, eight, weights, allowed, true)
+}
+
+/// Integer Dijkstra; `toward`: a step from `p` to its neighbour `n` costs `p`'s cost
+/// (walking from `n` into `p`), else `n`'s.
+fn integer_dijkstra(
+    grid: &Grid,
+    layer: GridLayer,
+    sources: &[(Cell, u64)],
+    eight: bool,
+    (straight, diagonal): (u64, u64),
+    allowed: impl Fn(Cell) -> bool,
+    toward: bool,
+) -> Vec<Option<u64>> {
+    let mut heap = BinaryHeap::new();
+    let mut dist: Vec<Option<u64>> = vec![None; grid.len()];
+    let ok = |c: Cell| grid.is_passable(c, layer) && allowed(c);
+    for &(c, start) in sources {
+        if let Some(i) = grid.index_of(c)
+            && dist[i].is_none_or(|d| start < d)
+        {
+            dist[i] = Some(start);
+            heap.push(std::cmp::Reverse((start, i)));
+        }
+    }
+    let w = grid.width() as usize;
+    while let Some(std::cmp::Reverse((d, i))) = heap.pop() {
+        if dist[i].is_some_and(|x| x < d) {
+            continue;
+        }
+        let c = Cell::new((i % w) as i32, (i / w) as i32);
+        for (n, (cost, diag)) in legal_steps(grid, layer, c, eight, &ok) {
+            let cost = if toward { grid.cost(c, layer) } else { cost };
+            let ni = grid.index_of(n).expect("legal steps stay inside");
+            let nd = d + u64::from(cost) * if diag { diagonal } else { straight };
+            if dist[ni].is_none_or(|x| nd < x) {
+                dist[ni] = Some(nd);
+                heap.push(std::cmp::Reverse((nd, ni)));
+            }
+        }
+    }
+    dist
+}
+
+/// The legal steps from `c`: the cell entered and `(its cost, diagonal)`. A step
+/// enters a cell `ok` accepts; a diagonal also needs both orthogonal cells beside it
+/// accepted (no corner cutting).
+fn legal_steps(
+    grid: &Grid,
+    layer: GridLayer,
+    c: Cell,
+    eight: bool,
+    ok: &impl Fn(Cell) -> bool,
+) -> Vec<(Cell, (u8, bool))> {
+    let mut out = Vec::with_capacity(8);
+    for dir in Direction8::ALL {
+        if dir.is_diagonal() && !eight {
+            continue;
+        }
+        let n = c.step(dir);
+        if !ok(n) {
+            continue;
+        }
+        if dir.is_diagonal() {
+            let (dx, dy) = dir.offset();
+            if !ok(Cell::new(c.x + dx, c.y)) || !ok(Cell::new(c.x, c.y + dy)) {
+                continue;
+            }
+        }
+        out.push((n, (grid.cost(n, layer), dir.is_diagonal())));
+    }
+    out
+}
+
+/// Walks `dirs` from `start` and checks every step: inside the grid, passable, no
+/// corner cutting. Returns (end cell, cost).
+pub fn walk(
+    grid: &Grid,
+    layer: GridLayer,
+    start: Cell,
+    dirs: impl Iterator<Item = Direction8>,
+) -> (Cell, f64) {
+    let mut c = start;
+    let mut cost = 0.0;
+    for d in dirs {
+        let n = c.step(d);
+        assert!(
+            grid.is_passable(n, layer),
+            "step {d:?} from {c} enters blocked {n}"
+        );
+        let mut step = f64::from(grid.cost(n, layer));
+        if d.is_diagonal() {
+            let (dx, dy) = d.offset();
+            assert!(
+                grid.is_passable(Cell::new(c.x + dx, c.y), layer)
+                    && grid.is_passable(Cell::new(c.x, c.y + dy), layer),
+                "diagonal {d:?} from {c} cuts a corner"
+            );
+            step *= std::f64::consts::SQRT_2;
+        }
+        cost += step;
+        c = n;
+    }
+    (c, cost)
+}
+
+/// Checks that a result's path is valid and that `end`, `cost`, `partial` and the
+/// route's length agree with it.
+pub fn check_result<P, D>(grid: &Grid, layer: GridLayer, from: Cell, to: Cell, r: &PathResult<P>)
+where
+    P: Iterator<Item = D> + Copy + ExactSizeIterator,
+    D: Into<Direction8>,
+{
+    let mut p = r.path;
+    let n = p.len();
+    let (end, cost) = walk(grid, layer, from, (&mut p).map(Into::into));
+    assert_eq!(end, r.end, "path from {from} ends elsewhere than reported");
+    assert!(
+        close(cost, r.cost),
+        "path cost {cost} != reported {}",
+        r.cost
+    );
+    assert_eq!(r.partial, end != to);
+    assert_eq!(n, (r.route.len as usize).min(56));
+    assert_eq!(r.continues(), r.route.len as usize > 56);
+    assert_eq!(r.route.reaches_goal, r.route.end == to);
+    if !r.continues() {
+        assert_eq!(r.route.end, r.end);
+        assert!(close(r.route.cost, r.cost));
+    }
+}
+
+/// Whether `a` and `b` agree to a relative `1e-6` (absolute near 0).
+pub fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-6 * a.abs().max(b.abs()).max(1.0)
+}
+
+/// The cells a windowed search from `from` may use: within 56 steps on each axis.
+pub fn in_window(from: Cell) -> impl Fn(Cell) -> bool {
+    move |c| c.x.abs_diff(from.x) <= 56 && c.y.abs_diff(from.y) <= 56
+}
+
+/// Distance estimate the solvers use to pick "the reachable cell closest to the goal".
+pub fn estimate(c: Cell, goal: Cell, eight: bool) -> f64 {
+    if eight {
+        c.octile(goal)
+    } else {
+        f64::from(c.manhattan(goal))
+    }
+}
+
+/// Checks an optimal search's result against reference distances `dist` from `from`
+/// ([`reference_dijkstra`], over the cells the search may use): a reachable goal is
+/// reached at its optimal cost; otherwise the route ends at a reachable cell nearest
+/// the goal by [`estimate`], at that cell's optimal cost. The path is checked too
+/// ([`check_result`]).
+pub fn check_optimal<P, D>(
+    grid: &Grid,
+    layer: GridLayer,
+    from: Cell,
+    to: Cell,
+    eight: bool,
+    dist: &[Option<f64>],
+    r: &PathResult<P>,
+) where
+    P: Iterator<Item = D> + Copy + ExactSizeIterator,
+    D: Into<Direction8>,
+{
+    check_result(grid, layer, from, to, r);
+    let at = |c: Cell| grid.index_of(c).and_then(|i| dist[i]);
+    match at(to) {
+        Some(d) => {
+            assert!(
+                r.route.reaches_goal,
+                "{from}->{to}: reachable at {d} but not found"
+            );
+            assert!(
+                close(r.route.cost, d),
+                "{from}->{to}: cost {} != optimal {d}",
+                r.route.cost
+            );
+        }
+        None => {
+            assert!(
+                !r.route.reaches_goal,
+                "{from}->{to}: unreachable goal reported reached"
+            );
+            let best = (0..dist.len())
+                .filter(|&i| dist[i].is_some())
+                .map(|i| estimate(grid.cell_of(i).unwrap(), to, eight))
+                .fold(f64::INFINITY, f64::min);
+            let got = estimate(r.route.end, to, eight);
+            assert!(
+                close(got, best),
+                "{from}->{to}: partial route ends {got} away, best is {best}"
+            );
+            let d = at(r.route.end).expect("route ends on an unreachable cell");
+            assert!(
+                close(r.route.cost, d),
+                "partial route cost {} != optimal {d}",
+                r.route.cost
+            );
+        }
+    }
+}
