@@ -4,9 +4,6 @@
 
 mod common;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
-
 use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::prelude::*;
 use bevy_tilepath::prelude::*;
@@ -14,31 +11,8 @@ use common::{LAYER, app, random_grid, seeded};
 use rand::RngExt;
 use rand::rngs::StdRng;
 
-struct Counting;
-
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-
-// SAFETY: forwards to the system allocator; only counts.
-#[expect(unsafe_code, reason = "a counting global allocator")]
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as the caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: same contract as the caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: tilepath_testkit::CountingAlloc = tilepath_testkit::CountingAlloc;
 
 #[derive(Resource)]
 struct Scenario {
@@ -132,13 +106,13 @@ fn allocations_per_tick(units: usize, threads: usize, parallelism: Parallelism) 
         app.update();
     }
     let ticks = 300;
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = tilepath_testkit::total_allocations();
     let mut served = 0;
     let mut batches = 0;
     for t in 0..ticks {
-        let a0 = ALLOCATIONS.load(Ordering::Relaxed);
+        let a0 = tilepath_testkit::total_allocations();
         app.update();
-        let a1 = ALLOCATIONS.load(Ordering::Relaxed);
+        let a1 = tilepath_testkit::total_allocations();
         if a1 != a0 && std::env::var("ALLOC_TRACE").is_ok() {
             let d = app.world().resource::<PathingDiagnostics>();
             eprintln!("tick {t}: {} allocs; {d:?}", a1 - a0);
@@ -150,7 +124,7 @@ fn allocations_per_tick(units: usize, threads: usize, parallelism: Parallelism) 
             batches += d.batches;
         }
     }
-    let after = ALLOCATIONS.load(Ordering::Relaxed);
+    let after = tilepath_testkit::total_allocations();
     if units > 0 {
         assert!(
             served > 10 * ticks,

@@ -30,7 +30,11 @@ static LIVE: AtomicU64 = AtomicU64::new(0);
 /// The most [`LIVE`] has been since the last [`peak_bytes_in`] began.
 static PEAK: AtomicU64 = AtomicU64::new(0);
 
+/// Allocations (and reallocations) made by every thread since the program started.
+static TOTAL: AtomicU64 = AtomicU64::new(0);
+
 fn count_allocation() {
+    TOTAL.fetch_add(1, Ordering::Relaxed);
     if COUNTING.try_with(StdCell::get).unwrap_or(false) {
         let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
     }
@@ -102,4 +106,11 @@ pub fn peak_bytes_in(f: impl FnOnce()) -> u64 {
     PEAK.store(base, Ordering::Relaxed);
     f();
     PEAK.load(Ordering::Relaxed).saturating_sub(base)
+}
+
+/// Allocations (and reallocations) made by every thread of the process so far, with
+/// [`CountingAlloc`] as the global allocator: for work spread over threads (take the
+/// difference around it, in a binary whose other threads are quiet).
+pub fn total_allocations() -> u64 {
+    TOTAL.load(Ordering::Relaxed)
 }

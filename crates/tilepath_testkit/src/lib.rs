@@ -12,7 +12,7 @@ mod maps;
 mod random;
 mod reference;
 
-pub use counting::{CountingAlloc, allocations_in, peak_bytes_in};
+pub use counting::{CountingAlloc, allocations_in, peak_bytes_in, total_allocations};
 pub use maps::{Scenario, load_movingai, load_reference, load_scenarios, maps_dir};
 pub use random::{maze_grid, random_cell, random_grid, random_layer, rng};
 pub use reference::{
