@@ -1,7 +1,7 @@
 //! Distance fields on 1000x1000 grids, side by side with
 //! `pathfinding::directed::dijkstra::dijkstra_all` on the same grids in the same run.
 //!
-//! `cargo bench --bench field`. Grids: `open` (every cell passable) and `walls25`
+//! `cargo bench -p tilepath-benches --bench field`. Grids: `open` (every cell passable) and `walls25`
 //! (25% walls, the other cells of kinds 0..=2). Layers: `4_unit` (4-connected, every
 //! passable kind costs 1), `4_costs` (4-connected, kinds cost 1, 2, 3), `8_octile`
 //! (8-connected, no corner cutting, cost 1). One goal in the middle, or 16 spread out.

@@ -1,7 +1,7 @@
 //! The all-pairs next-hop table side by side with the `bit_gossip` crate, in the same
 //! run on the same graphs.
 //!
-//! `cargo bench --bench next_hop`. Graphs: `open32`, `open64`, `open100` (open
+//! `cargo bench -p tilepath-benches --bench next_hop`. Graphs: `open32`, `open64`, `open100` (open
 //! 4-connected grids) and `maze80`: bit_gossip's own 80x80 maze generator (seed 0).
 //! bit_gossip gets the maze as its 6,400-room graph with passages as edges;
 //! tilepath gets the same maze drawn as tiles, 159x159 with rooms at even

@@ -3,16 +3,20 @@
 # median of criterion's per-run median estimates: on a shared or virtual machine a
 # single run can be off by 10-20%.
 #   scripts/bench-median.sh search reference 5
+# The core's benches (search, field, next_hop) are the package `tilepath-benches`, which
+# builds no Bevy; `mirror` is the plugin's (`tilepath-bevy-benches`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bench=${1:-search}
 filter=${2:-}
 runs=${3:-5}
+package=tilepath-benches
+[ "$bench" = mirror ] && package=tilepath-bevy-benches
 target=${CARGO_TARGET_DIR:-target}
 out=$(mktemp -d)
 for i in $(seq 1 "$runs"); do
   touch "$out/stamp"
-  cargo bench --bench "$bench" -- $filter >/dev/null 2>&1
+  cargo bench -p "$package" --bench "$bench" -- $filter >/dev/null 2>&1
   # Only the estimates this run wrote.
   find "$target/criterion" -path '*/new/estimates.json' -newer "$out/stamp" | while read -r f; do
     name=${f#"$target/criterion/"}

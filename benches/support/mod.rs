@@ -6,7 +6,7 @@ use tilepath::{Cell, Grid, TileKind};
 
 /// `../shared/maps`, or a clear panic if it is missing.
 pub fn maps_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/maps");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/maps");
     assert!(
         dir.is_dir(),
         "benchmarks need the shared maps at {} (shared/ beside the clone)",

@@ -4,7 +4,7 @@
 //! `Update`, no units, schedules on Bevy's single-threaded executor) holding an N x N
 //! `bevy_ecs_tilemap` map, next to the same app without a map.
 //!
-//! `cargo bench --bench mirror`
+//! `cargo bench -p tilepath-bevy-benches --bench mirror`
 
 use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::prelude::*;

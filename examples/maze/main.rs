@@ -1,0 +1,51 @@
+//! The maze: hundreds to thousands of chasers hunt the player through a live, editable
+//! maze drawn with `bevy_ecs_tilemap`, every path served by `bevy_tilepath`.
+//!
+//! ```sh
+//! cargo run --release --example maze                      # windowed
+//! cargo run --release --example maze -- --headless --chasers 10000 --ticks 600
+//! cargo run --release --example maze -- --help
+//! ```
+//!
+//! Keys: arrows/WASD move, Space spawns 200 chasers, click toggles a wall, R builds a
+//! new maze, G toggles the path gizmos, Esc quits.
+//!
+//! The files: `options.rs` (the command line), `layout.rs` (maze generation),
+//! `simulation.rs` (player, chasers, catching: shared by both modes), `headless.rs`
+//! (tick statistics, and the simulation's tests), `window.rs` (window, input,
+//! screenshots), `ui.rs` (the panel).
+
+mod headless;
+mod layout;
+mod options;
+mod simulation;
+mod ui;
+mod window;
+
+use bevy::app::AppExit;
+
+use crate::options::{USAGE, parse_args};
+
+fn main() -> AppExit {
+    let options = match parse_args(std::env::args().skip(1)) {
+        Ok(Some(o)) => o,
+        Ok(None) => {
+            println!("{USAGE}");
+            return AppExit::Success;
+        }
+        Err(e) => {
+            eprintln!("error: {e}\n\n{USAGE}");
+            return AppExit::from_code(2);
+        }
+    };
+    if options.headless {
+        headless::run_headless(options);
+        return AppExit::Success;
+    }
+    // Bevy would panic with a backtrace when it cannot open a window: say it plainly.
+    if let Err(e) = window::check_display() {
+        eprintln!("{e}");
+        return AppExit::from_code(1);
+    }
+    window::windowed_app(options).run()
+}

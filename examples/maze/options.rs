@@ -1,0 +1,148 @@
+//! The command line.
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+
+pub(crate) const USAGE: &str = "\
+usage: maze [options]
+
+  --seed N          maze and spawn seed (default 1)
+  --size N|WxH      maze size in cells, 8..=1024 (default 80x80)
+  --chasers N       chasers at the start (default 300 windowed, 1000 headless)
+  --headless        run without a window and print tick statistics
+  --ticks N         headless: fixed ticks to run (default 600)
+  --budget N        pathing work per tick in expansions, 0 = unlimited
+                    (default: the plugin's, 500000)
+  --threads N       threads solving a batch, the caller included; 0 = one per
+                    core (default 0)
+  --compute-pool    solve on Bevy's compute task pool instead of the plugin's
+                    solver threads
+  --screenshot PNG  windowed: save a screenshot after --after seconds, then quit
+  --after SECS      when to take the screenshot (default 6)
+  --autopilot       windowed: the player wanders by itself (always on headless)
+  --gizmos          windowed: start with the path gizmos on
+  -h, --help        this text";
+
+/// What the command line asked for.
+#[derive(Resource, Clone, Debug, PartialEq)]
+pub(crate) struct Options {
+    pub(crate) seed: u64,
+    pub(crate) width: u32,
+    pub(crate) height: u32,
+    pub(crate) chasers: usize,
+    pub(crate) headless: bool,
+    pub(crate) ticks: u64,
+    pub(crate) screenshot: Option<PathBuf>,
+    pub(crate) after: f32,
+    pub(crate) autopilot: bool,
+    pub(crate) gizmos: bool,
+    pub(crate) budget: Option<u64>,
+    pub(crate) threads: usize,
+    pub(crate) compute_pool: bool,
+}
+
+pub(crate) fn parse_args(
+    args: impl IntoIterator<Item = String>,
+) -> Result<Option<Options>, String> {
+    let mut o = Options {
+        seed: 1,
+        width: 80,
+        height: 80,
+        chasers: 0,
+        headless: false,
+        ticks: 600,
+        screenshot: None,
+        after: 6.0,
+        autopilot: false,
+        gizmos: false,
+        budget: None,
+        threads: 0,
+        compute_pool: false,
+    };
+    let mut chasers = None;
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
+        match arg.as_str() {
+            "-h" | "--help" => return Ok(None),
+            "--headless" => o.headless = true,
+            "--autopilot" => o.autopilot = true,
+            "--gizmos" => o.gizmos = true,
+            "--compute-pool" => o.compute_pool = true,
+            "--threads" => o.threads = number(&value("--threads")?, "--threads")?,
+            "--seed" => o.seed = number(&value("--seed")?, "--seed")?,
+            "--chasers" => chasers = Some(number::<usize>(&value("--chasers")?, "--chasers")?),
+            "--ticks" => o.ticks = number(&value("--ticks")?, "--ticks")?,
+            "--budget" => o.budget = Some(number(&value("--budget")?, "--budget")?),
+            "--after" => o.after = number(&value("--after")?, "--after")?,
+            "--screenshot" => o.screenshot = Some(PathBuf::from(value("--screenshot")?)),
+            "--size" => {
+                let v = value("--size")?;
+                let (w, h) = v.split_once('x').unwrap_or((&v, &v));
+                o.width = number(w, "--size")?;
+                o.height = number(h, "--size")?;
+            }
+            other => return Err(format!("unknown argument `{other}`")),
+        }
+    }
+    if !(8..=1024).contains(&o.width) || !(8..=1024).contains(&o.height) {
+        return Err("--size must be between 8 and 1024 on each side".into());
+    }
+    if o.threads > 256 {
+        return Err("--threads must be at most 256".into());
+    }
+    if chasers.is_some_and(|c| c > 1_000_000) {
+        return Err("--chasers must be at most 1000000".into());
+    }
+    if o.headless && o.screenshot.is_some() {
+        return Err("--screenshot needs a window (drop --headless)".into());
+    }
+    if !(o.after.is_finite() && o.after >= 0.0) {
+        return Err("--after must be a number of seconds".into());
+    }
+    o.chasers = chasers.unwrap_or(if o.headless { 1000 } else { 300 });
+    Ok(Some(o))
+}
+
+pub(crate) fn number<T: std::str::FromStr>(s: &str, name: &str) -> Result<T, String> {
+    s.parse()
+        .map_err(|_| format!("{name}: `{s}` is not a valid number"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn arguments() {
+        let o = parse_args(args(
+            "--headless --chasers 10000 --ticks 600 --size 40x30 --seed 9 --threads 3 --compute-pool",
+        ))
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            (o.headless, o.chasers, o.ticks, o.width, o.height, o.seed),
+            (true, 10000, 600, 40, 30, 9)
+        );
+        assert_eq!((o.threads, o.compute_pool), (3, true));
+        assert_eq!(parse_args(args("--help")).unwrap(), None);
+        for bad in [
+            "--chasers",
+            "--chasers many",
+            "--size 3",
+            "--size 80x",
+            "--frobnicate",
+            "--ticks -1",
+            "--threads 1000",
+            "--threads",
+            "--headless --screenshot a.png",
+        ] {
+            assert!(parse_args(args(bad)).is_err(), "{bad} should be rejected");
+        }
+    }
+}
