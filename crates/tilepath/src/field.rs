@@ -72,10 +72,12 @@ pub enum FieldError {
     },
     /// A flee factor that is not finite and greater than 0 (nothing was changed).
     InvalidFleeFactor,
-    /// The system could not give the memory the field needs (nothing was
-    /// allocated).
+    /// The system could not give the memory the field needs: at construction
+    /// (nothing was allocated), or for the work queues of a computation (checked
+    /// before it starts; the field is unchanged).
     OutOfMemory {
-        /// Bytes the field needs: [`DistanceField::bytes_for`].
+        /// Bytes asked for: [`DistanceField::bytes_for`] at construction, the
+        /// queues' largest block before a computation.
         bytes: u64,
     },
 }
@@ -723,6 +725,7 @@ impl DistanceField {
     /// [`Overflowed`](FieldState::Overflowed) and answers nothing).
     pub fn compute(&mut self, grid: &Grid) -> Result<FieldStats, FieldError> {
         self.check(grid)?;
+        self.ensure_queue_room()?;
         self.sort_goals();
         let profile = self.load_costs(grid);
         self.clipped = false;
@@ -736,6 +739,19 @@ impl DistanceField {
             self.apply_flee(factor)?;
         }
         Ok(stats)
+    }
+
+    /// Before a computation whose work queues may still grow: whether the system can
+    /// give the largest block they can grow to (an entry for every cell of the
+    /// region), so that a field too large for memory is an error here rather than an
+    /// abort while the queues grow.
+    fn ensure_queue_room(&self) -> Result<(), FieldError> {
+        let cells = self.values.len() as u64;
+        let need = cells * core::mem::size_of::<(u32, u32)>() as u64;
+        if (self.queues.memory_bytes() as u64) < need {
+            crate::memory::ensure(need).map_err(|bytes| FieldError::OutOfMemory { bytes })?;
+        }
+        Ok(())
     }
 
     /// Marks the field [`Overflowed`](FieldState::Overflowed) and returns the error.
