@@ -1,33 +1,27 @@
 #![doc = include_str!("../README.md")]
 
-mod bucket_queue;
 mod cell;
 mod cost;
 mod direction;
 mod field;
-mod generation_map;
 mod grid;
 mod layer;
 mod memory;
 mod next_hop;
 mod path;
-mod pool;
-mod radix_heap;
+pub mod queue;
 mod search;
 
-pub use bucket_queue::{BUCKETS, BucketQueue};
 pub use cell::Cell;
 pub use cost::{OCTILE_DIAGONAL, OCTILE_STRAIGHT};
 pub use direction::{Connectivity, Direction, Direction8};
 pub use field::{DistanceField, FieldError, FieldState, FieldStats, Region, combined_next_step};
-pub use generation_map::GenerationMap;
 pub use grid::{Grid, GridError};
 pub use layer::{GridLayer, TileKind};
 pub use next_hop::{
     Encoding, Hops, MemoryEstimate, NextHopTable, Slots, TableBuilder, TableError, UpdateStats,
 };
 pub use path::{GridPath, GridPath8, MAX_STEPS};
-pub use radix_heap::RadixHeap;
 pub use search::astar::AStar;
 pub use search::greedy::Greedy;
 pub use search::{PathError, PathResult, Route};

@@ -4,7 +4,7 @@
 mod branches;
 
 use crate::cost::{OCTILE_DIAGONAL, OCTILE_STRAIGHT};
-use crate::field::StepQueues;
+use crate::queue::StepQueues;
 use crate::{Cell, Connectivity, Direction, Direction8, Grid, GridLayer, GridPath, GridPath8};
 use branches::{Branches, CORE, ROOT, legal_step, peel};
 use core::fmt;

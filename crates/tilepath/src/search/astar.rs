@@ -4,7 +4,8 @@ use super::linked::LinkedNodes;
 use super::window::{Visit, WINDOW_SLOTS, Window, back};
 use super::{NO_PARENT, PackedSteps, PathError, PathResult, Query, backtrack};
 use crate::cost::{OCTILE_DIAGONAL, OCTILE_STRAIGHT, octile_units};
-use crate::{BucketQueue, Cell, GenerationMap, Grid, GridLayer, GridPath, GridPath8, RadixHeap};
+use crate::queue::{BucketQueue, GenerationMap, RadixHeap};
+use crate::{Cell, Grid, GridLayer, GridPath, GridPath8};
 
 /// A node: `g << 5 | closed << 4 | parent` (parent = direction code or `NO_PARENT`).
 type Node = u64;

@@ -4,7 +4,7 @@ use super::rows::{EVEN, open_anf, open_cells};
 use super::window::{WINDOW_SHIFT, WINDOW_SIDE, WINDOW_SLOTS, Window};
 use super::{NO_PARENT, PathError, PathResult, Query, backtrack};
 #[cfg(doc)]
-use crate::{BucketQueue, GenerationMap};
+use crate::queue::{BucketQueue, GenerationMap};
 use crate::{Cell, Grid, GridLayer, GridPath};
 
 /// Greedy best-first search: the fastest way to a good (not always the shortest) path.

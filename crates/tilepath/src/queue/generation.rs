@@ -10,7 +10,7 @@
 /// depends on the window, never on the grid.
 ///
 /// ```
-/// use tilepath::GenerationMap;
+/// use tilepath::queue::GenerationMap;
 /// let mut m = GenerationMap::new(100, 0u16);
 /// m.set(7, 42);
 /// assert_eq!(m.get(7), Some(&42));

@@ -3,7 +3,7 @@
 /// Number of buckets of a [`BucketQueue`].
 pub const BUCKETS: usize = 64;
 
-use crate::pool::{EntryPool, NIL};
+use super::pool::{EntryPool, NIL};
 
 /// A priority queue for small integer priorities: 64 buckets and a `u64` mask of the
 /// non-empty ones.
@@ -24,7 +24,7 @@ use crate::pool::{EntryPool, NIL};
 /// keys in order, with `key % 64` as the bucket.
 ///
 /// ```
-/// use tilepath::BucketQueue;
+/// use tilepath::queue::BucketQueue;
 /// let mut q = BucketQueue::with_capacity(16);
 /// q.push(5, 'a');
 /// q.push(2, 'b');

@@ -1,6 +1,6 @@
 //! A monotone radix heap for `u64` keys.
 
-use crate::pool::{EntryPool, NIL};
+use super::pool::{EntryPool, NIL};
 
 /// A monotone priority queue (radix heap) for `u64` keys: keys pushed must be at least
 /// the last key popped, as in Dijkstra's algorithm and A* with a consistent heuristic.
@@ -11,13 +11,13 @@ use crate::pool::{EntryPool, NIL};
 /// Unlike a 64-bucket ring it handles any edge cost, such as the fixed-point diagonal
 /// costs of 8-connected search.
 ///
-/// Like [`BucketQueue`](crate::BucketQueue), all buckets share one recycled pool of
+/// Like [`BucketQueue`](super::BucketQueue), all buckets share one recycled pool of
 /// entries reserved with [`with_capacity`](Self::with_capacity); moving entries
 /// between buckets relinks them in place, so a heap that never holds more than its
 /// capacity never allocates.
 ///
 /// ```
-/// use tilepath::RadixHeap;
+/// use tilepath::queue::RadixHeap;
 /// let mut h = RadixHeap::with_capacity(8);
 /// h.push(10, 'a');
 /// h.push(1_000_000, 'b');

@@ -1,0 +1,27 @@
+//! The open lists and the O(1)-reset maps the searches are built from.
+//!
+//! Every search keeps its frontier in one of these, chosen for its keys:
+//!
+//! | queue | keys | used by | why |
+//! |---|---|---|---|
+//! | [`BucketQueue`] | small integers (64 buckets, LIFO within one) | windowed [`AStar`](crate::AStar) on layers whose f-values step by at most 63 | pop is a trailing-zeros of a mask; LIFO dives towards the goal on ties |
+//! | [`RadixHeap`] | any monotone `u64` | [`AStar`](crate::AStar) with large or fixed-point (octile) steps; field repairs | no comparisons between unrelated keys, any edge cost |
+//! | `StepQueues` (crate-private) | monotone, at most 8 step weights | [`DistanceField`](crate::DistanceField) computations, [`NextHopTable`](crate::NextHopTable) builds | Dijkstra with few distinct weights needs only a FIFO per weight: O(1) everything |
+//! | in-slot buckets (crate-private, in the searches) | distance to the goal | [`Greedy`](crate::Greedy), unit-cost 4-connected A* | the list links live in the per-cell scratch word: no memory of its own |
+//!
+//! [`GenerationMap`] is the per-cell scratch with O(1) reset that the windowed searches
+//! index by window slot; the in-slot buckets pack the same generation stamp into their
+//! scratch word.
+//!
+//! These are building blocks: a game calls the searches, fields and tables, not these.
+
+mod bucket;
+mod generation;
+mod pool;
+mod radix;
+mod step;
+
+pub use bucket::{BUCKETS, BucketQueue};
+pub use generation::GenerationMap;
+pub use radix::RadixHeap;
+pub(crate) use step::StepQueues;
