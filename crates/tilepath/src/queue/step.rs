@@ -85,6 +85,7 @@ impl<K: Copy + Ord> StepQueues<K> {
 
     /// The sorted seeds and the straight and diagonal FIFOs of cost class `class`,
     /// for a run that keeps its own heads and tails (the FIFOs' contents are scratch).
+    #[inline]
     pub(crate) fn uniform_parts(&mut self, class: usize) -> (&[(K, u32)], [&mut Fifo<K>; 2]) {
         let [fs, fd] = self
             .fifos
@@ -93,6 +94,7 @@ impl<K: Copy + Ord> StepQueues<K> {
         (&self.seeds, [fs, fd])
     }
 
+    #[inline]
     pub(crate) fn clear(&mut self) {
         self.heads = [0; 8];
         self.tails = [0; 8];
@@ -101,15 +103,18 @@ impl<K: Copy + Ord> StepQueues<K> {
     }
 
     /// Start values seeded since the last [`clear`](Self::clear).
+    #[inline]
     pub(crate) fn seeded(&self) -> usize {
         self.seeds.len()
     }
 
+    #[inline]
     pub(crate) fn seed(&mut self, key: K, index: u32) {
         self.seeds.push((key, index));
     }
 
     /// Sorts the seeds; call after seeding, before popping.
+    #[inline]
     pub(crate) fn start(&mut self) {
         self.seeds.sort_unstable();
     }

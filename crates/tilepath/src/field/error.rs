@@ -1,0 +1,94 @@
+//! What a field reports: errors, its state and the work a computation did.
+
+use core::fmt;
+
+#[cfg(doc)]
+use super::DistanceField;
+
+/// Why a distance field could not do what was asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldError {
+    /// The grid is not the size the field was made for.
+    GridMismatch {
+        /// Size the field was made for.
+        expected: (u32, u32),
+        /// Size of the grid given.
+        found: (u32, u32),
+    },
+    /// A reachable cell's distance (or a goal's start value, or a flee field's
+    /// scaled values) exceeds what the field holds: [`DistanceField::MAX_UNITS`] in
+    /// its units. The field answers nothing ([`FieldState::Overflowed`]) until a
+    /// computation succeeds; a [`with_max_distance`](DistanceField::with_max_distance)
+    /// limit below the range, or a 4-connected field (whose units are cost units),
+    /// avoids it.
+    DistanceOverflow {
+        /// The largest distance the field holds, in its units.
+        max_units: u32,
+    },
+    /// A flee factor that is not finite and greater than 0 (nothing was changed).
+    InvalidFleeFactor,
+    /// The system could not give the memory the field needs: at construction
+    /// (nothing was allocated), or for the work queues of a computation (checked
+    /// before it starts; the field is unchanged).
+    OutOfMemory {
+        /// Bytes asked for: [`DistanceField::bytes_for`] at construction, the
+        /// queues' largest block before a computation.
+        bytes: u64,
+    },
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::GridMismatch { expected, found } => write!(
+                f,
+                "the field was made for a {}x{} grid but got a {}x{} one",
+                expected.0, expected.1, found.0, found.1
+            ),
+            Self::DistanceOverflow { max_units } => write!(
+                f,
+                "a distance exceeds the field's range of {max_units} units"
+            ),
+            Self::InvalidFleeFactor => {
+                write!(f, "a flee factor must be finite and greater than 0")
+            }
+            Self::OutOfMemory { bytes } => {
+                write!(f, "out of memory: the field needs {bytes} bytes")
+            }
+        }
+    }
+}
+
+/// Whether a field's queries answer, and if not why: see [`DistanceField::state`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FieldState {
+    /// Never computed: queries answer `None`.
+    NotComputed,
+    /// Computed (or repaired) from the current goals and settings: queries answer.
+    Ready,
+    /// The goals were cleared, a flee field's goals changed, or the maximum distance
+    /// changed since the last computation: queries answer `None` until the next
+    /// [`compute`](DistanceField::compute) or [`repair`](DistanceField::repair)
+    /// (which then computes in full).
+    Stale,
+    /// The last computation or repair met a distance past
+    /// [`DistanceField::MAX_UNITS`] ([`FieldError::DistanceOverflow`]): queries answer
+    /// `None` until a computation succeeds.
+    Overflowed,
+}
+
+impl std::error::Error for FieldError {}
+
+/// What a computation or repair did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FieldStats {
+    /// Goals that seeded the field.
+    pub goals_used: usize,
+    /// Goals ignored: outside the field's region, on a blocked cell, or whose start
+    /// value exceeds the field's maximum distance.
+    pub goals_ignored: usize,
+    /// Cells whose value was set (a full computation: every reached cell).
+    pub cells_updated: usize,
+    /// Repairs only: cells whose old value had to be discarded.
+    pub cells_invalidated: usize,
+}

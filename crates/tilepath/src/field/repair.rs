@@ -1,0 +1,200 @@
+//! Local repair after grid edits and goal changes, identical to a full computation.
+
+use super::*;
+
+impl DistanceField {
+    /// Updates the field after the cells in `changed` changed on `grid` (walls built
+    /// or removed, terrain changed), touching only the cells whose value can change.
+    ///
+    /// The result is identical to a full [`compute`](Self::compute). The work is
+    /// proportional to the affected area: the cells whose best route went through a
+    /// changed cell, and the cells a new opening brings closer. Flee fields are
+    /// recomputed in full, and so is a field that is not
+    /// [`Ready`](FieldState::Ready) (never computed, stale, overflowed).
+    ///
+    /// # Errors
+    /// As [`compute`](Self::compute).
+    pub fn repair(&mut self, grid: &Grid, changed: &[Cell]) -> Result<FieldStats, FieldError> {
+        self.check(grid)?;
+        if self.state != FieldState::Ready || self.flee.is_some() {
+            return self.compute(grid);
+        }
+        self.clipped = false;
+        let costs = self.layer.costs();
+        let mut indices = [0u32; 64];
+        let mut n = 0;
+        let mut stats = FieldStats::default();
+        for &cell in changed {
+            let Some(i) = self.index(cell) else { continue };
+            let c = grid.get(cell).map_or(0, |k| costs[usize::from(k.index())]);
+            if c == self.costs[i] {
+                continue;
+            }
+            self.costs[i] = c;
+            if c == 0 {
+                self.values[i] = BLOCKED;
+            } else if self.values[i] == BLOCKED {
+                self.values[i] = UNREACHED;
+            }
+            indices[n] = i as u32;
+            n += 1;
+            if n == indices.len() {
+                add(&mut stats, self.repair_indices(&indices));
+                n = 0;
+            }
+        }
+        add(&mut stats, self.repair_indices(&indices[..n]));
+        if self.overflowed() || self.goal_overflow() {
+            return Err(self.overflow_error());
+        }
+        Ok(stats)
+    }
+
+    /// The local repair after the cells (or goals) at `changed` changed.
+    pub(super) fn repair_indices(&mut self, changed: &[u32]) -> FieldStats {
+        let mut stats = FieldStats::default();
+        if changed.is_empty() {
+            return stats;
+        }
+        let deltas = self.deltas();
+        let dirs = if self.connectivity == Connectivity::Eight {
+            8
+        } else {
+            4
+        };
+        let step_dirs = if dirs == 8 { 1 } else { 2 };
+        // Phase 1: cells whose value may no longer be achievable, in increasing order
+        // of their old value. A cell keeps its value if a neighbour already decided
+        // valid still supports it; otherwise its value is dropped and the cells that
+        // may depend on it are checked in turn.
+        self.heap.reset();
+        self.touched.clear();
+        let candidate = |this: &mut Self, i: usize| {
+            let v = this.values[i];
+            if v != BLOCKED && v != UNREACHED {
+                this.heap.push(u64::from(v), i as u32);
+            }
+        };
+        for &c in changed {
+            let c = c as usize;
+            candidate(self, c);
+            for d in (0..8).step_by(step_dirs) {
+                candidate(self, c.wrapping_add_signed(deltas[d]));
+            }
+        }
+        while let Some((old, i)) = self.heap.pop() {
+            let i = i as usize;
+            if u64::from(self.values[i]) != old {
+                continue; // already dropped (or queued twice)
+            }
+            if self.supported(i) {
+                continue;
+            }
+            self.values[i] = UNREACHED;
+            self.touched.push(i as u32);
+            stats.cells_invalidated += 1;
+            // Neighbours that may have reached the goal through i.
+            for d in (0..8).step_by(step_dirs) {
+                let q = i.wrapping_add_signed(deltas[d]);
+                let vq = self.values[q];
+                if vq != BLOCKED && vq != UNREACHED && u64::from(vq) >= old {
+                    self.heap.push(u64::from(vq), q as u32);
+                }
+            }
+        }
+        // Phase 2: every dropped cell, and every cell around a change (an opening or a
+        // cheaper cell can bring them closer), takes the best value its neighbours
+        // offer; improvements then spread as in Dijkstra.
+        self.queues.clear();
+        let touched = core::mem::take(&mut self.touched);
+        let around = changed.iter().flat_map(|&c| {
+            let c = c as usize;
+            core::iter::once(c).chain(
+                (0..8)
+                    .step_by(step_dirs)
+                    .map(move |d| c.wrapping_add_signed(deltas[d])),
+            )
+        });
+        for i in touched.iter().map(|&i| i as usize).chain(around) {
+            if self.values[i] == BLOCKED {
+                continue;
+            }
+            let best = self.best_from_neighbours(i);
+            if best < self.values[i] {
+                self.values[i] = best;
+                self.queues.seed(best, i as u32);
+            }
+        }
+        self.touched = touched;
+        let seeds = self.queues.seeded();
+        stats.cells_updated = self.dijkstra() + seeds;
+        stats
+    }
+
+    /// Whether cell `i`'s current value is still achieved: as a goal's start value, or
+    /// through a neighbour whose value is (still) set.
+    pub(super) fn supported(&self, i: usize) -> bool {
+        let v = u64::from(self.values[i]);
+        if let Some(start) = self.goal_start_units(i)
+            && start + 1 == v
+        {
+            return true;
+        }
+        self.neighbour_offer(i)
+            .is_some_and(|best| u64::from(best) == v)
+    }
+
+    /// The best value cell `i` gets from a goal at `i` or from its neighbours.
+    pub(super) fn best_from_neighbours(&self, i: usize) -> u32 {
+        let own = self
+            .goal_start_units(i)
+            .filter(|&u| u <= u64::from(self.max_units))
+            .map_or(UNREACHED, |u| u as u32 + 1);
+        self.neighbour_offer(i).map_or(own, |n| n.min(own))
+    }
+
+    /// The smallest `value(q) + step(i -> q)` over i's reached neighbours q (within the
+    /// maximum distance), or `None`.
+    pub(super) fn neighbour_offer(&self, i: usize) -> Option<u32> {
+        let deltas = self.deltas();
+        let eight = self.connectivity == Connectivity::Eight;
+        let limit = self.max_units.saturating_add(1);
+        let mut best: Option<u32> = None;
+        for dir in (0..8).step_by(if eight { 1 } else { 2 }) {
+            if let Some((_, total)) = self.offer(i, dir, &deltas)
+                && total <= limit
+                && best.is_none_or(|b| total < b)
+            {
+                best = Some(total);
+            }
+        }
+        best
+    }
+
+    /// What moving from `i` in direction code `dir` offers: the neighbour and its
+    /// value plus the step's cost, if the neighbour is reached and the step allowed.
+    #[inline]
+    pub(super) fn offer(&self, i: usize, dir: usize, deltas: &[isize; 8]) -> Option<(usize, u32)> {
+        let q = i.wrapping_add_signed(deltas[dir]);
+        let vq = self.values[q];
+        if vq == BLOCKED || vq == UNREACHED {
+            return None;
+        }
+        let c = u32::from(self.costs[q]);
+        let step = if dir & 1 == 1 {
+            let a = i.wrapping_add_signed(deltas[(dir + 7) & 7]);
+            let b = i.wrapping_add_signed(deltas[(dir + 1) & 7]);
+            if self.costs[a] == 0 || self.costs[b] == 0 {
+                return None;
+            }
+            c * OCTILE_DIAGONAL as u32
+        } else if self.connectivity == Connectivity::Eight {
+            c * OCTILE_STRAIGHT as u32
+        } else {
+            c
+        };
+        Some((q, vq.checked_add(step)?))
+    }
+
+    // ----- queries -----
+}
