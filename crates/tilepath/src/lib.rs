@@ -11,6 +11,7 @@ mod next_hop;
 mod path;
 pub mod queue;
 mod search;
+mod topology;
 
 pub use cell::Cell;
 pub use cost::{OCTILE_DIAGONAL, OCTILE_STRAIGHT};

@@ -461,8 +461,7 @@ impl DistanceField {
     /// Neighbour offsets in direction order ([`Direction8`] codes), as index deltas.
     #[inline]
     fn deltas(&self) -> [isize; 8] {
-        let s = self.stride as isize;
-        [1, s + 1, s, s - 1, -1, -s - 1, -s, 1 - s]
+        crate::topology::padded_offsets(self.stride)
     }
 
     // ----- goals -----

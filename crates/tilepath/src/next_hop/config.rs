@@ -1,0 +1,330 @@
+//! How a table is asked for: its encoding, slot modes, builder, errors and figures.
+
+use super::*;
+
+/// How a [`NextHopTable`] stores a pair.
+///
+/// Chosen by the table from its layer and connectivity; see
+/// [`NextHopTable::encoding`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// 4-connected with one cost for every passable kind: each pair stores its distance
+    /// modulo 3 (2 bits a pair). A unit steps to the first neighbour
+    /// (right, down, left, up) one step closer, and an edit is repaired locally, cell
+    /// by cell, since every pair's distance is known relative to its neighbours'.
+    DistanceMod3,
+    /// 4-connected with several costs: the first step's direction, 2 bits a pair.
+    Directions4,
+    /// 8-connected: the first step's direction, 3 bits a pair.
+    Directions8,
+}
+
+impl Encoding {
+    pub(super) fn of(layer: GridLayer, connectivity: Connectivity) -> Self {
+        match connectivity {
+            Connectivity::Eight => Self::Directions8,
+            Connectivity::Four if uniform_cost(layer).is_some() => Self::DistanceMod3,
+            Connectivity::Four => Self::Directions4,
+        }
+    }
+
+    /// Bytes of one row of `slots` entries.
+    pub(super) fn row_bytes(self, slots: usize) -> usize {
+        match self {
+            Self::DistanceMod3 => slots.div_ceil(4),
+            Self::Directions4 => slots.div_ceil(4),
+            // 3 bits, read and written as a little-endian u16: one spare byte.
+            Self::Directions8 => (slots * 3).div_ceil(8) + 1,
+        }
+    }
+
+    /// Bits a pair takes.
+    #[must_use]
+    pub const fn bits_per_pair(self) -> f64 {
+        match self {
+            Self::DistanceMod3 => 2.0,
+            Self::Directions4 => 2.0,
+            Self::Directions8 => 3.0,
+        }
+    }
+}
+
+/// The one cost of every passable kind of `layer`, if they share one.
+pub(super) fn uniform_cost(layer: GridLayer) -> Option<u8> {
+    let mut costs = layer.costs().into_iter().filter(|&c| c != 0);
+    let first = costs.next().unwrap_or(1);
+    costs.all(|c| c == first).then_some(first)
+}
+
+/// Which cells get a row and a column in the table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Slots {
+    /// The cells passable when the table is built, less the dead-end branches (the
+    /// smallest table). A *branch* is what is left after peeling, again and again,
+    /// every cell with at most one neighbour: corridors that end, rooms with a single
+    /// door, a whole maze without loops. No cheapest path between two other cells runs
+    /// through a branch and any path into or out of one is forced, so branch cells get
+    /// no entries: a depth-first numbering (about 33 bytes a cell) answers their queries in
+    /// O(1). A maze with no loops takes a few bytes per cell instead of bits per pair.
+    ///
+    /// Blocking any cell later is repaired in place. Opening a cell that was blocked
+    /// at build time, or reopening a branch cell (it may close a loop), rebuilds the
+    /// whole table.
+    #[default]
+    Passable,
+    /// Every cell of the grid, so that any edit is repaired in place (for maps whose
+    /// walls come and go).
+    AllCells,
+}
+
+/// Why a table could not be built or updated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableError {
+    /// The table would need more memory than the limit set with
+    /// [`TableBuilder::memory_limit`].
+    TooLarge {
+        /// Bytes the table would take.
+        needed: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// The grid passed to [`NextHopTable::update`] is not the size the table was built
+    /// for.
+    GridMismatch {
+        /// The table's grid size.
+        expected: (u32, u32),
+        /// The grid passed.
+        found: (u32, u32),
+    },
+    /// The system could not give the memory the table needs, although it is within
+    /// the memory limit (nothing was allocated for the table).
+    OutOfMemory {
+        /// Bytes the table needs: [`MemoryEstimate::total_bytes`].
+        bytes: u64,
+    },
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::TooLarge { needed, limit } => write!(
+                f,
+                "a next-hop table for this grid needs {needed} bytes, above the limit of {limit}"
+            ),
+            Self::GridMismatch { expected, found } => write!(
+                f,
+                "the table was built for a {}x{} grid, not {}x{}",
+                expected.0, expected.1, found.0, found.1
+            ),
+            Self::OutOfMemory { bytes } => {
+                write!(f, "out of memory: the table needs {bytes} bytes")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TableError {}
+
+/// What a table for a grid would take, before building it: see
+/// [`TableBuilder::estimate`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemoryEstimate {
+    /// Cells with a row and a column (open cells on dead-end branches have neither:
+    /// see [`Slots::Passable`]).
+    pub slots: u64,
+    /// How pairs are stored.
+    pub encoding: Encoding,
+    /// Bytes of the pair table.
+    pub table_bytes: u64,
+    /// Bytes of everything a build allocates at once, at most: the pair table, the
+    /// per-cell index and components, and the build scratch of every thread it uses
+    /// (24 bytes per cell, plus 16 per cell for each of the queues of a direction
+    /// encoding: 3 with one cost, up to 9 with four).
+    pub total_bytes: u64,
+}
+
+/// What an [`update`](NextHopTable::update) did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct UpdateStats {
+    /// Cells whose passability or cost changed.
+    pub edits: usize,
+    /// Targets whose row was recomputed from scratch.
+    pub targets_recomputed: usize,
+    /// Targets whose row was patched locally ([`Encoding::DistanceMod3`] only).
+    pub targets_patched: usize,
+    /// Entries rewritten by local patches.
+    pub entries_patched: usize,
+    /// Whether the whole table was rebuilt (a cell outside the slots was opened).
+    pub rebuilt: bool,
+}
+
+/// Options of a [`NextHopTable`]: connectivity, slots, memory limit, threads.
+#[derive(Clone, Copy, Debug)]
+pub struct TableBuilder {
+    pub(super) layer: GridLayer,
+    pub(super) connectivity: Connectivity,
+    pub(super) slots: Slots,
+    pub(super) memory_limit: u64,
+    pub(super) threads: usize,
+}
+
+impl TableBuilder {
+    /// The default limit: 1 GiB.
+    pub const DEFAULT_MEMORY_LIMIT: u64 = 1 << 30;
+
+    /// Sets the connectivity (default 4).
+    #[must_use]
+    pub fn connectivity(mut self, connectivity: Connectivity) -> Self {
+        self.connectivity = connectivity;
+        self
+    }
+
+    /// Sets which cells get slots (default [`Slots::Passable`]).
+    #[must_use]
+    pub fn slots(mut self, slots: Slots) -> Self {
+        self.slots = slots;
+        self
+    }
+
+    /// Refuses to build a table of more than `bytes` (default 1 GiB; counted as
+    /// [`MemoryEstimate::total_bytes`]) with [`TableError::TooLarge`], before
+    /// allocating it.
+    #[must_use]
+    pub fn memory_limit(mut self, bytes: u64) -> Self {
+        self.memory_limit = bytes;
+        self
+    }
+
+    /// Build and repair with `threads` threads (default 0: all cores). The result does
+    /// not depend on it.
+    #[must_use]
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.threads = threads;
+        self
+    }
+
+    pub(super) fn thread_count(&self) -> usize {
+        if self.threads > 0 {
+            self.threads
+        } else {
+            std::thread::available_parallelism().map_or(1, usize::from)
+        }
+    }
+
+    /// Threads a build uses for `jobs` rows: see `NextHopTable::thread_count`.
+    pub(super) fn threads_for(&self, jobs: usize) -> usize {
+        self.thread_count().min(jobs.div_ceil(64)).max(1)
+    }
+
+    /// Bytes of one build thread's scratch per padded cell.
+    pub(super) fn worker_bytes_per_cell(&self) -> u64 {
+        // Marks (4), distances and old distances (8 + 8), queue (4).
+        let base = 24;
+        match Encoding::of(self.layer, self.connectivity) {
+            Encoding::DistanceMod3 => base,
+            // The seeds and two FIFOs per distinct cost, 16 bytes an entry each.
+            _ => {
+                let mut costs = self.layer.costs();
+                costs.sort_unstable();
+                let distinct = (0..4)
+                    .filter(|&i| costs[i] != 0 && (i == 0 || costs[i - 1] != costs[i]))
+                    .count() as u64;
+                base + 16 * (1 + 2 * distinct)
+            }
+        }
+    }
+
+    /// Bytes a build needs at least, whatever the slots: the per-cell index and one
+    /// thread's scratch. Computed without allocating.
+    pub(super) fn floor_bytes(&self, grid: &Grid) -> u64 {
+        let padded = (u64::from(grid.width()) + 2) * (u64::from(grid.height()) + 2);
+        padded.saturating_mul(9 + self.worker_bytes_per_cell())
+    }
+
+    /// What a table for `grid` would take, without building it.
+    ///
+    /// Counting the slots of [`Slots::Passable`] takes about 3 bytes per cell for a
+    /// moment; when even the least the table needs (its per-cell index and one
+    /// thread's scratch) is above the [memory limit](Self::memory_limit), nothing is
+    /// allocated and every open cell is counted as a slot (an upper bound).
+    #[must_use]
+    pub fn estimate(&self, grid: &Grid) -> MemoryEstimate {
+        let too_large = self.floor_bytes(grid) > self.memory_limit;
+        let (slots, branch_cells) = match self.slots {
+            Slots::AllCells => (grid.len(), 0),
+            Slots::Passable if too_large => {
+                let open = (0..grid.len())
+                    .filter(|&i| self.layer.cost_of_bits(grid.bits_at(i)) != 0)
+                    .count();
+                (open, 0)
+            }
+            Slots::Passable => {
+                let costs = padded_costs(grid, self.layer);
+                let role = roles(
+                    &costs,
+                    grid.width() as usize + 2,
+                    self.connectivity,
+                    self.slots,
+                );
+                let core = role.iter().filter(|&&r| r == CORE).count();
+                let open = costs.iter().filter(|&&c| c != 0).count();
+                (core, open - core)
+            }
+        };
+        let encoding = Encoding::of(self.layer, self.connectivity);
+        let row_bytes = encoding.row_bytes(slots) as u64;
+        let threads = if row_bytes == 0 {
+            0 // no pair entries, no rows to compute
+        } else {
+            self.threads_for(slots) as u64
+        };
+        let slots = slots as u64;
+        let table_bytes = row_bytes.saturating_mul(slots);
+        let padded = (u64::from(grid.width()) + 2) * (u64::from(grid.height()) + 2);
+        // costs (1) + slot index and open slot (8) per padded cell, and the
+        // temporaries of finding the branches (4); cell + component (8) per slot, the
+        // flood fill's stack (8) and the list of rows handed to the threads (24,
+        // twice while it is split into blocks); the branches; a few fixed buffers;
+        // per thread its scratch.
+        let index =
+            padded * 13 + slots * 64 + Branches::bytes_for(branch_cells as u64, padded) + 4096;
+        let scratch = padded
+            .saturating_mul(self.worker_bytes_per_cell())
+            .saturating_mul(threads);
+        MemoryEstimate {
+            slots,
+            encoding,
+            table_bytes,
+            total_bytes: table_bytes.saturating_add(index).saturating_add(scratch),
+        }
+    }
+
+    /// Builds the table for `grid`.
+    ///
+    /// # Errors
+    /// [`TableError::TooLarge`] if [`estimate`](Self::estimate)'s total exceeds the
+    /// memory limit (checked before anything but the estimate's own count is
+    /// allocated); [`TableError::OutOfMemory`] if the system cannot give that total.
+    pub fn build(&self, grid: &Grid) -> Result<NextHopTable, TableError> {
+        let estimate = self.estimate(grid);
+        if estimate.total_bytes > self.memory_limit {
+            return Err(TableError::TooLarge {
+                needed: estimate.total_bytes,
+                limit: self.memory_limit,
+            });
+        }
+        crate::memory::ensure(estimate.total_bytes)
+            .map_err(|bytes| TableError::OutOfMemory { bytes })?;
+        let shape = Shape::new(grid, self.layer, self.connectivity, self.slots);
+        let row_bytes = shape.encoding.row_bytes(shape.cells.len());
+        let mut table = NextHopTable {
+            rows: vec![0; row_bytes * shape.cells.len()],
+            row_bytes,
+            workers: Vec::new(),
+            options: *self,
+            shape,
+        };
+        table.compute_all();
+        Ok(table)
+    }
+}

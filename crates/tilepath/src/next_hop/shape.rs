@@ -1,0 +1,288 @@
+//! The padded grid model a table is built on: open cells, their slots and costs.
+
+use super::*;
+
+/// The grid as the table sees it: padded costs, slots, components.
+#[derive(Clone, Debug)]
+pub(super) struct Shape {
+    pub(super) width: u32,
+    pub(super) height: u32,
+    /// `width + 2`: the padded arrays have a blocked border.
+    pub(super) stride: usize,
+    pub(super) connectivity: Connectivity,
+    pub(super) encoding: Encoding,
+    pub(super) layer: GridLayer,
+    /// Per padded cell: layer cost (0 = blocked or border).
+    pub(super) costs: Vec<u8>,
+    /// Per padded cell: its slot, or `NONE`.
+    pub(super) slot_of: Vec<u32>,
+    /// Per padded cell: its slot while open, else `NONE` (one load for the queries).
+    pub(super) open: Vec<u32>,
+    /// Per slot: its padded index.
+    pub(super) cells: Vec<u32>,
+    /// Per slot: its component (`NONE` while blocked).
+    pub(super) component: Vec<u32>,
+    /// Per component: its number of cells.
+    pub(super) component_len: Vec<u32>,
+    /// Padded index offsets of the 8 directions, in `Direction8` order.
+    pub(super) deltas: [isize; 8],
+    /// The dead-end branches left out of the pair table ([`Slots::Passable`]).
+    pub(super) branches: Branches,
+}
+
+/// The layer costs of `grid` with a blocked border one cell wide (row stride
+/// `width + 2`).
+pub(super) fn padded_costs(grid: &Grid, layer: GridLayer) -> Vec<u8> {
+    let (w, h) = (grid.width() as usize, grid.height() as usize);
+    let stride = w + 2;
+    let mut costs = vec![0u8; stride * (h + 2)];
+    for y in 0..h {
+        for x in 0..w {
+            costs[(y + 1) * stride + x + 1] = layer.cost_of_bits(grid.bits_at(y * w + x));
+        }
+    }
+    costs
+}
+
+/// Per padded cell its role ([`branches::peel`]) when `slots` leaves branches out, else
+/// empty.
+pub(super) fn roles(
+    costs: &[u8],
+    stride: usize,
+    connectivity: Connectivity,
+    slots: Slots,
+) -> Vec<u8> {
+    match slots {
+        Slots::Passable => peel(
+            costs,
+            &padded_offsets(stride),
+            direction_codes(connectivity),
+        ),
+        Slots::AllCells => Vec::new(),
+    }
+}
+
+impl Shape {
+    pub(super) fn new(
+        grid: &Grid,
+        layer: GridLayer,
+        connectivity: Connectivity,
+        slots: Slots,
+    ) -> Self {
+        let stride = grid.width() as usize + 2;
+        let real = padded_costs(grid, layer);
+        let role = roles(&real, stride, connectivity, slots);
+        let deltas = padded_offsets(stride);
+        let branches = Branches::new(&real, &role, &deltas, direction_codes(connectivity));
+        let padded = real.len();
+        // The table's view: branch cells are left out, as if blocked.
+        let mut costs = real;
+        let mut slot_of = vec![NONE; padded];
+        let mut cells = Vec::new();
+        for p in 0..padded {
+            if role.get(p).is_some_and(|&r| r < CORE) {
+                costs[p] = 0;
+                continue;
+            }
+            let (x, y) = (p % stride, p / stride);
+            let inside =
+                x >= 1 && y >= 1 && x <= grid.width() as usize && y <= grid.height() as usize;
+            if inside && (costs[p] != 0 || slots == Slots::AllCells) {
+                slot_of[p] = cells.len() as u32;
+                cells.push(p as u32);
+            }
+        }
+        cells.shrink_to_fit();
+        let mut shape = Self {
+            width: grid.width(),
+            height: grid.height(),
+            stride,
+            connectivity,
+            encoding: Encoding::of(layer, connectivity),
+            layer,
+            open: (0..padded)
+                .map(|p| if costs[p] != 0 { slot_of[p] } else { NONE })
+                .collect(),
+            costs,
+            slot_of,
+            component: vec![NONE; cells.len()],
+            cells,
+            component_len: Vec::new(),
+            deltas,
+            branches,
+        };
+        shape.label_components();
+        shape
+    }
+
+    /// Sets the cost of the slot at padded index `p`.
+    pub(super) fn set_cost(&mut self, p: usize, cost: u8) {
+        self.costs[p] = cost;
+        self.open[p] = if cost != 0 { self.slot_of[p] } else { NONE };
+    }
+
+    /// Labels the components of the passable slots (flood fill, O(slots)), then of
+    /// the open branch cells.
+    pub(super) fn label_components(&mut self) {
+        self.component.fill(NONE);
+        self.component_len.clear();
+        let mut stack = Vec::new();
+        let dirs = direction_codes(self.connectivity);
+        for start in 0..self.cells.len() {
+            let p = self.cells[start] as usize;
+            if self.costs[p] == 0 || self.component[start] != NONE {
+                continue;
+            }
+            let id = self.component_len.len() as u32;
+            let mut len = 0u32;
+            self.component[start] = id;
+            stack.push(p);
+            while let Some(p) = stack.pop() {
+                len += 1;
+                for &d in dirs {
+                    if let Some(q) = self.step(p, d) {
+                        let slot = self.slot_of[q] as usize;
+                        if self.component[slot] == NONE {
+                            self.component[slot] = id;
+                            stack.push(q);
+                        }
+                    }
+                }
+            }
+            self.component_len.push(len);
+        }
+        let Self {
+            branches,
+            open,
+            component,
+            component_len,
+            deltas,
+            ..
+        } = self;
+        branches.label(
+            deltas,
+            |q| match open[q] {
+                NONE => NONE,
+                slot => component[slot as usize],
+            },
+            component_len,
+        );
+    }
+
+    /// The direction codes moved in.
+    #[inline]
+    pub(super) fn dirs(&self) -> &'static [usize] {
+        direction_codes(self.connectivity)
+    }
+
+    /// The component of the open cell at padded index `p` (a slot or a branch cell).
+    #[inline]
+    pub(super) fn component_at(&self, p: usize) -> Option<u32> {
+        let c = match self.open[p] {
+            NONE => match self.branches.number(p) {
+                NONE => NONE,
+                n => self.branches.component[n as usize],
+            },
+            slot => self.component[slot as usize],
+        };
+        (c != NONE).then_some(c)
+    }
+
+    /// The layer cost of padded cell `p` (0 if blocked), branch cells included.
+    #[inline]
+    pub(super) fn real_cost(&self, p: usize) -> u8 {
+        match self.costs[p] {
+            0 => match self.branches.number(p) {
+                NONE => 0,
+                n => self.branches.cost[n as usize],
+            },
+            c => c,
+        }
+    }
+
+    /// Like [`step`](Self::step), over every open cell, branch cells included.
+    #[inline]
+    pub(super) fn step_any(&self, p: usize, dir: usize) -> Option<usize> {
+        if self.branches.len() == 0 {
+            return self.step(p, dir);
+        }
+        let q = p.wrapping_add_signed(self.deltas[dir]);
+        let open = |c: usize| self.real_cost(c) != 0;
+        if !open(q) {
+            return None;
+        }
+        if dir & 1 == 1
+            && (!open(p.wrapping_add_signed(self.deltas[dir - 1]))
+                || !open(p.wrapping_add_signed(self.deltas[(dir + 1) & 7])))
+        {
+            return None;
+        }
+        Some(q)
+    }
+
+    /// The padded cell one step `dir` (a `Direction8` code) from `p`, if that step is
+    /// legal: open, and for a diagonal both orthogonal cells beside it open.
+    #[inline(always)]
+    pub(super) fn step(&self, p: usize, dir: usize) -> Option<usize> {
+        legal_step(&self.costs, &self.deltas, p, dir)
+    }
+
+    #[inline]
+    pub(super) fn padded(&self, cell: Cell) -> Option<usize> {
+        if cell.x < 0 || cell.y < 0 || cell.x as u32 >= self.width || cell.y as u32 >= self.height {
+            return None;
+        }
+        Some((cell.y as usize + 1) * self.stride + cell.x as usize + 1)
+    }
+
+    #[inline]
+    pub(super) fn cell(&self, p: usize) -> Cell {
+        Cell::new((p % self.stride) as i32 - 1, (p / self.stride) as i32 - 1)
+    }
+
+    /// The cost, in table units, of stepping from a cell into `q` in direction `dir`.
+    #[inline(always)]
+    pub(super) fn step_cost(&self, q: usize, dir: usize) -> u32 {
+        let c = u32::from(self.costs[q]);
+        match self.connectivity {
+            Connectivity::Four => c,
+            Connectivity::Eight if dir & 1 == 1 => c * OCTILE_DIAGONAL as u32,
+            Connectivity::Eight => c * OCTILE_STRAIGHT as u32,
+        }
+    }
+}
+
+/// The first step from slot `slot` (padded `p`, row stride `stride`) along row `row`
+/// of a [`Encoding::DistanceMod3`] table: right, down, left, up, the first open
+/// neighbour one step closer to the row's target.
+///
+/// # Safety
+/// `p` must be a cell inside the grid (its 4 neighbours are padded cells), `slot` and
+/// every slot in `open` must be below the number of residues `row` holds.
+#[inline(always)]
+#[expect(
+    unsafe_code,
+    reason = "the query's hot path: bounds come from the layout"
+)]
+pub(super) unsafe fn mod3_step(
+    row: &[u8],
+    open: &[u32],
+    p: usize,
+    slot: usize,
+    stride: usize,
+) -> Option<Direction8> {
+    let residue = |n: usize| {
+        // SAFETY: `n` is `slot` or an open slot: below the residues `row` holds.
+        (unsafe { *row.get_unchecked(n >> 2) } >> ((n & 3) * 2)) & 3
+    };
+    // SAFETY: `q` is one of `p`'s 4 neighbours, all padded cells.
+    let open = |q: usize| unsafe { *open.get_unchecked(q) };
+    let closer = closer(residue(slot));
+    for (q, dir) in [(p + 1, 0), (p + stride, 2), (p - 1, 4), (p - stride, 6)] {
+        let n = open(q);
+        if n != NONE && residue(n as usize) == closer {
+            return Some(Direction8::from_bits(dir));
+        }
+    }
+    None
+}
