@@ -1,19 +1,9 @@
-//! Map loading shared by the benchmarks (the same maps the tests use).
+//! Map loading shared by the benchmarks: the tests' loaders (`tilepath_testkit`), and
+//! the reference maps padded into `large_map`.
 #![allow(dead_code, unreachable_pub)]
 
-use std::path::PathBuf;
 use tilepath::{Cell, Grid, TileKind};
-
-/// `../shared/maps`, or a clear panic if it is missing.
-pub fn maps_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/maps");
-    assert!(
-        dir.is_dir(),
-        "benchmarks need the shared maps at {} (shared/ beside the clone)",
-        dir.display()
-    );
-    dir
-}
+pub use tilepath_testkit::{load_movingai, load_scenarios, maps_dir};
 
 /// A reference map (`x` = wall) with its start `S` and finish `F`; `pad` spaces are
 /// added to the right of every row (2000 makes `large_map` from `multi_wall`).
@@ -39,34 +29,11 @@ pub fn reference(name: &str, pad: usize) -> (Grid, Cell, Cell, String) {
 /// A Moving AI map (kind 0 passable, kind 3 blocked) and its scenarios
 /// `(start, goal, optimal length)`.
 pub fn movingai(name: &str) -> (Grid, Vec<(Cell, Cell, f64)>) {
-    let dir = maps_dir().join("movingai");
-    let text = std::fs::read_to_string(dir.join(name)).unwrap();
-    let body = text.split_once("\nmap\n").unwrap().1;
-    let grid = Grid::from_ascii(body, |c| {
-        Some(if matches!(c, '.' | 'G' | 'S') {
-            TileKind::K0
-        } else {
-            TileKind::K3
-        })
-    })
-    .unwrap();
-    let scen = std::fs::read_to_string(dir.join(format!("{name}.scen"))).unwrap();
-    let scenarios = scen
-        .lines()
-        .skip(1)
-        .filter_map(|l| {
-            let f: Vec<&str> = l.split('\t').collect();
-            let n = |i: usize| f[i].parse::<i32>().unwrap();
-            (f.len() >= 9).then(|| {
-                (
-                    Cell::new(n(4), n(5)),
-                    Cell::new(n(6), n(7)),
-                    f[8].parse().unwrap(),
-                )
-            })
-        })
+    let scenarios = load_scenarios(name)
+        .into_iter()
+        .map(|s| (s.start, s.goal, s.optimal))
         .collect();
-    (grid, scenarios)
+    (load_movingai(name), scenarios)
 }
 
 /// Passability as a plain `Vec<bool>` (row-major), for the peer crates.
