@@ -1,5 +1,5 @@
 //! Shared helpers for the plugin's headless tests.
-#![allow(dead_code, unreachable_pub)]
+#![allow(dead_code, unreachable_pub, unused_imports)]
 
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
