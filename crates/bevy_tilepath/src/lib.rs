@@ -238,7 +238,7 @@ mod tests {
         let path = UnitPath::default();
         assert_eq!(
             path.path::<tilepath::GridLayer>("layer"),
-            Ok(&tilepath::GridLayer::ALL_BLOCKED)
+            Ok(&tilepath::GridLayer::ALL_PASSABLE)
         );
     }
 }

@@ -104,13 +104,16 @@ pub struct UnitPath {
     pub continues: bool,
     /// The cost of the whole route found (all segments), from the start of this one.
     pub route_cost: f32,
-    /// The layer the path was planned for: a follower checks each step against it,
-    /// also after the unit's [`PathRequest`](crate::PathRequest) is removed.
+    /// The layer the path was planned for: a follower checks each step against it
+    /// (also after the unit's [`PathRequest`](crate::PathRequest) is removed) and stops
+    /// before a step the layer does not allow. The plugin sets it; a path you build
+    /// yourself should set it to the walker's layer (the default,
+    /// [`GridLayer::ALL_PASSABLE`], lets it step onto any cell of the grid).
     pub layer: GridLayer,
 }
 
 impl Default for UnitPath {
-    /// No steps (planned for no layer).
+    /// No steps; any cell of the grid may be walked ([`GridLayer::ALL_PASSABLE`]).
     fn default() -> Self {
         Self {
             steps: PathSteps::default(),
@@ -119,7 +122,7 @@ impl Default for UnitPath {
             end: Cell::default(),
             continues: false,
             route_cost: 0.0,
-            layer: GridLayer::ALL_BLOCKED,
+            layer: GridLayer::ALL_PASSABLE,
         }
     }
 }
