@@ -2,6 +2,7 @@
 //! by a breadth-first sweep or a Dijkstra variant suited to the layer.
 
 use super::*;
+use crate::topology::{Eight, Four, Neighborhood, corner_open, direction_codes};
 
 impl DistanceField {
     /// Computes the whole field from its goals on `grid`.
@@ -66,19 +67,16 @@ impl DistanceField {
             return false;
         }
         let deltas = self.deltas();
-        let eight = self.connectivity == Connectivity::Eight;
+        let codes = direction_codes(self.connectivity);
         (0..self.values.len()).any(|i| {
             let v = self.values[i];
             v != BLOCKED
                 && v != UNREACHED
-                && (0..8).step_by(if eight { 1 } else { 2 }).any(|dir| {
+                && codes.iter().any(|&dir| {
                     let q = i.wrapping_add_signed(deltas[dir]);
-                    let legal = dir & 1 == 0 || {
-                        let a = i.wrapping_add_signed(deltas[(dir + 7) & 7]);
-                        let b = i.wrapping_add_signed(deltas[(dir + 1) & 7]);
-                        self.costs[a] != 0 && self.costs[b] != 0
-                    };
-                    legal && self.costs[q] != 0 && self.values[q] == UNREACHED
+                    corner_open(&self.costs, &deltas, i, dir)
+                        && self.costs[q] != 0
+                        && self.values[q] == UNREACHED
                 })
         })
     }
@@ -247,29 +245,26 @@ impl DistanceField {
     /// run takes [`dijkstra_uniform`](Self::dijkstra_uniform).
     pub(super) fn dijkstra_for(&mut self, cluttered: bool, uniform: Option<u8>) -> usize {
         if let Some(cost) = uniform {
-            return match (self.connectivity == Connectivity::Eight, cluttered) {
-                (true, true) => self.dijkstra_uniform::<true, true>(cost),
-                (true, false) => self.dijkstra_uniform::<true, false>(cost),
-                (false, true) => self.dijkstra_uniform::<false, true>(cost),
-                (false, false) => self.dijkstra_uniform::<false, false>(cost),
+            return match (self.connectivity, cluttered) {
+                (Connectivity::Eight, true) => self.dijkstra_uniform::<Eight, true>(cost),
+                (Connectivity::Eight, false) => self.dijkstra_uniform::<Eight, false>(cost),
+                (Connectivity::Four, true) => self.dijkstra_uniform::<Four, true>(cost),
+                (Connectivity::Four, false) => self.dijkstra_uniform::<Four, false>(cost),
             };
         }
-        match (self.connectivity == Connectivity::Eight, cluttered) {
-            (true, true) => self.dijkstra_with::<true, true>(),
-            (true, false) => self.dijkstra_with::<true, false>(),
-            (false, true) => self.dijkstra_with::<false, true>(),
-            (false, false) => self.dijkstra_with::<false, false>(),
+        match (self.connectivity, cluttered) {
+            (Connectivity::Eight, true) => self.dijkstra_with::<Eight, true>(),
+            (Connectivity::Eight, false) => self.dijkstra_with::<Eight, false>(),
+            (Connectivity::Four, true) => self.dijkstra_with::<Four, true>(),
+            (Connectivity::Four, false) => self.dijkstra_with::<Four, false>(),
         }
     }
 
     /// Dijkstra with one FIFO per step weight ([`StepQueues`]), any layer costs.
-    pub(super) fn dijkstra_with<const EIGHT: bool, const BRANCH_FREE: bool>(&mut self) -> usize {
+    pub(super) fn dijkstra_with<N: Neighborhood, const BRANCH_FREE: bool>(&mut self) -> usize {
+        debug_assert_eq!(self.connectivity, N::CONNECTIVITY);
         let deltas = self.deltas();
-        let (straight, diagonal) = if EIGHT {
-            (OCTILE_STRAIGHT as u32, OCTILE_DIAGONAL as u32)
-        } else {
-            (1, 0)
-        };
+        let (straight, diagonal) = (N::STRAIGHT as u32, N::DIAGONAL as u32);
         let limit = self.max_units.saturating_add(1);
         // Below this value, `v + step` can neither overflow nor pass the limit.
         let safe = limit.saturating_sub(255 * OCTILE_DIAGONAL as u32);
@@ -313,7 +308,7 @@ impl DistanceField {
                 open[dir] = self.values[q] != BLOCKED;
                 relax(self, q, c * straight, class, true);
             }
-            if EIGHT {
+            if N::DIAGONALS {
                 // A diagonal needs both orthogonal cells beside it open.
                 for dir in (1..8).step_by(2) {
                     let q = p.wrapping_add_signed(deltas[dir]);
@@ -330,17 +325,14 @@ impl DistanceField {
     /// diagonal steps, merged with the sorted seeds by their heads, with every head
     /// and tail a local (in registers) rather than fields the writes to `values`
     /// might alias.
-    pub(super) fn dijkstra_uniform<const EIGHT: bool, const BRANCH_FREE: bool>(
+    pub(super) fn dijkstra_uniform<N: Neighborhood, const BRANCH_FREE: bool>(
         &mut self,
         cost: u8,
     ) -> usize {
+        debug_assert_eq!(self.connectivity, N::CONNECTIVITY);
         let deltas = self.deltas();
         let c = u32::from(cost);
-        let (straight, diagonal) = if EIGHT {
-            (c * OCTILE_STRAIGHT as u32, c * OCTILE_DIAGONAL as u32)
-        } else {
-            (c, 0)
-        };
+        let (straight, diagonal) = (c * N::STRAIGHT as u32, c * N::DIAGONAL as u32);
         let limit = self.max_units.saturating_add(1);
         // Below this value, `v + step` can neither overflow nor pass the limit.
         let safe = limit.saturating_sub(255 * OCTILE_DIAGONAL as u32);
@@ -387,7 +379,7 @@ impl DistanceField {
             if ts + 4 > fs.len() {
                 fs.resize(ts + 4, (0, 0));
             }
-            if EIGHT && td + 4 > fd.len() {
+            if N::DIAGONALS && td + 4 > fd.len() {
                 fd.resize(td + 4, (0, 0));
             }
             let mut relax = |values: &mut [u32],
@@ -426,7 +418,7 @@ impl DistanceField {
                 open[dir] = values[q] != BLOCKED;
                 relax(values, q, straight, fs, &mut ts, true);
             }
-            if EIGHT {
+            if N::DIAGONALS {
                 // A diagonal needs both orthogonal cells beside it open.
                 for dir in (1..8).step_by(2) {
                     let q = p.wrapping_add_signed(deltas[dir]);

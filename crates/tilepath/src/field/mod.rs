@@ -17,7 +17,7 @@ pub use error::{FieldError, FieldState, FieldStats};
 pub use query::combined_next_step;
 pub use region::Region;
 
-use crate::cost::{OCTILE_DIAGONAL, OCTILE_STRAIGHT};
+use crate::cost::OCTILE_DIAGONAL;
 use crate::queue::{RadixHeap, StepQueues};
 use crate::{Cell, Connectivity, Direction8, Grid, GridLayer, GridPath, GridPath8, MAX_STEPS};
 
@@ -428,10 +428,7 @@ impl DistanceField {
     /// Fixed-point units per cost unit: 1 (4-connected) or [`OCTILE_STRAIGHT`].
     #[inline]
     const fn scale(&self) -> u64 {
-        match self.connectivity {
-            Connectivity::Four => 1,
-            Connectivity::Eight => OCTILE_STRAIGHT,
-        }
+        crate::topology::step_weight(self.connectivity, 0)
     }
 
     /// The padded index of `cell`, or `None` outside the region.

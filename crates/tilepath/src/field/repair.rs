@@ -1,6 +1,7 @@
 //! Local repair after grid edits and goal changes, identical to a full computation.
 
 use super::*;
+use crate::topology::{corner_open, direction_codes, step_weight};
 
 impl DistanceField {
     /// Updates the field after the cells in `changed` changed on `grid` (walls built
@@ -57,12 +58,7 @@ impl DistanceField {
             return stats;
         }
         let deltas = self.deltas();
-        let dirs = if self.connectivity == Connectivity::Eight {
-            8
-        } else {
-            4
-        };
-        let step_dirs = if dirs == 8 { 1 } else { 2 };
+        let codes = direction_codes(self.connectivity);
         // Phase 1: cells whose value may no longer be achievable, in increasing order
         // of their old value. A cell keeps its value if a neighbour already decided
         // valid still supports it; otherwise its value is dropped and the cells that
@@ -78,7 +74,7 @@ impl DistanceField {
         for &c in changed {
             let c = c as usize;
             candidate(self, c);
-            for d in (0..8).step_by(step_dirs) {
+            for &d in codes {
                 candidate(self, c.wrapping_add_signed(deltas[d]));
             }
         }
@@ -94,7 +90,7 @@ impl DistanceField {
             self.touched.push(i as u32);
             stats.cells_invalidated += 1;
             // Neighbours that may have reached the goal through i.
-            for d in (0..8).step_by(step_dirs) {
+            for &d in codes {
                 let q = i.wrapping_add_signed(deltas[d]);
                 let vq = self.values[q];
                 if vq != BLOCKED && vq != UNREACHED && u64::from(vq) >= old {
@@ -109,11 +105,7 @@ impl DistanceField {
         let touched = core::mem::take(&mut self.touched);
         let around = changed.iter().flat_map(|&c| {
             let c = c as usize;
-            core::iter::once(c).chain(
-                (0..8)
-                    .step_by(step_dirs)
-                    .map(move |d| c.wrapping_add_signed(deltas[d])),
-            )
+            core::iter::once(c).chain(codes.iter().map(move |&d| c.wrapping_add_signed(deltas[d])))
         });
         for i in touched.iter().map(|&i| i as usize).chain(around) {
             if self.values[i] == BLOCKED {
@@ -157,10 +149,9 @@ impl DistanceField {
     /// maximum distance), or `None`.
     pub(super) fn neighbour_offer(&self, i: usize) -> Option<u32> {
         let deltas = self.deltas();
-        let eight = self.connectivity == Connectivity::Eight;
         let limit = self.max_units.saturating_add(1);
         let mut best: Option<u32> = None;
-        for dir in (0..8).step_by(if eight { 1 } else { 2 }) {
+        for &dir in direction_codes(self.connectivity) {
             if let Some((_, total)) = self.offer(i, dir, &deltas)
                 && total <= limit
                 && best.is_none_or(|b| total < b)
@@ -180,19 +171,10 @@ impl DistanceField {
         if vq == BLOCKED || vq == UNREACHED {
             return None;
         }
-        let c = u32::from(self.costs[q]);
-        let step = if dir & 1 == 1 {
-            let a = i.wrapping_add_signed(deltas[(dir + 7) & 7]);
-            let b = i.wrapping_add_signed(deltas[(dir + 1) & 7]);
-            if self.costs[a] == 0 || self.costs[b] == 0 {
-                return None;
-            }
-            c * OCTILE_DIAGONAL as u32
-        } else if self.connectivity == Connectivity::Eight {
-            c * OCTILE_STRAIGHT as u32
-        } else {
-            c
-        };
+        if !corner_open(&self.costs, deltas, i, dir) {
+            return None;
+        }
+        let step = u32::from(self.costs[q]) * step_weight(self.connectivity, dir) as u32;
         Some((q, vq.checked_add(step)?))
     }
 

@@ -10,7 +10,6 @@ mod shape;
 mod table;
 mod worker;
 
-use crate::cost::{OCTILE_DIAGONAL, OCTILE_STRAIGHT};
 use crate::queue::StepQueues;
 use crate::topology::{direction_codes, padded_offsets};
 use crate::{Cell, Connectivity, Direction, Direction8, Grid, GridLayer, GridPath, GridPath8};

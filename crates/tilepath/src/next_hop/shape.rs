@@ -243,12 +243,7 @@ impl Shape {
     /// The cost, in table units, of stepping from a cell into `q` in direction `dir`.
     #[inline(always)]
     pub(super) fn step_cost(&self, q: usize, dir: usize) -> u32 {
-        let c = u32::from(self.costs[q]);
-        match self.connectivity {
-            Connectivity::Four => c,
-            Connectivity::Eight if dir & 1 == 1 => c * OCTILE_DIAGONAL as u32,
-            Connectivity::Eight => c * OCTILE_STRAIGHT as u32,
-        }
+        u32::from(self.costs[q]) * crate::topology::step_weight(self.connectivity, dir) as u32
     }
 }
 

@@ -1,6 +1,7 @@
 //! The table: queries, and edits repaired in place.
 
 use super::*;
+use crate::topology::direction_codes;
 
 /// For every ordered pair of passable cells of a grid, the first step of a cheapest
 /// path between them, in O(1); whether one can reach the other at all; and repairs
@@ -532,10 +533,7 @@ impl NextHopTable {
         let s = &self.shape;
         let mut seen = [NONE; 8];
         let mut n = 0;
-        for d in 0..8 {
-            if s.connectivity == Connectivity::Four && d & 1 == 1 {
-                continue;
-            }
+        for &d in direction_codes(s.connectivity) {
             if let Some(q) = s.step(p, d) {
                 let c = s.component[s.slot_of[q] as usize];
                 if c != NONE && !seen[..n].contains(&c) {

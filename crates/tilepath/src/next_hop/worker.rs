@@ -1,6 +1,7 @@
 //! A build thread's scratch and the search that writes one target's row.
 
 use super::*;
+use crate::topology::direction_codes;
 
 /// One thread's scratch for computing and repairing rows.
 #[derive(Debug, Default)]
@@ -113,7 +114,6 @@ impl Worker {
     /// direction (in code order) onto a cheapest path.
     pub(super) fn dijkstra_codes(&mut self, shape: &Shape, target: usize, row: &mut [u8]) {
         let stamp = self.next_stamp();
-        let eight = shape.connectivity == Connectivity::Eight;
         let Self {
             mark,
             dist,
@@ -137,10 +137,7 @@ impl Worker {
             reached += 1;
             // A neighbour q reaches the target through p by entering p.
             let class = queues.class_of(shape.costs[p]);
-            for dir in 0..8 {
-                if !eight && dir & 1 == 1 {
-                    continue;
-                }
+            for &dir in direction_codes(shape.connectivity) {
                 let Some(q) = shape.step(p, dir) else {
                     continue;
                 };
@@ -166,10 +163,7 @@ impl Worker {
 pub(super) fn first_step(shape: &Shape, p: usize, dist: impl Fn(usize) -> Option<i64>) -> u8 {
     let here = dist(p).unwrap_or(i64::MAX);
     let eight = shape.connectivity == Connectivity::Eight;
-    for dir in 0..8 {
-        if !eight && dir & 1 == 1 {
-            continue;
-        }
+    for &dir in direction_codes(shape.connectivity) {
         if let Some(q) = shape.step(p, dir)
             && let Some(d) = dist(q)
             && d + i64::from(shape.step_cost(q, dir)) == here

@@ -1,11 +1,12 @@
 //! A* over a search window or the whole grid, 4- or 8-connected.
 
 use super::linked::LinkedNodes;
-use super::window::{Visit, WINDOW_SLOTS, Window, back};
-use super::{NO_PARENT, PackedSteps, PathError, PathResult, Query, backtrack};
-use crate::cost::{OCTILE_DIAGONAL, OCTILE_STRAIGHT, octile_units};
+use super::window::{Visit, WINDOW_SLOTS, Window};
+use super::{NO_PARENT, PathError, PathResult, Query, backtrack};
 use crate::queue::{BucketQueue, GenerationMap, RadixHeap};
+use crate::topology::{Eight, Four, Neighborhood};
 use crate::{Cell, Grid, GridLayer, GridPath, GridPath8};
+use core::marker::PhantomData;
 
 /// A node: `g << 5 | closed << 4 | parent` (parent = direction code or `NO_PARENT`).
 type Node = u64;
@@ -227,7 +228,7 @@ impl AStar {
         to: Cell,
         layer: GridLayer,
     ) -> Result<PathResult<GridPath>, PathError> {
-        self.run::<GridPath, false>(grid, from, to, layer)
+        self.run::<Four>(grid, from, to, layer)
     }
 
     /// The optimal 8-connected path (no corner cutting, diagonal steps cost `sqrt(2)`
@@ -242,16 +243,16 @@ impl AStar {
         to: Cell,
         layer: GridLayer,
     ) -> Result<PathResult<GridPath8>, PathError> {
-        self.run::<GridPath8, true>(grid, from, to, layer)
+        self.run::<Eight>(grid, from, to, layer)
     }
 
-    fn run<P: PackedSteps, const EIGHT: bool>(
+    fn run<N: Neighborhood>(
         &mut self,
         grid: &Grid,
         from: Cell,
         to: Cell,
         layer: GridLayer,
-    ) -> Result<PathResult<P>, PathError> {
+    ) -> Result<PathResult<N::Path>, PathError> {
         if !grid.contains(from) {
             return Err(PathError::start_out_of_bounds(grid, from));
         }
@@ -277,7 +278,8 @@ impl AStar {
             start: from,
             goal: to,
         };
-        let ring_ok = !EIGHT && u32::from(layer.max_cost()) + u32::from(layer.min_cost()) < 64;
+        let ring_ok =
+            !N::DIAGONALS && u32::from(layer.max_cost()) + u32::from(layer.min_cost()) < 64;
         if ring_ok && self.linked.len() >= window.slots() && self.linked.fits(layer) {
             let answer = self.linked.search(
                 grid,
@@ -307,10 +309,10 @@ impl AStar {
                 queue: &mut self.ring,
                 last: None,
             };
-            search.run::<_, EIGHT>(&mut self.nodes, &mut open, start_slot)
+            search.run::<_, N>(&mut self.nodes, &mut open, start_slot)
         } else {
             self.radix.reset();
-            search.run::<_, EIGHT>(&mut self.nodes, &mut self.radix, start_slot)
+            search.run::<_, N>(&mut self.nodes, &mut self.radix, start_slot)
         };
         let nodes = &self.nodes;
         Ok(backtrack(&query, answer, |slot| {
@@ -381,38 +383,30 @@ struct Heuristic {
 }
 
 impl Heuristic {
-    /// Unscaled distance estimate (Manhattan, or octile in fixed-point units).
+    /// Unscaled distance estimate ([`Neighborhood::distance`]).
     #[inline(always)]
-    fn distance<const EIGHT: bool>(self, lx: u32, ly: u32) -> u64 {
+    fn distance<N: Neighborhood>(self, lx: u32, ly: u32) -> u64 {
         let dx = (i64::from(lx) - self.gx).unsigned_abs();
         let dy = (i64::from(ly) - self.gy).unsigned_abs();
-        if EIGHT { octile_units(dx, dy) } else { dx + dy }
+        N::distance(dx, dy)
     }
 }
 
 /// The relax step of A*, run for each neighbour of the node being expanded.
-struct Relax<'a, Q, const EIGHT: bool> {
+struct Relax<'a, Q, N> {
     nodes: &'a mut GenerationMap<Node>,
     open: &'a mut Q,
     heuristic: Heuristic,
     /// g of the node being expanded.
     g: u64,
+    neighborhood: PhantomData<N>,
 }
 
-impl<Q: OpenList, const EIGHT: bool> Visit for Relax<'_, Q, EIGHT> {
+impl<Q: OpenList, N: Neighborhood> Visit for Relax<'_, Q, N> {
     #[inline(always)]
     #[expect(unsafe_code, reason = "bounds proven by the window")]
     unsafe fn visit(&mut self, slot: u32, dir: u8, cost: u8, x: u32, y: u32) {
-        let step = if EIGHT {
-            u64::from(cost)
-                * if dir & 1 == 1 {
-                    OCTILE_DIAGONAL
-                } else {
-                    OCTILE_STRAIGHT
-                }
-        } else {
-            u64::from(cost)
-        };
+        let step = u64::from(cost) * N::weight(dir);
         let ng = self.g + step;
         // SAFETY: `slot` is inside the window, as the caller promises, and the node
         // map holds at least `window.slots()` slots (checked in `AStar::run`).
@@ -421,7 +415,7 @@ impl<Q: OpenList, const EIGHT: bool> Visit for Relax<'_, Q, EIGHT> {
             return;
         }
         *node = (ng << 5) | u64::from(dir);
-        let h = self.heuristic.scale * self.heuristic.distance::<EIGHT>(x, y);
+        let h = self.heuristic.scale * self.heuristic.distance::<N>(x, y);
         self.open.push(ng + h, slot);
     }
 }
@@ -430,7 +424,7 @@ impl Search<'_> {
     /// Runs A* from `start_slot`; returns the slot the route ends at (the goal, or the
     /// closest expanded cell to it) and the number of expansions.
     #[inline(always)]
-    fn run<Q: OpenList, const EIGHT: bool>(
+    fn run<Q: OpenList, N: Neighborhood>(
         &self,
         nodes: &mut GenerationMap<Node>,
         open: &mut Q,
@@ -446,16 +440,17 @@ impl Search<'_> {
         nodes.set(start_slot as usize, u64::from(NO_PARENT));
         let (sx, sy) = self.window.unpack(start_slot);
         open.push(
-            heuristic.scale * heuristic.distance::<EIGHT>(sx, sy),
+            heuristic.scale * heuristic.distance::<N>(sx, sy),
             start_slot,
         );
         let mut best = (u64::MAX, start_slot);
         let mut expanded = 0u32;
-        let mut relax = Relax::<Q, EIGHT> {
+        let mut relax = Relax::<Q, N> {
             nodes,
             open,
             heuristic,
             g: 0,
+            neighborhood: PhantomData,
         };
         while let Some(slot) = relax.open.pop() {
             // SAFETY: only window slots are queued (the start and visited neighbours)
@@ -469,7 +464,7 @@ impl Search<'_> {
             let (g, parent) = (node_g(*node), (*node & 0xF) as u8);
             expanded += 1;
             let (lx, ly) = self.window.unpack(slot);
-            let d = heuristic.distance::<EIGHT>(lx, ly);
+            let d = heuristic.distance::<N>(lx, ly);
             if d < best.0 {
                 best = (d, slot);
             }
@@ -484,13 +479,14 @@ impl Search<'_> {
             // window made for `self.grid`.
             #[expect(unsafe_code, reason = "bounds proven by the window")]
             unsafe {
-                self.window.visit_neighbours::<EIGHT, _>(
+                N::visit_neighbours(
+                    self.window,
                     self.grid,
                     self.layer,
                     slot,
                     lx,
                     ly,
-                    back::<EIGHT>(parent),
+                    N::back(parent),
                     &mut relax,
                 );
             }

@@ -13,7 +13,8 @@
 
 use super::NO_PARENT;
 use super::rows::{LEFT, PassRows, RIGHT, SELF};
-use super::window::{Visit, WINDOW_SHIFT, Window, back};
+use super::window::{Visit, WINDOW_SHIFT, Window};
+use crate::topology::{Four, Neighborhood};
 use crate::{Grid, GridLayer};
 
 /// The end of a bucket list (window slots are below 2^14).
@@ -217,12 +218,12 @@ impl LinkedNodes {
                     };
                 }
             } else {
-                let skip = back::<false>(((n >> DIR_SHIFT) & 0xF) as u8);
+                let skip = Four::back(((n >> DIR_SHIFT) & 0xF) as u8);
                 // SAFETY: `slot` is a popped node's, the slot of `(lx, ly)`, inside the
                 // window made for `grid`.
                 #[expect(unsafe_code, reason = "bounds proven by the window")]
                 unsafe {
-                    window.visit_neighbours::<false, _>(grid, layer, slot, lx, ly, skip, &mut open);
+                    Four::visit_neighbours(window, grid, layer, slot, lx, ly, skip, &mut open);
                 }
             }
         }

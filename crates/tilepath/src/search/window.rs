@@ -180,9 +180,11 @@ impl Window {
     /// Calls `visitor.visit` for every passable neighbour of local cell `(lx, ly)`
     /// (slot `slot`) inside the window, except the one in direction code `skip` (the
     /// cell a search reached this one from, which it has already seen): the 4
-    /// orthogonal neighbours with [`Direction`](crate::Direction) codes, or with `EIGHT`
+    /// orthogonal neighbours with [`Direction`](crate::Direction) codes, or with `DIAGONALS`
     /// also the diagonals whose two orthogonal neighbours are passable (no corner
-    /// cutting), with [`Direction8`](crate::Direction8) codes.
+    /// cutting), with [`Direction8`](crate::Direction8) codes. The square lattice's
+    /// body of [`Neighborhood::visit_neighbours`](crate::topology::Neighborhood), which
+    /// callers go through.
     ///
     /// # Safety
     /// `slot` is the slot of local cell `(lx, ly)`, inside the window, and `grid` is the
@@ -194,7 +196,7 @@ impl Window {
         reason = "hot path: plain values in registers"
     )]
     #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
-    pub(crate) unsafe fn visit_neighbours<const EIGHT: bool, V: Visit>(
+    pub(crate) unsafe fn visit_square<const DIAGONALS: bool, V: Visit>(
         &self,
         grid: &Grid,
         layer: GridLayer,
@@ -212,7 +214,11 @@ impl Window {
         // orthogonal neighbours are inside `[x0, x1) x [y0, y1)`, so they are too.
         #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
         let cost = |i: usize| layer.cost_of_bits(unsafe { grid.bits_at_unchecked(i) });
-        let (r, d, l, u) = if EIGHT { (0, 2, 4, 6) } else { (0, 1, 2, 3) };
+        let (r, d, l, u) = if DIAGONALS {
+            (0, 2, 4, 6)
+        } else {
+            (0, 1, 2, 3)
+        };
         if cr != 0 && skip != r {
             // SAFETY: a neighbour inside the window (its cost is not 0).
             unsafe { visitor.visit(slot + 1, r, cr, lx + 1, ly) };
@@ -229,7 +235,7 @@ impl Window {
             // SAFETY: a neighbour inside the window (its cost is not 0).
             unsafe { visitor.visit(slot - stride, u, cu, lx, ly - 1) };
         }
-        if EIGHT {
+        if DIAGONALS {
             if cr != 0 && cd != 0 && skip != 1 {
                 let c = cost(gi + w + 1);
                 if c != 0 {
@@ -262,7 +268,7 @@ impl Window {
     }
 }
 
-/// What a search does with each neighbour [`Window::visit_neighbours`] finds. A trait
+/// What a search does with each neighbour a [`Neighborhood`](crate::topology::Neighborhood) visits. A trait
 /// (not a closure) so that the `#[inline(always)]` on each implementation keeps the
 /// search's relax step inlined at every call site.
 pub(crate) trait Visit {
@@ -274,17 +280,4 @@ pub(crate) trait Visit {
     /// their per-slot scratch (sized for the window) with it unchecked.
     #[expect(unsafe_code, reason = "bounds proven by the window")]
     unsafe fn visit(&mut self, slot: u32, dir: u8, cost: u8, x: u32, y: u32);
-}
-
-/// The direction code not to visit from a cell reached by a step in direction `dir`:
-/// the way back. The start (`NO_PARENT`) skips nothing.
-#[inline(always)]
-pub(crate) const fn back<const EIGHT: bool>(dir: u8) -> u8 {
-    if dir == super::NO_PARENT {
-        0xFF
-    } else if EIGHT {
-        (dir + 4) & 7
-    } else {
-        dir ^ 2
-    }
 }
