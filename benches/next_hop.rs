@@ -19,7 +19,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 use std::sync::atomic::{AtomicIsize, Ordering};
 use std::time::Duration;
-use tilepath::{Cell, Grid, GridLayer, NextHopTable, Slots, TileKind};
+use tilepath::{Cell, Grid, GridLayer, NextHopTable, TableCells, TileKind};
 
 /// Live heap bytes.
 struct Counting;
@@ -161,7 +161,7 @@ fn build(c: &mut Criterion) {
             "memory {}: tilepath {} bytes ({} slots, {:?}), bit_gossip {} bytes ({} nodes, {} edges)",
             case.name,
             bytes,
-            t.slots(),
+            t.table_cells(),
             t.encoding(),
             gossip_bytes,
             case.nodes,
@@ -248,7 +248,7 @@ fn repair(c: &mut Criterion) {
         let case = open("open100", 100);
         let mut grid = case.grid.clone();
         let mut table = NextHopTable::builder(LAYER)
-            .slots(Slots::AllCells)
+            .table_cells(TableCells::AllCells)
             .build(&grid)
             .unwrap();
         let mut rng = StdRng::seed_from_u64(3);

@@ -101,9 +101,9 @@ impl Maze {
             let here = d[(c.y as u32 * self.width + c.x as u32) as usize];
             for dir in [
                 Direction::Right,
-                Direction::Down,
-                Direction::Left,
                 Direction::Up,
+                Direction::Left,
+                Direction::Down,
             ] {
                 let n = c.step(dir);
                 if !self.is_wall(n) {

@@ -251,9 +251,9 @@ pub(crate) fn autopilot(
     }
     let dirs = [
         Direction::Right,
-        Direction::Down,
-        Direction::Left,
         Direction::Up,
+        Direction::Left,
+        Direction::Down,
     ];
     let open: Vec<Direction> = dirs
         .into_iter()

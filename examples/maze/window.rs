@@ -131,11 +131,10 @@ pub(crate) fn keyboard(
     ),
 ) {
     let held = |a: KeyCode, b: KeyCode| keys.pressed(a) || keys.pressed(b);
-    // Tile y grows upwards: "up" on screen is the grid's +y, `Direction::Down`.
     let wish = if held(KeyCode::ArrowUp, KeyCode::KeyW) {
-        Some(Direction::Down)
-    } else if held(KeyCode::ArrowDown, KeyCode::KeyS) {
         Some(Direction::Up)
+    } else if held(KeyCode::ArrowDown, KeyCode::KeyS) {
+        Some(Direction::Down)
     } else if held(KeyCode::ArrowLeft, KeyCode::KeyA) {
         Some(Direction::Left)
     } else if held(KeyCode::ArrowRight, KeyCode::KeyD) {

@@ -5,8 +5,8 @@ use core::ops::{Add, Sub};
 
 /// A cell of a [`Grid`](crate::Grid): column `x`, row `y`.
 ///
-/// Row 0 is the first row (the first line of an ASCII map); `y` grows downward, so
-/// [`Direction::Down`](crate::Direction::Down) is `+y`. Coordinates are signed so that
+/// [`Direction::Up`](crate::Direction::Up) is `+y` (see [the y
+/// convention](crate#coordinates)). Coordinates are signed so that
 /// neighbours of border cells and positions outside the grid can be written down:
 /// such cells read as blocked and are never part of a path.
 ///

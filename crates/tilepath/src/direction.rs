@@ -2,9 +2,10 @@
 
 /// One of the 4 orthogonal directions of a 4-connected step.
 ///
-/// `Down` is `+y` (rows grow downward, as in an ASCII map). The discriminants are the
-/// 2-bit codes stored in a [`GridPath`](crate::GridPath); the opposite of `d` is
-/// `d ^ 2`.
+/// `Up` is `+y`, as in Bevy and bevy_ecs_tilemap (see [the y
+/// convention](crate#coordinates)). The discriminants are the 2-bit codes stored in a
+/// [`GridPath`](crate::GridPath), counter-clockwise from `Right`; the opposite of `d`
+/// is `d ^ 2`.
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
@@ -12,16 +13,16 @@ pub enum Direction {
     /// `+x`.
     Right = 0,
     /// `+y`.
-    Down = 1,
+    Up = 1,
     /// `-x`.
     Left = 2,
     /// `-y`.
-    Up = 3,
+    Down = 3,
 }
 
 impl Direction {
     /// The 4 directions in code order.
-    pub const ALL: [Direction; 4] = [Self::Right, Self::Down, Self::Left, Self::Up];
+    pub const ALL: [Direction; 4] = [Self::Right, Self::Up, Self::Left, Self::Down];
 
     /// The direction with the 2-bit code `bits & 3`.
     #[inline]
@@ -29,9 +30,9 @@ impl Direction {
     pub const fn from_bits(bits: u8) -> Self {
         match bits & 3 {
             0 => Self::Right,
-            1 => Self::Down,
+            1 => Self::Up,
             2 => Self::Left,
-            _ => Self::Up,
+            _ => Self::Down,
         }
     }
 
@@ -55,9 +56,9 @@ impl Direction {
     pub const fn offset(self) -> (i32, i32) {
         match self {
             Self::Right => (1, 0),
-            Self::Down => (0, 1),
+            Self::Up => (0, 1),
             Self::Left => (-1, 0),
-            Self::Up => (0, -1),
+            Self::Down => (0, -1),
         }
     }
 }
@@ -68,14 +69,15 @@ impl Direction {
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Connectivity {
-    /// Right, down, left, up.
+    /// Right, up, left, down.
     #[default]
     Four,
     /// The 4 orthogonal and the 4 diagonal neighbours.
     Eight,
 }
 
-/// One of the 8 directions of an 8-connected step, clockwise from `Right`.
+/// One of the 8 directions of an 8-connected step, counter-clockwise from `Right`
+/// (`Up` is `+y`: see [the y convention](crate#coordinates)).
 ///
 /// The discriminants are the 3-bit codes stored in a [`GridPath8`](crate::GridPath8);
 /// even codes are orthogonal, odd codes diagonal, and the opposite of `d` is
@@ -87,32 +89,32 @@ pub enum Direction8 {
     /// `+x`.
     Right = 0,
     /// `+x, +y`.
-    DownRight = 1,
+    UpRight = 1,
     /// `+y`.
-    Down = 2,
+    Up = 2,
     /// `-x, +y`.
-    DownLeft = 3,
+    UpLeft = 3,
     /// `-x`.
     Left = 4,
     /// `-x, -y`.
-    UpLeft = 5,
+    DownLeft = 5,
     /// `-y`.
-    Up = 6,
+    Down = 6,
     /// `+x, -y`.
-    UpRight = 7,
+    DownRight = 7,
 }
 
 impl Direction8 {
-    /// The 8 directions in code order (clockwise from `Right`).
+    /// The 8 directions in code order (counter-clockwise from `Right`).
     pub const ALL: [Direction8; 8] = [
         Self::Right,
-        Self::DownRight,
-        Self::Down,
-        Self::DownLeft,
-        Self::Left,
-        Self::UpLeft,
-        Self::Up,
         Self::UpRight,
+        Self::Up,
+        Self::UpLeft,
+        Self::Left,
+        Self::DownLeft,
+        Self::Down,
+        Self::DownRight,
     ];
 
     /// The direction with the 3-bit code `bits & 7`.
@@ -171,7 +173,7 @@ impl Direction8 {
         }
     }
 
-    /// The diagonal that combines two orthogonal directions (e.g. `Right` + `Down`),
+    /// The diagonal that combines two orthogonal directions (e.g. `Right` + `Up`),
     /// or `None` if they are equal or opposite. Used to smooth an L-turn.
     #[must_use]
     pub const fn combine(a: Direction, b: Direction) -> Option<Direction8> {
@@ -182,10 +184,10 @@ impl Direction8 {
             return None;
         }
         Some(match (dx, dy) {
-            (1, 1) => Self::DownRight,
-            (-1, 1) => Self::DownLeft,
-            (-1, -1) => Self::UpLeft,
-            _ => Self::UpRight,
+            (1, 1) => Self::UpRight,
+            (-1, 1) => Self::UpLeft,
+            (-1, -1) => Self::DownLeft,
+            _ => Self::DownRight,
         })
     }
 }
@@ -221,12 +223,9 @@ mod tests {
     #[test]
     fn combine_makes_diagonals() {
         use Direction::*;
-        assert_eq!(
-            Direction8::combine(Right, Down),
-            Some(Direction8::DownRight)
-        );
-        assert_eq!(Direction8::combine(Up, Left), Some(Direction8::UpLeft));
+        assert_eq!(Direction8::combine(Right, Up), Some(Direction8::UpRight));
+        assert_eq!(Direction8::combine(Down, Left), Some(Direction8::DownLeft));
         assert_eq!(Direction8::combine(Right, Left), None);
-        assert_eq!(Direction8::combine(Up, Up), None);
+        assert_eq!(Direction8::combine(Down, Down), None);
     }
 }

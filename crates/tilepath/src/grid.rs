@@ -173,6 +173,10 @@ impl Grid {
     /// A grid from ASCII rows (one line per row, first line = row 0), each character
     /// mapped to a kind by `legend`. A trailing newline and `\r` are ignored.
     ///
+    /// The text lists rows in increasing `y`, so `+y` ([`Direction::Up`]) is down the
+    /// page: the picture is the map upside down from how Bevy draws it (see [the y
+    /// convention](crate#coordinates)).
+    ///
     /// The rows are checked before the grid is allocated: a malformed map costs no
     /// more memory than its text.
     ///
@@ -447,9 +451,9 @@ mod tests {
         let l = GridLayer::FLOOR_ONLY;
         let from = Cell::new(0, 1);
         assert!(g.can_step(from, Direction8::Right, l));
-        assert!(g.can_step(from, Direction8::Up, l));
+        assert!(g.can_step(from, Direction8::Down, l));
         assert!(
-            !g.can_step(from, Direction8::UpRight, l),
+            !g.can_step(from, Direction8::DownRight, l),
             "(1, 0) is a wall"
         );
         assert!(
@@ -457,12 +461,12 @@ mod tests {
             "into the wall"
         );
         assert!(
-            !g.can_step(Cell::new(2, 1), Direction8::UpLeft, l),
+            !g.can_step(Cell::new(2, 1), Direction8::DownLeft, l),
             "corner"
         );
         assert!(!g.can_step(from, Direction8::Left, l), "off the grid");
         assert!(
-            g.can_step(Cell::new(1, 0), Direction8::Down, l),
+            g.can_step(Cell::new(1, 0), Direction8::Up, l),
             "out of a wall"
         );
         assert!(!g.can_step(Cell::new(i32::MAX, 0), Direction8::Right, l));

@@ -20,7 +20,7 @@ pub use field::{DistanceField, FieldError, FieldState, FieldStats, Region, combi
 pub use grid::{Grid, GridError};
 pub use layer::{GridLayer, TileKind};
 pub use next_hop::{
-    Encoding, Hops, MemoryEstimate, NextHopTable, Slots, TableBuilder, TableError, UpdateStats,
+    Encoding, Hops, MemoryEstimate, NextHopTable, TableBuilder, TableCells, TableError, UpdateStats,
 };
 pub use path::{GridPath, GridPath8, MAX_STEPS};
 pub use search::astar::AStar;

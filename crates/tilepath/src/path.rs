@@ -301,18 +301,18 @@ macro_rules! packed_path {
 fn step_letter(d: Direction8) -> &'static str {
     match d {
         Direction8::Right => "→",
-        Direction8::DownRight => "↘",
-        Direction8::Down => "↓",
-        Direction8::DownLeft => "↙",
-        Direction8::Left => "←",
-        Direction8::UpLeft => "↖",
-        Direction8::Up => "↑",
         Direction8::UpRight => "↗",
+        Direction8::Up => "↑",
+        Direction8::UpLeft => "↖",
+        Direction8::Left => "←",
+        Direction8::DownLeft => "↙",
+        Direction8::Down => "↓",
+        Direction8::DownRight => "↘",
     }
 }
 
 packed_path!(
-    /// Up to 56 orthogonal steps in 16 bytes: 2 bits a step, plus the length and a
+    /// Down to 56 orthogonal steps in 16 bytes: 2 bits a step, plus the length and a
     /// cursor. `Copy`, no heap; steps are stored in walking order, so following a path
     /// needs no reversal.
     ///
@@ -320,14 +320,14 @@ packed_path!(
     ///
     /// ```
     /// use tilepath::{Cell, Direction::*, GridPath};
-    /// let mut path = GridPath::from_steps(&[Right, Right, Down]).unwrap();
+    /// let mut path = GridPath::from_steps(&[Right, Right, Up]).unwrap();
     /// assert_eq!(path.peek(), Some(Right));
     /// assert_eq!(path.next(), Some(Right));
-    /// assert_eq!((path.peek(), path.peek2()), (Some(Right), Some(Down))); // an L-turn
+    /// assert_eq!((path.peek(), path.peek2()), (Some(Right), Some(Up))); // an L-turn
     /// assert_eq!(path.remaining(), 2);
     /// assert_eq!(path.end(Cell::new(0, 0)), Cell::new(2, 1));
     /// path.rewind();
-    /// assert_eq!(path.collect::<Vec<_>>(), [Right, Right, Down]);
+    /// assert_eq!(path.collect::<Vec<_>>(), [Right, Right, Up]);
     /// assert_eq!(size_of::<GridPath>(), 16);
     /// ```
     GridPath,
@@ -337,12 +337,12 @@ packed_path!(
 );
 
 packed_path!(
-    /// Up to 56 steps in 8 directions in 24 bytes: 3 bits a step, plus the length and a
+    /// Down to 56 steps in 8 directions in 24 bytes: 3 bits a step, plus the length and a
     /// cursor. The 8-connected twin of [`GridPath`]: `Copy`, no heap, walking order.
     ///
     /// ```
     /// use tilepath::{Cell, Direction8::*, GridPath8};
-    /// let path = GridPath8::from_steps(&[DownRight, Right, UpLeft]).unwrap();
+    /// let path = GridPath8::from_steps(&[UpRight, Right, DownLeft]).unwrap();
     /// assert_eq!(path.end(Cell::new(0, 0)), Cell::new(1, 0));
     /// assert_eq!(size_of::<GridPath8>(), 24);
     /// ```
@@ -370,8 +370,8 @@ mod tests {
                 assert!(p.push(d));
                 assert!(p8.push(d8));
             }
-            assert!(!p.push(Direction::Up));
-            assert!(!p8.push(Direction8::Up));
+            assert!(!p.push(Direction::Down));
+            assert!(!p8.push(Direction8::Down));
             assert_eq!(p.len(), 56);
             for i in 0..MAX_STEPS {
                 assert_eq!(p.get(i), Some(Direction::from_bits(i as u8 + k)));
@@ -406,11 +406,11 @@ mod tests {
     #[test]
     fn cursor_iteration_and_cells() {
         use Direction::*;
-        let mut p = GridPath::from_steps(&[Right, Down, Down, Left]).unwrap();
+        let mut p = GridPath::from_steps(&[Right, Up, Up, Left]).unwrap();
         assert_eq!(p.iter().count(), 4);
         assert_eq!(p.next(), Some(Right));
         assert_eq!(p.remaining(), 3);
-        assert_eq!(p.iter().collect::<Vec<_>>(), [Down, Down, Left]);
+        assert_eq!(p.iter().collect::<Vec<_>>(), [Up, Up, Left]);
         assert_eq!(p.remaining(), 3, "iter() leaves the cursor alone");
         let cells: Vec<Cell> = p.cells(Cell::new(5, 5)).collect();
         assert_eq!(
@@ -427,8 +427,8 @@ mod tests {
         assert_eq!((p.peek(), p.peek2(), p.next()), (None, None, None));
         p.rewind();
         assert_eq!(p.remaining(), 4);
-        assert_eq!(format!("{p:?}"), "GridPath[|→↓↓←]");
-        assert!(GridPath::from_steps(&[Up; 57]).is_none());
+        assert_eq!(format!("{p:?}"), "GridPath[|→↑↑←]");
+        assert!(GridPath::from_steps(&[Down; 57]).is_none());
         assert_eq!(GridPath::EMPTY.end(Cell::new(1, 2)), Cell::new(1, 2));
     }
 }

@@ -166,8 +166,8 @@ impl Neighborhood for Eight {
 
 /// The offsets of a cell's 8 neighbours in a row-major array `stride` cells wide (a
 /// grid padded with a border of blocked cells, so that every cell of the grid has all
-/// 8), in [`Direction8`](crate::Direction8) code order: right, down-right, down,
-/// down-left, left, up-left, up, up-right (`+y` is down).
+/// 8), in [`Direction8`](crate::Direction8) code order: right, up-right, up, up-left,
+/// left, down-left, down, down-right (`+y` is up).
 #[inline(always)]
 pub(crate) const fn padded_offsets(stride: usize) -> [isize; 8] {
     let s = stride as isize;

@@ -158,10 +158,10 @@ fn next_hop_queries_allocate_nothing() {
             .unwrap();
         // Queries on dead-end branches and on the core are both covered.
         assert!(
-            table.branch_cells() > 20 && table.slots() > 500,
+            table.branch_cells() > 20 && table.table_cells() > 500,
             "{} branch cells, {} slots",
             table.branch_cells(),
-            table.slots()
+            table.table_cells()
         );
         let pairs: Vec<(Cell, Cell)> = (0..10_000)
             .map(|_| (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid)))

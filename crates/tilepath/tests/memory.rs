@@ -4,7 +4,7 @@
 
 use std::sync::Mutex;
 use tilepath::{
-    Connectivity, Grid, GridError, GridLayer, NextHopTable, Slots, TableError, TileKind,
+    Connectivity, Grid, GridError, GridLayer, NextHopTable, TableCells, TableError, TileKind,
 };
 use tilepath_testkit::*;
 
@@ -29,11 +29,11 @@ fn table_builds_stay_within_their_estimate() {
     for grid in [&open, &walls, &maze] {
         for layer in layers {
             for conn in [Connectivity::Four, Connectivity::Eight] {
-                for slots in [Slots::Passable, Slots::AllCells] {
+                for slots in [TableCells::Passable, TableCells::AllCells] {
                     for threads in [1, 2, 3] {
                         let builder = NextHopTable::builder(layer)
                             .connectivity(conn)
-                            .slots(slots)
+                            .table_cells(slots)
                             .threads(threads);
                         let estimate = builder.estimate(grid);
                         let mut table = None;
@@ -66,7 +66,7 @@ fn a_table_too_large_for_its_limit_is_refused_before_allocating() {
     ));
     assert!(peak < 1 << 20, "refusing took {peak} bytes");
     let estimate = builder.estimate(&grid);
-    assert_eq!(estimate.slots, grid.len() as u64);
+    assert_eq!(estimate.table_cells, grid.len() as u64);
 }
 
 #[test]

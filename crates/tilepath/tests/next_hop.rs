@@ -5,8 +5,8 @@
 
 use rand::RngExt;
 use tilepath::{
-    Cell, Connectivity, Direction8, Encoding, Grid, GridLayer, NextHopTable, Slots, TableError,
-    TileKind,
+    Cell, Connectivity, Direction8, Encoding, Grid, GridLayer, NextHopTable, TableCells,
+    TableError, TileKind,
 };
 use tilepath_testkit::*;
 
@@ -138,7 +138,7 @@ fn every_pair_matches_reference_dijkstra() {
             assert_eq!(table.encoding(), expected);
             pairs += check_table(&grid, layer, eight, &table);
             branch_cells += table.branch_cells();
-            slots += table.slots();
+            slots += table.table_cells();
         }
     }
     assert!(pairs > 100_000, "only {pairs} reachable pairs checked");
@@ -179,7 +179,7 @@ fn thread_count_does_not_change_the_table() {
 /// branch cells.
 fn check_edits(
     seed: u64,
-    slots: Slots,
+    slots: TableCells,
     connectivity: Connectivity,
     weighted: bool,
 ) -> (usize, usize) {
@@ -193,7 +193,7 @@ fn check_edits(
     let layer = layer_for(&mut rng, weighted);
     let builder = NextHopTable::builder(layer)
         .connectivity(connectivity)
-        .slots(slots)
+        .table_cells(slots)
         .threads(1 + (seed % 2) as usize);
     let mut table = builder.build(&grid).unwrap();
     let mut recomputed = 0;
@@ -234,7 +234,7 @@ fn check_edits(
 fn repaired_tables_equal_fresh_builds() {
     let mut branch_edits = 0;
     for seed in 0..24 {
-        for slots in [Slots::Passable, Slots::AllCells] {
+        for slots in [TableCells::Passable, TableCells::AllCells] {
             for (connectivity, weighted) in [
                 (Connectivity::Four, false),
                 (Connectivity::Four, true),
@@ -259,13 +259,13 @@ fn a_maze_without_loops_needs_no_pair_entries() {
     let builder = NextHopTable::builder(layer);
     let estimate = builder.estimate(&grid);
     let mut table = builder.build(&grid).unwrap();
-    assert_eq!((table.slots(), table.branch_cells()), (0, open));
-    assert_eq!((estimate.slots, estimate.table_bytes), (0, 0));
+    assert_eq!((table.table_cells(), table.branch_cells()), (0, open));
+    assert_eq!((estimate.table_cells, estimate.table_bytes), (0, 0));
     // Memory grows with the cells, not the pairs: a 79x79 maze (3,199 open cells,
     // whose pair entries would take 2 MB) takes under 40 bytes a cell.
     let big = maze_grid(&mut rng, 40, 40, 0.0);
     let big_table = builder.build(&big).unwrap();
-    assert_eq!(big_table.slots(), 0);
+    assert_eq!(big_table.table_cells(), 0);
     assert!(
         big_table.memory_bytes() < 40 * big.len(),
         "{}",
@@ -294,7 +294,7 @@ fn a_blocked_cell_in_the_open_is_patched_not_recomputed() {
     let mut grid = Grid::new(30, 30).unwrap();
     let layer = GridLayer::FLOOR_ONLY;
     let mut table = NextHopTable::builder(layer)
-        .slots(Slots::AllCells)
+        .table_cells(TableCells::AllCells)
         .build(&grid)
         .unwrap();
     let c = Cell::new(15, 15);
@@ -344,17 +344,17 @@ fn bad_input_gives_clear_results() {
     for (w, h) in [(0, 0), (0, 5), (5, 0)] {
         let empty = Grid::new(w, h).unwrap();
         let t = NextHopTable::builder(layer).build(&empty).unwrap();
-        assert_eq!(t.slots(), 0);
+        assert_eq!(t.table_cells(), 0);
         assert_eq!(t.next_step(a, a), None);
     }
     // An entirely blocked grid.
     let walls = Grid::filled(6, 6, TileKind::K3).unwrap();
     let t = NextHopTable::builder(layer).build(&walls).unwrap();
-    assert_eq!((t.slots(), t.components()), (0, 0));
+    assert_eq!((t.table_cells(), t.components()), (0, 0));
     // Too large: refused before anything is allocated, with the figure.
     let huge = Grid::new(4096, 4096).unwrap();
     let estimate = NextHopTable::builder(layer).estimate(&huge);
-    assert_eq!(estimate.slots, 4096 * 4096);
+    assert_eq!(estimate.table_cells, 4096 * 4096);
     assert!(estimate.table_bytes > 50_000_000_000_000);
     match NextHopTable::builder(layer).build(&huge) {
         Err(TableError::TooLarge { needed, limit }) => {
@@ -452,16 +452,16 @@ fn a_door_opened_in_a_maze_is_patched_not_recomputed() {
     let mut rng = rng(4);
     let mut grid = maze_grid(&mut rng, 9, 9, 0.0);
     let layer = GridLayer::new([1, 1, 1, 0]);
-    let builder = NextHopTable::builder(layer).slots(Slots::AllCells);
+    let builder = NextHopTable::builder(layer).table_cells(TableCells::AllCells);
     let mut table = builder.build(&grid).unwrap();
     let mut doors = 0;
     for i in 0..grid.len() {
         let c = grid.cell_of(i).unwrap();
         let open_sides = [
             Direction8::Right,
-            Direction8::Down,
-            Direction8::Left,
             Direction8::Up,
+            Direction8::Left,
+            Direction8::Down,
         ]
         .into_iter()
         .filter(|&d| grid.is_passable(c.step(d), layer))

@@ -82,10 +82,10 @@ impl FieldCache {
             }
         }
         let mut work = 0;
-        for slot in self.fields.iter_mut().filter(|s| s.valid) {
-            match slot.field.repair(g, &self.repair) {
+        for entry in self.fields.iter_mut().filter(|s| s.valid) {
+            match entry.field.repair(g, &self.repair) {
                 Ok(stats) => work += (stats.cells_updated + stats.cells_invalidated) as u64,
-                Err(_) => slot.valid = false,
+                Err(_) => entry.valid = false,
             }
         }
         work
@@ -117,7 +117,7 @@ impl FieldCache {
         for job in jobs.iter_mut().filter(|j| j.mode == SearchMode::Auto) {
             let key = FieldKey::of(job);
             let found = self.fields.iter().position(|s| s.valid && s.key == key);
-            let slot = match found {
+            let entry = match found {
                 Some(i) => Some(i),
                 None if self.counts.get(&key).copied().unwrap_or(0) as usize
                     >= settings.field_threshold =>
@@ -130,7 +130,7 @@ impl FieldCache {
                 }
                 None => None,
             };
-            if let Some(i) = slot {
+            if let Some(i) = entry {
                 self.fields[i].last_used = tick;
                 job.field = Some(i);
             }
@@ -163,8 +163,8 @@ impl FieldCache {
         })
     }
 
-    /// Computes a field for `key` in a free slot (a new one, or the least recently used
-    /// one not used this tick). Returns the slot and the cells it settled.
+    /// Computes a field for `key` in a free cache entry (a new one, or the least recently used
+    /// one not used this tick). Returns the entry and the cells it settled.
     fn build(
         &mut self,
         grid: &Grid,
@@ -189,24 +189,24 @@ impl FieldCache {
                 .enumerate()
                 .filter(|(_, s)| s.last_used < tick || !s.valid)
                 .min_by_key(|(_, s)| (s.valid, s.last_used))?;
-            let slot = &mut self.fields[i];
-            let reusable = slot.field.layer() == key.layer
-                && slot.field.connectivity() == key.connectivity
-                && slot.field.region().max
+            let entry = &mut self.fields[i];
+            let reusable = entry.field.layer() == key.layer
+                && entry.field.connectivity() == key.connectivity
+                && entry.field.region().max
                     == Cell::new(grid.width() as i32 - 1, grid.height() as i32 - 1);
             if !reusable {
-                slot.field = DistanceField::new(grid, key.layer, key.connectivity);
-                slot.field.reserve_repair(REPAIR_RESERVE.min(grid.len()));
+                entry.field = DistanceField::new(grid, key.layer, key.connectivity);
+                entry.field.reserve_repair(REPAIR_RESERVE.min(grid.len()));
             }
             i
         };
-        let slot = &mut self.fields[i];
-        slot.key = key;
-        slot.valid = false;
-        slot.field.clear_goals();
-        slot.field.add_goal(key.goal, 0);
-        let stats = slot.field.compute(grid).ok()?;
-        slot.valid = true;
+        let entry = &mut self.fields[i];
+        entry.key = key;
+        entry.valid = false;
+        entry.field.clear_goals();
+        entry.field.add_goal(key.goal, 0);
+        let stats = entry.field.compute(grid).ok()?;
+        entry.valid = true;
         Some((i, stats.cells_updated as u64))
     }
 }

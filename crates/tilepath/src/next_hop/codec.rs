@@ -2,36 +2,36 @@
 
 use super::*;
 
-/// The residue (distance mod 3) stored for `slot` in a [`Encoding::DistanceMod3`] row.
+/// The residue (distance mod 3) stored for `entry` in a [`Encoding::DistanceMod3`] row.
 #[inline(always)]
-pub(super) fn get_residue(row: &[u8], slot: usize) -> u8 {
-    (row[slot >> 2] >> ((slot & 3) * 2)) & 3
+pub(super) fn get_residue(row: &[u8], entry: usize) -> u8 {
+    (row[entry >> 2] >> ((entry & 3) * 2)) & 3
 }
 
-/// Stores residue `v` for `slot` in a [`Encoding::DistanceMod3`] row.
+/// Stores residue `v` for `entry` in a [`Encoding::DistanceMod3`] row.
 #[inline(always)]
-pub(super) fn set_residue(row: &mut [u8], slot: usize, v: u8) {
-    let (i, k) = (slot >> 2, (slot & 3) * 2);
+pub(super) fn set_residue(row: &mut [u8], entry: usize, v: u8) {
+    let (i, k) = (entry >> 2, (entry & 3) * 2);
     row[i] = (row[i] & !(3 << k)) | v << k;
 }
 
 #[inline(always)]
-pub(super) fn get_code(encoding: Encoding, row: &[u8], slot: usize) -> u8 {
+pub(super) fn get_code(encoding: Encoding, row: &[u8], entry: usize) -> u8 {
     match encoding {
         Encoding::Directions8 => {
-            let bit = slot * 3;
+            let bit = entry * 3;
             let v = u16::from_le_bytes([row[bit >> 3], row[(bit >> 3) + 1]]);
             ((v >> (bit & 7)) & 7) as u8
         }
-        _ => (row[slot >> 2] >> ((slot & 3) * 2)) & 3,
+        _ => (row[entry >> 2] >> ((entry & 3) * 2)) & 3,
     }
 }
 
 #[inline(always)]
-pub(super) fn set_code(encoding: Encoding, row: &mut [u8], slot: usize, code: u8) {
+pub(super) fn set_code(encoding: Encoding, row: &mut [u8], entry: usize, code: u8) {
     match encoding {
         Encoding::Directions8 => {
-            let bit = slot * 3;
+            let bit = entry * 3;
             let i = bit >> 3;
             let mut v = u16::from_le_bytes([row[i], row[i + 1]]);
             v = (v & !(7 << (bit & 7))) | (u16::from(code) << (bit & 7));
@@ -40,8 +40,8 @@ pub(super) fn set_code(encoding: Encoding, row: &mut [u8], slot: usize, code: u8
             row[i + 1] = b;
         }
         _ => {
-            let shift = (slot & 3) * 2;
-            row[slot >> 2] = (row[slot >> 2] & !(3 << shift)) | (code << shift);
+            let shift = (entry & 3) * 2;
+            row[entry >> 2] = (row[entry >> 2] & !(3 << shift)) | (code << shift);
         }
     }
 }

@@ -1,4 +1,4 @@
-//! How a table is asked for: its encoding, slot modes, builder, errors and figures.
+//! How a table is asked for: its encoding, entry modes, builder, errors and figures.
 
 use super::*;
 
@@ -28,13 +28,13 @@ impl Encoding {
         }
     }
 
-    /// Bytes of one row of `slots` entries.
-    pub(super) fn row_bytes(self, slots: usize) -> usize {
+    /// Bytes of one row of `entries` entries.
+    pub(super) fn row_bytes(self, entries: usize) -> usize {
         match self {
-            Self::DistanceMod3 => slots.div_ceil(4),
-            Self::Directions4 => slots.div_ceil(4),
+            Self::DistanceMod3 => entries.div_ceil(4),
+            Self::Directions4 => entries.div_ceil(4),
             // 3 bits, read and written as a little-endian u16: one spare byte.
-            Self::Directions8 => (slots * 3).div_ceil(8) + 1,
+            Self::Directions8 => (entries * 3).div_ceil(8) + 1,
         }
     }
 
@@ -58,7 +58,7 @@ pub(super) fn uniform_cost(layer: GridLayer) -> Option<u8> {
 
 /// Which cells get a row and a column in the table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Slots {
+pub enum TableCells {
     /// The cells passable when the table is built, less the dead-end branches (the
     /// smallest table). A *branch* is what is left after peeling, again and again,
     /// every cell with at most one neighbour: corridors that end, rooms with a single
@@ -130,8 +130,8 @@ impl std::error::Error for TableError {}
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MemoryEstimate {
     /// Cells with a row and a column (open cells on dead-end branches have neither:
-    /// see [`Slots::Passable`]).
-    pub slots: u64,
+    /// see [`TableCells::Passable`]).
+    pub table_cells: u64,
     /// How pairs are stored.
     pub encoding: Encoding,
     /// Bytes of the pair table.
@@ -154,16 +154,16 @@ pub struct UpdateStats {
     pub targets_patched: usize,
     /// Entries rewritten by local patches.
     pub entries_patched: usize,
-    /// Whether the whole table was rebuilt (a cell outside the slots was opened).
+    /// Whether the whole table was rebuilt (a cell outside the entries was opened).
     pub rebuilt: bool,
 }
 
-/// Options of a [`NextHopTable`]: connectivity, slots, memory limit, threads.
+/// Options of a [`NextHopTable`]: connectivity, entries, memory limit, threads.
 #[derive(Clone, Copy, Debug)]
 pub struct TableBuilder {
     pub(super) layer: GridLayer,
     pub(super) connectivity: Connectivity,
-    pub(super) slots: Slots,
+    pub(super) table_cells: TableCells,
     pub(super) memory_limit: u64,
     pub(super) threads: usize,
 }
@@ -179,10 +179,10 @@ impl TableBuilder {
         self
     }
 
-    /// Sets which cells get slots (default [`Slots::Passable`]).
+    /// Sets which cells get entries (default [`TableCells::Passable`]).
     #[must_use]
-    pub fn slots(mut self, slots: Slots) -> Self {
-        self.slots = slots;
+    pub fn table_cells(mut self, cells: TableCells) -> Self {
+        self.table_cells = cells;
         self
     }
 
@@ -234,7 +234,7 @@ impl TableBuilder {
         }
     }
 
-    /// Bytes a build needs at least, whatever the slots: the per-cell index and one
+    /// Bytes a build needs at least, whatever the entries: the per-cell index and one
     /// thread's scratch. Computed without allocating.
     pub(super) fn floor_bytes(&self, grid: &Grid) -> u64 {
         let padded = (u64::from(grid.width()) + 2) * (u64::from(grid.height()) + 2);
@@ -243,28 +243,28 @@ impl TableBuilder {
 
     /// What a table for `grid` would take, without building it.
     ///
-    /// Counting the slots of [`Slots::Passable`] takes about 3 bytes per cell for a
+    /// Counting the entries of [`TableCells::Passable`] takes about 3 bytes per cell for a
     /// moment; when even the least the table needs (its per-cell index and one
     /// thread's scratch) is above the [memory limit](Self::memory_limit), nothing is
-    /// allocated and every open cell is counted as a slot (an upper bound).
+    /// allocated and every open cell is counted as an entry (an upper bound).
     #[must_use]
     pub fn estimate(&self, grid: &Grid) -> MemoryEstimate {
         let too_large = self.floor_bytes(grid) > self.memory_limit;
-        let (slots, branch_cells) = match self.slots {
-            Slots::AllCells => (grid.len(), 0),
-            Slots::Passable if too_large => {
+        let (entries, branch_cells) = match self.table_cells {
+            TableCells::AllCells => (grid.len(), 0),
+            TableCells::Passable if too_large => {
                 let open = (0..grid.len())
                     .filter(|&i| self.layer.cost_of_bits(grid.bits_at(i)) != 0)
                     .count();
                 (open, 0)
             }
-            Slots::Passable => {
+            TableCells::Passable => {
                 let costs = padded_costs(grid, self.layer);
                 let role = roles(
                     &costs,
                     grid.width() as usize + 2,
                     self.connectivity,
-                    self.slots,
+                    self.table_cells,
                 );
                 let core = role.iter().filter(|&&r| r == CORE).count();
                 let open = costs.iter().filter(|&&c| c != 0).count();
@@ -272,27 +272,27 @@ impl TableBuilder {
             }
         };
         let encoding = Encoding::of(self.layer, self.connectivity);
-        let row_bytes = encoding.row_bytes(slots) as u64;
+        let row_bytes = encoding.row_bytes(entries) as u64;
         let threads = if row_bytes == 0 {
             0 // no pair entries, no rows to compute
         } else {
-            self.threads_for(slots) as u64
+            self.threads_for(entries) as u64
         };
-        let slots = slots as u64;
-        let table_bytes = row_bytes.saturating_mul(slots);
+        let entries = entries as u64;
+        let table_bytes = row_bytes.saturating_mul(entries);
         let padded = (u64::from(grid.width()) + 2) * (u64::from(grid.height()) + 2);
-        // costs (1) + slot index and open slot (8) per padded cell, and the
-        // temporaries of finding the branches (4); cell + component (8) per slot, the
+        // costs (1) + entry index and open entry (8) per padded cell, and the
+        // temporaries of finding the branches (4); cell + component (8) per entry, the
         // flood fill's stack (8) and the list of rows handed to the threads (24,
         // twice while it is split into blocks); the branches; a few fixed buffers;
         // per thread its scratch.
         let index =
-            padded * 13 + slots * 64 + Branches::bytes_for(branch_cells as u64, padded) + 4096;
+            padded * 13 + entries * 64 + Branches::bytes_for(branch_cells as u64, padded) + 4096;
         let scratch = padded
             .saturating_mul(self.worker_bytes_per_cell())
             .saturating_mul(threads);
         MemoryEstimate {
-            slots,
+            table_cells: entries,
             encoding,
             table_bytes,
             total_bytes: table_bytes.saturating_add(index).saturating_add(scratch),
@@ -315,7 +315,7 @@ impl TableBuilder {
         }
         crate::memory::ensure(estimate.total_bytes)
             .map_err(|bytes| TableError::OutOfMemory { bytes })?;
-        let shape = Shape::new(grid, self.layer, self.connectivity, self.slots);
+        let shape = Shape::new(grid, self.layer, self.connectivity, self.table_cells);
         let row_bytes = shape.encoding.row_bytes(shape.cells.len());
         let mut table = NextHopTable {
             rows: vec![0; row_bytes * shape.cells.len()],

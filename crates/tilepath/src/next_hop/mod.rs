@@ -17,11 +17,11 @@ use branches::{Branches, CORE, ROOT, legal_step, peel};
 use core::fmt;
 use std::sync::Mutex;
 
-pub use config::{Encoding, MemoryEstimate, Slots, TableBuilder, TableError, UpdateStats};
+pub use config::{Encoding, MemoryEstimate, TableBuilder, TableCells, TableError, UpdateStats};
 pub use table::{Hops, NextHopTable};
 use {codec::*, rows::*, shape::*, worker::*};
 
-/// No slot / unreached / not a component.
+/// No entry / unreached / not a component.
 const NONE: u32 = u32::MAX;
 
 /// The residue one step closer than residue `r`.

@@ -24,8 +24,8 @@ impl Worker {
     /// edit), from their residues: -1, 0 or 1.
     #[inline]
     pub(super) fn diff(row: &[u8], shape: &Shape, p: usize, q: usize) -> i64 {
-        let a = get_residue(row, shape.slot_of[p] as usize);
-        let b = get_residue(row, shape.slot_of[q] as usize);
+        let a = get_residue(row, shape.entry_of[p] as usize);
+        let b = get_residue(row, shape.entry_of[q] as usize);
         i64::from((b + 4 - a) % 3) - 1
     }
 
@@ -64,7 +64,7 @@ impl Worker {
                 d = nd;
             }
         }
-        let mut base = i64::from(get_residue(row, shape.slot_of[ring[first]] as usize));
+        let mut base = i64::from(get_residue(row, shape.entry_of[ring[first]] as usize));
         if (0..8)
             .step_by(2)
             .any(|d| open[d] && self.mark[ring[d]] != known)
@@ -118,7 +118,7 @@ impl Worker {
         for &x in &self.queue[..tail] {
             let x = x as usize;
             let v = (base + self.dist[x]).rem_euclid(3) as u8;
-            set_residue(row, shape.slot_of[x] as usize, v);
+            set_residue(row, shape.entry_of[x] as usize, v);
         }
         tail
     }
@@ -140,7 +140,7 @@ impl Worker {
         let unaffected = self.next_stamp();
         let component = shape.component[t];
         let same = |q: usize| {
-            shape.costs[q] != 0 && shape.component[shape.slot_of[q] as usize] == component
+            shape.costs[q] != 0 && shape.component[shape.entry_of[q] as usize] == component
         };
         let mut level = core::mem::take(&mut self.level);
         let mut next = core::mem::take(&mut self.next);
@@ -211,7 +211,7 @@ impl Worker {
         // Breadth-first inside the affected set: the sorted seeds merged with a FIFO
         // (whose keys grow by one per level, so it stays sorted).
         let settled = self.next_stamp();
-        let base = i64::from(get_residue(row, shape.slot_of[c] as usize));
+        let base = i64::from(get_residue(row, shape.entry_of[c] as usize));
         self.fifo.clear();
         let (mut si, mut fi) = (0, 0);
         let mut written = 0;
@@ -236,7 +236,7 @@ impl Worker {
             self.mark[x] = settled;
             set_residue(
                 row,
-                shape.slot_of[x] as usize,
+                shape.entry_of[x] as usize,
                 (base + v).rem_euclid(3) as u8,
             );
             written += 1;

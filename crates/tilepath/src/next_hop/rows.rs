@@ -2,7 +2,7 @@
 
 use super::*;
 
-/// The rows of `targets` (sorted, distinct), each with its slot.
+/// The rows of `targets` (sorted, distinct), each with its entry.
 pub(super) fn select_rows<'a>(
     rows: &'a mut [u8],
     row_bytes: usize,

@@ -1,8 +1,8 @@
-//! The padded grid model a table is built on: open cells, their slots and costs.
+//! The padded grid model a table is built on: open cells, their entries and costs.
 
 use super::*;
 
-/// The grid as the table sees it: padded costs, slots, components.
+/// The grid as the table sees it: padded costs, entries, components.
 #[derive(Clone, Debug)]
 pub(super) struct Shape {
     pub(super) width: u32,
@@ -14,19 +14,19 @@ pub(super) struct Shape {
     pub(super) layer: GridLayer,
     /// Per padded cell: layer cost (0 = blocked or border).
     pub(super) costs: Vec<u8>,
-    /// Per padded cell: its slot, or `NONE`.
-    pub(super) slot_of: Vec<u32>,
-    /// Per padded cell: its slot while open, else `NONE` (one load for the queries).
+    /// Per padded cell: its entry, or `NONE`.
+    pub(super) entry_of: Vec<u32>,
+    /// Per padded cell: its entry while open, else `NONE` (one load for the queries).
     pub(super) open: Vec<u32>,
-    /// Per slot: its padded index.
+    /// Per entry: its padded index.
     pub(super) cells: Vec<u32>,
-    /// Per slot: its component (`NONE` while blocked).
+    /// Per entry: its component (`NONE` while blocked).
     pub(super) component: Vec<u32>,
     /// Per component: its number of cells.
     pub(super) component_len: Vec<u32>,
     /// Padded index offsets of the 8 directions, in `Direction8` order.
     pub(super) deltas: [isize; 8],
-    /// The dead-end branches left out of the pair table ([`Slots::Passable`]).
+    /// The dead-end branches left out of the pair table ([`TableCells::Passable`]).
     pub(super) branches: Branches,
 }
 
@@ -44,21 +44,21 @@ pub(super) fn padded_costs(grid: &Grid, layer: GridLayer) -> Vec<u8> {
     costs
 }
 
-/// Per padded cell its role ([`branches::peel`]) when `slots` leaves branches out, else
+/// Per padded cell its role ([`branches::peel`]) when `entries` leaves branches out, else
 /// empty.
 pub(super) fn roles(
     costs: &[u8],
     stride: usize,
     connectivity: Connectivity,
-    slots: Slots,
+    entries: TableCells,
 ) -> Vec<u8> {
-    match slots {
-        Slots::Passable => peel(
+    match entries {
+        TableCells::Passable => peel(
             costs,
             &padded_offsets(stride),
             direction_codes(connectivity),
         ),
-        Slots::AllCells => Vec::new(),
+        TableCells::AllCells => Vec::new(),
     }
 }
 
@@ -67,17 +67,17 @@ impl Shape {
         grid: &Grid,
         layer: GridLayer,
         connectivity: Connectivity,
-        slots: Slots,
+        entries: TableCells,
     ) -> Self {
         let stride = grid.width() as usize + 2;
         let real = padded_costs(grid, layer);
-        let role = roles(&real, stride, connectivity, slots);
+        let role = roles(&real, stride, connectivity, entries);
         let deltas = padded_offsets(stride);
         let branches = Branches::new(&real, &role, &deltas, direction_codes(connectivity));
         let padded = real.len();
         // The table's view: branch cells are left out, as if blocked.
         let mut costs = real;
-        let mut slot_of = vec![NONE; padded];
+        let mut entry_of = vec![NONE; padded];
         let mut cells = Vec::new();
         for p in 0..padded {
             if role.get(p).is_some_and(|&r| r < CORE) {
@@ -87,8 +87,8 @@ impl Shape {
             let (x, y) = (p % stride, p / stride);
             let inside =
                 x >= 1 && y >= 1 && x <= grid.width() as usize && y <= grid.height() as usize;
-            if inside && (costs[p] != 0 || slots == Slots::AllCells) {
-                slot_of[p] = cells.len() as u32;
+            if inside && (costs[p] != 0 || entries == TableCells::AllCells) {
+                entry_of[p] = cells.len() as u32;
                 cells.push(p as u32);
             }
         }
@@ -101,10 +101,10 @@ impl Shape {
             encoding: Encoding::of(layer, connectivity),
             layer,
             open: (0..padded)
-                .map(|p| if costs[p] != 0 { slot_of[p] } else { NONE })
+                .map(|p| if costs[p] != 0 { entry_of[p] } else { NONE })
                 .collect(),
             costs,
-            slot_of,
+            entry_of,
             component: vec![NONE; cells.len()],
             cells,
             component_len: Vec::new(),
@@ -115,13 +115,13 @@ impl Shape {
         shape
     }
 
-    /// Sets the cost of the slot at padded index `p`.
+    /// Sets the cost of the entry at padded index `p`.
     pub(super) fn set_cost(&mut self, p: usize, cost: u8) {
         self.costs[p] = cost;
-        self.open[p] = if cost != 0 { self.slot_of[p] } else { NONE };
+        self.open[p] = if cost != 0 { self.entry_of[p] } else { NONE };
     }
 
-    /// Labels the components of the passable slots (flood fill, O(slots)), then of
+    /// Labels the components of the passable entries (flood fill, O(entries)), then of
     /// the open branch cells.
     pub(super) fn label_components(&mut self) {
         self.component.fill(NONE);
@@ -141,9 +141,9 @@ impl Shape {
                 len += 1;
                 for &d in dirs {
                     if let Some(q) = self.step(p, d) {
-                        let slot = self.slot_of[q] as usize;
-                        if self.component[slot] == NONE {
-                            self.component[slot] = id;
+                        let entry = self.entry_of[q] as usize;
+                        if self.component[entry] == NONE {
+                            self.component[entry] = id;
                             stack.push(q);
                         }
                     }
@@ -163,7 +163,7 @@ impl Shape {
             deltas,
             |q| match open[q] {
                 NONE => NONE,
-                slot => component[slot as usize],
+                entry => component[entry as usize],
             },
             component_len,
         );
@@ -175,7 +175,7 @@ impl Shape {
         direction_codes(self.connectivity)
     }
 
-    /// The component of the open cell at padded index `p` (a slot or a branch cell).
+    /// The component of the open cell at padded index `p` (an entry or a branch cell).
     #[inline]
     pub(super) fn component_at(&self, p: usize) -> Option<u32> {
         let c = match self.open[p] {
@@ -183,7 +183,7 @@ impl Shape {
                 NONE => NONE,
                 n => self.branches.component[n as usize],
             },
-            slot => self.component[slot as usize],
+            entry => self.component[entry as usize],
         };
         (c != NONE).then_some(c)
     }
@@ -247,13 +247,13 @@ impl Shape {
     }
 }
 
-/// The first step from slot `slot` (padded `p`, row stride `stride`) along row `row`
+/// The first step from entry `entry` (padded `p`, row stride `stride`) along row `row`
 /// of a [`Encoding::DistanceMod3`] table: right, down, left, up, the first open
 /// neighbour one step closer to the row's target.
 ///
 /// # Safety
-/// `p` must be a cell inside the grid (its 4 neighbours are padded cells), `slot` and
-/// every slot in `open` must be below the number of residues `row` holds.
+/// `p` must be a cell inside the grid (its 4 neighbours are padded cells), `entry` and
+/// every entry in `open` must be below the number of residues `row` holds.
 #[inline(always)]
 #[expect(
     unsafe_code,
@@ -263,16 +263,16 @@ pub(super) unsafe fn mod3_step(
     row: &[u8],
     open: &[u32],
     p: usize,
-    slot: usize,
+    entry: usize,
     stride: usize,
 ) -> Option<Direction8> {
     let residue = |n: usize| {
-        // SAFETY: `n` is `slot` or an open slot: below the residues `row` holds.
+        // SAFETY: `n` is `entry` or an open entry: below the residues `row` holds.
         (unsafe { *row.get_unchecked(n >> 2) } >> ((n & 3) * 2)) & 3
     };
     // SAFETY: `q` is one of `p`'s 4 neighbours, all padded cells.
     let open = |q: usize| unsafe { *open.get_unchecked(q) };
-    let closer = closer(residue(slot));
+    let closer = closer(residue(entry));
     for (q, dir) in [(p + 1, 0), (p + stride, 2), (p - 1, 4), (p - stride, 6)] {
         let n = open(q);
         if n != NONE && residue(n as usize) == closer {

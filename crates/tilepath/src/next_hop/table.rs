@@ -8,11 +8,11 @@ use crate::topology::direction_codes;
 /// after edits that only touch the pairs an edit can change.
 ///
 /// A table has one row per target cell and one entry per source cell in it (a
-/// *slot*): the distance modulo 3 ([`Encoding::DistanceMod3`], 2 bits) for
+/// *entry*): the distance modulo 3 ([`Encoding::DistanceMod3`], 2 bits) for
 /// 4-connected layers with one cost, otherwise the first step's direction (2 bits
 /// 4-connected, 3 bits 8-connected). Reachability is stored once per connected
 /// component, not per pair. Cells on dead-end branches (corridors that end, rooms
-/// with one door) need no entries at all: see [`Slots::Passable`]. A 100x100 open grid
+/// with one door) need no entries at all: see [`TableCells::Passable`]. A 100x100 open grid
 /// takes 20 MB, a loop-free 159x159 maze 0.8 MB; a table is for maps up to a few
 /// hundred cells a side (see [`TableBuilder::estimate`] and
 /// [`TableBuilder::memory_limit`]).
@@ -40,7 +40,7 @@ use crate::topology::direction_codes;
 pub struct NextHopTable {
     pub(super) shape: Shape,
     pub(super) options: TableBuilder,
-    /// One row of `row_bytes` per slot (as target).
+    /// One row of `row_bytes` per entry (as target).
     pub(super) rows: Vec<u8>,
     pub(super) row_bytes: usize,
     pub(super) workers: Vec<Worker>,
@@ -59,14 +59,14 @@ impl Clone for NextHopTable {
 }
 
 impl NextHopTable {
-    /// Options for a table over `layer`: 4-connected, [`Slots::Passable`], 1 GiB limit,
+    /// Options for a table over `layer`: 4-connected, [`TableCells::Passable`], 1 GiB limit,
     /// all cores.
     #[must_use]
     pub fn builder(layer: GridLayer) -> TableBuilder {
         TableBuilder {
             layer,
             connectivity: Connectivity::Four,
-            slots: Slots::Passable,
+            table_cells: TableCells::Passable,
             memory_limit: TableBuilder::DEFAULT_MEMORY_LIMIT,
             threads: 0,
         }
@@ -92,12 +92,12 @@ impl NextHopTable {
 
     /// Cells with a row and a column.
     #[must_use]
-    pub fn slots(&self) -> usize {
+    pub fn table_cells(&self) -> usize {
         self.shape.cells.len()
     }
 
     /// Open cells on dead-end branches, answered without pair entries (see
-    /// [`Slots::Passable`]).
+    /// [`TableCells::Passable`]).
     #[must_use]
     pub fn branch_cells(&self) -> usize {
         self.shape.branches.len()
@@ -111,7 +111,7 @@ impl NextHopTable {
         let workers: usize = self.workers.iter().map(Worker::memory_bytes).sum();
         self.rows.capacity()
             + s.costs.capacity()
-            + (s.slot_of.capacity() + s.open.capacity()) * 4
+            + (s.entry_of.capacity() + s.open.capacity()) * 4
             + (s.cells.capacity() + s.component.capacity()) * 4
             + s.component_len.capacity() * 4
             + s.branches.memory_bytes()
@@ -129,48 +129,48 @@ impl NextHopTable {
         let s = &self.shape;
         let p = s.padded(from)?;
         let tp = s.padded(to)?;
-        let (slot, target) = (s.open[p], s.open[tp]);
-        if slot == NONE || target == NONE {
+        let (entry, target) = (s.open[p], s.open[tp]);
+        if entry == NONE || target == NONE {
             return self.branch_step(p, tp);
         }
-        let (slot, target) = (slot as usize, target as usize);
-        debug_assert!(slot.max(target) < s.component.len());
-        // SAFETY: open slots are below `cells.len() == component.len()`.
-        #[expect(unsafe_code, reason = "slots index the per-slot arrays")]
-        let same = unsafe { s.component.get_unchecked(slot) == s.component.get_unchecked(target) };
+        let (entry, target) = (entry as usize, target as usize);
+        debug_assert!(entry.max(target) < s.component.len());
+        // SAFETY: open entries are below `cells.len() == component.len()`.
+        #[expect(unsafe_code, reason = "entries index the per-entry arrays")]
+        let same = unsafe { s.component.get_unchecked(entry) == s.component.get_unchecked(target) };
         if p == tp || !same {
             return None;
         }
-        self.core_step(p, slot, target)
+        self.core_step(p, entry, target)
     }
 
-    /// The first step between two slots of one component.
+    /// The first step between two entries of one component.
     #[inline(always)]
-    pub(super) fn core_step(&self, p: usize, slot: usize, target: usize) -> Option<Direction8> {
+    pub(super) fn core_step(&self, p: usize, entry: usize, target: usize) -> Option<Direction8> {
         let s = &self.shape;
         debug_assert!((target + 1) * self.row_bytes <= self.rows.len());
-        // SAFETY: `target` is an open slot, below `cells.len()`, and the table holds
+        // SAFETY: `target` is an open entry, below `cells.len()`, and the table holds
         // `cells.len()` rows of `row_bytes`.
-        #[expect(unsafe_code, reason = "slots index the rows")]
+        #[expect(unsafe_code, reason = "entries index the rows")]
         let row = unsafe {
             self.rows
                 .get_unchecked(target * self.row_bytes..(target + 1) * self.row_bytes)
         };
         Some(match s.encoding {
             Encoding::DistanceMod3 => {
-                debug_assert!(slot < s.cells.len() && p + s.stride < s.open.len());
+                debug_assert!(entry < s.cells.len() && p + s.stride < s.open.len());
                 // SAFETY: `p` is a cell inside the grid, so its 4 neighbours are
-                // padded cells (the border is one cell wide); `slot` and every open
-                // slot are below `cells.len()`, whose residues a row holds.
+                // padded cells (the border is one cell wide); `entry` and every open
+                // entry are below `cells.len()`, whose residues a row holds.
                 #[expect(unsafe_code, reason = "bounds proven by the padded layout")]
-                return unsafe { mod3_step(row, &s.open, p, slot, s.stride) };
+                return unsafe { mod3_step(row, &s.open, p, entry, s.stride) };
             }
-            Encoding::Directions4 => Direction::from_bits(get_code(s.encoding, row, slot)).into(),
-            Encoding::Directions8 => Direction8::from_bits(get_code(s.encoding, row, slot)),
+            Encoding::Directions4 => Direction::from_bits(get_code(s.encoding, row, entry)).into(),
+            Encoding::Directions8 => Direction8::from_bits(get_code(s.encoding, row, entry)),
         })
     }
 
-    /// The first step from `p` to `tp` (padded) when either is not a slot: on a
+    /// The first step from `p` to `tp` (padded) when either is not an entry: on a
     /// dead-end branch, or blocked. A tree has one path between two cells: into the
     /// child whose subtree holds the target, else up; from the core to a branch, the
     /// way to the core cell its tree hangs from.
@@ -297,10 +297,10 @@ impl NextHopTable {
             return None;
         }
         let dirs = s.dirs();
-        let (slot, target) = (s.open[p], s.open[tp]);
-        if s.encoding == Encoding::DistanceMod3 && slot != NONE && target != NONE {
+        let (entry, target) = (s.open[p], s.open[tp]);
+        if s.encoding == Encoding::DistanceMod3 && entry != NONE && target != NONE {
             let row = &self.rows[target as usize * self.row_bytes..][..self.row_bytes];
-            let farther = (get_residue(row, slot as usize) + 1) % 3;
+            let farther = (get_residue(row, entry as usize) + 1) % 3;
             // A branch hanging from `from` leads away from a threat in the core.
             return dirs
                 .iter()
@@ -391,12 +391,12 @@ impl NextHopTable {
 
     /// Computes every row.
     pub(super) fn compute_all(&mut self) {
-        let slots = self.shape.cells.len();
+        let entries = self.shape.cells.len();
         if self.row_bytes == 0 {
             // No pair entries (e.g. a maze without loops): no scratch either.
             return;
         }
-        let threads = self.thread_count(slots);
+        let threads = self.thread_count(entries);
         self.prepare_workers(threads);
         let rows: Vec<(usize, &mut [u8])> = if self.row_bytes == 0 {
             Vec::new()
@@ -426,7 +426,7 @@ impl NextHopTable {
     ///
     /// # Errors
     /// [`TableError::GridMismatch`] if `grid` is another size (nothing is changed);
-    /// [`TableError::TooLarge`] if opening a cell outside the slots needs a rebuild
+    /// [`TableError::TooLarge`] if opening a cell outside the entries needs a rebuild
     /// above the memory limit (the table keeps the edits listed before that cell).
     pub fn update(&mut self, grid: &Grid, changed: &[Cell]) -> Result<UpdateStats, TableError> {
         let found = (grid.width(), grid.height());
@@ -458,8 +458,8 @@ impl NextHopTable {
                 }
                 continue;
             }
-            if self.shape.slot_of[p] == NONE {
-                // A cell outside the slots opened (a branch cell may close a loop):
+            if self.shape.entry_of[p] == NONE {
+                // A cell outside the entries opened (a branch cell may close a loop):
                 // the layout changes.
                 let rebuilt = self.options.build(grid)?;
                 let workers = core::mem::take(&mut self.workers);
@@ -475,7 +475,7 @@ impl NextHopTable {
     }
 
     pub(super) fn apply_edit(&mut self, p: usize, old: u8, new: u8, stats: &mut UpdateStats) {
-        let here = self.shape.slot_of[p] as usize;
+        let here = self.shape.entry_of[p] as usize;
         let old_component = self.shape.component[here];
         let mod3 = self.shape.encoding == Encoding::DistanceMod3;
         // Rows recomputed in full, and (mod 3) rows patched in place.
@@ -535,7 +535,7 @@ impl NextHopTable {
         let mut n = 0;
         for &d in direction_codes(s.connectivity) {
             if let Some(q) = s.step(p, d) {
-                let c = s.component[s.slot_of[q] as usize];
+                let c = s.component[s.entry_of[q] as usize];
                 if c != NONE && !seen[..n].contains(&c) {
                     seen[n] = c;
                     n += 1;
@@ -545,7 +545,7 @@ impl NextHopTable {
         n
     }
 
-    /// The open slots of component `component`, but `except`.
+    /// The open entries of component `component`, but `except`.
     pub(super) fn targets_of_component(&self, component: u32, except: Option<usize>) -> Vec<usize> {
         let s = &self.shape;
         (0..s.cells.len())
@@ -559,13 +559,13 @@ impl NextHopTable {
         let s = &self.shape;
         let eight = s.connectivity == Connectivity::Eight;
         let mut out = Vec::new();
-        let here = s.slot_of[p] as usize;
+        let here = s.entry_of[p] as usize;
         let mut around = [(0usize, 0usize); 8];
         let mut n = 0;
         for d in 0..8 {
             let q = p.wrapping_add_signed(s.deltas[d]);
             if s.costs[q] != 0 && (eight || d & 1 == 0) {
-                around[n] = (q, s.slot_of[q] as usize);
+                around[n] = (q, s.entry_of[q] as usize);
                 n += 1;
             }
         }

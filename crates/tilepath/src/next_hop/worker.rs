@@ -1,6 +1,7 @@
 //! A build thread's scratch and the search that writes one target's row.
 
 use super::*;
+use crate::queue::Generation;
 use crate::topology::direction_codes;
 
 /// One thread's scratch for computing and repairing rows.
@@ -8,7 +9,7 @@ use crate::topology::direction_codes;
 pub(super) struct Worker {
     /// Per padded cell: `stamp` once visited in the current pass.
     pub(super) mark: Vec<u32>,
-    pub(super) stamp: u32,
+    pub(super) stamp: Generation<32>,
     /// Per padded cell: distance (Dijkstra) or relative distance (repairs).
     pub(super) dist: Vec<i64>,
     /// Per padded cell: old relative distance (repairs).
@@ -29,7 +30,7 @@ impl Worker {
             self.mark = vec![0; padded];
             self.dist = vec![0; padded];
             self.old = vec![0; padded];
-            self.stamp = 0;
+            self.stamp = Generation::new();
         }
         if self.queue.len() < padded {
             self.queue.resize(padded, 0);
@@ -56,12 +57,10 @@ impl Worker {
 
     /// A fresh stamp: every mark is older.
     pub(super) fn next_stamp(&mut self) -> u32 {
-        if self.stamp == u32::MAX - 1 {
+        if self.stamp.advance() {
             self.mark.fill(0);
-            self.stamp = 0;
         }
-        self.stamp += 1;
-        self.stamp
+        self.stamp.get()
     }
 
     /// Fills `row` (zeroed) for the target at padded index `target`.
@@ -81,11 +80,11 @@ impl Worker {
     pub(super) fn bfs_trits(&mut self, shape: &Shape, target: usize, row: &mut [u8]) {
         let stamp = self.next_stamp();
         let s = shape.stride;
-        let (mark, queue, costs, slot_of) = (
+        let (mark, queue, costs, entry_of) = (
             &mut self.mark,
             &mut self.queue,
             &shape.costs,
-            &shape.slot_of,
+            &shape.entry_of,
         );
         mark[target] = stamp;
         queue[0] = target as u32;
@@ -103,8 +102,8 @@ impl Worker {
                     mark[q] = stamp;
                     queue[tail] = q as u32;
                     tail += 1;
-                    let slot = slot_of[q] as usize;
-                    row[slot >> 2] |= trit << ((slot & 3) * 2);
+                    let entry = entry_of[q] as usize;
+                    row[entry >> 2] |= trit << ((entry & 3) * 2);
                 }
             }
         }
@@ -152,7 +151,7 @@ impl Worker {
         for &p in &queue[1..reached] {
             let p = p as usize;
             let code = first_step(shape, p, |q| (mark[q] == stamp).then(|| dist[q]));
-            set_code(shape.encoding, row, shape.slot_of[p] as usize, code);
+            set_code(shape.encoding, row, shape.entry_of[p] as usize, code);
         }
     }
 }

@@ -1,10 +1,71 @@
-//! A map with O(1) reset.
+//! O(1) reset by generation: the counter every stamped scratch uses, and a map built
+//! on it.
+
+/// The generation counter of stamped scratch: the one home of the O(1)-reset rule.
+///
+/// Scratch stores, with each entry, the generation it was written in; an entry whose
+/// stamp differs from the current generation reads as unset, so moving to the next
+/// generation unsets everything at once. Stamps are `BITS` wide (the rest of a packed
+/// scratch word holds the entry itself); generations run from 1 (0 is "never
+/// written"), and when the field would overflow [`advance`](Self::advance) says so:
+/// the owner then really clears every stamp to 0, and the count restarts at 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Generation<const BITS: u32> {
+    current: u32,
+}
+
+impl<const BITS: u32> Default for Generation<BITS> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const BITS: u32> Generation<BITS> {
+    /// One past the largest generation a `BITS`-wide stamp holds.
+    pub(crate) const LIMIT: u64 = {
+        assert!(BITS >= 2 && BITS <= 32);
+        1 << BITS
+    };
+
+    /// Generation 1: every entry stamped 0 reads as unset.
+    pub(crate) const fn new() -> Self {
+        Self { current: 1 }
+    }
+
+    /// The current generation (at least 1, below [`LIMIT`](Self::LIMIT)).
+    #[inline(always)]
+    pub(crate) const fn get(self) -> u32 {
+        self.current
+    }
+
+    /// Moves to the next generation, so that every stamp written so far reads as
+    /// unset. Returns `true` when the stamps wrapped: the caller must then set every
+    /// stored stamp to 0 (the generation is back at 1).
+    #[inline]
+    #[must_use]
+    pub(crate) fn advance(&mut self) -> bool {
+        if u64::from(self.current) + 1 == Self::LIMIT {
+            self.current = 1;
+            true
+        } else {
+            self.current += 1;
+            false
+        }
+    }
+
+    /// Jumps to generation `g` (tests of the wrap).
+    #[cfg(test)]
+    pub(crate) fn set(&mut self, g: u32) {
+        debug_assert!(g >= 1 && u64::from(g) < Self::LIMIT);
+        self.current = g;
+    }
+}
 
 /// A fixed-size map from index to `T` that forgets everything in O(1).
 ///
-/// Every slot stores the generation it was written in; [`reset`](Self::reset) bumps the
-/// current generation, which makes every slot read as unset. Only when the 32-bit
-/// counter wraps around (every 4 billion resets) are the slots really cleared.
+/// Every entry stores the generation it was written in; [`reset`](Self::reset) bumps
+/// the current generation, which makes every entry read as unset. Only when the 32-bit
+/// counter wraps around (every 4 billion resets) are the entries really cleared.
 ///
 /// Solvers index it with coordinates *local to their search window*, so its size
 /// depends on the window, never on the grid.
@@ -16,59 +77,59 @@
 /// assert_eq!(m.get(7), Some(&42));
 /// m.reset();
 /// assert_eq!(m.get(7), None);
-/// *m.entry(7) += 1; // a stale slot starts from the default
+/// *m.entry(7) += 1; // a stale entry starts from the default
 /// assert_eq!(m.get(7), Some(&1));
 /// ```
 #[derive(Clone, Debug)]
 pub struct GenerationMap<T> {
-    slots: Vec<Slot<T>>,
-    generation: u32,
+    entries: Vec<Entry<T>>,
+    generation: Generation<32>,
     default: T,
 }
 
 #[derive(Clone, Copy, Debug)]
-struct Slot<T> {
+struct Entry<T> {
     generation: u32,
     value: T,
 }
 
 impl<T: Copy> GenerationMap<T> {
-    /// A map of `len` unset slots that read as `default` through
+    /// A map of `len` unset entries that read as `default` through
     /// [`entry`](Self::entry).
     #[must_use]
     pub fn new(len: usize, default: T) -> Self {
         Self {
-            slots: vec![
-                Slot {
+            entries: vec![
+                Entry {
                     generation: 0,
                     value: default
                 };
                 len
             ],
-            generation: 1,
+            generation: Generation::new(),
             default,
         }
     }
 
-    /// Number of slots.
+    /// Number of entries.
     #[inline]
     #[must_use]
     pub fn len(&self) -> usize {
-        self.slots.len()
+        self.entries.len()
     }
 
-    /// Whether the map has no slots.
+    /// Whether the map has no entries.
     #[inline]
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.slots.is_empty()
+        self.entries.is_empty()
     }
 
-    /// Changes the number of slots (allocates when growing) and unsets all of them.
+    /// Changes the number of entries (allocates when growing) and unsets all of them.
     pub fn resize(&mut self, len: usize) {
-        self.slots.resize(
+        self.entries.resize(
             len,
-            Slot {
+            Entry {
                 generation: 0,
                 value: self.default,
             },
@@ -76,51 +137,49 @@ impl<T: Copy> GenerationMap<T> {
         self.reset();
     }
 
-    /// Unsets every slot in O(1).
+    /// Unsets every entry in O(1).
     #[inline]
     pub fn reset(&mut self) {
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
+        if self.generation.advance() {
             self.clear_all();
         }
     }
 
     #[cold]
     fn clear_all(&mut self) {
-        for slot in &mut self.slots {
-            slot.generation = 0;
+        for entry in &mut self.entries {
+            entry.generation = 0;
         }
-        self.generation = 1;
     }
 
     /// The value at `i`, or `None` if unset since the last reset (or out of range).
     #[inline]
     #[must_use]
     pub fn get(&self, i: usize) -> Option<&T> {
-        match self.slots.get(i) {
-            Some(s) if s.generation == self.generation => Some(&s.value),
+        match self.entries.get(i) {
+            Some(s) if s.generation == self.generation.get() => Some(&s.value),
             _ => None,
         }
     }
 
-    /// Whether slot `i` was set since the last reset.
+    /// Whether entry `i` was set since the last reset.
     #[inline]
     #[must_use]
     pub fn contains(&self, i: usize) -> bool {
         self.get(i).is_some()
     }
 
-    /// Sets slot `i`.
+    /// Sets entry `i`.
     ///
     /// # Panics
     /// If `i >= len()`.
     #[inline]
     pub fn set(&mut self, i: usize, value: T) {
-        let generation = self.generation;
-        self.slots[i] = Slot { generation, value };
+        let generation = self.generation.get();
+        self.entries[i] = Entry { generation, value };
     }
 
-    /// The value at `i` for update; a slot unset since the last reset starts as the
+    /// The value at `i` for update; a entry unset since the last reset starts as the
     /// default. Returns `(value, was_set)`.
     ///
     /// # Panics
@@ -128,9 +187,9 @@ impl<T: Copy> GenerationMap<T> {
     #[inline]
     pub fn entry_with_state(&mut self, i: usize) -> (&mut T, bool) {
         assert!(
-            i < self.slots.len(),
-            "slot {i} of a map of {}",
-            self.slots.len()
+            i < self.entries.len(),
+            "entry {i} of a map of {}",
+            self.entries.len()
         );
         // SAFETY: checked just above.
         #[expect(unsafe_code, reason = "one body for the checked and unchecked entry")]
@@ -150,22 +209,26 @@ impl<T: Copy> GenerationMap<T> {
         reason = "hot path of every solver; callers prove the bound"
     )]
     pub(crate) unsafe fn entry_unchecked(&mut self, i: usize) -> (&mut T, bool) {
-        debug_assert!(i < self.slots.len(), "slot {i} of {}", self.slots.len());
-        let generation = self.generation;
+        debug_assert!(
+            i < self.entries.len(),
+            "entry {i} of {}",
+            self.entries.len()
+        );
+        let generation = self.generation.get();
         let default = self.default;
-        // SAFETY: the caller guarantees `i < slots.len()`.
-        let slot = unsafe { self.slots.get_unchecked_mut(i) };
-        let was_set = slot.generation == generation;
+        // SAFETY: the caller guarantees `i < entries.len()`.
+        let entry = unsafe { self.entries.get_unchecked_mut(i) };
+        let was_set = entry.generation == generation;
         if !was_set {
-            *slot = Slot {
+            *entry = Entry {
                 generation,
                 value: default,
             };
         }
-        (&mut slot.value, was_set)
+        (&mut entry.value, was_set)
     }
 
-    /// The value at `i` for update; a slot unset since the last reset starts as the
+    /// The value at `i` for update; a entry unset since the last reset starts as the
     /// default.
     ///
     /// # Panics
@@ -177,7 +240,7 @@ impl<T: Copy> GenerationMap<T> {
 
     #[cfg(test)]
     fn set_generation(&mut self, generation: u32) {
-        self.generation = generation;
+        self.generation.set(generation);
     }
 }
 
@@ -206,11 +269,11 @@ mod tests {
         m.set(1, 8);
         assert_eq!(m.get(0), None);
         assert_eq!(m.get(1), Some(&8));
-        // Slot 2 is stamped with generation 1: it must not come back to life after
+        // Entry 2 is stamped with generation 1: it must not come back to life after
         // the wrap, which restarts at generation 1.
-        m.slots[2].generation = 1;
-        m.reset(); // wraps: every slot cleared, generation restarts at 1
-        assert_eq!(m.generation, 1);
+        m.entries[2].generation = 1;
+        m.reset(); // wraps: every entry cleared, generation restarts at 1
+        assert_eq!(m.generation.get(), 1);
         assert!((0..4).all(|i| m.get(i).is_none()));
         let (v, was_set) = m.entry_with_state(1);
         assert_eq!((*v, was_set), (0, false));

@@ -10,8 +10,9 @@
 //! | in-slot buckets (crate-private, in the searches) | distance to the goal | [`Greedy`](crate::Greedy), unit-cost 4-connected A* | the list links live in the per-cell scratch word: no memory of its own |
 //!
 //! [`GenerationMap`] is the per-cell scratch with O(1) reset that the windowed searches
-//! index by window slot; the in-slot buckets pack the same generation stamp into their
-//! scratch word.
+//! index by window slot. Its counter, `Generation` (crate-private), is the one O(1)-reset
+//! rule: the in-slot buckets and the table builders pack the same stamp into their own
+//! scratch words.
 //!
 //! These are building blocks: a game calls the searches, fields and tables, not these.
 
@@ -22,6 +23,7 @@ mod radix;
 mod step;
 
 pub use bucket::{BUCKETS, BucketQueue};
+pub(crate) use generation::Generation;
 pub use generation::GenerationMap;
 pub use radix::RadixHeap;
 pub(crate) use step::StepQueues;

@@ -3,6 +3,7 @@
 use super::rows::{EVEN, open_anf, open_cells};
 use super::window::{WINDOW_SHIFT, WINDOW_SIDE, WINDOW_SLOTS, Window};
 use super::{NO_PARENT, PathError, PathResult, Query, backtrack};
+use crate::queue::Generation;
 #[cfg(doc)]
 use crate::queue::{BucketQueue, GenerationMap};
 use crate::{Cell, Grid, GridLayer, GridPath};
@@ -152,7 +153,7 @@ impl Greedy {
         // A slot was reached by this query, or is a wall, iff its word is at least
         // `stamp`: earlier queries' generations are smaller (the counter only grows
         // until it wraps, and then every word is cleared).
-        let stamp = self.slots.generation << GENERATION_SHIFT;
+        let stamp = self.slots.generation.get() << GENERATION_SHIFT;
         let wall = stamp | u32::from(NO_PARENT) << DIR_SHIFT | NIL;
         let cells = &mut self.slots.cells[..];
         // The start's word is the same as a wall's: marking the walls of its row may
@@ -523,26 +524,22 @@ const NIL: u32 = 0xFFFF;
 #[derive(Clone, Debug)]
 struct Slots {
     cells: Vec<u32>,
-    generation: u32,
+    generation: Generation<{ 32 - GENERATION_SHIFT }>,
 }
 
 impl Slots {
-    const GENERATIONS: u32 = 1 << (32 - GENERATION_SHIFT);
-
     fn new(len: usize) -> Self {
         debug_assert!(len <= NIL as usize);
         Self {
             cells: vec![0; len],
-            generation: 1,
+            generation: Generation::new(),
         }
     }
 
     #[inline]
     fn reset(&mut self) {
-        self.generation += 1;
-        if self.generation == Self::GENERATIONS {
+        if self.generation.advance() {
             self.cells.fill(0);
-            self.generation = 1;
         }
     }
 
@@ -550,7 +547,9 @@ impl Slots {
     #[inline]
     fn parent(&self, i: usize) -> u8 {
         match self.cells.get(i) {
-            Some(&s) if s >> GENERATION_SHIFT == self.generation => ((s >> DIR_SHIFT) & 0xF) as u8,
+            Some(&s) if s >> GENERATION_SHIFT == self.generation.get() => {
+                ((s >> DIR_SHIFT) & 0xF) as u8
+            }
             _ => NO_PARENT,
         }
     }
@@ -823,15 +822,16 @@ mod tests {
     #[test]
     fn slots_wrap_around_really_clear() {
         let mut p = Slots::new(4);
-        p.generation = Slots::GENERATIONS - 2;
-        p.cells[1] = p.generation << GENERATION_SHIFT | 2 << DIR_SHIFT | NIL;
+        p.generation
+            .set((Generation::<{ 32 - GENERATION_SHIFT }>::LIMIT - 2) as u32);
+        p.cells[1] = p.generation.get() << GENERATION_SHIFT | 2 << DIR_SHIFT | NIL;
         assert_eq!(p.parent(1), 2);
         p.reset();
         assert_eq!(p.parent(1), NO_PARENT);
-        p.cells[2] = p.generation << GENERATION_SHIFT | 1 << DIR_SHIFT | NIL;
+        p.cells[2] = p.generation.get() << GENERATION_SHIFT | 1 << DIR_SHIFT | NIL;
         assert_eq!(p.parent(2), 1);
         p.reset(); // wraps: everything cleared, generation restarts at 1
-        assert_eq!(p.generation, 1);
+        assert_eq!(p.generation.get(), 1);
         assert!((0..4).all(|i| p.parent(i) == NO_PARENT));
     }
 }

@@ -14,6 +14,7 @@
 use super::NO_PARENT;
 use super::rows::{LEFT, PassRows, RIGHT, SELF};
 use super::window::{Visit, WINDOW_SHIFT, Window};
+use crate::queue::Generation;
 use crate::topology::{Four, Neighborhood};
 use crate::{Grid, GridLayer};
 
@@ -36,21 +37,19 @@ const _: () = assert!(NO_PARENT ^ 2 > 3);
 pub(crate) struct LinkedNodes {
     /// `generation << 52 | g << 32 | direction << 28 | prev << 14 | next`.
     nodes: Vec<u64>,
-    generation: u64,
+    generation: Generation<{ 64 - GENERATION_SHIFT }>,
     /// Passable cells of one-cost layers (every open kind costs the same), read a bit a
     /// neighbour instead of a grid lookup.
     rows: PassRows,
 }
 
 impl LinkedNodes {
-    const GENERATIONS: u64 = 1 << (64 - GENERATION_SHIFT);
-
     /// Scratch for `len` slots (at most 2^14 - 1).
     pub(crate) fn new(len: usize) -> Self {
         assert!(len < NIL as usize, "linked A* scratch too large");
         Self {
             nodes: vec![0; len],
-            generation: 1,
+            generation: Generation::new(),
             rows: PassRows::new(),
         }
     }
@@ -65,17 +64,17 @@ impl LinkedNodes {
     }
 
     fn reset(&mut self) {
-        self.generation += 1;
-        if self.generation == Self::GENERATIONS {
+        if self.generation.advance() {
             self.nodes.fill(0);
-            self.generation = 1;
         }
     }
 
     /// The direction slot `i` was reached by, or `NO_PARENT` if unseen (or the start).
     pub(crate) fn parent(&self, i: usize) -> u8 {
         match self.nodes.get(i) {
-            Some(&n) if n >> GENERATION_SHIFT == self.generation => ((n >> DIR_SHIFT) & 0xF) as u8,
+            Some(&n) if n >> GENERATION_SHIFT == u64::from(self.generation.get()) => {
+                ((n >> DIR_SHIFT) & 0xF) as u8
+            }
             _ => NO_PARENT,
         }
     }
@@ -115,7 +114,7 @@ impl LinkedNodes {
         let distance = |x: u32, y: u32| {
             (i64::from(x) - gx).unsigned_abs() + (i64::from(y) - gy).unsigned_abs()
         };
-        let stamp = self.generation << GENERATION_SHIFT;
+        let stamp = u64::from(self.generation.get()) << GENERATION_SHIFT;
         let (sx, sy) = window.unpack(start_slot);
         let f0 = scale * distance(sx, sy);
         let mut open = Open {
@@ -376,7 +375,8 @@ mod tests {
         let grid = Grid::new(4, 1).unwrap();
         let window = Window::around(&grid, Cell::new(0, 0));
         let mut s = LinkedNodes::new(crate::search::window::WINDOW_SLOTS);
-        s.generation = LinkedNodes::GENERATIONS - 2;
+        s.generation
+            .set((Generation::<{ 64 - GENERATION_SHIFT }>::LIMIT - 2) as u32);
         let start = window.slot_of(Cell::new(0, 0)).unwrap();
         let goal = window.slot_of(Cell::new(3, 0)).unwrap();
         let local = window.local(Cell::new(3, 0));
@@ -394,7 +394,7 @@ mod tests {
         assert_eq!(run(&mut s), (goal, 4));
         assert_eq!(s.parent(goal as usize), 0); // reached going right
         assert_eq!(run(&mut s), (goal, 4)); // wraps: cleared, generation 1
-        assert_eq!(s.generation, 1);
+        assert_eq!(s.generation.get(), 1);
         assert_eq!(s.parent(goal as usize), 0);
         s.reset();
         assert_eq!(s.parent(goal as usize), NO_PARENT);

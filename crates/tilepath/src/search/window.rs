@@ -148,8 +148,8 @@ impl Window {
             .wrapping_add(((dy as i64) << self.shift) as u32)
     }
 
-    /// The grid index of local cell `(lx, ly)` and the costs of its right, down, left
-    /// and up neighbours (0 if blocked or outside the window).
+    /// The grid index of local cell `(lx, ly)` and the costs of its right, up (`+y`), left
+    /// and down neighbours (0 if blocked or outside the window).
     ///
     /// # Safety
     /// `(lx, ly)` is inside the window and `grid` is the grid the window was made for
@@ -171,10 +171,10 @@ impl Window {
         #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
         let cost = |i: usize| layer.cost_of_bits(unsafe { grid.bits_at_unchecked(i) });
         let cr = if lx + 1 < self.x1 { cost(gi + 1) } else { 0 };
-        let cd = if ly + 1 < self.y1 { cost(gi + w) } else { 0 };
+        let cu = if ly + 1 < self.y1 { cost(gi + w) } else { 0 };
         let cl = if lx > self.x0 { cost(gi - 1) } else { 0 };
-        let cu = if ly > self.y0 { cost(gi - w) } else { 0 };
-        (gi, [cr, cd, cl, cu])
+        let cd = if ly > self.y0 { cost(gi - w) } else { 0 };
+        (gi, [cr, cu, cl, cd])
     }
 
     /// Calls `visitor.visit` for every passable neighbour of local cell `(lx, ly)`
@@ -208,13 +208,13 @@ impl Window {
     ) {
         let w = grid.width() as usize;
         // SAFETY: `(lx, ly)` is inside the window made for `grid`, as promised.
-        let (gi, [cr, cd, cl, cu]) = unsafe { self.straight_costs(grid, layer, lx, ly) };
+        let (gi, [cr, cu, cl, cd]) = unsafe { self.straight_costs(grid, layer, lx, ly) };
         let stride = 1u32 << self.shift;
         // SAFETY: as in `straight_costs`: only called for diagonals whose two
         // orthogonal neighbours are inside `[x0, x1) x [y0, y1)`, so they are too.
         #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
         let cost = |i: usize| layer.cost_of_bits(unsafe { grid.bits_at_unchecked(i) });
-        let (r, d, l, u) = if DIAGONALS {
+        let (r, u, l, d) = if DIAGONALS {
             (0, 2, 4, 6)
         } else {
             (0, 1, 2, 3)
@@ -223,41 +223,41 @@ impl Window {
             // SAFETY: a neighbour inside the window (its cost is not 0).
             unsafe { visitor.visit(slot + 1, r, cr, lx + 1, ly) };
         }
-        if cd != 0 && skip != d {
+        if cu != 0 && skip != u {
             // SAFETY: a neighbour inside the window (its cost is not 0).
-            unsafe { visitor.visit(slot + stride, d, cd, lx, ly + 1) };
+            unsafe { visitor.visit(slot + stride, u, cu, lx, ly + 1) };
         }
         if cl != 0 && skip != l {
             // SAFETY: a neighbour inside the window (its cost is not 0).
             unsafe { visitor.visit(slot - 1, l, cl, lx - 1, ly) };
         }
-        if cu != 0 && skip != u {
+        if cd != 0 && skip != d {
             // SAFETY: a neighbour inside the window (its cost is not 0).
-            unsafe { visitor.visit(slot - stride, u, cu, lx, ly - 1) };
+            unsafe { visitor.visit(slot - stride, d, cd, lx, ly - 1) };
         }
         if DIAGONALS {
-            if cr != 0 && cd != 0 && skip != 1 {
+            if cr != 0 && cu != 0 && skip != 1 {
                 let c = cost(gi + w + 1);
                 if c != 0 {
                     // SAFETY: a neighbour inside the window (its cost is not 0).
                     unsafe { visitor.visit(slot + stride + 1, 1, c, lx + 1, ly + 1) };
                 }
             }
-            if cd != 0 && cl != 0 && skip != 3 {
+            if cu != 0 && cl != 0 && skip != 3 {
                 let c = cost(gi + w - 1);
                 if c != 0 {
                     // SAFETY: a neighbour inside the window (its cost is not 0).
                     unsafe { visitor.visit(slot + stride - 1, 3, c, lx - 1, ly + 1) };
                 }
             }
-            if cl != 0 && cu != 0 && skip != 5 {
+            if cl != 0 && cd != 0 && skip != 5 {
                 let c = cost(gi - w - 1);
                 if c != 0 {
                     // SAFETY: a neighbour inside the window (its cost is not 0).
                     unsafe { visitor.visit(slot - stride - 1, 5, c, lx - 1, ly - 1) };
                 }
             }
-            if cu != 0 && cr != 0 && skip != 7 {
+            if cd != 0 && cr != 0 && skip != 7 {
                 let c = cost(gi - w + 1);
                 if c != 0 {
                     // SAFETY: a neighbour inside the window (its cost is not 0).

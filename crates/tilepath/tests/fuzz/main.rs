@@ -23,8 +23,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 use tilepath::{
     AStar, Cell, Connectivity, Direction8, DistanceField, FieldError, FieldState, Greedy, Grid,
-    GridError, GridLayer, NextHopTable, OCTILE_DIAGONAL, OCTILE_STRAIGHT, PathError, Region, Slots,
-    TableError, TileKind, combined_next_step,
+    GridError, GridLayer, NextHopTable, OCTILE_DIAGONAL, OCTILE_STRAIGHT, PathError, Region,
+    TableCells, TableError, TileKind, combined_next_step,
 };
 use tilepath_testkit::*;
 

@@ -26,9 +26,9 @@ pub(crate) fn table_op(
             Connectivity::Four
         };
         let slots = if rng.random_bool(0.5) {
-            Slots::AllCells
+            TableCells::AllCells
         } else {
-            Slots::Passable
+            TableCells::Passable
         };
         let threads = rng.random_range(1..=3);
         let limit = if rng.random_bool(0.1) {
@@ -42,7 +42,7 @@ pub(crate) fn table_op(
         );
         let builder = NextHopTable::builder(layer)
             .connectivity(conn)
-            .slots(slots)
+            .table_cells(slots)
             .threads(threads)
             .memory_limit(limit);
         let estimate = builder.estimate(grid);
