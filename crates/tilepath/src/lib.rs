@@ -8,6 +8,7 @@ mod grid;
 mod layer;
 mod memory;
 mod next_hop;
+mod padded;
 mod path;
 pub mod queue;
 mod search;

@@ -352,6 +352,22 @@ packed_path!(
     3
 );
 
+impl From<GridPath> for GridPath8 {
+    /// The same steps, and the same cursor, as 8-connected steps: one path type holds
+    /// 4- and 8-connected results alike.
+    fn from(path: GridPath) -> Self {
+        let mut wide = Packed::<3, 3>::EMPTY;
+        for i in 0..path.len() {
+            wide.set_step(
+                i,
+                Direction8::from(Direction::from_bits(path.0.step(i))).bits(),
+            );
+        }
+        wide.set_header(path.len(), path.0.pos());
+        Self(wide)
+    }
+}
+
 const _: () = assert!(size_of::<GridPath>() == 16);
 const _: () = assert!(size_of::<GridPath8>() == 24);
 
@@ -401,6 +417,30 @@ mod tests {
         for (i, &c) in route.iter().take(56).enumerate() {
             assert_eq!(q.get(i).map(Direction::bits), Some(c & 3));
         }
+    }
+
+    #[test]
+    fn a_4_connected_path_widens_with_its_cursor() {
+        use Direction::*;
+        let mut p = GridPath::from_steps(&[Right, Up, Up, Left, Down]).unwrap();
+        p.next();
+        let wide = GridPath8::from(p);
+        assert_eq!(wide.len(), 5);
+        assert_eq!(wide.remaining(), 4);
+        assert_eq!(
+            wide.iter().collect::<Vec<_>>(),
+            [
+                Direction8::Up,
+                Direction8::Up,
+                Direction8::Left,
+                Direction8::Down
+            ]
+        );
+        let full: Vec<Direction8> = GridPath::from_steps(&[Up; 56])
+            .map(GridPath8::from)
+            .unwrap()
+            .collect();
+        assert_eq!(full, [Direction8::Up; 56]);
     }
 
     #[test]

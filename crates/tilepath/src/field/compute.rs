@@ -81,43 +81,24 @@ impl DistanceField {
         })
     }
 
-    /// Reads every cost of the region and resets every value. Whole bytes of the
-    /// packed grid (4 cells) are unpacked at once through [`quad_costs`]: this pass
-    /// touches every cell, so it is a fair share of a unit-cost field's time.
+    /// Reads every cost of the region (the padded-grid loader) and resets every value.
     pub(super) fn load_costs(&mut self, grid: &Grid) -> CostProfile {
         let kind_costs = self.layer.costs();
-        let packed = grid.as_bytes();
-        let w = grid.width() as usize;
-        let (mut present, mut blocked) = (0u8, 0usize);
-        for y in 0..self.height as usize {
-            let row = (y + 1) * self.stride + 1;
-            let start = (self.origin.y as usize + y) * w + self.origin.x as usize;
-            let end = start + self.width as usize;
-            // Cell by cell up to a byte boundary and after the last whole byte.
-            let body = start.next_multiple_of(4).min(end);
-            let body_end = body + (end - body) / 4 * 4;
-            for gi in (start..body).chain(body_end..end) {
-                let bits = grid.bits_at(gi);
-                let c = kind_costs[usize::from(bits)];
-                present |= 1 << bits;
-                blocked += usize::from(c == 0);
-                self.costs[row + gi - start] = c;
-                self.values[row + gi - start] = if c == 0 { BLOCKED } else { UNREACHED };
-            }
-            let range = row + body - start..row + body_end - start;
-            let cells = self.costs[range.clone()]
-                .chunks_exact_mut(4)
-                .zip(self.values[range].chunks_exact_mut(4));
-            for (&b, (costs, values)) in packed[body / 4..body_end / 4].iter().zip(cells) {
-                let quad = self.quad_costs[usize::from(b)];
-                present |= KINDS_IN_BYTE[usize::from(b)];
-                blocked += zero_bytes(quad);
-                let quad = quad.to_le_bytes();
-                costs.copy_from_slice(&quad);
-                for (v, c) in values.iter_mut().zip(quad) {
-                    // BLOCKED (0) for a blocked cell, else UNREACHED (all ones).
-                    *v = 0u32.wrapping_sub(u32::from(c != 0));
-                }
+        let (width, height) = (self.width as usize, self.height as usize);
+        let seen = self.quad_costs.load(
+            grid,
+            self.origin,
+            width,
+            height,
+            self.stride,
+            &mut self.costs,
+        );
+        let (present, blocked) = (seen.kinds, seen.blocked);
+        for y in 0..height {
+            let row = (y + 1) * self.stride + 1..(y + 1) * self.stride + 1 + width;
+            for (v, &c) in self.values[row.clone()].iter_mut().zip(&self.costs[row]) {
+                // BLOCKED (0) for a blocked cell, else UNREACHED (all ones).
+                *v = 0u32.wrapping_sub(u32::from(c != 0));
             }
         }
         self.bias = 0;

@@ -18,6 +18,7 @@ pub use query::combined_next_step;
 pub use region::Region;
 
 use crate::cost::OCTILE_DIAGONAL;
+use crate::padded::QuadCosts;
 use crate::queue::{RadixHeap, StepQueues};
 use crate::{Cell, Connectivity, Direction8, Grid, GridLayer, GridPath, GridPath8, MAX_STEPS};
 
@@ -153,29 +154,8 @@ pub struct DistanceField {
     heap: RadixHeap<u32>,
     touched: Vec<u32>,
     queues: StepQueues,
-    /// Per packed grid byte (4 cells): their 4 costs under `layer`, little-endian.
-    quad_costs: Box<[u32; 256]>,
-}
-
-/// Per packed grid byte: a mask of the tile kinds of its 4 cells.
-static KINDS_IN_BYTE: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut b = 0;
-    while b < 256 {
-        t[b] = 1 << (b & 3) | 1 << (b >> 2 & 3) | 1 << (b >> 4 & 3) | 1 << (b >> 6);
-        b += 1;
-    }
-    t
-};
-
-/// The costs of the 4 cells of every packed grid byte under `layer`.
-fn quad_costs(layer: GridLayer) -> [u32; 256] {
-    let c = layer.costs();
-    core::array::from_fn(|b| {
-        (0..4).fold(0, |quad, k| {
-            quad | u32::from(c[(b >> (2 * k)) & 3]) << (8 * k)
-        })
-    })
+    /// The layer's costs a packed grid byte at a time (the padded-grid loader).
+    quad_costs: QuadCosts,
 }
 
 /// A Dijkstra candidate `v + step`, or `None` past `limit`. `fast`: `v` is far enough
@@ -187,12 +167,6 @@ fn step_value(v: u32, step: u32, fast: bool, limit: u32) -> Option<u32> {
     } else {
         v.checked_add(step).filter(|&nv| nv <= limit)
     }
-}
-
-/// How many bytes of `x` are 0.
-#[inline(always)]
-fn zero_bytes(x: u32) -> usize {
-    (!(((x & 0x7F7F_7F7F) + 0x7F7F_7F7F) | x | 0x7F7F_7F7F)).count_ones() as usize
 }
 
 impl DistanceField {
@@ -308,7 +282,7 @@ impl DistanceField {
             heap: RadixHeap::with_capacity(64),
             touched: Vec::with_capacity(64),
             queues: StepQueues::new(layer),
-            quad_costs: Box::new(quad_costs(layer)),
+            quad_costs: QuadCosts::new(layer),
         })
     }
 
@@ -422,7 +396,7 @@ impl DistanceField {
             + self.touched.capacity() * 4
             + self.heap.capacity() * 16
             + self.queues.memory_bytes()
-            + size_of::<[u32; 256]>()
+            + QuadCosts::bytes()
     }
 
     /// Fixed-point units per cost unit: 1 (4-connected) or [`OCTILE_STRAIGHT`].

@@ -1,6 +1,7 @@
 //! The padded grid model a table is built on: open cells, their entries and costs.
 
 use super::*;
+use crate::padded::QuadCosts;
 
 /// The grid as the table sees it: padded costs, entries, components.
 #[derive(Clone, Debug)]
@@ -33,15 +34,7 @@ pub(super) struct Shape {
 /// The layer costs of `grid` with a blocked border one cell wide (row stride
 /// `width + 2`).
 pub(super) fn padded_costs(grid: &Grid, layer: GridLayer) -> Vec<u8> {
-    let (w, h) = (grid.width() as usize, grid.height() as usize);
-    let stride = w + 2;
-    let mut costs = vec![0u8; stride * (h + 2)];
-    for y in 0..h {
-        for x in 0..w {
-            costs[(y + 1) * stride + x + 1] = layer.cost_of_bits(grid.bits_at(y * w + x));
-        }
-    }
-    costs
+    QuadCosts::new(layer).padded_grid(grid)
 }
 
 /// Per padded cell its role ([`branches::peel`]) when `entries` leaves branches out, else
