@@ -263,9 +263,9 @@ fn repair(c: &mut Criterion) {
                     let cell = cells[i % cells.len()];
                     i += 1;
                     grid.set(cell, TileKind::K3).unwrap();
-                    let a = table.update(&grid, &[cell]).unwrap();
+                    let a = table.repair(&grid, &[cell]).unwrap();
                     grid.set(cell, TileKind::K0).unwrap();
-                    let b = table.update(&grid, &[cell]).unwrap();
+                    let b = table.repair(&grid, &[cell]).unwrap();
                     a.entries_patched + b.entries_patched
                 });
             },

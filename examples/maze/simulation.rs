@@ -288,7 +288,7 @@ pub(crate) fn steer_player(
         && let Some(steps) = GridPath::from_steps(&[dir])
     {
         *path = UnitPath {
-            steps: PathSteps::Four(steps),
+            steps: steps.into(),
             at: cell.0,
             goal: cell.0.step(dir),
             end: cell.0.step(dir),

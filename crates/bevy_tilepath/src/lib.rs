@@ -27,9 +27,7 @@ pub use settings::{Parallelism, PathingBudget, PathingSettings};
 #[cfg(feature = "tilemap")]
 pub use tilemap::{PathTile, PathingTilemap, cell_to_tile_pos, tile_pos_to_cell};
 pub use tilepath;
-pub use unit::{
-    GridCell, NoPathReason, PathGoal, PathRequest, PathStatus, PathSteps, SearchMode, UnitPath,
-};
+pub use unit::{GridCell, NoPathReason, PathGoal, PathRequest, PathStatus, SearchMode, UnitPath};
 
 /// Everything a game needs: `use bevy_tilepath::prelude::*;`.
 pub mod prelude {
@@ -37,8 +35,8 @@ pub mod prelude {
     pub use crate::PathingDebug;
     pub use crate::{
         GridCell, GridTransform, NoPathReason, Parallelism, PathFailed, PathFollower, PathFound,
-        PathGoal, PathRequest, PathStatus, PathSteps, PathingBudget, PathingDiagnostics,
-        PathingGrid, PathingPlugin, PathingSettings, PathingSystems, SearchMode, UnitPath,
+        PathGoal, PathRequest, PathStatus, PathingBudget, PathingDiagnostics, PathingGrid,
+        PathingPlugin, PathingSettings, PathingSystems, SearchMode, UnitPath,
     };
     #[cfg(feature = "tilemap")]
     pub use crate::{PathTile, PathingTilemap};
@@ -95,7 +93,6 @@ impl Plugin for PathingPlugin {
             .register_type::<PathGoal>()
             .register_type::<SearchMode>()
             .register_type::<UnitPath>()
-            .register_type::<PathSteps>()
             .register_type::<PathStatus>()
             .register_type::<NoPathReason>()
             .register_type::<PathFollower>()

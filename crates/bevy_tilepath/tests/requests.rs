@@ -10,7 +10,7 @@ use rand::RngExt;
 fn walk(grid: &Grid, path: &UnitPath, layer: GridLayer) -> Cell {
     let mut at = path.at;
     let mut steps = path.steps;
-    while let Some(d) = steps.next_step() {
+    for d in steps.by_ref() {
         at = at.step(d);
         assert!(
             grid.is_passable(at, layer),

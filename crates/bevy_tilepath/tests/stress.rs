@@ -90,7 +90,7 @@ fn check_answers(
         }
         let mut at = path.at;
         let mut steps = path.steps;
-        while let Some(d) = steps.next_step() {
+        for d in steps.by_ref() {
             w.steps_checked += 1;
             if !grid.grid().can_step(at, d, path.layer) {
                 w.violations.push(format!(

@@ -70,6 +70,41 @@ impl fmt::Display for GridError {
 
 impl std::error::Error for GridError {}
 
+/// A grid of another size than the one a [`DistanceField`](crate::DistanceField) or
+/// [`NextHopTable`](crate::NextHopTable) was made for: the same error from both
+/// (nothing was changed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GridMismatch {
+    /// Width and height the structure was made for.
+    pub expected: (u32, u32),
+    /// Width and height of the grid given.
+    pub found: (u32, u32),
+}
+
+impl GridMismatch {
+    /// `Ok` when `grid` is `expected` in size, else the mismatch.
+    pub(crate) fn check(expected: (u32, u32), grid: &Grid) -> Result<(), Self> {
+        let found = (grid.width(), grid.height());
+        if found == expected {
+            Ok(())
+        } else {
+            Err(Self { expected, found })
+        }
+    }
+}
+
+impl fmt::Display for GridMismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "made for a {}x{} grid but given a {}x{} one",
+            self.expected.0, self.expected.1, self.found.0, self.found.1
+        )
+    }
+}
+
+impl std::error::Error for GridMismatch {}
+
 /// A `width x height` map of [`TileKind`]s, 2 bits per cell, row-major (index
 /// `y * width + x`), 4 cells per byte: `ceil(width * height / 4)` bytes in all
 /// ([`Grid::bytes_for`]). Two grids are equal (and hash alike) when their sizes and

@@ -18,10 +18,10 @@ pub use cell::Cell;
 pub use cost::{OCTILE_DIAGONAL, OCTILE_STRAIGHT};
 pub use direction::{Connectivity, Direction, Direction8};
 pub use field::{DistanceField, FieldError, FieldState, FieldStats, Region, combined_next_step};
-pub use grid::{Grid, GridError};
+pub use grid::{Grid, GridError, GridMismatch};
 pub use layer::{GridLayer, TileKind};
 pub use next_hop::{
-    Encoding, Hops, MemoryEstimate, NextHopTable, TableBuilder, TableCells, TableError, UpdateStats,
+    Encoding, Hops, MemoryEstimate, NextHopTable, RepairStats, TableBuilder, TableCells, TableError,
 };
 pub use path::{GridPath, GridPath8, MAX_STEPS};
 pub use search::astar::AStar;

@@ -5,7 +5,8 @@ use rand::RngExt;
 use rand::rngs::StdRng;
 use std::collections::BinaryHeap;
 use tilepath::{
-    Cell, Connectivity, Direction8, DistanceField, FieldError, Grid, GridLayer, Region, TileKind,
+    Cell, Connectivity, Direction8, DistanceField, FieldError, Grid, GridLayer, GridMismatch,
+    Region, TileKind,
 };
 use tilepath_testkit::*;
 
@@ -439,10 +440,10 @@ fn bad_input_has_documented_results() {
     let other = Grid::new(5, 5).unwrap();
     assert_eq!(
         f.compute(&other),
-        Err(FieldError::GridMismatch {
+        Err(FieldError::GridMismatch(GridMismatch {
             expected: (10, 10),
             found: (5, 5)
-        })
+        }))
     );
     // Fully blocked and empty grids.
     let walls = Grid::filled(8, 8, TileKind::K1).unwrap();

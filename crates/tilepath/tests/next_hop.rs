@@ -207,7 +207,7 @@ fn check_edits(
             changed.push(c);
         }
         let branches_before = table.branch_cells();
-        let stats = table.update(&grid, &changed).unwrap();
+        let stats = table.repair(&grid, &changed).unwrap();
         if !stats.rebuilt && branches_before > 0 {
             branch_edits += 1;
         }
@@ -279,13 +279,13 @@ fn a_maze_without_loops_needs_no_pair_entries() {
         .find(|&c| grid.is_passable(c, layer) && c.x % 2 == 1)
         .unwrap();
     grid.set(cut, TileKind::K3).unwrap();
-    let stats = table.update(&grid, &[cut]).unwrap();
+    let stats = table.repair(&grid, &[cut]).unwrap();
     assert!(!stats.rebuilt && stats.targets_recomputed == 0, "{stats:?}");
     assert_eq!(table.components(), 2);
     check_table(&grid, layer, false, &table);
     // Reopening it (a branch cell may close a loop) rebuilds.
     grid.set(cut, TileKind::K0).unwrap();
-    assert!(table.update(&grid, &[cut]).unwrap().rebuilt);
+    assert!(table.repair(&grid, &[cut]).unwrap().rebuilt);
     check_table(&grid, layer, false, &table);
 }
 
@@ -299,13 +299,13 @@ fn a_blocked_cell_in_the_open_is_patched_not_recomputed() {
         .unwrap();
     let c = Cell::new(15, 15);
     grid.set(c, TileKind::K3).unwrap();
-    let stats = table.update(&grid, &[c]).unwrap();
+    let stats = table.repair(&grid, &[c]).unwrap();
     assert_eq!(stats.targets_recomputed, 0, "{stats:?}");
     assert_eq!(stats.targets_patched, 899);
     // Only the cells straight behind the wall get farther, for targets in line.
     assert!(stats.entries_patched < 899 * 4, "{stats:?}");
     grid.set(c, TileKind::K0).unwrap();
-    let stats = table.update(&grid, &[c]).unwrap();
+    let stats = table.repair(&grid, &[c]).unwrap();
     assert_eq!(
         stats.targets_recomputed, 1,
         "only the reopened cell's own row: {stats:?}"
@@ -371,11 +371,11 @@ fn bad_input_gives_clear_results() {
     // Updating with another grid size.
     let mut table = table;
     assert!(matches!(
-        table.update(&Grid::new(4, 4).unwrap(), &[a]),
-        Err(TableError::GridMismatch { .. })
+        table.repair(&Grid::new(4, 4).unwrap(), &[a]),
+        Err(TableError::GridMismatch(_))
     ));
     // Edits outside the grid are ignored.
-    assert_eq!(table.update(&grid, &[Cell::new(9, 9)]).unwrap().edits, 0);
+    assert_eq!(table.repair(&grid, &[Cell::new(9, 9)]).unwrap().edits, 0);
 }
 
 #[test]
@@ -471,7 +471,7 @@ fn a_door_opened_in_a_maze_is_patched_not_recomputed() {
             continue;
         }
         grid.set(c, TileKind::K0).unwrap();
-        let stats = table.update(&grid, &[c]).unwrap();
+        let stats = table.repair(&grid, &[c]).unwrap();
         assert_eq!(
             stats.targets_recomputed, 1,
             "only the door's own row: {stats:?}"

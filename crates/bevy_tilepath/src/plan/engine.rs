@@ -5,11 +5,11 @@
 //! goal within [`window_distance`](crate::PathingSettings::window_distance); otherwise,
 //! or when the window holds no route to a passable goal, whole-grid A*.
 
-use tilepath::{AStar, Connectivity, Greedy, Grid, PathResult};
+use tilepath::{AStar, Connectivity, Greedy, Grid, GridPath8, PathResult};
 
 use super::fields::FieldCache;
 use super::job::{Answer, Job, Route};
-use crate::{NoPathReason, PathSteps, SearchMode};
+use crate::{NoPathReason, SearchMode};
 
 /// One thread's solver scratch, built once and reused for every search.
 pub(crate) struct Scratch {
@@ -52,7 +52,7 @@ pub(crate) fn solve_job(
             s.greedy.set_max_expansions(job.max_expansions);
             s.greedy
                 .build_path(grid, job.start, job.goal, job.layer)
-                .map(|r| r.map_path(PathSteps::Four))
+                .map(|r| r.map_path(GridPath8::from))
         } else {
             s.window.set_max_expansions(job.max_expansions);
             search(&mut s.window, grid, job)
@@ -113,13 +113,11 @@ fn search(
     solver: &mut AStar,
     grid: &Grid,
     job: &Job,
-) -> Result<PathResult<PathSteps>, tilepath::PathError> {
+) -> Result<PathResult<GridPath8>, tilepath::PathError> {
     match job.connectivity {
-        Connectivity::Eight => solver
-            .build_path8(grid, job.start, job.goal, job.layer)
-            .map(|r| r.map_path(PathSteps::Eight)),
+        Connectivity::Eight => solver.build_path8(grid, job.start, job.goal, job.layer),
         Connectivity::Four => solver
             .build_path(grid, job.start, job.goal, job.layer)
-            .map(|r| r.map_path(PathSteps::Four)),
+            .map(|r| r.map_path(GridPath8::from)),
     }
 }

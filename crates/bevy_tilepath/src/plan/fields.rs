@@ -7,7 +7,7 @@ use tilepath::{Cell, Connectivity, DistanceField, Grid, GridLayer};
 
 use super::job::{Job, Route};
 use crate::grid::{ChangeCursor, Changes};
-use crate::{PathSteps, PathingGrid, PathingSettings, SearchMode};
+use crate::{PathingGrid, PathingSettings, SearchMode};
 
 /// Repairs touching up to this many cells allocate nothing (20 bytes per cell).
 const REPAIR_RESERVE: usize = 1 << 16;
@@ -143,16 +143,9 @@ impl FieldCache {
     pub(crate) fn route(&self, i: usize, job: &Job) -> Option<Route> {
         let field = &self.fields.get(i)?.field;
         let cost = field.distance(job.start)?;
-        let (steps, end) = match job.connectivity {
-            Connectivity::Eight => {
-                let p = field.path8(job.start);
-                (PathSteps::Eight(p), p.end(job.start))
-            }
-            Connectivity::Four => {
-                let p = field.path(job.start);
-                (PathSteps::Four(p), p.end(job.start))
-            }
-        };
+        // A field of either connectivity walks in Direction8 steps.
+        let steps = field.path8(job.start);
+        let end = steps.end(job.start);
         Some(Route {
             steps,
             end,

@@ -1,9 +1,9 @@
 //! One request taken from the FIFO, and its one answer.
 
 use bevy::prelude::*;
-use tilepath::{Cell, Connectivity, GridLayer};
+use tilepath::{Cell, Connectivity, GridLayer, GridPath8};
 
-use crate::{NoPathReason, PathSteps, SearchMode};
+use crate::{NoPathReason, SearchMode};
 
 /// A request being served: what was asked, read once from the unit, and the answer.
 #[derive(Clone, Copy, Debug)]
@@ -37,7 +37,7 @@ pub(crate) enum Answer {
 /// A planned segment and what is known of the whole route.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Route {
-    pub(crate) steps: PathSteps,
+    pub(crate) steps: GridPath8,
     pub(crate) end: Cell,
     /// The cost of the whole route found, all segments.
     pub(crate) cost: f32,

@@ -7,7 +7,7 @@ mod status;
 use bevy::prelude::*;
 use tilepath::Cell;
 
-pub use path::{PathSteps, UnitPath};
+pub use path::UnitPath;
 pub use request::{PathGoal, PathRequest, SearchMode};
 pub use status::{NoPathReason, PathStatus};
 

@@ -1,87 +1,7 @@
 //! The path a unit follows.
 
 use bevy::prelude::*;
-use tilepath::{Cell, Direction8, GridLayer, GridPath, GridPath8};
-
-/// The steps of a path: [`GridPath`] for 4-connected requests, [`GridPath8`] for
-/// 8-connected ones. Both are small `Copy` values holding up to 56 steps.
-#[derive(Reflect, Clone, Copy, Debug, PartialEq, Eq)]
-#[reflect(Default, Debug, PartialEq)]
-pub enum PathSteps {
-    /// 4-connected steps.
-    Four(GridPath),
-    /// 8-connected steps.
-    Eight(GridPath8),
-}
-
-impl Default for PathSteps {
-    fn default() -> Self {
-        Self::Four(GridPath::EMPTY)
-    }
-}
-
-impl PathSteps {
-    /// Takes the next step.
-    pub fn next_step(&mut self) -> Option<Direction8> {
-        match self {
-            Self::Four(p) => p.next().map(Direction8::from),
-            Self::Eight(p) => p.next(),
-        }
-    }
-
-    /// The next step, without taking it.
-    #[must_use]
-    pub fn peek(&self) -> Option<Direction8> {
-        match self {
-            Self::Four(p) => p.peek().map(Direction8::from),
-            Self::Eight(p) => p.peek(),
-        }
-    }
-
-    /// The step after the next one.
-    #[must_use]
-    pub fn peek2(&self) -> Option<Direction8> {
-        match self {
-            Self::Four(p) => p.peek2().map(Direction8::from),
-            Self::Eight(p) => p.peek2(),
-        }
-    }
-
-    /// Steps not taken yet.
-    #[must_use]
-    pub fn remaining(&self) -> usize {
-        match self {
-            Self::Four(p) => p.remaining(),
-            Self::Eight(p) => p.remaining(),
-        }
-    }
-
-    /// All steps, taken or not.
-    #[must_use]
-    pub fn len(&self) -> usize {
-        match self {
-            Self::Four(p) => p.len(),
-            Self::Eight(p) => p.len(),
-        }
-    }
-
-    /// Whether there are no steps at all.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The cells the remaining steps enter, starting from `at`.
-    pub fn remaining_cells(&self, at: Cell) -> impl Iterator<Item = Cell> + use<> {
-        let mut steps = *self;
-        let mut cell = at;
-        core::iter::from_fn(move || {
-            let dir = steps.next_step()?;
-            cell = cell.step(dir);
-            Some(cell)
-        })
-    }
-}
+use tilepath::{Cell, GridLayer, GridPath8};
 
 /// The path a unit follows: the plugin writes it, a movement system (the ready-made
 /// [`PathFollower`] or your own) steps through it with [`advance`](Self::advance).
@@ -92,8 +12,10 @@ impl PathSteps {
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Component, Default, Debug, PartialEq)]
 pub struct UnitPath {
-    /// The steps (walking order; taken steps are behind the cursor).
-    pub steps: PathSteps,
+    /// The steps (walking order; taken steps are behind the cursor). 4-connected
+    /// requests get straight steps only; a [`GridPath`](tilepath::GridPath) you built
+    /// converts with `into()`.
+    pub steps: GridPath8,
     /// The cell the unit is at along the path (the start, then each step's cell).
     pub at: Cell,
     /// The goal cell the path was planned for.
@@ -116,7 +38,7 @@ impl Default for UnitPath {
     /// No steps; any cell of the grid may be walked ([`GridLayer::ALL_PASSABLE`]).
     fn default() -> Self {
         Self {
-            steps: PathSteps::default(),
+            steps: GridPath8::EMPTY,
             at: Cell::default(),
             goal: Cell::default(),
             end: Cell::default(),
@@ -131,7 +53,7 @@ impl UnitPath {
     /// Takes the next step and returns the cell it enters (also stored in
     /// [`at`](Self::at)); `None` when no steps are left.
     pub fn advance(&mut self) -> Option<Cell> {
-        let dir = self.steps.next_step()?;
+        let dir = self.steps.next()?;
         self.at = self.at.step(dir);
         Some(self.at)
     }
@@ -156,6 +78,10 @@ impl UnitPath {
 
     /// The cells still ahead, for debugging and drawing.
     pub fn cells_ahead(&self) -> impl Iterator<Item = Cell> + use<> {
-        self.steps.remaining_cells(self.at)
+        let mut cell = self.at;
+        self.steps.iter().map(move |dir| {
+            cell = cell.step(dir);
+            cell
+        })
     }
 }

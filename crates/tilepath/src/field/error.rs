@@ -1,5 +1,6 @@
 //! What a field reports: errors, its state and the work a computation did.
 
+use crate::GridMismatch;
 use core::fmt;
 
 #[cfg(doc)]
@@ -8,13 +9,8 @@ use super::DistanceField;
 /// Why a distance field could not do what was asked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FieldError {
-    /// The grid is not the size the field was made for.
-    GridMismatch {
-        /// Size the field was made for.
-        expected: (u32, u32),
-        /// Size of the grid given.
-        found: (u32, u32),
-    },
+    /// The grid is not the size the field was made for (nothing was changed).
+    GridMismatch(GridMismatch),
     /// A reachable cell's distance (or a goal's start value, or a flee field's
     /// scaled values) exceeds what the field holds: [`DistanceField::MAX_UNITS`] in
     /// its units. The field answers nothing ([`FieldState::Overflowed`]) until a
@@ -40,11 +36,7 @@ pub enum FieldError {
 impl fmt::Display for FieldError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            Self::GridMismatch { expected, found } => write!(
-                f,
-                "the field was made for a {}x{} grid but got a {}x{} one",
-                expected.0, expected.1, found.0, found.1
-            ),
+            Self::GridMismatch(m) => write!(f, "the distance field was {m}"),
             Self::DistanceOverflow { max_units } => write!(
                 f,
                 "a distance exceeds the field's range of {max_units} units"

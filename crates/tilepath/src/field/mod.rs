@@ -438,15 +438,7 @@ impl DistanceField {
     // ----- goals -----
 
     fn check(&self, grid: &Grid) -> Result<(), FieldError> {
-        let found = (grid.width(), grid.height());
-        if found == self.grid_size {
-            Ok(())
-        } else {
-            Err(FieldError::GridMismatch {
-                expected: self.grid_size,
-                found,
-            })
-        }
+        crate::GridMismatch::check(self.grid_size, grid).map_err(FieldError::GridMismatch)
     }
 }
 

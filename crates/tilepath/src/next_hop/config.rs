@@ -1,6 +1,7 @@
 //! How a table is asked for: its encoding, entry modes, builder, errors and figures.
 
 use super::*;
+use crate::GridMismatch;
 
 /// How a [`NextHopTable`] stores a pair.
 ///
@@ -88,14 +89,9 @@ pub enum TableError {
         /// The limit.
         limit: u64,
     },
-    /// The grid passed to [`NextHopTable::update`] is not the size the table was built
-    /// for.
-    GridMismatch {
-        /// The table's grid size.
-        expected: (u32, u32),
-        /// The grid passed.
-        found: (u32, u32),
-    },
+    /// The grid passed to [`NextHopTable::repair`] is not the size the table was built
+    /// for (nothing was changed).
+    GridMismatch(GridMismatch),
     /// The system could not give the memory the table needs, although it is within
     /// the memory limit (nothing was allocated for the table).
     OutOfMemory {
@@ -111,11 +107,7 @@ impl fmt::Display for TableError {
                 f,
                 "a next-hop table for this grid needs {needed} bytes, above the limit of {limit}"
             ),
-            Self::GridMismatch { expected, found } => write!(
-                f,
-                "the table was built for a {}x{} grid, not {}x{}",
-                expected.0, expected.1, found.0, found.1
-            ),
+            Self::GridMismatch(m) => write!(f, "the next-hop table was {m}"),
             Self::OutOfMemory { bytes } => {
                 write!(f, "out of memory: the table needs {bytes} bytes")
             }
@@ -143,9 +135,9 @@ pub struct MemoryEstimate {
     pub total_bytes: u64,
 }
 
-/// What an [`update`](NextHopTable::update) did.
+/// What an [`update`](NextHopTable::repair) did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct UpdateStats {
+pub struct RepairStats {
     /// Cells whose passability or cost changed.
     pub edits: usize,
     /// Targets whose row was recomputed from scratch.

@@ -17,7 +17,7 @@ use branches::{Branches, CORE, ROOT, legal_step, peel};
 use core::fmt;
 use std::sync::Mutex;
 
-pub use config::{Encoding, MemoryEstimate, TableBuilder, TableCells, TableError, UpdateStats};
+pub use config::{Encoding, MemoryEstimate, RepairStats, TableBuilder, TableCells, TableError};
 pub use table::{Hops, NextHopTable};
 use {codec::*, rows::*, shape::*, worker::*};
 

@@ -1,6 +1,7 @@
 //! The table: queries, and edits repaired in place.
 
 use super::*;
+use crate::GridMismatch;
 use crate::topology::direction_codes;
 
 /// For every ordered pair of passable cells of a grid, the first step of a cheapest
@@ -428,13 +429,10 @@ impl NextHopTable {
     /// [`TableError::GridMismatch`] if `grid` is another size (nothing is changed);
     /// [`TableError::TooLarge`] if opening a cell outside the entries needs a rebuild
     /// above the memory limit (the table keeps the edits listed before that cell).
-    pub fn update(&mut self, grid: &Grid, changed: &[Cell]) -> Result<UpdateStats, TableError> {
-        let found = (grid.width(), grid.height());
-        let expected = (self.shape.width, self.shape.height);
-        if found != expected {
-            return Err(TableError::GridMismatch { expected, found });
-        }
-        let mut stats = UpdateStats::default();
+    pub fn repair(&mut self, grid: &Grid, changed: &[Cell]) -> Result<RepairStats, TableError> {
+        GridMismatch::check((self.shape.width, self.shape.height), grid)
+            .map_err(TableError::GridMismatch)?;
+        let mut stats = RepairStats::default();
         for &cell in changed {
             let Some(p) = self.shape.padded(cell) else {
                 continue;
@@ -474,7 +472,7 @@ impl NextHopTable {
         Ok(stats)
     }
 
-    pub(super) fn apply_edit(&mut self, p: usize, old: u8, new: u8, stats: &mut UpdateStats) {
+    pub(super) fn apply_edit(&mut self, p: usize, old: u8, new: u8, stats: &mut RepairStats) {
         let here = self.shape.entry_of[p] as usize;
         let old_component = self.shape.component[here];
         let mod3 = self.shape.encoding == Encoding::DistanceMod3;

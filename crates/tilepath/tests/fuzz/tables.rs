@@ -73,8 +73,8 @@ pub(crate) fn table_op(
         let _ = write!(op, "table update on a grid of another size");
         let other = Grid::new(grid.width(), grid.height() + 1).unwrap();
         assert!(matches!(
-            t.table.update(&other, &[]),
-            Err(TableError::GridMismatch { .. })
+            t.table.repair(&other, &[]),
+            Err(TableError::GridMismatch(_))
         ));
         covered.errors_checked += 1;
         return;
@@ -84,7 +84,7 @@ pub(crate) fn table_op(
         changed.push(extreme_cell(rng, grid));
     }
     let _ = write!(op, "table update({changed:?})");
-    match t.table.update(grid, &changed) {
+    match t.table.repair(grid, &changed) {
         Ok(_) => check_table(rng, grid, t, covered),
         Err(TableError::TooLarge { needed, limit }) => {
             // Documented: opening a cell outside the slots rebuilds, and a rebuild
