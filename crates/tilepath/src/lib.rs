@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod cell;
+mod components;
 mod cost;
 mod direction;
 mod field;
@@ -15,6 +16,7 @@ mod search;
 mod topology;
 
 pub use cell::Cell;
+pub use components::{ComponentStats, Components};
 pub use cost::{OCTILE_DIAGONAL, OCTILE_STRAIGHT};
 pub use direction::{Connectivity, Direction, Direction8};
 pub use field::{DistanceField, FieldError, FieldState, FieldStats, Region, combined_next_step};
@@ -24,15 +26,15 @@ pub use next_hop::{
     Encoding, Hops, MemoryEstimate, NextHopTable, RepairStats, TableBuilder, TableCells, TableError,
 };
 pub use path::{GridPath, GridPath8, MAX_STEPS};
-pub use search::astar::AStar;
+pub use search::astar::{AStar, UNREACHABLE_EXPANSIONS};
 pub use search::greedy::Greedy;
 pub use search::{PathError, PathResult, Route};
 
 /// The names most programs need: `use tilepath::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        AStar, Cell, Connectivity, Direction, Direction8, DistanceField, Greedy, Grid, GridLayer,
-        GridPath, GridPath8, NextHopTable, PathError, PathResult, Region, TileKind,
+        AStar, Cell, Components, Connectivity, Direction, Direction8, DistanceField, Greedy, Grid,
+        GridLayer, GridPath, GridPath8, NextHopTable, PathError, PathResult, Region, TileKind,
     };
 }
 

@@ -182,3 +182,50 @@ fn next_hop_queries_allocate_nothing() {
         assert!(answered > 10_000, "the queries found nothing: {answered}");
     }
 }
+
+#[test]
+fn components_queries_repairs_and_bounded_searches_allocate_nothing() {
+    let mut rng = rng(17);
+    // Floor and walls only, so that toggling a cell twice restores it.
+    let mut grid = random_grid(&mut rng, 120, 120, 0.35);
+    for c in (0..120 * 120).map(|i| Cell::new(i % 120, i / 120)) {
+        if grid.get(c) != Some(tilepath::TileKind::K3) {
+            grid.set(c, tilepath::TileKind::K0).unwrap();
+        }
+    }
+    let layer = GridLayer::FLOOR_ONLY;
+    let mut parts = tilepath::Components::new(&grid, layer);
+    let mut astar = AStar::for_grid(&grid);
+    let edits: Vec<Cell> = (0..400).map(|_| random_cell(&mut rng, &grid)).collect();
+    let pairs: Vec<(Cell, Cell)> = (0..400)
+        .map(|_| (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid)))
+        .collect();
+    // Toggling every listed cell twice restores the map: the second round repeats the
+    // first one's work, which has already grown the split scratch.
+    let mut round = |grid: &mut Grid, parts: &mut tilepath::Components| {
+        let mut splits = 0;
+        for &c in &edits {
+            let k = grid.get(c).unwrap();
+            let flip = if k == tilepath::TileKind::K3 {
+                tilepath::TileKind::K0
+            } else {
+                tilepath::TileKind::K3
+            };
+            grid.set(c, flip).unwrap();
+            splits += parts.repair(grid, &[c]).unwrap().splits;
+        }
+        for &(a, b) in &pairs {
+            std::hint::black_box(parts.is_reachable(a, b));
+            std::hint::black_box(astar.build_path_in(parts, grid, a, b, layer).unwrap());
+        }
+        splits
+    };
+    let warm = round(&mut grid, &mut parts) + round(&mut grid, &mut parts);
+    assert!(warm > 0, "the edits split nothing");
+    let mut again = 0;
+    let n = allocations_in(|| {
+        again = round(&mut grid, &mut parts) + round(&mut grid, &mut parts);
+    });
+    assert_eq!(again, warm);
+    assert_eq!(n, 0, "allocations in 1,600 edits and 1,600 queries");
+}

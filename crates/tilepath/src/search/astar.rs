@@ -5,8 +5,11 @@ use super::window::{Visit, WINDOW_SLOTS, Window};
 use super::{NO_PARENT, PathError, PathResult, Query, backtrack};
 use crate::queue::{BucketQueue, GenerationMap, RadixHeap};
 use crate::topology::{Eight, Four, Neighborhood};
-use crate::{Cell, Grid, GridLayer, GridPath, GridPath8};
+use crate::{Cell, Components, Grid, GridLayer, GridPath, GridPath8};
 use core::marker::PhantomData;
+
+/// The most cells [`AStar::build_path_in`] expands for a goal out of reach.
+pub const UNREACHABLE_EXPANSIONS: u32 = 4096;
 
 /// A node: `g << 5 | closed << 4 | parent` (parent = direction code or `NO_PARENT`).
 type Node = u64;
@@ -244,6 +247,68 @@ impl AStar {
         layer: GridLayer,
     ) -> Result<PathResult<GridPath8>, PathError> {
         self.run::<Eight>(grid, from, to, layer)
+    }
+
+    /// [`build_path`](Self::build_path) for a goal that may be out of reach, answered
+    /// without searching a whole component: when `parts` says `to` cannot be reached
+    /// from `from` (blocked, outside the grid, or in another component), the search
+    /// stops after at most [`UNREACHABLE_EXPANSIONS`] expansions (or the solver's own
+    /// limit, if lower) and the partial route ends at the cell closest to the goal
+    /// among those it expanded. Reachable goals get exactly `build_path`'s answer.
+    ///
+    /// `parts` must be up to date with `grid` and built for a layer that lets units
+    /// enter the same tile kinds as `layer`.
+    ///
+    /// # Errors
+    /// As [`build_path`](Self::build_path).
+    pub fn build_path_in(
+        &mut self,
+        parts: &Components,
+        grid: &Grid,
+        from: Cell,
+        to: Cell,
+        layer: GridLayer,
+    ) -> Result<PathResult<GridPath>, PathError> {
+        self.bounded_unless_reachable(parts, from, to, layer, |s| {
+            s.run::<Four>(grid, from, to, layer)
+        })
+    }
+
+    /// [`build_path8`](Self::build_path8) with [`build_path_in`](Self::build_path_in)'s
+    /// answer for goals out of reach.
+    ///
+    /// # Errors
+    /// As [`build_path`](Self::build_path).
+    pub fn build_path8_in(
+        &mut self,
+        parts: &Components,
+        grid: &Grid,
+        from: Cell,
+        to: Cell,
+        layer: GridLayer,
+    ) -> Result<PathResult<GridPath8>, PathError> {
+        self.bounded_unless_reachable(parts, from, to, layer, |s| {
+            s.run::<Eight>(grid, from, to, layer)
+        })
+    }
+
+    fn bounded_unless_reachable<R>(
+        &mut self,
+        parts: &Components,
+        from: Cell,
+        to: Cell,
+        layer: GridLayer,
+        search: impl FnOnce(&mut Self) -> R,
+    ) -> R {
+        debug_assert!(parts.serves(layer), "components of another layer");
+        if parts.is_reachable(from, to) {
+            return search(self);
+        }
+        let limit = self.max_expansions;
+        self.max_expansions = limit.min(UNREACHABLE_EXPANSIONS);
+        let answer = search(self);
+        self.max_expansions = limit;
+        answer
     }
 
     fn run<N: Neighborhood>(

@@ -1,0 +1,512 @@
+//! Connected components of a layer's passable cells, kept up to date on edits.
+
+use crate::queue::Generation;
+use crate::{Cell, Grid, GridError, GridLayer, GridMismatch};
+use core::fmt;
+
+/// Which cells can reach which: the connected components of the cells a layer can
+/// enter, so that "is there a path at all?" is answered in O(log n) without a search,
+/// and kept exact after edits by [`repair`](Self::repair).
+///
+/// Components depend only on which tile kinds the layer lets a unit enter, not on
+/// their costs, and they are the same for 4- and 8-connected movement: a diagonal step
+/// is only legal when both cells beside its corner are open (no corner cutting), and
+/// then it can be walked as two straight steps. So one `Components` serves every
+/// connectivity and every layer with the same passable kinds.
+///
+/// ```
+/// use tilepath::{Cell, Components, Grid, GridLayer, TileKind};
+/// let mut grid = Grid::from_ascii("..#..\n..#..", |c| {
+///     Some(if c == '#' { TileKind::K1 } else { TileKind::K0 })
+/// })?;
+/// let mut parts = Components::new(&grid, GridLayer::FLOOR_ONLY);
+/// let (a, b) = (Cell::new(0, 0), Cell::new(4, 1));
+/// assert!(!parts.is_reachable(a, b));
+/// assert_eq!(parts.count(), 2);
+/// grid.set(Cell::new(2, 1), TileKind::K0)?; // a door
+/// parts.repair(&grid, &[Cell::new(2, 1)])?;
+/// assert!(parts.is_reachable(a, b));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Implementation
+/// Every open cell holds a label; labels are joined in a union-find forest (union by
+/// size, so a query follows at most `log2(cells)` links and needs no `&mut`). Opening
+/// a cell unites the labels of its open neighbours. Closing one first checks the ring
+/// of its 8 neighbours: if its open straight neighbours stay joined around it, nothing
+/// can have split. Otherwise a breadth-first search runs from each side in turn, a cell
+/// at a time; sides that meet are one, and a side that runs out of cells first is cut
+/// off and gets a new label, so the work is bounded by the smaller sides, not the
+/// component. Labels are 4 bytes a cell, plus 4 bytes a cell of search marks from the
+/// first closing that needs them.
+#[derive(Clone)]
+pub struct Components {
+    width: u32,
+    height: u32,
+    /// Bit `k`: kind `k` is passable.
+    passable: u8,
+    /// Per cell: its label, or [`BLOCKED`].
+    labels: Vec<u32>,
+    /// Per label: its parent in the forest (a root is its own parent).
+    parent: Vec<u32>,
+    /// Per root: the cells under it (an upper bound after splits).
+    size: Vec<u32>,
+    /// Components now.
+    count: usize,
+    /// Per cell: `generation << 2 | side` once a split search reached it.
+    seen: Vec<u32>,
+    generation: Generation<30>,
+    /// The split search's queues, one per side.
+    queues: [Vec<u32>; 4],
+}
+
+const BLOCKED: u32 = u32::MAX;
+
+/// Bit `k` set when `layer` lets units enter kind `k`.
+fn passable_kinds(layer: GridLayer) -> u8 {
+    (0..4).fold(0, |m, k| m | u8::from(layer.costs()[k] != 0) << k)
+}
+
+/// What a [`Components::repair`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ComponentStats {
+    /// Listed cells that became passable.
+    pub opened: usize,
+    /// Listed cells that became blocked.
+    pub closed: usize,
+    /// Cells the split searches visited.
+    pub cells_searched: usize,
+    /// Components cut off by closings.
+    pub splits: usize,
+}
+
+impl fmt::Debug for Components {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Components")
+            .field("width", &self.width)
+            .field("height", &self.height)
+            .field("passable", &self.passable)
+            .field("count", &self.count)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Components {
+    /// The components of the cells of `grid` that `layer` can enter.
+    ///
+    /// # Panics
+    /// If the system cannot give the labels' memory (4 bytes a cell); see
+    /// [`try_new`](Self::try_new).
+    #[must_use]
+    pub fn new(grid: &Grid, layer: GridLayer) -> Self {
+        match Self::try_new(grid, layer) {
+            Ok(c) => c,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// [`new`](Self::new), or an error when the system cannot give the labels' memory.
+    ///
+    /// # Errors
+    /// [`GridError::OutOfMemory`] with [`bytes_for`](Self::bytes_for) (nothing is
+    /// allocated then).
+    pub fn try_new(grid: &Grid, layer: GridLayer) -> Result<Self, GridError> {
+        let bytes = Self::bytes_for(grid);
+        crate::memory::ensure(bytes).map_err(|bytes| GridError::OutOfMemory { bytes })?;
+        let passable = passable_kinds(layer);
+        let mut c = Self {
+            width: grid.width(),
+            height: grid.height(),
+            passable,
+            labels: Vec::new(),
+            parent: Vec::new(),
+            size: Vec::new(),
+            count: 0,
+            seen: Vec::new(),
+            generation: Generation::new(),
+            queues: Default::default(),
+        };
+        c.labels = (0..grid.len())
+            .map(|i| {
+                if passable >> grid.bits_at(i) & 1 == 1 {
+                    0
+                } else {
+                    BLOCKED
+                }
+            })
+            .collect();
+        c.relabel_all();
+        Ok(c)
+    }
+
+    /// Bytes [`new`](Self::new) allocates for `grid`: the labels, 4 bytes a cell.
+    #[must_use]
+    pub fn bytes_for(grid: &Grid) -> u64 {
+        grid.len() as u64 * 4
+    }
+
+    /// Bytes held now (labels, forest and split scratch).
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        (self.labels.capacity()
+            + self.parent.capacity()
+            + self.size.capacity()
+            + self.seen.capacity()
+            + self.queues.iter().map(Vec::capacity).sum::<usize>())
+            * 4
+    }
+
+    /// Whether a unit of this layer can walk from `a` to `b`: both are inside the grid,
+    /// open, and in the same component. A cell reaches itself when it is open.
+    #[must_use]
+    pub fn is_reachable(&self, a: Cell, b: Cell) -> bool {
+        match (self.component(a), self.component(b)) {
+            (Some(x), Some(y)) => x == y,
+            _ => false,
+        }
+    }
+
+    /// The component of `cell`: a number shared by exactly the cells it can reach,
+    /// valid until the next [`repair`](Self::repair); `None` if `cell` is blocked or
+    /// outside the grid.
+    #[must_use]
+    pub fn component(&self, cell: Cell) -> Option<u32> {
+        let i = self.index(cell)?;
+        let label = self.labels[i];
+        (label != BLOCKED).then(|| self.find(label))
+    }
+
+    /// Whether these are the components of `layer`: it lets units enter the same
+    /// tile kinds as the layer they were built for.
+    #[must_use]
+    pub fn serves(&self, layer: GridLayer) -> bool {
+        passable_kinds(layer) == self.passable
+    }
+
+    /// How many components there are.
+    #[must_use]
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// Brings the components up to date after the cells in `changed` were edited on
+    /// `grid` (list every edited cell; cells outside the grid and repeats are
+    /// ignored). The result equals a fresh [`new`](Self::new).
+    ///
+    /// # Errors
+    /// [`GridMismatch`] if `grid` is another size (nothing is changed).
+    pub fn repair(
+        &mut self,
+        grid: &Grid,
+        changed: &[Cell],
+    ) -> Result<ComponentStats, GridMismatch> {
+        GridMismatch::check((self.width, self.height), grid)?;
+        let mut stats = ComponentStats::default();
+        for &cell in changed {
+            let Some(i) = self.index(cell) else { continue };
+            let open = self.passable >> grid.bits_at(i) & 1 == 1;
+            match (self.labels[i] != BLOCKED, open) {
+                (false, true) => {
+                    stats.opened += 1;
+                    self.open(i);
+                }
+                (true, false) => {
+                    stats.closed += 1;
+                    self.close(i, &mut stats);
+                }
+                _ => {}
+            }
+        }
+        // Labels cut off by splits are left behind in the forest: start afresh once
+        // they outnumber the cells.
+        if self.parent.len() > 2 * self.labels.len() + 64 {
+            self.relabel_all();
+        }
+        Ok(stats)
+    }
+
+    #[inline]
+    fn index(&self, cell: Cell) -> Option<usize> {
+        let (x, y) = (cell.x as u32, cell.y as u32);
+        (cell.x >= 0 && cell.y >= 0 && x < self.width && y < self.height)
+            .then(|| y as usize * self.width as usize + x as usize)
+    }
+
+    /// The root of `label`.
+    #[inline]
+    fn find(&self, mut label: u32) -> u32 {
+        while self.parent[label as usize] != label {
+            label = self.parent[label as usize];
+        }
+        label
+    }
+
+    /// A new root holding `cells` cells.
+    fn new_root(&mut self, cells: u32) -> u32 {
+        let r = self.parent.len() as u32;
+        self.parent.push(r);
+        self.size.push(cells);
+        self.count += 1;
+        r
+    }
+
+    /// The open straight neighbours of cell `i`, as cell indices (`usize::MAX` for
+    /// none), in ring order: right, up (`+y`), left, down.
+    #[inline]
+    fn straight(&self, i: usize) -> [usize; 4] {
+        let w = self.width as usize;
+        let (x, y) = (i % w, i / w);
+        let open = |ok: bool, j: usize| {
+            if ok && self.labels[j] != BLOCKED {
+                j
+            } else {
+                usize::MAX
+            }
+        };
+        [
+            open(x + 1 < w, i.wrapping_add(1)),
+            open(y + 1 < self.height as usize, i.wrapping_add(w)),
+            open(x > 0, i.wrapping_sub(1)),
+            open(y > 0, i.wrapping_sub(w)),
+        ]
+    }
+
+    fn open(&mut self, i: usize) {
+        let mut root = None::<u32>;
+        for n in self.straight(i) {
+            if n == usize::MAX {
+                continue;
+            }
+            let r = self.find(self.labels[n]);
+            root = Some(match root {
+                None => r,
+                Some(q) if q == r => q,
+                Some(q) => {
+                    // Union by size: the smaller tree goes under the larger.
+                    let (big, small) = if self.size[q as usize] >= self.size[r as usize] {
+                        (q, r)
+                    } else {
+                        (r, q)
+                    };
+                    self.parent[small as usize] = big;
+                    self.size[big as usize] += self.size[small as usize];
+                    self.count -= 1;
+                    big
+                }
+            });
+        }
+        let r = match root {
+            Some(r) => {
+                self.size[r as usize] += 1;
+                r
+            }
+            None => self.new_root(1),
+        };
+        self.labels[i] = r;
+    }
+
+    fn close(&mut self, i: usize, stats: &mut ComponentStats) {
+        let root = self.find(self.labels[i]);
+        self.labels[i] = BLOCKED;
+        self.size[root as usize] = self.size[root as usize].saturating_sub(1);
+        let around = self.straight(i);
+        let open = around.iter().filter(|&&n| n != usize::MAX).count();
+        if open == 0 {
+            self.count -= 1;
+            return;
+        }
+        // Sides: open straight neighbours, joined when the diagonal cell between two
+        // consecutive ones (ring order) is open too.
+        let w = self.width as usize;
+        let diagonal_open = |k: usize| {
+            // The cell between straight neighbours k and k + 1 (mod 4).
+            let (a, b) = (around[k], around[(k + 1) % 4]);
+            if a == usize::MAX || b == usize::MAX {
+                return false;
+            }
+            let (ax, ay) = (a % w, a / w);
+            let (bx, by) = (b % w, b / w);
+            // The diagonal shares a's column or row with b's: x of one, y of the other.
+            let d = if ax == i % w {
+                ay * w + bx
+            } else {
+                by * w + ax
+            };
+            self.labels[d] != BLOCKED
+        };
+        let mut side = [usize::MAX; 4];
+        let mut sides = 0;
+        // Start after a break in the ring, so that each arc is numbered once.
+        let start = (0..4)
+            .find(|&k| !diagonal_open(k))
+            .map_or(0, |k| (k + 1) % 4);
+        for step in 0..4 {
+            let k = (start + step) % 4;
+            if around[k] == usize::MAX {
+                continue;
+            }
+            let prev = (k + 3) % 4;
+            let joined = step > 0 && diagonal_open(prev);
+            side[k] = if joined { sides - 1 } else { sides };
+            if !joined {
+                sides += 1;
+            }
+        }
+        if sides <= 1 {
+            return;
+        }
+        self.split_search(&around, &side, sides, root, stats);
+    }
+
+    /// Searches from each side of a closed cell in turn, a cell at a time: sides that
+    /// meet are one; a side that runs out first is cut off and relabelled.
+    fn split_search(
+        &mut self,
+        around: &[usize; 4],
+        side: &[usize; 4],
+        sides: usize,
+        root: u32,
+        stats: &mut ComponentStats,
+    ) {
+        if self.seen.len() != self.labels.len() {
+            self.seen = vec![0; self.labels.len()];
+        }
+        if self.generation.advance() {
+            self.seen.fill(0);
+        }
+        let stamp = self.generation.get() << 2;
+        // Sides merge as their searches meet: a tiny union-find over `sides`.
+        let mut joined: [usize; 4] = [0, 1, 2, 3];
+        let top = |j: &[usize; 4], mut s: usize| {
+            while j[s] != s {
+                s = j[s];
+            }
+            s
+        };
+        let mut heads = [0usize; 4];
+        for q in &mut self.queues {
+            q.clear();
+        }
+        for k in 0..4 {
+            if around[k] != usize::MAX {
+                let s = side[k];
+                self.seen[around[k]] = stamp | s as u32;
+                self.queues[s].push(around[k] as u32);
+            }
+        }
+        let mut alive = sides;
+        let mut done = [false; 4];
+        while alive > 1 {
+            for s in 0..sides {
+                let t = top(&joined, s);
+                if done[t] {
+                    continue;
+                }
+                // A set of sides is exhausted when every queue in it is.
+                if heads[s] >= self.queues[s].len() {
+                    let exhausted = (0..sides)
+                        .filter(|&o| top(&joined, o) == t)
+                        .all(|o| heads[o] >= self.queues[o].len());
+                    if exhausted {
+                        done[t] = true;
+                        alive -= 1;
+                        if alive >= 1 {
+                            self.cut_off(t, &joined, sides, root, stats);
+                        }
+                    }
+                    continue;
+                }
+                let p = self.queues[s][heads[s]] as usize;
+                heads[s] += 1;
+                stats.cells_searched += 1;
+                for q in self.straight(p) {
+                    if q == usize::MAX {
+                        continue;
+                    }
+                    let mark = self.seen[q];
+                    if mark & !3 == stamp {
+                        let other = top(&joined, (mark & 3) as usize);
+                        if other != t {
+                            joined[other] = t;
+                            alive -= 1;
+                        }
+                    } else {
+                        self.seen[q] = stamp | s as u32;
+                        self.queues[s].push(q as u32);
+                    }
+                }
+                if alive <= 1 {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Gives the cells the sides joined under `t` reached (the whole cut-off part)
+    /// a new label.
+    fn cut_off(
+        &mut self,
+        t: usize,
+        joined: &[usize; 4],
+        sides: usize,
+        root: u32,
+        stats: &mut ComponentStats,
+    ) {
+        let top = |mut s: usize| {
+            while joined[s] != s {
+                s = joined[s];
+            }
+            s
+        };
+        let cells: u32 = (0..sides)
+            .filter(|&o| top(o) == t)
+            .map(|o| self.queues[o].len() as u32)
+            .sum();
+        let label = self.new_root(cells);
+        self.size[root as usize] = self.size[root as usize].saturating_sub(cells);
+        for o in (0..sides).filter(|&o| top(o) == t) {
+            for &p in &self.queues[o] {
+                self.labels[p as usize] = label;
+            }
+        }
+        stats.splits += 1;
+    }
+
+    /// Labels every open cell afresh by flood fill, from the labels' own open/blocked
+    /// state.
+    fn relabel_all(&mut self) {
+        self.parent.clear();
+        self.size.clear();
+        self.count = 0;
+        const UNSEEN: u32 = BLOCKED - 1;
+        for l in &mut self.labels {
+            if *l != BLOCKED {
+                *l = UNSEEN;
+            }
+        }
+        let mut queue = core::mem::take(&mut self.queues[0]);
+        for s in 0..self.labels.len() {
+            if self.labels[s] != UNSEEN {
+                continue;
+            }
+            let label = self.new_root(0);
+            queue.clear();
+            queue.push(s as u32);
+            self.labels[s] = label;
+            let mut head = 0;
+            while head < queue.len() {
+                let p = queue[head] as usize;
+                head += 1;
+                for q in self.straight(p) {
+                    if q != usize::MAX && self.labels[q] == UNSEEN {
+                        self.labels[q] = label;
+                        queue.push(q as u32);
+                    }
+                }
+            }
+            self.size[label as usize] = queue.len() as u32;
+        }
+        queue.clear();
+        self.queues[0] = queue;
+    }
+}

@@ -1,0 +1,224 @@
+//! Connected components: after every edit, `Components` agrees with a plain flood fill
+//! (and with a fresh build), on seeded random grids and layers.
+
+use rand::RngExt;
+use std::collections::VecDeque;
+use tilepath::{Cell, Components, Connectivity, Grid, GridLayer, GridMismatch, TileKind};
+use tilepath_testkit::*;
+
+/// Reference: a component number per open cell (8-connected without corner cutting,
+/// by legal steps), `None` for blocked cells.
+fn flood(grid: &Grid, layer: GridLayer) -> Vec<Option<usize>> {
+    let (w, h) = (grid.width() as i32, grid.height() as i32);
+    let mut out = vec![None; grid.len()];
+    let mut next = 0;
+    for y in 0..h {
+        for x in 0..w {
+            let s = Cell::new(x, y);
+            if !grid.is_passable(s, layer) || out[(y * w + x) as usize].is_some() {
+                continue;
+            }
+            out[(y * w + x) as usize] = Some(next);
+            let mut queue = VecDeque::from([s]);
+            while let Some(c) = queue.pop_front() {
+                for d in tilepath::Direction8::ALL {
+                    let n = c.step(d);
+                    if grid.can_step(c, d, layer) && out[(n.y * w + n.x) as usize].is_none() {
+                        out[(n.y * w + n.x) as usize] = Some(next);
+                        queue.push_back(n);
+                    }
+                }
+            }
+            next += 1;
+        }
+    }
+    out
+}
+
+/// `parts` partitions the cells as `reference` does, and counts the same components.
+fn check(grid: &Grid, parts: &Components, reference: &[Option<usize>], what: &str) {
+    let w = grid.width() as i32;
+    let mut ours_to_ref = std::collections::HashMap::new();
+    let mut ref_to_ours = std::collections::HashMap::new();
+    for (i, &r) in reference.iter().enumerate() {
+        let cell = Cell::new(i as i32 % w, i as i32 / w);
+        let ours = parts.component(cell);
+        assert_eq!(ours.is_some(), r.is_some(), "{what}: {cell} open?");
+        if let (Some(o), Some(r)) = (ours, r) {
+            assert_eq!(
+                *ours_to_ref.entry(o).or_insert(r),
+                r,
+                "{what}: {cell} joins two"
+            );
+            assert_eq!(
+                *ref_to_ours.entry(r).or_insert(o),
+                o,
+                "{what}: {cell} split off"
+            );
+        }
+    }
+    let count = reference.iter().flatten().max().map_or(0, |m| m + 1);
+    assert_eq!(parts.count(), count, "{what}: component count");
+}
+
+#[test]
+fn components_match_a_flood_fill_after_every_edit() {
+    let mut checked = 0;
+    for seed in 0..300u64 {
+        let mut rng = rng(seed);
+        let (w, h) = (rng.random_range(1..24), rng.random_range(1..24));
+        let walls = [0.1, 0.3, 0.45, 0.6][seed as usize % 4];
+        let mut grid = random_grid(&mut rng, w, h, walls);
+        let layer = random_layer(&mut rng, 3);
+        let mut parts = Components::new(&grid, layer);
+        check(&grid, &parts, &flood(&grid, layer), "build");
+        for step in 0..60 {
+            // One to a few cells a repair, some listed twice or outside the grid.
+            let mut changed = Vec::new();
+            for _ in 0..rng.random_range(1..4) {
+                let c = random_cell(&mut rng, &grid);
+                grid.set(c, TileKind::new(rng.random_range(0..4u8)).unwrap())
+                    .unwrap();
+                changed.push(c);
+                if rng.random_bool(0.1) {
+                    changed.push(c);
+                    changed.push(Cell::new(-1, c.y));
+                }
+            }
+            parts.repair(&grid, &changed).unwrap();
+            let reference = flood(&grid, layer);
+            check(
+                &grid,
+                &parts,
+                &reference,
+                &format!("seed {seed} step {step}"),
+            );
+            check(&grid, &Components::new(&grid, layer), &reference, "fresh");
+            let (a, b) = (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid));
+            let same = |c: Cell| reference[(c.y * w as i32 + c.x) as usize];
+            assert_eq!(
+                parts.is_reachable(a, b),
+                same(a).is_some() && same(a) == same(b),
+                "seed {seed}: {a} -> {b}"
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 300 * 60);
+}
+
+#[test]
+fn reachability_agrees_with_a_search_either_connectivity() {
+    let mut astar = tilepath::AStar::whole_grid();
+    for seed in 0..200u64 {
+        let mut rng = rng(1000 + seed);
+        let grid = random_grid(&mut rng, 30, 30, 0.4);
+        let parts = Components::new(&grid, GridLayer::FLOOR_ONLY);
+        for _ in 0..10 {
+            let (a, b) = (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid));
+            for conn in [Connectivity::Four, Connectivity::Eight] {
+                let found = match conn {
+                    Connectivity::Four => astar
+                        .build_path(&grid, a, b, GridLayer::FLOOR_ONLY)
+                        .map(|r| r.route.end == b),
+                    Connectivity::Eight => astar
+                        .build_path8(&grid, a, b, GridLayer::FLOOR_ONLY)
+                        .map(|r| r.route.end == b),
+                }
+                .unwrap_or(false)
+                    && grid.is_passable(a, GridLayer::FLOOR_ONLY)
+                    && grid.is_passable(b, GridLayer::FLOOR_ONLY);
+                assert_eq!(
+                    parts.is_reachable(a, b),
+                    found,
+                    "seed {seed} {a} -> {b} {conn:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_input_is_an_answer_not_a_panic() {
+    let grid = Grid::new(5, 5).unwrap();
+    let mut parts = Components::new(&grid, GridLayer::FLOOR_ONLY);
+    let outside = Cell::new(-3, 99);
+    assert!(!parts.is_reachable(outside, Cell::new(0, 0)));
+    assert_eq!(parts.component(outside), None);
+    assert_eq!(
+        parts.repair(&Grid::new(4, 5).unwrap(), &[Cell::new(0, 0)]),
+        Err(GridMismatch {
+            expected: (5, 5),
+            found: (4, 5)
+        })
+    );
+    let empty = Grid::new(0, 0).unwrap();
+    let none = Components::new(&empty, GridLayer::FLOOR_ONLY);
+    assert_eq!(
+        (none.count(), none.is_reachable(outside, outside)),
+        (0, false)
+    );
+    let walls = Grid::filled(3, 3, TileKind::K1).unwrap();
+    assert_eq!(Components::new(&walls, GridLayer::FLOOR_ONLY).count(), 0);
+}
+
+#[test]
+fn a_long_wall_closing_splits_a_big_map_quickly() {
+    // 512x512 open map: closing a wall across it, cell by cell, splits it once at the
+    // last cell; the split search visits the smaller side only (plus as much of the
+    // larger one), never the whole map per edit.
+    let mut grid = Grid::new(512, 512).unwrap();
+    let mut parts = Components::new(&grid, GridLayer::FLOOR_ONLY);
+    let mut searched = 0;
+    for y in 0..512 {
+        let c = Cell::new(100, y);
+        grid.set(c, TileKind::K1).unwrap();
+        let stats = parts.repair(&grid, &[c]).unwrap();
+        searched += stats.cells_searched;
+        assert_eq!(stats.splits, usize::from(y == 511));
+    }
+    assert_eq!(parts.count(), 2);
+    assert!(!parts.is_reachable(Cell::new(0, 0), Cell::new(511, 511)));
+    // The last split searched both sides in turn until the small one (100 columns)
+    // ran out: at most twice its cells; earlier closings found the ring joined.
+    assert!(searched <= 2 * 100 * 512 + 512, "{searched} cells searched");
+}
+
+#[test]
+fn searches_given_components_stop_early_only_for_goals_out_of_reach() {
+    let mut with = tilepath::AStar::whole_grid();
+    let mut plain = tilepath::AStar::whole_grid();
+    let mut bounded = 0;
+    for seed in 0..150u64 {
+        let mut rng = rng(5000 + seed);
+        let grid = random_grid(&mut rng, 90, 90, 0.42);
+        let layer = GridLayer::FLOOR_ONLY;
+        let parts = Components::new(&grid, layer);
+        for _ in 0..6 {
+            let (a, b) = (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid));
+            if a == b {
+                continue; // already there, whatever the cell
+            }
+            let four = with.build_path_in(&parts, &grid, a, b, layer).unwrap();
+            let eight = with.build_path8_in(&parts, &grid, a, b, layer).unwrap();
+            if parts.is_reachable(a, b) {
+                assert_eq!(four, plain.build_path(&grid, a, b, layer).unwrap());
+                assert_eq!(eight, plain.build_path8(&grid, a, b, layer).unwrap());
+            } else {
+                bounded += 1;
+                for (expanded, partial, end) in [
+                    (four.expanded, four.partial, four.route.end),
+                    (eight.expanded, eight.partial, eight.route.end),
+                ] {
+                    assert!(expanded <= tilepath::UNREACHABLE_EXPANSIONS);
+                    assert!(partial && end != b, "seed {seed}: {a} -> {b}");
+                    // (A unit standing on a blocked cell may step off it.)
+                    let open = grid.is_passable(a, layer);
+                    assert!(!open || a == end || parts.is_reachable(a, end));
+                }
+                walk(&grid, layer, a, four.path.into_iter().map(Into::into));
+            }
+        }
+    }
+    assert!(bounded > 100, "only {bounded} unreachable queries");
+}
