@@ -129,6 +129,11 @@ const RIGHT_CANDIDATES: u64 = 0x0155_5555_5555_5554;
 const LEFT_CANDIDATES: u64 = 0x0055_5555_5555_5555;
 /// Cells a scan word advances by.
 const STEP: i64 = 28;
+/// Diagonal steps whose column scans are swept together: with a column on each side,
+/// they fill a word's [`CHUNK`](super::rows::CHUNK) cells.
+const RUN: i64 = 27;
+/// Cells in a [`Rows::bits`] word.
+const CHUNK_BITS: i64 = super::rows::CHUNK;
 
 impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
     /// g of one straight step.
@@ -267,10 +272,10 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
     fn jump_column(&mut self, x: i64, y: i64, dy: i64, g: u64) -> Option<i64> {
         let r = self.rows;
         // Cells x - 1, x, x + 1 at bits 0, 2, 4.
-        let mut behind = r.bits(x - 1, y) & 0b1_0101;
+        let mut behind = r.three(x, y);
         let mut c = y + dy;
         let (found, last) = loop {
-            let row = r.bits(x - 1, c) & 0b1_0101;
+            let row = r.three(x, c);
             if row & 0b100 == 0 {
                 break (false, c - dy);
             }
@@ -287,37 +292,157 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
     /// 8-connected: scans the diagonal from `(x, y)` in direction `(dx, dy)`: the first
     /// cell that is the goal or whose straight scans (`dx` along its row, `dy` along its
     /// column) find a jump point, or `None` where the next diagonal step is not legal.
+    ///
+    /// The diagonal goes in runs of up to [`RUN`] steps. A run's row scans go one by
+    /// one, until the first that finds a jump point; its column scans go together, a
+    /// row of all of them per word (see [`sweep_columns`](Self::sweep_columns)), so an
+    /// open area costs a word per row and run instead of a read per cell.
     #[inline(always)]
-    fn jump_diagonal(
-        &mut self,
-        mut x: i64,
-        mut y: i64,
-        dx: i64,
-        dy: i64,
-        mut g: u64,
-    ) -> Option<(i64, i64)> {
+    fn jump_diagonal(&mut self, x: i64, y: i64, dx: i64, dy: i64, g: u64) -> Option<(i64, i64)> {
         let r = self.rows;
+        let (mut cx, mut cy, mut cg) = (x, y, g);
         loop {
-            if !(r.is_open(x + dx, y) && r.is_open(x, y + dy) && r.is_open(x + dx, y + dy)) {
+            // The run's legal steps, and the first of them whose cell is the goal or
+            // whose row scan stops at a jump point.
+            let mut steps = 0;
+            let mut stop = None;
+            while steps < RUN {
+                let (px, py) = (cx + dx * steps, cy + dy * steps);
+                if !(r.is_open(px + dx, py)
+                    && r.is_open(px, py + dy)
+                    && r.is_open(px + dx, py + dy))
+                {
+                    break;
+                }
+                steps += 1;
+                let (nx, ny) = (px + dx, py + dy);
+                let ng = cg + steps as u64 * OCTILE_DIAGONAL;
+                if TRACK {
+                    self.crossed((nx, ny), (nx, ny), ng);
+                }
+                if (nx, ny) == self.target || self.jump_row(nx, ny, dx, ng).is_some() {
+                    stop = Some(steps);
+                    break;
+                }
+            }
+            // Only columns up to the row scans' stop can stop the diagonal sooner.
+            let column = self.sweep_columns(cx, cy, dx, dy, cg, steps);
+            let first = match (stop, column) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            if let Some(k) = first {
+                return Some((cx + dx * k, cy + dy * k));
+            }
+            if steps < RUN {
                 return None;
             }
-            x += dx;
-            y += dy;
-            g += OCTILE_DIAGONAL;
+            cx += dx * RUN;
+            cy += dy * RUN;
+            cg += RUN as u64 * OCTILE_DIAGONAL;
+        }
+    }
+
+    /// The column scans (direction `dy`) from the diagonal cells `(cx + dx * k, cy + dy
+    /// * k)`, `k = 1..=n` (`n <= RUN`), swept together row by row: the smallest `k`
+    /// whose scan finds a jump point (a forced neighbour left or right, or the goal).
+    /// `g` is the g of `(cx, cy)`.
+    ///
+    /// Column `k` is bit `2j` of a [`Rows::bits`] word based at `base`, its neighbours
+    /// at `j - 1` and `j + 1`; the scan of column `k` starts one row past its diagonal
+    /// cell, so each row swept takes in one more column.
+    #[inline(always)]
+    fn sweep_columns(&mut self, cx: i64, cy: i64, dx: i64, dy: i64, g: u64, n: i64) -> Option<i64> {
+        if n == 0 {
+            return None;
+        }
+        let r = self.rows;
+        let base = if dx > 0 { cx } else { cx - (RUN + 1) };
+        // Column k's bit, and back.
+        let bit = |k: i64| 1u64 << (2 * if dx > 0 { k } else { RUN + 1 - k });
+        let column_of = |b: u32| {
+            let j = i64::from(b / 2);
+            if dx > 0 { j } else { RUN + 1 - j }
+        };
+        // The nearest column of a mask: the lowest bit going right, the highest going left.
+        let nearest = |m: u64| {
+            column_of(if dx > 0 {
+                m.trailing_zeros()
+            } else {
+                63 - m.leading_zeros()
+            })
+        };
+        // Columns up to `limit` are still of interest (all, until one finds).
+        let mut limit = n;
+        let mut wanted = (bit(n) << 2) - 1;
+        if dx < 0 {
+            wanted = !(bit(n) - 1);
+        }
+        let mut alive = 0u64;
+        let mut behind = r.bits(base, cy + dy);
+        let mut found = None;
+        let mut t = 1;
+        loop {
+            let row = cy + dy * (t + 1);
+            if t <= limit {
+                alive |= bit(t);
+            }
+            if alive == 0 {
+                break;
+            }
+            let cur = r.bits(base, row);
+            let dead = alive & !cur;
+            alive &= cur;
+            let fresh = cur & !behind;
+            let mut stops = alive & ((fresh << 2) | (fresh >> 2));
+            if row == self.target.1 {
+                let j = self.target.0 - base;
+                if (0..CHUNK_BITS).contains(&j) {
+                    stops |= alive & (1 << (2 * j));
+                }
+            }
             if TRACK {
-                self.crossed((x, y), (x, y), g);
+                self.crossed_columns(dead, row - dy, cx, cy, dx, dy, g, &column_of);
+                self.crossed_columns(stops, row, cx, cy, dx, dy, g, &column_of);
             }
-            if (x, y) == self.target {
-                return Some((x, y));
+            if stops != 0 {
+                let k = nearest(stops);
+                found = Some(found.map_or(k, |f: i64| f.min(k)));
+                // Farther columns cannot stop the diagonal sooner.
+                limit = k - 1;
+                wanted &= if dx > 0 {
+                    bit(k) - 1
+                } else {
+                    !((bit(k) << 2) - 1)
+                };
+                alive &= wanted & !stops;
             }
-            // A tracking search scans both lines, so that both are crossed.
-            let row = self.jump_row(x, y, dx, g).is_some();
-            if row && !TRACK {
-                return Some((x, y));
-            }
-            if self.jump_column(x, y, dy, g).is_some() || row {
-                return Some((x, y));
-            }
+            behind = cur;
+            t += 1;
+        }
+        found
+    }
+
+    /// A tracking search's column scans of the columns in `ended` (a
+    /// [`sweep_columns`](Self::sweep_columns) mask) ended at row `last`.
+    #[expect(clippy::too_many_arguments, reason = "the sweep's state, in registers")]
+    #[inline(always)]
+    fn crossed_columns(
+        &mut self,
+        mut ended: u64,
+        last: i64,
+        cx: i64,
+        cy: i64,
+        dx: i64,
+        dy: i64,
+        g: u64,
+        column_of: &impl Fn(u32) -> i64,
+    ) {
+        while ended != 0 {
+            let k = column_of(ended.trailing_zeros());
+            ended &= ended - 1;
+            let (x, y) = (cx + dx * k, cy + dy * k);
+            self.crossed_column(x, y, dy, last, g + k as u64 * OCTILE_DIAGONAL);
         }
     }
 

@@ -26,6 +26,8 @@ pub(super) struct Rows<'a> {
     y1: i64,
     /// Per kind code: all ones if the layer can enter it, else 0.
     kinds: [u64; 4],
+    /// For a layer that enters one kind only: that kind's code in every 2-bit field.
+    only: Option<u64>,
     layer: GridLayer,
 }
 
@@ -45,8 +47,16 @@ impl<'a> Rows<'a> {
                 *k = u64::MAX;
             }
         }
+        let only = match kinds {
+            [u64::MAX, 0, 0, 0] => Some(0),
+            [0, u64::MAX, 0, 0] => Some(EVEN),
+            [0, 0, u64::MAX, 0] => Some(EVEN << 1),
+            [0, 0, 0, u64::MAX] => Some(u64::MAX),
+            _ => None,
+        };
         Self {
             bytes: grid.as_bytes(),
+            only,
             width: i64::from(grid.width()),
             x0,
             y0,
@@ -77,6 +87,11 @@ impl<'a> Rows<'a> {
     /// Bit `2j` set where the 2-bit cell `j` of `cells` is a kind the layer enters.
     #[inline(always)]
     fn open_kinds(&self, cells: u64) -> u64 {
+        // One open kind (the common "floor only" layer) is a compare of each field.
+        if let Some(pattern) = self.only {
+            let differ = cells ^ pattern;
+            return !(differ | differ >> 1) & EVEN;
+        }
         let lo = cells;
         let hi = cells >> 1;
         let [k0, k1, k2, k3] = self.kinds;
@@ -100,6 +115,35 @@ impl<'a> Rows<'a> {
         // `hi - lo <= 29`: the mask keeps the cells inside the area.
         let open = self.open_kinds(cells) & ((1u64 << (2 * (hi - lo))) - 1);
         open << (2 * (lo - base))
+    }
+
+    /// Passability of cells `x - 1`, `x` and `x + 1` of row `y` at bits 0, 2 and 4, for
+    /// column scans; `x` must be a column of the area.
+    #[inline(always)]
+    pub(super) fn three(&self, x: i64, y: i64) -> u64 {
+        debug_assert!(self.x0 <= x && x < self.x1);
+        if y < self.y0 || y >= self.y1 {
+            return 0;
+        }
+        let i = (y * self.width + x) as usize;
+        // Cells `i - 1..=i + 1` lie in the 2 bytes from `(i - 1) >> 2` on (cells past
+        // the grid's end read as 0 and are masked off as outside the area).
+        let Some(first) = i.checked_sub(1) else {
+            return self.bits(x - 1, y) & 0b1_0101;
+        };
+        let b = first >> 2;
+        let pair = match self.bytes.get(b..b + 2) {
+            Some(&[lo, hi]) => u64::from(u16::from_le_bytes([lo, hi])),
+            _ => u64::from(self.bytes.get(b).copied().unwrap_or(0)),
+        };
+        let mut mask = 0b100;
+        if x > self.x0 {
+            mask |= 0b1;
+        }
+        if x + 1 < self.x1 {
+            mask |= 0b1_0000;
+        }
+        self.open_kinds(pair >> ((first & 3) * 2)) & mask
     }
 
     /// Whether cell `(x, y)` is inside the area and open.
@@ -132,6 +176,7 @@ mod tests {
         .unwrap();
         for layer in [
             GridLayer::FLOOR_ONLY,
+            GridLayer::new([0, 0, 0, 9]),
             GridLayer::new([0, 1, 0, 1]),
             GridLayer::new([0, 0, 1, 1]),
             GridLayer::new([1, 1, 1, 0]),
@@ -150,6 +195,9 @@ mod tests {
                             assert_eq!(rows.is_open(x, y), want);
                         }
                         assert_eq!(bits >> (2 * CHUNK), 0);
+                        if (lo.0..hi.0).contains(&base) {
+                            assert_eq!(rows.three(base, y), rows.bits(base - 1, y) & 0b1_0101);
+                        }
                     }
                 }
             }
