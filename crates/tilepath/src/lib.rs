@@ -28,13 +28,14 @@ pub use next_hop::{
 pub use path::{GridPath, GridPath8, MAX_STEPS};
 pub use search::astar::{AStar, UNREACHABLE_EXPANSIONS};
 pub use search::greedy::Greedy;
+pub use search::jps::Jps;
 pub use search::{PathError, PathResult, Route};
 
 /// The names most programs need: `use tilepath::prelude::*;`.
 pub mod prelude {
     pub use crate::{
         AStar, Cell, Components, Connectivity, Direction, Direction8, DistanceField, Greedy, Grid,
-        GridLayer, GridPath, GridPath8, NextHopTable, PathError, PathResult, Region, TileKind,
+        GridLayer, GridPath, GridPath8, Jps, NextHopTable, PathError, PathResult, Region, TileKind,
     };
 }
 

@@ -1,7 +1,8 @@
-//! Single-pair searches: greedy best-first and A*.
+//! Single-pair searches: greedy best-first, A* and jump point search.
 
 pub(crate) mod astar;
 pub(crate) mod greedy;
+pub(crate) mod jps;
 pub(crate) mod linked;
 pub(crate) mod rows;
 pub(crate) mod window;

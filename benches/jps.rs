@@ -1,0 +1,195 @@
+//! Jump point search against our A*, whole-grid and 8-connected, on the same queries in
+//! the same run.
+//!
+//! `cargo bench -p tilepath-benches --bench jps` (needs `../shared/maps`). Groups:
+//! - `jps/<map>`: every shared Moving AI map, 300 evenly spaced scenarios a sample
+//!   (throughput in queries);
+//! - `jps4096/<map>`: 4096x4096 maps, 20 long routes (corner region to corner region):
+//!   `32room_000` tiled 8x8, and a seeded random map with 25% walls. A* (seconds a
+//!   route on the tiled map) is timed once per route, outside criterion.
+//!
+//! Before each group, the median time of one query over the sample (each query timed
+//! alone, the fastest of a few runs) is printed, with the nodes each search expanded.
+//! `JPS_BENCH_4096=0` skips the 4096x4096 maps.
+
+mod support;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use rand::RngExt;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+use tilepath::{AStar, Cell, Grid, GridLayer, Jps, TileKind};
+
+const MAPS: [&str; 6] = [
+    "arena.map",
+    "den312d.map",
+    "lak303d.map",
+    "maze512-1-0.map",
+    "random512-10-0.map",
+    "32room_000.map",
+];
+
+const LAYER: GridLayer = GridLayer::FLOOR_ONLY;
+
+/// Median over `queries` of the fastest of `runs` timings of `query`, in microseconds.
+fn median_us(queries: &[(Cell, Cell)], runs: usize, mut query: impl FnMut(Cell, Cell)) -> f64 {
+    let mut times: Vec<f64> = queries
+        .iter()
+        .map(|&(s, g)| {
+            (0..runs)
+                .map(|_| {
+                    let t = Instant::now();
+                    query(s, g);
+                    t.elapsed().as_secs_f64() * 1e6
+                })
+                .fold(f64::INFINITY, f64::min)
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
+/// Checks that both solvers agree on every query, prints their medians and
+/// expansions, and benchmarks them side by side.
+fn compare(
+    c: &mut Criterion,
+    group: &str,
+    grid: &Grid,
+    queries: &[(Cell, Cell)],
+    runs: usize,
+    astar_in_criterion: bool,
+) {
+    let mut astar = AStar::for_grid(grid);
+    let mut jps = Jps::for_grid(grid);
+    let (mut a_expanded, mut j_expanded) = (0u64, 0u64);
+    for &(s, g) in queries {
+        let a = astar.build_path8(grid, s, g, LAYER).unwrap();
+        let j = jps.build_path8(grid, s, g, LAYER).unwrap();
+        assert!(
+            (a.route.cost - j.route.cost).abs() < 1e-6 * a.route.cost.max(1.0),
+            "{group}: {s} -> {g}: A* {:?}, JPS {:?}",
+            a.route,
+            j.route
+        );
+        a_expanded += u64::from(a.expanded);
+        j_expanded += u64::from(j.expanded);
+    }
+    let a_us = median_us(queries, runs, |s, g| {
+        black_box(astar.build_path8(grid, s, g, LAYER).unwrap().route.cost);
+    });
+    let j_us = median_us(queries, runs, |s, g| {
+        black_box(jps.build_path8(grid, s, g, LAYER).unwrap().route.cost);
+    });
+    eprintln!(
+        "{group}: {} queries; median per query: A* {a_us:.2} us, JPS {j_us:.2} us ({:.1}x); \
+         expanded: A* {a_expanded}, JPS {j_expanded} jump points",
+        queries.len(),
+        a_us / j_us
+    );
+    let mut g = c.benchmark_group(group);
+    g.throughput(Throughput::Elements(queries.len() as u64));
+    if astar_in_criterion {
+        g.bench_function("astar8", |b| {
+            b.iter(|| {
+                for &(s, t) in queries {
+                    black_box(astar.build_path8(grid, s, t, LAYER).unwrap().route.cost);
+                }
+            })
+        });
+    }
+    g.bench_function("jps8", |b| {
+        b.iter(|| {
+            for &(s, t) in queries {
+                black_box(jps.build_path8(grid, s, t, LAYER).unwrap().route.cost);
+            }
+        })
+    });
+    g.finish();
+}
+
+fn movingai_maps(c: &mut Criterion) {
+    const SAMPLE: usize = 300;
+    for map in MAPS {
+        let (grid, scenarios) = support::movingai(map);
+        let step = (scenarios.len() / SAMPLE).max(1);
+        let queries: Vec<(Cell, Cell)> = scenarios
+            .into_iter()
+            .step_by(step)
+            .take(SAMPLE)
+            .map(|(s, g, _)| (s, g))
+            .collect();
+        compare(c, &format!("jps/{map}"), &grid, &queries, 5, true);
+    }
+}
+
+/// `count` reachable pairs, start in the top-left eighth of each side and goal in the
+/// bottom-right one.
+fn long_routes(grid: &Grid, count: usize, seed: u64) -> Vec<(Cell, Cell)> {
+    let mut rng = tilepath_testkit::rng(seed);
+    let mut jps = Jps::for_grid(grid);
+    let (w, h) = (grid.width() as i32, grid.height() as i32);
+    let open_in = |x0: i32, y0: i32, rng: &mut rand::rngs::StdRng| loop {
+        let c = Cell::new(
+            rng.random_range(x0..x0 + w / 8),
+            rng.random_range(y0..y0 + h / 8),
+        );
+        if grid.is_passable(c, LAYER) {
+            return c;
+        }
+    };
+    let mut out = Vec::new();
+    while out.len() < count {
+        let s = open_in(0, 0, &mut rng);
+        let g = open_in(w - w / 8, h - h / 8, &mut rng);
+        if jps
+            .build_path8(grid, s, g, LAYER)
+            .unwrap()
+            .route
+            .reaches_goal
+        {
+            out.push((s, g));
+        }
+    }
+    out
+}
+
+fn maps_4096(c: &mut Criterion) {
+    if std::env::var("JPS_BENCH_4096").is_ok_and(|v| v == "0") {
+        return;
+    }
+    let room = tilepath_testkit::load_movingai("32room_000.map");
+    let (rw, rh) = (room.width() as i32, room.height() as i32);
+    let tiled = Grid::from_fn(8 * rw as u32, 8 * rh as u32, |c| {
+        room.get(Cell::new(c.x % rw, c.y % rh))
+            .unwrap_or(TileKind::K3)
+    })
+    .unwrap();
+    let mut rng = tilepath_testkit::rng(4096);
+    let random = Grid::from_fn(4096, 4096, |_| {
+        if rng.random_bool(0.25) {
+            TileKind::K3
+        } else {
+            TileKind::K0
+        }
+    })
+    .unwrap();
+    for (name, grid) in [("32room_000x8x8", tiled), ("random25", random)] {
+        let queries = long_routes(&grid, 20, 7);
+        // A* takes up to seconds a route here: its median above, not criterion's.
+        compare(c, &format!("jps4096/{name}"), &grid, &queries, 1, false);
+    }
+}
+
+fn config() -> Criterion {
+    Criterion::default()
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3))
+        .sample_size(10)
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = movingai_maps, maps_4096
+}
+criterion_main!(benches);

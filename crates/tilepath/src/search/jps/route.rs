@@ -1,0 +1,103 @@
+//! From jump points to a [`PathResult`]: the route's first steps, its length and cost.
+
+use super::super::PackedSteps;
+use crate::cost::CostSum;
+use crate::search::{PathResult, Route};
+use crate::{Cell, Grid, GridLayer, MAX_STEPS};
+
+/// The route through `corners`, given from its end back to the start: consecutive
+/// corners are joined by a straight line in one of `P`'s directions (a repeated corner
+/// is skipped). The cost of every step is `cost`, the layer's one cost.
+pub(super) fn build<P: PackedSteps>(
+    grid: &Grid,
+    layer: GridLayer,
+    (start, goal): (Cell, Cell),
+    corners: impl Iterator<Item = (i64, i64)>,
+    expanded: u32,
+) -> PathResult<P> {
+    // Direction code of each unit step (dx, dy), by `(dy + 1) * 3 + dx + 1`.
+    let mut code_of = [u8::MAX; 9];
+    for code in 0..1u8 << P::BITS {
+        let (dx, dy) = P::dir8(code).offset();
+        code_of[((dy + 1) * 3 + dx + 1) as usize] = code;
+    }
+    let cost = layer.min_cost();
+    // Steps go into a 192-bit shift register, last step first: once more than 56 are
+    // in, the far end falls off the top and the steps nearest the start remain. Of a
+    // line longer than that, only its last 56 steps can remain, so no more are pushed.
+    let mut words = [0u64; 3];
+    let mut len = 0u64;
+    let mut sum = CostSum::default();
+    let mut corners = corners.peekable();
+    let end = corners.next().unwrap_or((start.x.into(), start.y.into()));
+    let mut at = end;
+    for prev in corners {
+        let (dx, dy) = ((at.0 - prev.0).signum(), (at.1 - prev.1).signum());
+        let steps = at.0.abs_diff(prev.0).max(at.1.abs_diff(prev.1));
+        if steps == 0 {
+            continue;
+        }
+        debug_assert!(
+            at.0.abs_diff(prev.0) == at.1.abs_diff(prev.1) || dx == 0 || dy == 0,
+            "{prev:?} -> {at:?} is not a line"
+        );
+        let code = code_of[((dy + 1) * 3 + dx + 1) as usize];
+        debug_assert!(code != u8::MAX, "step ({dx}, {dy}) has no code");
+        if cfg!(debug_assertions) {
+            // Every step keeps the one movement rule.
+            let mut c = Cell::new(prev.0 as i32, prev.1 as i32);
+            for _ in 0..steps {
+                debug_assert!(grid.can_step(c, P::dir8(code), layer), "{c} {dx} {dy}");
+                c = c.step(P::dir8(code));
+            }
+        }
+        let diagonal = dx != 0 && dy != 0;
+        if diagonal {
+            sum.diagonal += steps * u64::from(cost);
+        } else {
+            sum.straight += steps * u64::from(cost);
+        }
+        len += steps;
+        for _ in 0..steps.min(MAX_STEPS as u64) {
+            words = [
+                (words[0] << P::BITS) | u64::from(code),
+                (words[1] << P::BITS) | (words[0] >> (64 - P::BITS)),
+                (words[2] << P::BITS) | (words[1] >> (64 - P::BITS)),
+            ];
+        }
+        at = prev;
+    }
+    debug_assert_eq!(
+        at,
+        (start.x.into(), start.y.into()),
+        "the route starts elsewhere"
+    );
+    let path = P::from_words(words, (len as usize).min(MAX_STEPS));
+    let route_end = Cell::new(end.0 as i32, end.1 as i32);
+    let route = Route {
+        end: route_end,
+        cost: sum.value(),
+        len: u32::try_from(len).unwrap_or(u32::MAX),
+        reaches_goal: route_end == goal,
+    };
+    let (end, path_cost) = if len > MAX_STEPS as u64 {
+        let mut cell = start;
+        let mut sum = CostSum::default();
+        for i in 0..path.steps() {
+            let dir = P::dir8(path.code_at(i));
+            cell = cell.step(dir);
+            sum.add(cost, dir.is_diagonal());
+        }
+        (cell, sum.value())
+    } else {
+        (route_end, route.cost)
+    };
+    PathResult {
+        path,
+        end,
+        cost: path_cost,
+        partial: end != goal,
+        route,
+        expanded,
+    }
+}

@@ -1,0 +1,381 @@
+//! Jump point search against A* and the reference Dijkstra: seeded random grids with
+//! edits between queries, 4- and 8-connected, windowed and whole-grid; the optimal
+//! lengths of the Moving AI scenarios; zero allocation per query.
+//!
+//! CI checks a sample of every shared Moving AI map;
+//! `cargo test -p tilepath --test jps -- --ignored` checks all ~17,000 scenarios.
+
+use rand::RngExt;
+use rand::rngs::StdRng;
+use tilepath::{AStar, Cell, Direction8, Grid, GridLayer, GridPath8, Jps, PathResult, TileKind};
+use tilepath_testkit::*;
+
+#[global_allocator]
+static GLOBAL: CountingAlloc = CountingAlloc;
+
+/// A layer where every open kind costs the same (kind 3 always blocked).
+fn uniform_layer(rng: &mut StdRng) -> GridLayer {
+    let cost = [1, 1, 1, 2, 7, 255][rng.random_range(0..6usize)];
+    let mut costs = [0u8; 4];
+    for c in costs.iter_mut().take(3) {
+        if rng.random_bool(0.6) {
+            *c = cost;
+        }
+    }
+    if costs == [0; 4] {
+        costs[0] = cost;
+    }
+    GridLayer::new(costs)
+}
+
+/// Jump point search's answer is A*'s: reached or not alike, at the same cost and
+/// length; a partial route ends as near the goal as A*'s (by the search's estimate),
+/// as cheaply (ties go to the cheaper route).
+fn same_answer<P: Copy + std::fmt::Debug>(
+    what: &str,
+    eight: bool,
+    to: Cell,
+    jps: &PathResult<P>,
+    astar: &PathResult<P>,
+) {
+    let (j, a) = (&jps.route, &astar.route);
+    assert_eq!(j.reaches_goal, a.reaches_goal, "{what}: {j:?} vs A* {a:?}");
+    assert!(close(j.cost, a.cost), "{what}: cost {j:?} vs A* {a:?}");
+    assert_eq!(j.len, a.len, "{what}: {j:?} vs A* {a:?}");
+    assert!(
+        close(estimate(j.end, to, eight), estimate(a.end, to, eight)),
+        "{what}: ends {j:?} vs A* {a:?}"
+    );
+    assert_eq!(jps.partial, astar.partial, "{what}");
+}
+
+/// Random edits: single cells and small rectangles of random kinds.
+fn edit(rng: &mut StdRng, grid: &mut Grid) {
+    for _ in 0..rng.random_range(1..=6) {
+        let kind = TileKind::new(rng.random_range(0..4u8)).unwrap();
+        let a = random_cell(rng, grid);
+        if rng.random_bool(0.3) {
+            let b = Cell::new(a.x + rng.random_range(0..6), a.y + rng.random_range(0..6));
+            grid.fill_rect(a, b, kind);
+        } else {
+            grid.set(a, kind).unwrap();
+        }
+    }
+}
+
+#[test]
+fn jps_matches_astar_and_reference_dijkstra_on_random_grids() {
+    let mut windowed = Jps::new();
+    let mut whole = Jps::whole_grid();
+    let mut astar = AStar::new();
+    let mut astar_whole = AStar::whole_grid();
+    let (mut checked, mut partial, mut long) = (0, 0, 0);
+    for seed in 0..600 {
+        let mut rng = rng(1000 + seed);
+        let big = rng.random_bool(0.15);
+        let side = |rng: &mut StdRng| {
+            if big {
+                rng.random_range(100..=160)
+            } else {
+                rng.random_range(1..=70)
+            }
+        };
+        let (w, h) = (side(&mut rng), side(&mut rng));
+        let walls = [0.0, 0.05, 0.2, 0.35, 0.45][rng.random_range(0..5usize)];
+        let mut grid = random_grid(&mut rng, w, h, walls);
+        let layer = uniform_layer(&mut rng);
+        for _ in 0..4 {
+            let from = random_cell(&mut rng, &grid);
+            let to = if rng.random_bool(0.05) {
+                Cell::new(
+                    rng.random_range(-3..w as i32 + 3),
+                    rng.random_range(-3..h as i32 + 3),
+                )
+            } else {
+                random_cell(&mut rng, &grid)
+            };
+            for eight in [false, true] {
+                let win = reference_dijkstra(&grid, layer, from, eight, in_window(from));
+                let all = reference_dijkstra(&grid, layer, from, eight, |_| true);
+                let what = format!("seed {seed} {from}->{to} eight {eight} {layer:?}");
+                if eight {
+                    let (j, a) = (
+                        windowed.build_path8(&grid, from, to, layer).unwrap(),
+                        astar.build_path8(&grid, from, to, layer).unwrap(),
+                    );
+                    check_optimal(&grid, layer, from, to, true, &win, &j);
+                    same_answer(&what, true, to, &j, &a);
+                    let (j, a) = (
+                        whole.build_path8(&grid, from, to, layer).unwrap(),
+                        astar_whole.build_path8(&grid, from, to, layer).unwrap(),
+                    );
+                    check_optimal(&grid, layer, from, to, true, &all, &j);
+                    same_answer(&what, true, to, &j, &a);
+                    partial += usize::from(j.partial);
+                    long += usize::from(j.continues());
+                } else {
+                    let (j, a) = (
+                        windowed.build_path(&grid, from, to, layer).unwrap(),
+                        astar.build_path(&grid, from, to, layer).unwrap(),
+                    );
+                    check_optimal(&grid, layer, from, to, false, &win, &j);
+                    same_answer(&what, false, to, &j, &a);
+                    let (j, a) = (
+                        whole.build_path(&grid, from, to, layer).unwrap(),
+                        astar_whole.build_path(&grid, from, to, layer).unwrap(),
+                    );
+                    check_optimal(&grid, layer, from, to, false, &all, &j);
+                    same_answer(&what, false, to, &j, &a);
+                    partial += usize::from(j.partial);
+                    long += usize::from(j.continues());
+                }
+                checked += 1;
+            }
+            edit(&mut rng, &mut grid);
+        }
+    }
+    println!("checked {checked} queries ({partial} partial, {long} longer than a path)");
+    assert!(
+        partial > 200,
+        "unreachable goals should be common: {partial}"
+    );
+    assert!(long > 50, "routes past 56 steps should be covered: {long}");
+}
+
+#[test]
+fn blocked_starts_edges_and_empty_grids() {
+    let grid = Grid::from_ascii(
+        "\
+.....
+.###.
+.#.#.
+.###.
+.....",
+        |c| Some(if c == '#' { TileKind::K1 } else { TileKind::K0 }),
+    )
+    .unwrap();
+    let layer = GridLayer::FLOOR_ONLY;
+    let mut jps = Jps::whole_grid();
+    let mut astar = AStar::whole_grid();
+    let cases = [
+        (Cell::new(2, 2), Cell::new(4, 4)), // enclosed start: the goal is unreachable
+        (Cell::new(0, 0), Cell::new(2, 2)), // enclosed goal
+        (Cell::new(1, 1), Cell::new(4, 0)), // start on a wall walks off it
+        (Cell::new(0, 0), Cell::new(2, 1)), // goal on a wall
+        (Cell::new(0, 0), Cell::new(40, -7)), // goal outside the grid
+        (Cell::new(3, 3), Cell::new(3, 3)), // start = goal, on a wall
+        (Cell::new(4, 4), Cell::new(4, 4)),
+    ];
+    for (from, to) in cases {
+        let what = format!("{from}->{to}");
+        let all = reference_dijkstra(&grid, layer, from, true, |_| true);
+        let j = jps.build_path8(&grid, from, to, layer).unwrap();
+        check_optimal(&grid, layer, from, to, true, &all, &j);
+        same_answer(
+            &what,
+            true,
+            to,
+            &j,
+            &astar.build_path8(&grid, from, to, layer).unwrap(),
+        );
+        let all = reference_dijkstra(&grid, layer, from, false, |_| true);
+        let j = jps.build_path(&grid, from, to, layer).unwrap();
+        check_optimal(&grid, layer, from, to, false, &all, &j);
+        same_answer(
+            &what,
+            false,
+            to,
+            &j,
+            &astar.build_path(&grid, from, to, layer).unwrap(),
+        );
+    }
+    for from in [Cell::new(-1, 0), Cell::new(5, 0), Cell::new(0, i32::MAX)] {
+        assert_eq!(
+            jps.build_path8(&grid, from, Cell::new(0, 0), layer)
+                .unwrap_err(),
+            astar
+                .build_path8(&grid, from, Cell::new(0, 0), layer)
+                .unwrap_err()
+        );
+        assert!(Jps::new().build_path(&grid, from, from, layer).is_err());
+    }
+    let empty = Grid::new(0, 0).unwrap();
+    assert!(
+        jps.build_path(&empty, Cell::new(0, 0), Cell::new(0, 0), layer)
+            .is_err()
+    );
+    // Every kind blocked: nowhere to go, no panic.
+    let r = jps
+        .build_path8(
+            &grid,
+            Cell::new(0, 0),
+            Cell::new(4, 4),
+            GridLayer::ALL_BLOCKED,
+        )
+        .unwrap();
+    assert!(r.partial && r.path.is_empty() && r.end == Cell::new(0, 0));
+}
+
+#[test]
+fn layers_with_several_costs_are_answered_by_astar() {
+    let mut rng = rng(3);
+    let grid = random_grid(&mut rng, 80, 80, 0.2);
+    let layer = GridLayer::new([1, 3, 9, 0]);
+    assert!(!Jps::applies_to(layer));
+    assert!(
+        Jps::applies_to(GridLayer::FLOOR_ONLY) && Jps::applies_to(GridLayer::new([4, 0, 4, 0]))
+    );
+    let (mut jps, mut astar) = (Jps::whole_grid(), AStar::whole_grid());
+    for _ in 0..50 {
+        let (from, to) = (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid));
+        assert_eq!(
+            jps.build_path8(&grid, from, to, layer).unwrap(),
+            astar.build_path8(&grid, from, to, layer).unwrap()
+        );
+    }
+}
+
+#[test]
+fn expansion_limit_gives_valid_partial_paths() {
+    let mut rng = rng(77);
+    let grid = random_grid(&mut rng, 150, 150, 0.25);
+    let layer = GridLayer::new([1, 1, 1, 0]);
+    let mut limited = Jps::whole_grid().with_max_expansions(20);
+    let mut cut = 0;
+    for _ in 0..300 {
+        let (from, to) = (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid));
+        let r = limited.build_path(&grid, from, to, layer).unwrap();
+        assert!(r.expanded <= 40, "two runs of at most 20: {}", r.expanded);
+        check_result(&grid, layer, from, to, &r);
+        let r8 = limited.build_path8(&grid, from, to, layer).unwrap();
+        assert!(r8.expanded <= 40);
+        check_result(&grid, layer, from, to, &r8);
+        cut += usize::from(r8.partial);
+    }
+    assert!(
+        cut > 100,
+        "a 20-jump-point limit should cut most long searches ({cut})"
+    );
+}
+
+const MOVING_AI: [&str; 6] = [
+    "arena.map",
+    "den312d.map",
+    "lak303d.map",
+    "maze512-1-0.map",
+    "random512-10-0.map",
+    "32room_000.map",
+];
+
+/// Checks every `stride`-th scenario of `map` with whole-grid 8-connected jump point
+/// search; returns how many were checked.
+fn check_map(map: &str, stride: usize) -> usize {
+    let grid = load_movingai(map);
+    let scenarios = load_scenarios(map);
+    let layer = GridLayer::FLOOR_ONLY;
+    let mut jps = Jps::for_grid(&grid);
+    let mut checked = 0;
+    for s in scenarios.iter().step_by(stride) {
+        let r = jps.build_path8(&grid, s.start, s.goal, layer).unwrap();
+        if s.optimal == 0.0 && s.start != s.goal {
+            assert!(
+                !r.route.reaches_goal,
+                "{map}: {} -> {} unreachable",
+                s.start, s.goal
+            );
+        } else {
+            assert!(
+                r.route.reaches_goal,
+                "{map}: {} -> {} not found",
+                s.start, s.goal
+            );
+            assert!(
+                (r.route.cost - s.optimal).abs() <= 1e-5 * s.optimal + 0.01,
+                "{map}: {} -> {}: cost {} but optimal {}",
+                s.start,
+                s.goal,
+                r.route.cost,
+                s.optimal
+            );
+        }
+        check_result::<GridPath8, Direction8>(&grid, layer, s.start, s.goal, &r);
+        checked += 1;
+    }
+    checked
+}
+
+#[test]
+fn movingai_maps_sample() {
+    for map in MOVING_AI {
+        let count = load_scenarios(map).len();
+        let n = check_map(map, (count / 150).max(1));
+        println!("{map}: {n} of {count} scenarios match");
+        assert!(n >= 150);
+    }
+}
+
+#[test]
+#[ignore = "all ~17,000 scenarios; run before resolving search changes"]
+fn movingai_maps_every_scenario() {
+    let mut total = 0;
+    for map in MOVING_AI {
+        let n = check_map(map, 1);
+        println!("{map}: {n} scenarios match");
+        total += n;
+    }
+    assert!(total > 17_000, "{total}");
+}
+
+#[test]
+fn queries_allocate_nothing() {
+    let mut rng = rng(5);
+    let mut maps = Vec::new();
+    for name in ["no_walls", "pocket_wall", "multi_wall"] {
+        maps.push((load_reference(name).0, GridLayer::FLOOR_ONLY));
+    }
+    maps.push((
+        random_grid(&mut rng, 200, 150, 0.25),
+        GridLayer::new([1, 1, 1, 0]),
+    ));
+    maps.push((
+        random_grid(&mut rng, 200, 200, 0.1),
+        GridLayer::new([5, 0, 5, 0]),
+    ));
+    maps.push((load_movingai("den312d.map"), GridLayer::FLOOR_ONLY));
+    let queries = |seed: u64, n: usize| -> Vec<(usize, Cell, Cell)> {
+        let mut rng = tilepath_testkit::rng(seed);
+        (0..n)
+            .map(|i| {
+                let m = i % maps.len();
+                let g = &maps[m].0;
+                // Some goals off the grid: the partial-path runs are measured too.
+                let to = if i % 41 == 0 {
+                    Cell::new(-4, 2)
+                } else {
+                    random_cell(&mut rng, g)
+                };
+                (m, random_cell(&mut rng, g), to)
+            })
+            .collect()
+    };
+    let (warm_up, measured) = (queries(1, 500), queries(2, 2000));
+    // The counter counts in this binary (the allocator above is declared).
+    assert_eq!(
+        allocations_in(|| drop(std::hint::black_box(vec![1u8; 10]))),
+        1
+    );
+    for (name, mut jps) in [("windowed", Jps::new()), ("whole-grid", Jps::whole_grid())] {
+        let mut sink = 0.0;
+        let mut run = |qs: &[(usize, Cell, Cell)], jps: &mut Jps| {
+            for &(m, from, to) in qs {
+                let (grid, layer) = &maps[m];
+                sink += jps.build_path(grid, from, to, *layer).unwrap().cost;
+                sink += jps.build_path8(grid, from, to, *layer).unwrap().cost;
+            }
+        };
+        run(&warm_up, &mut jps);
+        let n = allocations_in(|| run(&measured, &mut jps));
+        println!("{name} JPS: {n} allocations in 4,000 queries (checksum {sink})");
+        assert_eq!(n, 0, "{name} JPS allocated {n} times after warm-up");
+    }
+}
