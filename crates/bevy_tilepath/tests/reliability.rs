@@ -420,3 +420,51 @@ fn budget_floor_and_unreachable_crowds() {
         }
     }
 }
+
+/// Issue 21: a goal on the far side of a wall that splits the map costs no whole-grid
+/// search (the plugin keeps the layer's components): a bounded search answers
+/// `Partial(Unreachable)` towards the wall; opening a door makes the goal reachable.
+#[test]
+fn goals_out_of_reach_cost_no_whole_grid_search() {
+    let settings = PathingSettings {
+        budget: PathingBudget::Unlimited,
+        ..default()
+    };
+    let mut grid = Grid::new(600, 400).unwrap();
+    grid.fill_rect(Cell::new(300, 0), Cell::new(300, 399), TileKind::K1);
+    let mut app = new_app(Some(grid), settings);
+    let spawn = |app: &mut App, i: i32| {
+        app.world_mut()
+            .spawn((
+                GridCell(Cell::new(5, 10 + i * 19)),
+                PathRequest::to_cell(Cell::new(590, 390 - i * 19)).with_mode(SearchMode::AStar),
+            ))
+            .id()
+    };
+    let first: Vec<Entity> = (0..20).map(|i| spawn(&mut app, i)).collect();
+    ticks(&mut app, 1);
+    let second: Vec<Entity> = (0..20).map(|i| spawn(&mut app, i)).collect();
+    ticks(&mut app, 1);
+    // The second crowd came after the components were built: 20 bounded searches
+    // (a whole-grid search would expand the 120,000 cells left of the wall, each).
+    let expanded = app.world().resource::<PathingDiagnostics>().expanded;
+    assert!(
+        expanded <= 20 * u64::from(tilepath::UNREACHABLE_EXPANSIONS),
+        "{expanded} expansions"
+    );
+    for &e in first.iter().chain(&second) {
+        assert_eq!(
+            status(&app, e),
+            PathStatus::Partial(NoPathReason::Unreachable)
+        );
+        let path = app.world().get::<UnitPath>(e).unwrap();
+        let nearer = path.end.manhattan(path.goal) < path.at.manhattan(path.goal);
+        assert!(nearer, "walks towards the goal: {path:?}");
+    }
+    // A door: the components are repaired, and the goals are reached.
+    set(&mut app, Cell::new(300, 200), TileKind::K0);
+    ticks(&mut app, 1);
+    for &e in &first {
+        assert_eq!(status(&app, e), PathStatus::Found, "through the door");
+    }
+}

@@ -8,6 +8,7 @@ use tilepath::Grid;
 use super::engine::{Scratch, solve_job};
 use super::fields::FieldCache;
 use super::job::{Answer, Job};
+use super::reach::ReachCache;
 use super::threads::SolverThreads;
 use crate::{Parallelism, PathingSettings};
 
@@ -34,11 +35,12 @@ impl Dispatch {
         settings: &PathingSettings,
         jobs: &mut [Job],
         fields: &FieldCache,
+        reach: &ReachCache,
     ) {
         let window = settings.window_distance;
         let solve = |job: &mut Job, s: &mut Scratch| {
             if job.answer == Answer::Unsolved {
-                solve_job(job, grid, fields, s, window);
+                solve_job(job, grid, fields, reach.get(job.layer), s, window);
             }
         };
         let parts = match (settings.threads, settings.parallelism) {

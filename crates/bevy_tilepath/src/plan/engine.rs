@@ -3,9 +3,14 @@
 //! In order: a shared distance field when one was assigned (and reaches the unit);
 //! otherwise a windowed search (greedy when asked for and 4-connected, else A*) for a
 //! goal within [`window_distance`](crate::PathingSettings::window_distance); otherwise,
-//! or when the window holds no route to a passable goal, whole-grid A*.
+//! or when the window holds no route to a goal the unit can reach, whole-grid A*. A
+//! goal the layer's components say is out of reach never costs a whole-grid search:
+//! the search stops after [`UNREACHABLE_EXPANSIONS`] and the unit walks towards the
+//! closest cell it found.
 
-use tilepath::{AStar, Connectivity, Greedy, Grid, GridPath8, PathResult};
+#[cfg(doc)]
+use tilepath::UNREACHABLE_EXPANSIONS;
+use tilepath::{AStar, Components, Connectivity, Greedy, Grid, GridPath8, PathResult};
 
 use super::fields::FieldCache;
 use super::job::{Answer, Job, Route};
@@ -33,9 +38,11 @@ pub(crate) fn solve_job(
     job: &mut Job,
     grid: &Grid,
     fields: &FieldCache,
+    reach: Option<&Components>,
     s: &mut Scratch,
     window: u32,
 ) {
+    let reachable = reach.is_none_or(|p| p.is_reachable(job.start, job.goal));
     if let Some(i) = job.field
         && let Some(route) = fields.route(i, job)
     {
@@ -62,6 +69,7 @@ pub(crate) fn solve_job(
             work += u64::from(r.expanded);
             // A near goal that needs a detour out of the window: search the whole grid.
             let detour = !r.route.reaches_goal
+                && reachable
                 && grid.is_passable(job.goal, job.layer)
                 && r.expanded < job.max_expansions;
             if !detour {
@@ -73,7 +81,7 @@ pub(crate) fn solve_job(
         Some(r) => r,
         None => {
             s.whole.set_max_expansions(job.max_expansions);
-            match search(&mut s.whole, grid, job) {
+            match search_whole(&mut s.whole, reach, grid, job) {
                 Ok(r) => {
                     work += u64::from(r.expanded);
                     r
@@ -89,6 +97,8 @@ pub(crate) fn solve_job(
     let short = (!r.route.reaches_goal).then(|| {
         if !grid.is_passable(job.goal, job.layer) {
             NoPathReason::GoalBlocked
+        } else if !reachable {
+            NoPathReason::Unreachable
         } else if r.expanded >= job.max_expansions {
             NoPathReason::SearchLimit
         } else {
@@ -118,6 +128,24 @@ fn search(
         Connectivity::Eight => solver.build_path8(grid, job.start, job.goal, job.layer),
         Connectivity::Four => solver
             .build_path(grid, job.start, job.goal, job.layer)
+            .map(|r| r.map_path(GridPath8::from)),
+    }
+}
+
+/// A whole-grid search, bounded when `reach` says the goal is out of reach.
+fn search_whole(
+    solver: &mut AStar,
+    reach: Option<&Components>,
+    grid: &Grid,
+    job: &Job,
+) -> Result<PathResult<GridPath8>, tilepath::PathError> {
+    let Some(parts) = reach else {
+        return search(solver, grid, job);
+    };
+    match job.connectivity {
+        Connectivity::Eight => solver.build_path8_in(parts, grid, job.start, job.goal, job.layer),
+        Connectivity::Four => solver
+            .build_path_in(parts, grid, job.start, job.goal, job.layer)
             .map(|r| r.map_path(GridPath8::from)),
     }
 }

@@ -4,7 +4,7 @@
 //! A request flows one way: `collect` queues the unit; `solve` takes it from the queue
 //! into a [`job::Job`] (one read of the unit), answers it at once if it cannot be
 //! searched, lets [`fields`] serve crowds heading for one cell, [`engine`] pick and run
-//! the search for the rest ([`dispatch`] spreads a batch over [`threads`]), and writes
+//! the search for the rest (with [`reach`] telling goals out of reach apart) ([`dispatch`] spreads a batch over [`threads`]), and writes
 //! the one [`job::Answer`] back to the unit (one write).
 
 pub(crate) mod collect;
@@ -12,6 +12,7 @@ mod dispatch;
 mod engine;
 mod fields;
 mod job;
+mod reach;
 pub(crate) mod solve;
 mod threads;
 
@@ -24,6 +25,7 @@ use crate::grid::ChangeCursor;
 use dispatch::Dispatch;
 use fields::FieldCache;
 use job::Job;
+use reach::ReachCache;
 
 /// A unit's planning record (required by [`PathRequest`](crate::PathRequest)).
 #[derive(Component, Clone, Copy, Debug, Default)]
@@ -64,6 +66,7 @@ pub(crate) struct Planner {
     jobs: Vec<Job>,
     dispatch: Dispatch,
     fields: FieldCache,
+    reach: ReachCache,
     /// Where `collect` stopped reading the grid's change log.
     collect_cursor: ChangeCursor,
     /// One bit per cell: the cells changed since `collect` last ran.
@@ -82,6 +85,7 @@ impl Default for Planner {
             jobs: Vec::new(),
             dispatch: Dispatch::default(),
             fields: FieldCache::default(),
+            reach: ReachCache::default(),
             collect_cursor: ChangeCursor::default(),
             changed_bits: Vec::new(),
             tick: 0,

@@ -44,7 +44,7 @@ pub(crate) fn solve_requests(
     let planner = &mut *planner;
     let tick = planner.tick;
 
-    let mut spent = planner.fields.maintain(&grid);
+    let mut spent = planner.fields.maintain(&grid) + planner.reach.maintain(&grid);
     diag.fields_repaired = planner.fields.repaired();
 
     while !planner.is_idle() {
@@ -70,11 +70,15 @@ pub(crate) fn solve_requests(
         let (work, built) = planner
             .fields
             .assign(grid.grid(), &settings, &mut planner.jobs, tick);
-        spent += work;
+        spent += work + planner.reach.prepare(grid.grid(), &planner.jobs);
         diag.fields_built += built;
-        planner
-            .dispatch
-            .solve(grid.grid(), &settings, &mut planner.jobs, &planner.fields);
+        planner.dispatch.solve(
+            grid.grid(),
+            &settings,
+            &mut planner.jobs,
+            &planner.fields,
+            &planner.reach,
+        );
 
         let mut batch_work = 0;
         for job in &planner.jobs {
