@@ -130,6 +130,9 @@ impl Greedy {
     /// when it can be (see the loop): for 252 of `multi_wall`'s 281 expansions, so
     /// that the chain from one expansion to the next is one load (the popped cell's
     /// link) rather than a mask update, a bit scan and a bucket head's load.
+    // Out of line: the loop is then compiled on its own, its registers allocated for
+    // it alone whatever the caller around it becomes.
+    #[inline(never)]
     fn search<const LIMITED: bool>(
         &mut self,
         grid: &Grid,
