@@ -208,7 +208,7 @@ impl Grid {
     /// A grid from ASCII rows (one line per row, first line = row 0), each character
     /// mapped to a kind by `legend`. A trailing newline and `\r` are ignored.
     ///
-    /// The text lists rows in increasing `y`, so `+y` ([`Direction::Up`]) is down the
+    /// The text lists rows in increasing `y`, so `+y` ([`Direction::Up`](crate::Direction::Up)) is down the
     /// page: the picture is the map upside down from how Bevy draws it (see [the y
     /// convention](crate#coordinates)).
     ///

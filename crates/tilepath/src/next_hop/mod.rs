@@ -4,8 +4,8 @@
 mod branches;
 mod codec;
 mod config;
+mod handout;
 mod patch;
-mod rows;
 mod shape;
 mod table;
 mod worker;
@@ -19,7 +19,7 @@ use std::sync::Mutex;
 
 pub use config::{Encoding, MemoryEstimate, RepairStats, TableBuilder, TableCells, TableError};
 pub use table::{Hops, NextHopTable};
-use {codec::*, rows::*, shape::*, worker::*};
+use {codec::*, handout::*, shape::*, worker::*};
 
 /// No entry / unreached / not a component.
 const NONE: u32 = u32::MAX;

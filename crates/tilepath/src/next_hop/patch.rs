@@ -40,7 +40,7 @@ impl Worker {
         row: &mut [u8],
         c: usize,
     ) -> usize {
-        let s = shape.stride;
+        let stride = shape.stride;
         let tp = shape.cells[t] as usize;
         let known = self.next_stamp();
         let lowered = self.next_stamp();
@@ -97,7 +97,7 @@ impl Worker {
             let x = self.queue[head] as usize;
             head += 1;
             let candidate = self.dist[x] + 1;
-            for q in [x + 1, x + s, x - 1, x - s] {
+            for q in [x + 1, x + stride, x - 1, x - stride] {
                 if shape.costs[q] == 0 || self.mark[q] == lowered || q == tp {
                     continue;
                 }
@@ -135,7 +135,7 @@ impl Worker {
         c: usize,
     ) -> usize {
         let tp = shape.cells[t] as usize;
-        let s = shape.stride;
+        let stride = shape.stride;
         let candidate = self.next_stamp();
         let unaffected = self.next_stamp();
         let component = shape.component[t];
@@ -147,7 +147,7 @@ impl Worker {
         level.clear();
         self.members.clear();
         // Level 1: the neighbours one step farther than c.
-        for q in [c + 1, c + s, c - 1, c - s] {
+        for q in [c + 1, c + stride, c - 1, c - stride] {
             if q != tp && same(q) && Self::diff(row, shape, c, q) == 1 {
                 self.mark[q] = candidate;
                 self.old[q] = 1;
@@ -159,7 +159,7 @@ impl Worker {
             // open and unaffected; parents are one level up, so already classified.
             for &x in &level {
                 let x = x as usize;
-                let has_parent = [x + 1, x + s, x - 1, x - s].into_iter().any(|p| {
+                let has_parent = [x + 1, x + stride, x - 1, x - stride].into_iter().any(|p| {
                     same(p) && self.mark[p] != candidate && Self::diff(row, shape, x, p) == -1
                 });
                 if has_parent {
@@ -174,7 +174,7 @@ impl Worker {
                 if self.mark[x] != candidate {
                     continue;
                 }
-                for q in [x + 1, x + s, x - 1, x - s] {
+                for q in [x + 1, x + stride, x - 1, x - stride] {
                     if q != tp
                         && same(q)
                         && self.mark[q] != candidate
@@ -198,7 +198,7 @@ impl Worker {
         self.seeds.clear();
         for &x in &self.members {
             let x = x as usize;
-            let best = [x + 1, x + s, x - 1, x - s]
+            let best = [x + 1, x + stride, x - 1, x - stride]
                 .into_iter()
                 .filter(|&q| same(q) && self.mark[q] != candidate)
                 .map(|q| self.old[x] + Self::diff(row, shape, x, q) + 1)
@@ -240,7 +240,7 @@ impl Worker {
                 (base + v).rem_euclid(3) as u8,
             );
             written += 1;
-            for q in [x + 1, x + s, x - 1, x - s] {
+            for q in [x + 1, x + stride, x - 1, x - stride] {
                 if self.mark[q] == candidate {
                     self.fifo.push((v + 1, q as u32));
                 }

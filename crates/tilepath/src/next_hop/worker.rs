@@ -79,7 +79,7 @@ impl Worker {
     /// modulo 3 (all steps cost the same).
     pub(super) fn bfs_trits(&mut self, shape: &Shape, target: usize, row: &mut [u8]) {
         let stamp = self.next_stamp();
-        let s = shape.stride;
+        let stride = shape.stride;
         let (mark, queue, costs, entry_of) = (
             &mut self.mark,
             &mut self.queue,
@@ -97,7 +97,7 @@ impl Worker {
             }
             let p = queue[head] as usize;
             head += 1;
-            for q in [p + 1, p + s, p - 1, p - s] {
+            for q in [p + 1, p + stride, p - 1, p - stride] {
                 if mark[q] != stamp && costs[q] != 0 {
                     mark[q] = stamp;
                     queue[tail] = q as u32;

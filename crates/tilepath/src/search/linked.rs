@@ -12,7 +12,7 @@
 //! back to it.
 
 use super::NO_PARENT;
-use super::rows::{LEFT, PassRows, RIGHT, SELF};
+use super::bit_rows::{LEFT, PassRows, RIGHT, SELF};
 use super::window::{Visit, WINDOW_SHIFT, Window};
 use crate::queue::Generation;
 use crate::topology::{Four, Neighborhood};

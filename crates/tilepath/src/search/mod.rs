@@ -1,10 +1,10 @@
 //! Single-pair searches: greedy best-first, A* and jump point search.
 
 pub(crate) mod astar;
+pub(crate) mod bit_rows;
 pub(crate) mod greedy;
 pub(crate) mod jps;
 pub(crate) mod linked;
-pub(crate) mod rows;
 pub(crate) mod window;
 
 use crate::cost::CostSum;

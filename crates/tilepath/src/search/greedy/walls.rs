@@ -1,6 +1,6 @@
 //! Walls marked in the greedy scratch a row at a time, as a search reaches new rows.
 
-use super::super::rows::{EVEN, open_anf, open_cells};
+use super::super::bit_rows::{EVEN, open_anf, open_cells};
 use super::super::window::{WINDOW_SHIFT, WINDOW_SIDE, Window};
 use super::scratch::set;
 use crate::{Grid, GridLayer};
