@@ -10,7 +10,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
-use tilepath::{AStar, Cell, Components, Grid, GridLayer, TileKind};
+use tilepath::{AStar, Cell, Components, Grid, Mobility, TileKind};
 use tilepath_testkit::load_movingai;
 
 const SIDE: u32 = 4096;
@@ -38,20 +38,20 @@ fn maps() -> [(&'static str, Grid); 2] {
 fn open_near(grid: &Grid, x: i32, y: i32) -> Cell {
     (0..64)
         .flat_map(|d| [Cell::new(x + d, y), Cell::new(x, y + d)])
-        .find(|&c| grid.is_passable(c, GridLayer::FLOOR_ONLY))
+        .find(|&c| grid.is_passable(c, Mobility::FLOOR_ONLY))
         .expect("an open cell")
 }
 
 fn components(c: &mut Criterion) {
-    let layer = GridLayer::FLOOR_ONLY;
+    let mobility = Mobility::FLOOR_ONLY;
     let mut group = c.benchmark_group("components");
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(8));
     for (name, grid) in maps() {
         group.bench_function(format!("build/{name}"), |b| {
-            b.iter(|| black_box(Components::new(&grid, layer).count()));
+            b.iter(|| black_box(Components::new(&grid, mobility).count()));
         });
-        let parts = Components::new(&grid, layer);
+        let parts = Components::new(&grid, mobility);
         let (a, far) = (open_near(&grid, 100, 2000), open_near(&grid, 4000, 2100));
         let near = open_near(&grid, 1900, 3900);
         assert!(parts.is_reachable(a, near) && !parts.is_reachable(a, far));
@@ -60,11 +60,17 @@ fn components(c: &mut Criterion) {
         });
         let mut astar = AStar::for_grid(&grid);
         group.bench_function(format!("astar8_out_of_reach/{name}"), |b| {
-            b.iter(|| black_box(astar.build_path8_in(&parts, &grid, a, far, layer).unwrap()));
+            b.iter(|| {
+                black_box(
+                    astar
+                        .build_path8_in(&parts, &grid, a, far, mobility)
+                        .unwrap(),
+                )
+            });
         });
         // A wall cell put down and taken away again, in the open middle of the map.
         let mut edited = grid.clone();
-        let mut parts = Components::new(&edited, layer);
+        let mut parts = Components::new(&edited, mobility);
         let c = open_near(&edited, 1000, 1000);
         group.bench_function(format!("repair_close_open/{name}"), |b| {
             b.iter(|| {

@@ -2,7 +2,7 @@
 //! `pathfinding::directed::dijkstra::dijkstra_all` on the same grids in the same run.
 //!
 //! `cargo bench -p tilepath-benches --bench field`. Grids: `open` (every cell passable) and `walls25`
-//! (25% walls, the other cells of kinds 0..=2). Layers: `4_unit` (4-connected, every
+//! (25% walls, the other cells of kinds 0..=2). Mobilities: `4_unit` (4-connected, every
 //! passable kind costs 1), `4_costs` (4-connected, kinds cost 1, 2, 3), `8_octile`
 //! (8-connected, no corner cutting, cost 1). One goal in the middle, or 16 spread out.
 
@@ -11,7 +11,7 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::hint::black_box;
 use std::time::Duration;
-use tilepath::{Cell, Connectivity, DistanceField, Grid, GridLayer, TileKind};
+use tilepath::{Cell, Connectivity, DistanceField, Grid, Mobility, TileKind};
 
 const SIDE: u32 = 1000;
 
@@ -30,7 +30,7 @@ fn grids() -> [(&'static str, Grid); 2] {
 }
 
 fn goals(grid: &Grid, n: usize) -> Vec<Cell> {
-    let layer = GridLayer::new([1, 1, 1, 0]);
+    let mobility = Mobility::new([1, 1, 1, 0]);
     let mut rng = StdRng::seed_from_u64(7);
     let mut out = vec![Cell::new(SIDE as i32 / 2, SIDE as i32 / 2)];
     while out.len() < n {
@@ -38,15 +38,15 @@ fn goals(grid: &Grid, n: usize) -> Vec<Cell> {
             rng.random_range(0..SIDE as i32),
             rng.random_range(0..SIDE as i32),
         );
-        if grid.is_passable(c, layer) {
+        if grid.is_passable(c, mobility) {
             out.push(c);
         }
     }
-    out.retain(|&c| grid.is_passable(c, layer));
+    out.retain(|&c| grid.is_passable(c, mobility));
     out
 }
 
-const LAYERS: [(&str, [u8; 4], Connectivity); 3] = [
+const MOBILITIES: [(&str, [u8; 4], Connectivity); 3] = [
     ("4_unit", [1, 1, 1, 0], Connectivity::Four),
     ("4_costs", [1, 2, 3, 0], Connectivity::Four),
     ("8_octile", [1, 1, 1, 0], Connectivity::Eight),
@@ -54,9 +54,9 @@ const LAYERS: [(&str, [u8; 4], Connectivity); 3] = [
 
 /// `dijkstra_all` from a virtual source whose successors are the goals; the same
 /// integer costs as tilepath (cost of the entered cell; 8-connected 2378 / 3363).
-fn peer(grid: &Grid, layer: GridLayer, eight: bool, goals: &[Cell]) -> usize {
+fn peer(grid: &Grid, mobility: Mobility, eight: bool, goals: &[Cell]) -> usize {
     let (straight, diagonal) = if eight { (2378u64, 3363u64) } else { (1, 0) };
-    let cost = |x: i32, y: i32| u64::from(grid.cost(Cell::new(x, y), layer));
+    let cost = |x: i32, y: i32| u64::from(grid.cost(Cell::new(x, y), mobility));
     let successors = |n: &Option<(i32, i32)>| -> Vec<(Option<(i32, i32)>, u64)> {
         let Some((x, y)) = *n else {
             return goals.iter().map(|g| (Some((g.x, g.y)), 0)).collect();
@@ -83,11 +83,11 @@ fn peer(grid: &Grid, layer: GridLayer, eight: bool, goals: &[Cell]) -> usize {
 
 fn fields(c: &mut Criterion) {
     for (map, grid) in grids() {
-        for (name, costs, conn) in LAYERS {
-            let layer = GridLayer::new(costs);
+        for (name, costs, conn) in MOBILITIES {
+            let mobility = Mobility::new(costs);
             for n_goals in [1, 16] {
                 let goals = goals(&grid, n_goals);
-                let mut field = DistanceField::new(&grid, layer, conn);
+                let mut field = DistanceField::new(&grid, mobility, conn);
                 for &g in &goals {
                     field.add_goal(g, 0);
                 }
@@ -109,7 +109,7 @@ fn fields(c: &mut Criterion) {
                     BenchmarkId::new("pathfinding_dijkstra_all", format!("{n_goals}_goals")),
                     |b| {
                         b.iter(|| {
-                            black_box(peer(&grid, layer, conn == Connectivity::Eight, &goals))
+                            black_box(peer(&grid, mobility, conn == Connectivity::Eight, &goals))
                         })
                     },
                 );
@@ -123,9 +123,9 @@ fn repairs(c: &mut Criterion) {
     let (_, mut grid) = grids().into_iter().next().unwrap();
     let mut group = c.benchmark_group("field_repair/open");
     group.sample_size(10);
-    for (name, costs, conn) in LAYERS {
-        let layer = GridLayer::new(costs);
-        let mut field = DistanceField::new(&grid, layer, conn);
+    for (name, costs, conn) in MOBILITIES {
+        let mobility = Mobility::new(costs);
+        let mut field = DistanceField::new(&grid, mobility, conn);
         field.add_goal(Cell::new(500, 500), 0);
         field.compute(&grid).unwrap();
         // A wall appears and disappears again 300 cells from the goal: two repairs.
@@ -152,9 +152,9 @@ fn walks(c: &mut Criterion) {
     let (_, grid) = grids().into_iter().nth(1).unwrap();
     let mut group = c.benchmark_group("field_walk/walls25");
     group.throughput(Throughput::Elements(56_000));
-    for (name, costs, conn) in LAYERS {
-        let layer = GridLayer::new(costs);
-        let mut field = DistanceField::new(&grid, layer, conn);
+    for (name, costs, conn) in MOBILITIES {
+        let mobility = Mobility::new(costs);
+        let mut field = DistanceField::new(&grid, mobility, conn);
         field.add_goal(Cell::new(500, 500), 0);
         field.compute(&grid).unwrap();
         let mut rng = StdRng::seed_from_u64(3);

@@ -18,7 +18,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::RngExt;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
-use tilepath::{AStar, Cell, Grid, GridLayer, Jps, TileKind};
+use tilepath::{AStar, Cell, Grid, Jps, Mobility, TileKind};
 
 const MAPS: [&str; 6] = [
     "arena.map",
@@ -29,7 +29,7 @@ const MAPS: [&str; 6] = [
     "32room_000.map",
 ];
 
-const LAYER: GridLayer = GridLayer::FLOOR_ONLY;
+const MOBILITY: Mobility = Mobility::FLOOR_ONLY;
 
 /// Median over `queries` of the fastest of `runs` timings of `query`, in microseconds.
 fn median_us(queries: &[(Cell, Cell)], runs: usize, mut query: impl FnMut(Cell, Cell)) -> f64 {
@@ -63,8 +63,8 @@ fn compare(
     let mut jps = Jps::for_grid(grid);
     let (mut a_expanded, mut j_expanded) = (0u64, 0u64);
     for &(s, g) in queries {
-        let a = astar.build_path8(grid, s, g, LAYER).unwrap();
-        let j = jps.build_path8(grid, s, g, LAYER).unwrap();
+        let a = astar.build_path8(grid, s, g, MOBILITY).unwrap();
+        let j = jps.build_path8(grid, s, g, MOBILITY).unwrap();
         assert!(
             (a.route.cost - j.route.cost).abs() < 1e-6 * a.route.cost.max(1.0),
             "{group}: {s} -> {g}: A* {:?}, JPS {:?}",
@@ -75,10 +75,10 @@ fn compare(
         j_expanded += u64::from(j.expanded);
     }
     let a_us = median_us(queries, runs, |s, g| {
-        black_box(astar.build_path8(grid, s, g, LAYER).unwrap().route.cost);
+        black_box(astar.build_path8(grid, s, g, MOBILITY).unwrap().route.cost);
     });
     let j_us = median_us(queries, runs, |s, g| {
-        black_box(jps.build_path8(grid, s, g, LAYER).unwrap().route.cost);
+        black_box(jps.build_path8(grid, s, g, MOBILITY).unwrap().route.cost);
     });
     eprintln!(
         "{group}: {} queries; median per query: A* {a_us:.2} us, JPS {j_us:.2} us ({:.1}x); \
@@ -92,7 +92,7 @@ fn compare(
         g.bench_function("astar8", |b| {
             b.iter(|| {
                 for &(s, t) in queries {
-                    black_box(astar.build_path8(grid, s, t, LAYER).unwrap().route.cost);
+                    black_box(astar.build_path8(grid, s, t, MOBILITY).unwrap().route.cost);
                 }
             })
         });
@@ -100,7 +100,7 @@ fn compare(
     g.bench_function("jps8", |b| {
         b.iter(|| {
             for &(s, t) in queries {
-                black_box(jps.build_path8(grid, s, t, LAYER).unwrap().route.cost);
+                black_box(jps.build_path8(grid, s, t, MOBILITY).unwrap().route.cost);
             }
         })
     });
@@ -133,7 +133,7 @@ fn long_routes(grid: &Grid, count: usize, seed: u64) -> Vec<(Cell, Cell)> {
             rng.random_range(x0..x0 + w / 8),
             rng.random_range(y0..y0 + h / 8),
         );
-        if grid.is_passable(c, LAYER) {
+        if grid.is_passable(c, MOBILITY) {
             return c;
         }
     };
@@ -142,7 +142,7 @@ fn long_routes(grid: &Grid, count: usize, seed: u64) -> Vec<(Cell, Cell)> {
         let s = open_in(0, 0, &mut rng);
         let g = open_in(w - w / 8, h - h / 8, &mut rng);
         if jps
-            .build_path8(grid, s, g, LAYER)
+            .build_path8(grid, s, g, MOBILITY)
             .unwrap()
             .route
             .reaches_goal

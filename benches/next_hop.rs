@@ -19,7 +19,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 use std::sync::atomic::{AtomicIsize, Ordering};
 use std::time::Duration;
-use tilepath::{Cell, Grid, GridLayer, NextHopTable, TableCells, TileKind};
+use tilepath::{Cell, Grid, Mobility, NextHopTable, TableCells, TileKind};
 
 /// Live heap bytes.
 struct Counting;
@@ -63,7 +63,7 @@ fn kept<T>(f: impl FnOnce() -> T) -> (T, isize) {
     (value, LIVE.load(Ordering::Relaxed) - before)
 }
 
-const LAYER: GridLayer = GridLayer::FLOOR_ONLY;
+const MOBILITY: Mobility = Mobility::FLOOR_ONLY;
 
 /// One benchmark graph in both libraries' forms.
 struct Case {
@@ -134,7 +134,7 @@ fn gossip(case: &Case, multi_threaded: bool) -> bit_gossip::Graph {
 }
 
 fn ours(case: &Case, threads: usize) -> NextHopTable {
-    NextHopTable::builder(LAYER)
+    NextHopTable::builder(MOBILITY)
         .threads(threads)
         .build(&case.grid)
         .unwrap()
@@ -247,7 +247,7 @@ fn repair(c: &mut Criterion) {
     {
         let case = open("open100", 100);
         let mut grid = case.grid.clone();
-        let mut table = NextHopTable::builder(LAYER)
+        let mut table = NextHopTable::builder(MOBILITY)
             .table_cells(TableCells::AllCells)
             .build(&grid)
             .unwrap();

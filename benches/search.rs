@@ -15,7 +15,7 @@ use grid_util::grid::ValueGrid;
 use grid_util::point::Point;
 use std::hint::black_box;
 use std::time::Duration;
-use tilepath::{AStar, Cell, Greedy, Grid, GridLayer};
+use tilepath::{AStar, Cell, Greedy, Grid, Mobility};
 
 const REFERENCE: [(&str, &str, usize); 5] = [
     ("no_walls", "no_walls", 0),
@@ -82,12 +82,12 @@ fn reference_maps(c: &mut Criterion) {
     let mut whole = AStar::whole_grid();
     for (name, file, pad) in REFERENCE {
         let (grid, from, to, _) = support::reference(file, pad);
-        let layer = GridLayer::FLOOR_ONLY;
+        let mobility = Mobility::FLOOR_ONLY;
         let open = support::passable(&grid);
         let peer = peer_grid(&grid, false);
         let (w, h) = (grid.width() as i32, grid.height() as i32);
-        let a = astar.build_path(&grid, from, to, layer).unwrap();
-        let g = greedy.build_path(&grid, from, to, layer).unwrap();
+        let a = astar.build_path(&grid, from, to, mobility).unwrap();
+        let g = greedy.build_path(&grid, from, to, mobility).unwrap();
         eprintln!(
             "{name}: A* {} steps, {} expanded; greedy {} steps, {} expanded",
             a.route.len, a.expanded, g.route.len, g.expanded
@@ -97,7 +97,7 @@ fn reference_maps(c: &mut Criterion) {
             b.iter(|| {
                 black_box(
                     greedy
-                        .build_path(&grid, black_box(from), to, layer)
+                        .build_path(&grid, black_box(from), to, mobility)
                         .unwrap()
                         .end,
                 )
@@ -107,7 +107,7 @@ fn reference_maps(c: &mut Criterion) {
             b.iter(|| {
                 black_box(
                     astar
-                        .build_path(&grid, black_box(from), to, layer)
+                        .build_path(&grid, black_box(from), to, mobility)
                         .unwrap()
                         .end,
                 )
@@ -117,7 +117,7 @@ fn reference_maps(c: &mut Criterion) {
             b.iter(|| {
                 black_box(
                     whole
-                        .build_path(&grid, black_box(from), to, layer)
+                        .build_path(&grid, black_box(from), to, mobility)
                         .unwrap()
                         .end,
                 )
@@ -154,10 +154,10 @@ fn movingai_maps(c: &mut Criterion) {
         let sample: Vec<(Cell, Cell, f64)> =
             scenarios.into_iter().step_by(step).take(SAMPLE).collect();
         let mut astar = AStar::for_grid(&grid);
-        let layer = GridLayer::FLOOR_ONLY;
+        let mobility = Mobility::FLOOR_ONLY;
         let expanded: u64 = sample
             .iter()
-            .map(|&(s, g, _)| u64::from(astar.build_path8(&grid, s, g, layer).unwrap().expanded))
+            .map(|&(s, g, _)| u64::from(astar.build_path8(&grid, s, g, mobility).unwrap().expanded))
             .sum();
         eprintln!(
             "{map}: {} scenarios, {expanded} nodes expanded in all",
@@ -170,7 +170,7 @@ fn movingai_maps(c: &mut Criterion) {
         group.bench_function("tilepath_astar8", |b| {
             b.iter(|| {
                 for &(s, g, _) in &sample {
-                    black_box(astar.build_path8(&grid, s, g, layer).unwrap().route.cost);
+                    black_box(astar.build_path8(&grid, s, g, mobility).unwrap().route.cost);
                 }
             })
         });

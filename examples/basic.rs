@@ -71,7 +71,7 @@ fn setup(mut commands: Commands, assets: Option<Res<AssetServer>>) {
 
     let mut unit = commands.spawn((
         GridCell(START),
-        PathRequest::to_cell(GOAL).with_layer(GridLayer::FLOOR_ONLY),
+        PathRequest::to_cell(GOAL).with_mobility(Mobility::FLOOR_ONLY),
         PathFollower::new(6.0), // cells per second
         Transform::from_xyz(0.0, 0.0, 1.0),
     ));

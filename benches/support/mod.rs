@@ -39,6 +39,6 @@ pub fn movingai(name: &str) -> (Grid, Vec<(Cell, Cell, f64)>) {
 /// Passability as a plain `Vec<bool>` (row-major), for the peer crates.
 pub fn passable(grid: &Grid) -> Vec<bool> {
     (0..grid.len())
-        .map(|i| grid.is_passable(grid.cell_of(i).unwrap(), tilepath::GridLayer::FLOOR_ONLY))
+        .map(|i| grid.is_passable(grid.cell_of(i).unwrap(), tilepath::Mobility::FLOOR_ONLY))
         .collect()
 }

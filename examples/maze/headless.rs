@@ -150,7 +150,7 @@ mod tests {
     }
 
     /// On autopilot the player walks the corridors (its one-step paths are planned for
-    /// the floor layer, which the follower checks every step against).
+    /// the floor mobility, which the follower checks every step against).
     #[test]
     fn player_walks_on_autopilot_and_stays_on_the_floor() {
         let options = parse_args(args("--headless --chasers 0 --size 32x32 --seed 2"))

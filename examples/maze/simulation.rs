@@ -201,7 +201,7 @@ pub(crate) fn spawn_chasers(
     if far.is_empty() {
         return;
     }
-    let request = PathRequest::chase(player).with_layer(GridLayer::FLOOR_ONLY);
+    let request = PathRequest::chase(player).with_mobility(Mobility::FLOOR_ONLY);
     let chasers: Vec<_> = (0..n)
         .map(|_| {
             let cell = far[rng.random_range(0..far.len())];
@@ -284,7 +284,7 @@ pub(crate) fn steer_player(
     if follower.is_moving() || !path.is_finished() {
         return;
     }
-    if grid.is_passable(cell.0.step(dir), GridLayer::FLOOR_ONLY)
+    if grid.is_passable(cell.0.step(dir), Mobility::FLOOR_ONLY)
         && let Some(steps) = GridPath::from_steps(&[dir])
     {
         *path = UnitPath {
@@ -292,7 +292,7 @@ pub(crate) fn steer_player(
             at: cell.0,
             goal: cell.0.step(dir),
             end: cell.0.step(dir),
-            layer: GridLayer::FLOOR_ONLY,
+            mobility: Mobility::FLOOR_ONLY,
             ..default()
         };
     }

@@ -1,7 +1,7 @@
 //! Gizmos for the grid and units' paths (feature `debug`).
 
 use bevy::prelude::*;
-use tilepath::GridLayer;
+use tilepath::Mobility;
 
 use crate::{GridTransform, PathingGrid, UnitPath};
 
@@ -14,8 +14,8 @@ pub struct PathingDebug {
     /// Draw at most this many paths a frame (drawing is the cost, not the paths).
     /// Default: 500.
     pub max_paths: usize,
-    /// Outline the cells blocked for this layer. Default: `None`.
-    pub blocked_for: Option<GridLayer>,
+    /// Outline the cells blocked for this mobility. Default: `None`.
+    pub blocked_for: Option<Mobility>,
     /// Colour of the paths.
     pub path_color: Color,
     /// Colour of the blocked-cell outlines.
@@ -53,12 +53,12 @@ pub(crate) fn draw_paths(
             settings.path_color,
         );
     }
-    if let Some(layer) = settings.blocked_for {
+    if let Some(mobility) = settings.blocked_for {
         let g = grid.grid();
         for y in 0..g.height() as i32 {
             for x in 0..g.width() as i32 {
                 let cell = tilepath::Cell::new(x, y);
-                if !g.is_passable(cell, layer) {
+                if !g.is_passable(cell, mobility) {
                     gizmos.rect_2d(
                         world.cell_to_world(cell),
                         world.cell_size * 0.9,

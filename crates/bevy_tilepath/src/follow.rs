@@ -59,8 +59,8 @@ impl PathFollower {
 /// A unit moves `speed * dt` cells a tick, cell centre to cell centre. It enters its
 /// next cell (its [`GridCell`] changes) when it leaves the current one, so other
 /// systems see the cell it is heading into. Every step is checked with
-/// [`Grid::can_step`](tilepath::Grid::can_step) against the layer the path was planned
-/// for ([`UnitPath::layer`]), so a unit never enters a blocked cell:
+/// [`Grid::can_step`](tilepath::Grid::can_step) against the mobility the path was planned
+/// for ([`UnitPath::mobility`]), so a unit never enters a blocked cell:
 /// - it stops, and waits for the new plan the plugin then makes, when its next step
 ///   has become illegal or when it is not where its path says;
 /// - when the cell it is stepping into is blocked while it is on its way, it turns
@@ -80,7 +80,7 @@ pub(crate) fn follow_paths(
     let dt = time.delta_secs();
     let grid = grid.grid();
     for (mut follower, mut path, mut cell, transform) in &mut units {
-        let layer = path.layer;
+        let mobility = path.mobility;
         let mut budget = follower.speed.max(0.0) * dt;
         let mut f = *follower;
         let mut at = cell.0;
@@ -89,8 +89,8 @@ pub(crate) fn follow_paths(
         // ago; if it is blocked too, going on is the only way out).
         if f.progress < 1.0
             && let Some(from) = f.from
-            && !grid.is_passable(at, layer)
-            && grid.is_passable(from, layer)
+            && !grid.is_passable(at, mobility)
+            && grid.is_passable(from, mobility)
         {
             f.from = Some(at);
             at = from;
@@ -110,7 +110,7 @@ pub(crate) fn follow_paths(
                 break;
             }
             let Some(d1) = p.steps.peek() else { break };
-            if !grid.can_step(at, d1, layer) {
+            if !grid.can_step(at, d1, mobility) {
                 break;
             }
             p.advance();
@@ -121,7 +121,7 @@ pub(crate) fn follow_paths(
                 && let Some(d2) = p.steps.peek()
                 && let (Some(a), Some(b)) = (d1.orthogonal(), d2.orthogonal())
                 && let Some(diagonal) = Direction8::combine(a, b)
-                && grid.can_step(at, diagonal, layer)
+                && grid.can_step(at, diagonal, mobility)
             {
                 p.advance();
                 to = at.step(diagonal);

@@ -234,8 +234,8 @@ mod tests {
         assert_eq!(back.reflect_partial_eq(&settings), Some(true));
         let path = UnitPath::default();
         assert_eq!(
-            path.path::<tilepath::GridLayer>("layer"),
-            Ok(&tilepath::GridLayer::ALL_PASSABLE)
+            path.path::<tilepath::Mobility>("mobility"),
+            Ok(&tilepath::Mobility::ALL_PASSABLE)
         );
     }
 }

@@ -31,7 +31,7 @@ pub enum PathingBudget {
 pub struct PathingSettings {
     /// Work cap per tick. Default: `Expansions(500_000)` (about 2-4 ms on one core).
     pub budget: PathingBudget,
-    /// Requests heading for the same cell (with the same layer and connectivity) in one
+    /// Requests heading for the same cell (with the same mobility and connectivity) in one
     /// batch that make it worth building a shared distance field. Default: 8.
     pub field_threshold: usize,
     /// Distance fields kept alive (least recently used ones are reused). Default: 8.

@@ -7,7 +7,7 @@ mod common;
 use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::prelude::*;
 use bevy_tilepath::prelude::*;
-use common::{LAYER, app, random_grid, seeded};
+use common::{MOBILITY, app, random_grid, seeded};
 use rand::RngExt;
 use rand::rngs::StdRng;
 
@@ -66,7 +66,7 @@ fn allocations_per_tick(units: usize, threads: usize, parallelism: Parallelism) 
     let grid = random_grid(80, 80, 0.2, &mut rng);
     let floor: Vec<Cell> = (0..80 * 80)
         .filter_map(|i| grid.cell_of(i))
-        .filter(|&c| grid.is_passable(c, LAYER))
+        .filter(|&c| grid.is_passable(c, MOBILITY))
         .collect();
     let settings = PathingSettings {
         threads,
@@ -85,7 +85,7 @@ fn allocations_per_tick(units: usize, threads: usize, parallelism: Parallelism) 
         };
         app.world_mut().spawn((
             GridCell(at),
-            request.with_layer(LAYER),
+            request.with_mobility(MOBILITY),
             PathFollower::new(5.0).smoothed(),
             Transform::default(),
         ));

@@ -422,7 +422,7 @@ fn budget_floor_and_unreachable_crowds() {
 }
 
 /// Issue 21: a goal on the far side of a wall that splits the map costs no whole-grid
-/// search (the plugin keeps the layer's components): a bounded search answers
+/// search (the plugin keeps the mobility's components): a bounded search answers
 /// `Partial(Unreachable)` towards the wall; opening a door makes the goal reachable.
 #[test]
 fn goals_out_of_reach_cost_no_whole_grid_search() {

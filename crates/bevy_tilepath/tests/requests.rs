@@ -4,16 +4,16 @@ mod common;
 
 use bevy::prelude::*;
 use bevy_tilepath::prelude::*;
-use common::{LAYER, app, random_grid, reference, seeded, ticks};
+use common::{MOBILITY, app, random_grid, reference, seeded, ticks};
 use rand::RngExt;
 
-fn walk(grid: &Grid, path: &UnitPath, layer: GridLayer) -> Cell {
+fn walk(grid: &Grid, path: &UnitPath, mobility: Mobility) -> Cell {
     let mut at = path.at;
     let mut steps = path.steps;
     for d in steps.by_ref() {
         at = at.step(d);
         assert!(
-            grid.is_passable(at, layer),
+            grid.is_passable(at, mobility),
             "the path enters a blocked cell {at:?}"
         );
     }
@@ -38,7 +38,7 @@ fn paths_are_optimal() {
         let mut app = app(Some(grid.clone()), PathingSettings::default());
         let floor: Vec<Cell> = (0..40 * 40)
             .filter_map(|i| grid.cell_of(i))
-            .filter(|&c| grid.is_passable(c, LAYER))
+            .filter(|&c| grid.is_passable(c, MOBILITY))
             .collect();
         let shared = floor[rng.random_range(0..floor.len())];
         let mut units = Vec::new();
@@ -50,7 +50,7 @@ fn paths_are_optimal() {
                 floor[rng.random_range(0..floor.len())]
             };
             let request = PathRequest::to_cell(goal)
-                .with_layer(LAYER)
+                .with_mobility(MOBILITY)
                 .with_connectivity(conn);
             units.push((
                 app.world_mut().spawn((GridCell(start), request)).id(),
@@ -63,7 +63,7 @@ fn paths_are_optimal() {
         assert_eq!(diag.served, 40);
         assert_eq!(diag.fields_built, 1, "20 units share a goal: one field");
         for (e, start, goal) in units {
-            let want = reference(&grid, LAYER, start, eight)[grid.index_of(goal).unwrap()];
+            let want = reference(&grid, MOBILITY, start, eight)[grid.index_of(goal).unwrap()];
             let path = *app.world().get::<UnitPath>(e).unwrap();
             let status = *app.world().get::<PathStatus>(e).unwrap();
             match want {
@@ -75,7 +75,7 @@ fn paths_are_optimal() {
                         "seed {seed}: cost {} != {cost}",
                         path.route_cost
                     );
-                    assert_eq!(walk(&grid, &path, LAYER), path.end);
+                    assert_eq!(walk(&grid, &path, MOBILITY), path.end);
                     assert_eq!(path.continues, path.end != goal);
                     checked.0 += 1;
                 }
@@ -113,7 +113,7 @@ fn long_routes_come_in_segments_without_stopping() {
     })
     .unwrap();
     let goal = Cell::new(0, h - 1);
-    let route = reference(&grid, LAYER, Cell::new(0, 0), false)[grid.index_of(goal).unwrap()]
+    let route = reference(&grid, MOBILITY, Cell::new(0, 0), false)[grid.index_of(goal).unwrap()]
         .unwrap() as usize;
     assert!(route > 400);
     let mut app = app(Some(grid), PathingSettings::default());
@@ -121,7 +121,7 @@ fn long_routes_come_in_segments_without_stopping() {
         .world_mut()
         .spawn((
             GridCell(Cell::new(0, 0)),
-            PathRequest::to_cell(goal).with_layer(LAYER),
+            PathRequest::to_cell(goal).with_mobility(MOBILITY),
             PathFollower::new(12.0),
         ))
         .id();
@@ -191,7 +191,7 @@ fn replanning_after_edits() {
         .world_mut()
         .spawn((
             GridCell(Cell::new(0, 15)),
-            PathRequest::to_cell(goal).with_layer(LAYER),
+            PathRequest::to_cell(goal).with_mobility(MOBILITY),
         ))
         .id();
     ticks(&mut app, 1);
@@ -324,7 +324,7 @@ fn bad_input() {
         .world_mut()
         .spawn((
             GridCell(Cell::new(0, 5)),
-            PathRequest::to_cell(Cell::new(5, 5)).with_layer(LAYER),
+            PathRequest::to_cell(Cell::new(5, 5)).with_mobility(MOBILITY),
         ))
         .id();
     // A despawned unit with a queued request is simply gone.
@@ -385,7 +385,7 @@ fn overload_serves_everyone_in_fifo_order() {
         .add_systems(FixedPostUpdate, record_found);
     let floor: Vec<Cell> = (0..64 * 64)
         .filter_map(|i| grid.cell_of(i))
-        .filter(|&c| grid.is_passable(c, LAYER))
+        .filter(|&c| grid.is_passable(c, MOBILITY))
         .collect();
     let units: Vec<Entity> = (0..2000)
         .map(|_| {
@@ -395,7 +395,7 @@ fn overload_serves_everyone_in_fifo_order() {
                 .spawn((
                     GridCell(a),
                     PathRequest::to_cell(b)
-                        .with_layer(LAYER)
+                        .with_mobility(MOBILITY)
                         .with_mode(SearchMode::AStar),
                 ))
                 .id()
@@ -450,7 +450,7 @@ fn deterministic_whatever_the_thread_count() {
         let mut app = app(Some(grid.clone()), settings);
         let floor: Vec<Cell> = (0..64 * 64)
             .filter_map(|i| grid.cell_of(i))
-            .filter(|&c| grid.is_passable(c, LAYER))
+            .filter(|&c| grid.is_passable(c, MOBILITY))
             .collect();
         let target = app.world_mut().spawn(GridCell(floor[0])).id();
         let mut units = Vec::new();
@@ -465,7 +465,7 @@ fn deterministic_whatever_the_thread_count() {
                 app.world_mut()
                     .spawn((
                         GridCell(a),
-                        request.with_layer(LAYER),
+                        request.with_mobility(MOBILITY),
                         PathFollower::new(6.0),
                     ))
                     .id(),

@@ -19,12 +19,12 @@ use common::{app, seeded};
 use rand::RngExt;
 use rand::rngs::StdRng;
 
-/// Layers units use: floor only, floor and mud, everything but walls, everything.
-const LAYERS: [GridLayer; 4] = [
-    GridLayer::FLOOR_ONLY,
-    GridLayer::new([1, 0, 3, 0]),
-    GridLayer::new([1, 0, 2, 1]),
-    GridLayer::ALL_PASSABLE,
+/// Mobilities units use: floor only, floor and mud, everything but walls, everything.
+const MOBILITIES: [Mobility; 4] = [
+    Mobility::FLOOR_ONLY,
+    Mobility::new([1, 0, 3, 0]),
+    Mobility::new([1, 0, 2, 1]),
+    Mobility::ALL_PASSABLE,
 ];
 
 fn kind_of(t: TileTextureIndex) -> TileKind {
@@ -92,7 +92,7 @@ fn check_answers(
         let mut steps = path.steps;
         for d in steps.by_ref() {
             w.steps_checked += 1;
-            if !grid.grid().can_step(at, d, path.layer) {
+            if !grid.grid().can_step(at, d, path.mobility) {
                 w.violations.push(format!(
                     "tick {}: {} path steps {d:?} from {at:?} illegally",
                     w.tick, f.entity
@@ -135,7 +135,7 @@ fn answered(w: &mut Watch, e: Entity) {
 }
 
 /// Right after `Move`: a unit whose cell changed by walking entered a cell passable for
-/// the layer its path was planned for.
+/// the mobility its path was planned for.
 fn check_moves(
     mut watch: ResMut<Watch>,
     grid: Res<PathingGrid>,
@@ -148,7 +148,7 @@ fn check_moves(
             continue;
         }
         w.moves_checked += 1;
-        if !grid.is_passable(cell.0, path.layer) {
+        if !grid.is_passable(cell.0, path.mobility) {
             w.violations.push(format!(
                 "tick {}: {e} walked from {before:?} into blocked {:?}",
                 w.tick, cell.0
@@ -189,7 +189,7 @@ impl Game {
         let mut r = PathRequest::to_cell(Cell::default());
         r.goal = goal;
         r = r
-            .with_layer(LAYERS[self.rng.random_range(0..LAYERS.len())])
+            .with_mobility(MOBILITIES[self.rng.random_range(0..MOBILITIES.len())])
             .with_connectivity(if self.rng.random_bool(0.5) {
                 Connectivity::Eight
             } else {

@@ -1,25 +1,25 @@
-//! Connected components of a layer's passable cells, kept up to date on edits.
+//! Connected components of a mobility's passable cells, kept up to date on edits.
 
 use crate::queue::Generation;
-use crate::{Cell, Grid, GridError, GridLayer, GridMismatch};
+use crate::{Cell, Grid, GridError, GridMismatch, Mobility};
 use core::fmt;
 
-/// Which cells can reach which: the connected components of the cells a layer can
+/// Which cells can reach which: the connected components of the cells a mobility can
 /// enter, so that "is there a path at all?" is answered in O(log n) without a search,
 /// and kept exact after edits by [`repair`](Self::repair).
 ///
-/// Components depend only on which tile kinds the layer lets a unit enter, not on
+/// Components depend only on which tile kinds the mobility lets a unit enter, not on
 /// their costs, and they are the same for 4- and 8-connected movement: a diagonal step
 /// is only legal when both cells beside its corner are open (no corner cutting), and
 /// then it can be walked as two straight steps. So one `Components` serves every
-/// connectivity and every layer with the same passable kinds.
+/// connectivity and every mobility with the same passable kinds.
 ///
 /// ```
-/// use tilepath::{Cell, Components, Grid, GridLayer, TileKind};
+/// use tilepath::{Cell, Components, Grid, Mobility, TileKind};
 /// let mut grid = Grid::from_ascii("..#..\n..#..", |c| {
 ///     Some(if c == '#' { TileKind::K1 } else { TileKind::K0 })
 /// })?;
-/// let mut parts = Components::new(&grid, GridLayer::FLOOR_ONLY);
+/// let mut parts = Components::new(&grid, Mobility::FLOOR_ONLY);
 /// let (a, b) = (Cell::new(0, 0), Cell::new(4, 1));
 /// assert!(!parts.is_reachable(a, b));
 /// assert_eq!(parts.count(), 2);
@@ -62,9 +62,9 @@ pub struct Components {
 
 const BLOCKED: u32 = u32::MAX;
 
-/// Bit `k` set when `layer` lets units enter kind `k`.
-fn passable_kinds(layer: GridLayer) -> u8 {
-    (0..4).fold(0, |m, k| m | u8::from(layer.costs()[k] != 0) << k)
+/// Bit `k` set when `mobility` lets units enter kind `k`.
+fn passable_kinds(mobility: Mobility) -> u8 {
+    (0..4).fold(0, |m, k| m | u8::from(mobility.costs()[k] != 0) << k)
 }
 
 /// What a [`Components::repair`] did.
@@ -92,14 +92,14 @@ impl fmt::Debug for Components {
 }
 
 impl Components {
-    /// The components of the cells of `grid` that `layer` can enter.
+    /// The components of the cells of `grid` that `mobility` can enter.
     ///
     /// # Panics
     /// If the system cannot give the labels' memory (4 bytes a cell); see
     /// [`try_new`](Self::try_new).
     #[must_use]
-    pub fn new(grid: &Grid, layer: GridLayer) -> Self {
-        match Self::try_new(grid, layer) {
+    pub fn new(grid: &Grid, mobility: Mobility) -> Self {
+        match Self::try_new(grid, mobility) {
             Ok(c) => c,
             Err(e) => panic!("{e}"),
         }
@@ -110,10 +110,10 @@ impl Components {
     /// # Errors
     /// [`GridError::OutOfMemory`] with [`bytes_for`](Self::bytes_for) (nothing is
     /// allocated then).
-    pub fn try_new(grid: &Grid, layer: GridLayer) -> Result<Self, GridError> {
+    pub fn try_new(grid: &Grid, mobility: Mobility) -> Result<Self, GridError> {
         let bytes = Self::bytes_for(grid);
         crate::memory::ensure(bytes).map_err(|bytes| GridError::OutOfMemory { bytes })?;
-        let passable = passable_kinds(layer);
+        let passable = passable_kinds(mobility);
         let mut c = Self {
             width: grid.width(),
             height: grid.height(),
@@ -156,7 +156,7 @@ impl Components {
             * 4
     }
 
-    /// Whether a unit of this layer can walk from `a` to `b`: both are inside the grid,
+    /// Whether a unit of this mobility can walk from `a` to `b`: both are inside the grid,
     /// open, and in the same component. A cell reaches itself when it is open.
     #[must_use]
     pub fn is_reachable(&self, a: Cell, b: Cell) -> bool {
@@ -176,11 +176,11 @@ impl Components {
         (label != BLOCKED).then(|| self.find(label))
     }
 
-    /// Whether these are the components of `layer`: it lets units enter the same
-    /// tile kinds as the layer they were built for.
+    /// Whether these are the components of `mobility`: it lets units enter the same
+    /// tile kinds as the mobility they were built for.
     #[must_use]
-    pub fn serves(&self, layer: GridLayer) -> bool {
-        passable_kinds(layer) == self.passable
+    pub fn serves(&self, mobility: Mobility) -> bool {
+        passable_kinds(mobility) == self.passable
     }
 
     /// How many components there are.

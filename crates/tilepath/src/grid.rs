@@ -1,6 +1,6 @@
 //! The packed grid: 2 bits per cell.
 
-use crate::{Cell, Direction8, GridLayer, TileKind};
+use crate::{Cell, Direction8, Mobility, TileKind};
 use core::fmt;
 
 /// Why a grid could not be built or changed.
@@ -111,20 +111,20 @@ impl std::error::Error for GridMismatch {}
 /// cells are.
 ///
 /// Reading outside the grid reads as blocked; writing outside is an error. What a kind
-/// costs is decided per unit by a [`GridLayer`].
+/// costs is decided per unit by a [`Mobility`].
 ///
 /// ```
-/// use tilepath::{Cell, Grid, GridLayer, TileKind};
+/// use tilepath::{Cell, Grid, Mobility, TileKind};
 /// let mut grid = Grid::from_ascii("..#\n...", |c| match c {
 ///     '.' => Some(TileKind::K0),
 ///     '#' => Some(TileKind::K1),
 ///     _ => None,
 /// })?;
 /// assert_eq!((grid.width(), grid.height()), (3, 2));
-/// assert_eq!(grid.cost(Cell::new(2, 0), GridLayer::FLOOR_ONLY), 0);
-/// assert_eq!(grid.cost(Cell::new(-1, 0), GridLayer::ALL_PASSABLE), 0); // outside: blocked
+/// assert_eq!(grid.cost(Cell::new(2, 0), Mobility::FLOOR_ONLY), 0);
+/// assert_eq!(grid.cost(Cell::new(-1, 0), Mobility::ALL_PASSABLE), 0); // outside: blocked
 /// grid.set(Cell::new(2, 0), TileKind::K0)?;
-/// assert_eq!(grid.cost(Cell::new(2, 0), GridLayer::FLOOR_ONLY), 1);
+/// assert_eq!(grid.cost(Cell::new(2, 0), Mobility::FLOOR_ONLY), 1);
 /// # Ok::<(), tilepath::GridError>(())
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash, Default)]
@@ -322,25 +322,25 @@ impl Grid {
             .map(|i| TileKind::from_bits(self.bits_at(i)))
     }
 
-    /// What it costs a unit with `layer` to enter `cell`: 0 if it is blocked or outside
+    /// What it costs a unit with `mobility` to enter `cell`: 0 if it is blocked or outside
     /// the grid.
     #[inline]
     #[must_use]
-    pub fn cost(&self, cell: Cell, layer: GridLayer) -> u8 {
+    pub fn cost(&self, cell: Cell, mobility: Mobility) -> u8 {
         match self.index_of(cell) {
-            Some(i) => layer.cost_of_bits(self.bits_at(i)),
+            Some(i) => mobility.cost_of_bits(self.bits_at(i)),
             None => 0,
         }
     }
 
-    /// Whether a unit with `layer` can enter `cell` (`false` outside the grid).
+    /// Whether a unit with `mobility` can enter `cell` (`false` outside the grid).
     #[inline]
     #[must_use]
-    pub fn is_passable(&self, cell: Cell, layer: GridLayer) -> bool {
-        self.cost(cell, layer) != 0
+    pub fn is_passable(&self, cell: Cell, mobility: Mobility) -> bool {
+        self.cost(cell, mobility) != 0
     }
 
-    /// Whether a unit with `layer` may take one step from `from` towards `dir`: the
+    /// Whether a unit with `mobility` may take one step from `from` towards `dir`: the
     /// cell it enters is passable and, for a diagonal step, so are both cells beside
     /// the corner (no corner cutting). This is the movement rule every search and
     /// distance field follows; use it to check a step outside the solvers.
@@ -348,16 +348,16 @@ impl Grid {
     /// `from` itself need not be passable: a unit standing on a cell that was walled
     /// over may still step out of it.
     #[must_use]
-    pub fn can_step(&self, from: Cell, dir: impl Into<Direction8>, layer: GridLayer) -> bool {
+    pub fn can_step(&self, from: Cell, dir: impl Into<Direction8>, mobility: Mobility) -> bool {
         let dir = dir.into();
         let (dx, dy) = dir.offset();
         let (Some(x), Some(y)) = (from.x.checked_add(dx), from.y.checked_add(dy)) else {
             return false;
         };
-        self.is_passable(Cell::new(x, y), layer)
+        self.is_passable(Cell::new(x, y), mobility)
             && (!dir.is_diagonal()
-                || (self.is_passable(Cell::new(x, from.y), layer)
-                    && self.is_passable(Cell::new(from.x, y), layer)))
+                || (self.is_passable(Cell::new(x, from.y), mobility)
+                    && self.is_passable(Cell::new(from.x, y), mobility)))
     }
 
     /// Sets the kind of `cell`, returning the previous kind.
@@ -483,7 +483,7 @@ mod tests {
             }
         })
         .unwrap();
-        let l = GridLayer::FLOOR_ONLY;
+        let l = Mobility::FLOOR_ONLY;
         let from = Cell::new(0, 1);
         assert!(g.can_step(from, Direction8::Right, l));
         assert!(g.can_step(from, Direction8::Down, l));
@@ -534,7 +534,7 @@ mod tests {
             Cell::new(0, 4),
         ] {
             assert_eq!(g.get(c), None);
-            assert_eq!(g.cost(c, GridLayer::ALL_PASSABLE), 0);
+            assert_eq!(g.cost(c, Mobility::ALL_PASSABLE), 0);
             assert_eq!(
                 g.set(c, TileKind::K1),
                 Err(GridError::OutOfBounds { cell: c })
@@ -554,10 +554,7 @@ mod tests {
         ));
         let big = Grid::new(16_384, 16_384).unwrap();
         assert_eq!(big.memory_bytes(), 16_384 * 16_384 / 4);
-        assert_eq!(
-            big.cost(Cell::new(16_383, 16_383), GridLayer::FLOOR_ONLY),
-            1
-        );
+        assert_eq!(big.cost(Cell::new(16_383, 16_383), Mobility::FLOOR_ONLY), 1);
     }
 
     #[test]

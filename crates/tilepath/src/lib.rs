@@ -6,8 +6,8 @@ mod cost;
 mod direction;
 mod field;
 mod grid;
-mod layer;
 mod memory;
+mod mobility;
 mod next_hop;
 mod padded;
 mod path;
@@ -21,7 +21,7 @@ pub use cost::{OCTILE_DIAGONAL, OCTILE_STRAIGHT};
 pub use direction::{Connectivity, Direction, Direction8};
 pub use field::{DistanceField, FieldError, FieldState, FieldStats, Region, combined_next_step};
 pub use grid::{Grid, GridError, GridMismatch};
-pub use layer::{GridLayer, TileKind};
+pub use mobility::{Mobility, TileKind};
 pub use next_hop::{
     Encoding, Hops, MemoryEstimate, NextHopTable, RepairStats, TableBuilder, TableCells, TableError,
 };
@@ -35,7 +35,7 @@ pub use search::{PathError, PathResult, Route};
 pub mod prelude {
     pub use crate::{
         AStar, Cell, Components, Connectivity, Direction, Direction8, DistanceField, Greedy, Grid,
-        GridLayer, GridPath, GridPath8, Jps, NextHopTable, PathError, PathResult, Region, TileKind,
+        GridPath, GridPath8, Jps, Mobility, NextHopTable, PathError, PathResult, Region, TileKind,
     };
 }
 

@@ -1,15 +1,15 @@
-//! Padded cost grids: a layer's costs of (part of) a grid, copied into an array with a
+//! Padded cost grids: a mobility's costs of (part of) a grid, copied into an array with a
 //! border of blocked cells so that every cell has all 8 neighbours at the fixed
 //! offsets of [`padded_offsets`](crate::topology::padded_offsets). Distance fields and
 //! next-hop tables work on these; this is their one loader.
 
-use crate::{Cell, Grid, GridLayer};
+use crate::{Cell, Grid, Mobility};
 
-/// A layer's costs for whole bytes of the packed grid: per byte value (4 cells), their
-/// 4 costs, little-endian. 1 KiB, built once per layer.
+/// A mobility's costs for whole bytes of the packed grid: per byte value (4 cells), their
+/// 4 costs, little-endian. 1 KiB, built once per mobility.
 #[derive(Clone, Debug)]
 pub(crate) struct QuadCosts {
-    layer: GridLayer,
+    mobility: Mobility,
     quads: Box<[u32; 256]>,
 }
 
@@ -18,7 +18,7 @@ pub(crate) struct QuadCosts {
 pub(crate) struct Loaded {
     /// Bit `k` set when some cell holds kind `k`.
     pub(crate) kinds: u8,
-    /// Cells that cost 0 (blocked) under the layer.
+    /// Cells that cost 0 (blocked) under the mobility.
     pub(crate) blocked: usize,
 }
 
@@ -40,15 +40,15 @@ fn zero_bytes(x: u32) -> usize {
 }
 
 impl QuadCosts {
-    /// The table for `layer`.
-    pub(crate) fn new(layer: GridLayer) -> Self {
-        let c = layer.costs();
+    /// The table for `mobility`.
+    pub(crate) fn new(mobility: Mobility) -> Self {
+        let c = mobility.costs();
         let quads = Box::new(core::array::from_fn(|b| {
             (0..4).fold(0, |quad, k| {
                 quad | u32::from(c[(b >> (2 * k)) & 3]) << (8 * k)
             })
         }));
-        Self { layer, quads }
+        Self { mobility, quads }
     }
 
     /// Bytes held.
@@ -82,7 +82,7 @@ impl QuadCosts {
         debug_assert!(origin.x as usize + width <= grid.width() as usize);
         debug_assert!(origin.y as usize + height <= grid.height() as usize);
         debug_assert!(width + 2 <= stride && (height + 2) * stride <= costs.len());
-        let kind_costs = self.layer.costs();
+        let kind_costs = self.mobility.costs();
         let packed = grid.as_bytes();
         let w = grid.width() as usize;
         let mut seen = Loaded::default();
@@ -133,8 +133,8 @@ mod tests {
             TileKind::from_bits((s >> 16) as u8 & 3)
         })
         .unwrap();
-        let layer = GridLayer::new([1, 0, 3, 7]);
-        let quads = QuadCosts::new(layer);
+        let mobility = Mobility::new([1, 0, 3, 7]);
+        let quads = QuadCosts::new(mobility);
         for (ox, oy, w, h) in [(0, 0, 23, 9), (1, 2, 5, 3), (3, 0, 20, 9), (7, 8, 1, 1)] {
             let stride = w + 4;
             let mut costs = vec![9u8; stride * (h + 2)];
@@ -145,8 +145,8 @@ mod tests {
                     let cell = Cell::new(ox + x as i32, oy + y as i32);
                     let kind = grid.get(cell).unwrap();
                     kinds |= 1 << kind.index();
-                    blocked += usize::from(grid.cost(cell, layer) == 0);
-                    assert_eq!(costs[(y + 1) * stride + x + 1], grid.cost(cell, layer));
+                    blocked += usize::from(grid.cost(cell, mobility) == 0);
+                    assert_eq!(costs[(y + 1) * stride + x + 1], grid.cost(cell, mobility));
                 }
             }
             assert_eq!(seen, Loaded { kinds, blocked });

@@ -14,7 +14,7 @@
 use crate::cost::{OCTILE_DIAGONAL, OCTILE_STRAIGHT, octile_units};
 use crate::search::window::{Visit, Window};
 use crate::search::{NO_PARENT, PackedSteps};
-use crate::{Connectivity, Grid, GridLayer, GridPath, GridPath8};
+use crate::{Connectivity, Grid, GridPath, GridPath8, Mobility};
 
 /// A way of moving between cells, as the solvers' hot loops see it. Implemented by the
 /// zero-sized [`Four`] and [`Eight`]; the runtime [`Connectivity`] picks one.
@@ -34,7 +34,7 @@ pub(crate) trait Neighborhood: 'static {
     type Path: PackedSteps;
 
     /// A lower bound on the weight of a route between cells `dx` and `dy` apart on a
-    /// layer whose cheapest cell costs 1: the A* heuristic.
+    /// mobility whose cheapest cell costs 1: the A* heuristic.
     fn distance(dx: u64, dy: u64) -> u64;
 
     /// The fixed-point weight of a step with search code `code` into a cell of cost 1.
@@ -59,7 +59,7 @@ pub(crate) trait Neighborhood: 'static {
     unsafe fn visit_neighbours<V: Visit>(
         window: &Window,
         grid: &Grid,
-        layer: GridLayer,
+        mobility: Mobility,
         slot: u32,
         lx: u32,
         ly: u32,
@@ -105,7 +105,7 @@ impl Neighborhood for Four {
     unsafe fn visit_neighbours<V: Visit>(
         window: &Window,
         grid: &Grid,
-        layer: GridLayer,
+        mobility: Mobility,
         slot: u32,
         lx: u32,
         ly: u32,
@@ -113,7 +113,7 @@ impl Neighborhood for Four {
         visitor: &mut V,
     ) {
         // SAFETY: forwarded from the caller.
-        unsafe { window.visit_square::<false, V>(grid, layer, slot, lx, ly, skip, visitor) }
+        unsafe { window.visit_square::<false, V>(grid, mobility, slot, lx, ly, skip, visitor) }
     }
 }
 
@@ -152,7 +152,7 @@ impl Neighborhood for Eight {
     unsafe fn visit_neighbours<V: Visit>(
         window: &Window,
         grid: &Grid,
-        layer: GridLayer,
+        mobility: Mobility,
         slot: u32,
         lx: u32,
         ly: u32,
@@ -160,7 +160,7 @@ impl Neighborhood for Eight {
         visitor: &mut V,
     ) {
         // SAFETY: forwarded from the caller.
-        unsafe { window.visit_square::<true, V>(grid, layer, slot, lx, ly, skip, visitor) }
+        unsafe { window.visit_square::<true, V>(grid, mobility, slot, lx, ly, skip, visitor) }
     }
 }
 

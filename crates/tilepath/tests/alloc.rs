@@ -2,14 +2,14 @@
 //! that lets the reusable scratch grow to the workload, 10,000 more queries (other
 //! pairs, same maps) allocate nothing, for each solver.
 
-use tilepath::{AStar, Cell, Greedy, Grid, GridLayer};
+use tilepath::{AStar, Cell, Greedy, Grid, Mobility};
 use tilepath_testkit::*;
 
 #[global_allocator]
 static GLOBAL: CountingAlloc = CountingAlloc;
 
 struct Workload {
-    maps: Vec<(Grid, GridLayer)>,
+    maps: Vec<(Grid, Mobility)>,
 }
 
 impl Workload {
@@ -17,15 +17,15 @@ impl Workload {
         let mut rng = rng(5);
         let mut maps = Vec::new();
         for name in ["no_walls", "simple_wall", "pocket_wall", "multi_wall"] {
-            maps.push((load_reference(name).0, GridLayer::FLOOR_ONLY));
+            maps.push((load_reference(name).0, Mobility::FLOOR_ONLY));
         }
         maps.push((
             random_grid(&mut rng, 200, 200, 0.25),
-            GridLayer::new([1, 3, 9, 0]),
+            Mobility::new([1, 3, 9, 0]),
         ));
         maps.push((
             random_grid(&mut rng, 200, 200, 0.2),
-            GridLayer::new([1, 60, 200, 0]),
+            Mobility::new([1, 60, 200, 0]),
         ));
         Self { maps }
     }
@@ -43,7 +43,7 @@ impl Workload {
     }
 }
 
-fn assert_no_allocations(name: &str, mut query: impl FnMut(&Grid, GridLayer, Cell, Cell) -> f64) {
+fn assert_no_allocations(name: &str, mut query: impl FnMut(&Grid, Mobility, Cell, Cell) -> f64) {
     let work = Workload::new();
     let warm_up = work.queries(1, 3000);
     let measured = work.queries(2, 10_000);
@@ -102,14 +102,14 @@ fn whole_grid_astar_allocates_nothing_per_query() {
 fn distance_fields_allocate_nothing_to_compute_or_repair() {
     use tilepath::{Connectivity, DistanceField, TileKind};
     let mut rng = rng(9);
-    for (conn, layer) in [
-        (Connectivity::Four, GridLayer::FLOOR_ONLY),
-        (Connectivity::Four, GridLayer::new([1, 3, 9, 0])),
-        (Connectivity::Eight, GridLayer::new([1, 2, 0, 0])),
-        (Connectivity::Eight, GridLayer::new([1, 1, 1, 0])), // one cost: two FIFOs
+    for (conn, mobility) in [
+        (Connectivity::Four, Mobility::FLOOR_ONLY),
+        (Connectivity::Four, Mobility::new([1, 3, 9, 0])),
+        (Connectivity::Eight, Mobility::new([1, 2, 0, 0])),
+        (Connectivity::Eight, Mobility::new([1, 1, 1, 0])), // one cost: two FIFOs
     ] {
         let mut grid = random_grid(&mut rng, 120, 120, 0.2);
-        let mut field = DistanceField::new(&grid, layer, conn);
+        let mut field = DistanceField::new(&grid, mobility, conn);
         let goals: Vec<Cell> = (0..8).map(|_| random_cell(&mut rng, &grid)).collect();
         let edits: Vec<Cell> = (0..400).map(|_| random_cell(&mut rng, &grid)).collect();
         let kinds: Vec<TileKind> = (0..400)
@@ -146,13 +146,13 @@ fn distance_fields_allocate_nothing_to_compute_or_repair() {
 fn next_hop_queries_allocate_nothing() {
     use tilepath::{Connectivity, NextHopTable};
     let mut rng = rng(11);
-    for (conn, layer) in [
-        (Connectivity::Four, GridLayer::new([1, 1, 1, 0])),
-        (Connectivity::Four, GridLayer::new([1, 3, 9, 0])),
-        (Connectivity::Eight, GridLayer::new([1, 2, 4, 0])),
+    for (conn, mobility) in [
+        (Connectivity::Four, Mobility::new([1, 1, 1, 0])),
+        (Connectivity::Four, Mobility::new([1, 3, 9, 0])),
+        (Connectivity::Eight, Mobility::new([1, 2, 4, 0])),
     ] {
         let grid = random_grid(&mut rng, 40, 40, 0.2);
-        let table = NextHopTable::builder(layer)
+        let table = NextHopTable::builder(mobility)
             .connectivity(conn)
             .build(&grid)
             .unwrap();
@@ -193,8 +193,8 @@ fn components_queries_repairs_and_bounded_searches_allocate_nothing() {
             grid.set(c, tilepath::TileKind::K0).unwrap();
         }
     }
-    let layer = GridLayer::FLOOR_ONLY;
-    let mut parts = tilepath::Components::new(&grid, layer);
+    let mobility = Mobility::FLOOR_ONLY;
+    let mut parts = tilepath::Components::new(&grid, mobility);
     let mut astar = AStar::for_grid(&grid);
     let edits: Vec<Cell> = (0..400).map(|_| random_cell(&mut rng, &grid)).collect();
     let pairs: Vec<(Cell, Cell)> = (0..400)
@@ -216,7 +216,7 @@ fn components_queries_repairs_and_bounded_searches_allocate_nothing() {
         }
         for &(a, b) in &pairs {
             std::hint::black_box(parts.is_reachable(a, b));
-            std::hint::black_box(astar.build_path_in(parts, grid, a, b, layer).unwrap());
+            std::hint::black_box(astar.build_path_in(parts, grid, a, b, mobility).unwrap());
         }
         splits
     };

@@ -1,6 +1,6 @@
 //! Bad input never panics: each case has a documented, tested result.
 
-use tilepath::{AStar, Cell, Greedy, Grid, GridLayer, GridPath, PathError, TileKind};
+use tilepath::{AStar, Cell, Greedy, Grid, GridPath, Mobility, PathError, TileKind};
 
 fn open(w: u32, h: u32) -> Grid {
     Grid::new(w, h).unwrap()
@@ -21,20 +21,20 @@ fn start_outside_the_grid_is_an_error() {
         });
         let to = Cell::new(5, 5);
         assert_eq!(
-            AStar::new().build_path(&grid, start, to, GridLayer::FLOOR_ONLY),
+            AStar::new().build_path(&grid, start, to, Mobility::FLOOR_ONLY),
             expected
         );
         assert_eq!(
-            AStar::whole_grid().build_path(&grid, start, to, GridLayer::FLOOR_ONLY),
+            AStar::whole_grid().build_path(&grid, start, to, Mobility::FLOOR_ONLY),
             expected
         );
         assert_eq!(
-            Greedy::new().build_path(&grid, start, to, GridLayer::FLOOR_ONLY),
+            Greedy::new().build_path(&grid, start, to, Mobility::FLOOR_ONLY),
             expected
         );
         assert!(
             AStar::new()
-                .build_path8(&grid, start, to, GridLayer::FLOOR_ONLY)
+                .build_path8(&grid, start, to, Mobility::FLOOR_ONLY)
                 .is_err()
         );
     }
@@ -42,7 +42,7 @@ fn start_outside_the_grid_is_an_error() {
         &grid,
         Cell::new(-1, 0),
         Cell::new(0, 0),
-        GridLayer::FLOOR_ONLY,
+        Mobility::FLOOR_ONLY,
     );
     assert_eq!(
         e.unwrap_err().to_string(),
@@ -57,14 +57,14 @@ fn zero_sized_grids_have_no_start() {
             &grid,
             Cell::new(0, 0),
             Cell::new(0, 0),
-            GridLayer::ALL_PASSABLE,
+            Mobility::ALL_PASSABLE,
         );
         assert!(matches!(r, Err(PathError::StartOutOfBounds { .. })));
         let r = Greedy::new().build_path(
             &grid,
             Cell::new(0, 0),
             Cell::new(1, 0),
-            GridLayer::ALL_PASSABLE,
+            Mobility::ALL_PASSABLE,
         );
         assert!(matches!(r, Err(PathError::StartOutOfBounds { .. })));
     }
@@ -76,13 +76,13 @@ fn goal_outside_the_grid_gives_a_partial_path_to_the_nearest_cell() {
     let from = Cell::new(2, 2);
     let to = Cell::new(20, 5);
     let r = AStar::new()
-        .build_path(&grid, from, to, GridLayer::FLOOR_ONLY)
+        .build_path(&grid, from, to, Mobility::FLOOR_ONLY)
         .unwrap();
     assert!(r.partial && !r.route.reaches_goal);
     assert_eq!(r.end, Cell::new(9, 5));
     assert_eq!(r.cost, 10.0);
     let g = Greedy::new()
-        .build_path(&grid, from, to, GridLayer::FLOOR_ONLY)
+        .build_path(&grid, from, to, Mobility::FLOOR_ONLY)
         .unwrap();
     assert_eq!((g.end, g.partial), (Cell::new(9, 5), true));
 }
@@ -92,14 +92,14 @@ fn start_equal_to_goal_is_an_empty_complete_path() {
     let grid = open(4, 4);
     let c = Cell::new(1, 1);
     let r = AStar::new()
-        .build_path(&grid, c, c, GridLayer::FLOOR_ONLY)
+        .build_path(&grid, c, c, Mobility::FLOOR_ONLY)
         .unwrap();
     assert_eq!(
         (r.path, r.end, r.cost, r.partial),
         (GridPath::EMPTY, c, 0.0, false)
     );
     let g = Greedy::new()
-        .build_path(&grid, c, c, GridLayer::FLOOR_ONLY)
+        .build_path(&grid, c, c, Mobility::FLOOR_ONLY)
         .unwrap();
     assert_eq!((g.path, g.partial), (GridPath::EMPTY, false));
 }
@@ -114,7 +114,7 @@ fn a_blocked_start_can_be_left() {
             &grid,
             Cell::new(0, 0),
             Cell::new(4, 0),
-            GridLayer::FLOOR_ONLY,
+            Mobility::FLOOR_ONLY,
         )
         .unwrap();
     assert_eq!((r.path.len(), r.partial, r.cost), (4, false, 4.0));
@@ -124,7 +124,7 @@ fn a_blocked_start_can_be_left() {
             &grid,
             Cell::new(4, 0),
             Cell::new(0, 0),
-            GridLayer::FLOOR_ONLY,
+            Mobility::FLOOR_ONLY,
         )
         .unwrap();
     assert_eq!((back.end, back.partial), (Cell::new(1, 0), true));
@@ -139,11 +139,11 @@ fn a_walled_in_start_gets_an_empty_partial_path() {
     let from = Cell::new(1, 1);
     let to = Cell::new(1, 2);
     let r = AStar::new()
-        .build_path(&grid, from, to, GridLayer::FLOOR_ONLY)
+        .build_path(&grid, from, to, Mobility::FLOOR_ONLY)
         .unwrap();
     assert_eq!((r.end, r.partial, r.path.len()), (from, true, 0));
     let all_blocked = AStar::new()
-        .build_path(&grid, from, Cell::new(0, 0), GridLayer::ALL_BLOCKED)
+        .build_path(&grid, from, Cell::new(0, 0), Mobility::ALL_BLOCKED)
         .unwrap();
     assert_eq!((all_blocked.end, all_blocked.partial), (from, true));
 }
@@ -154,14 +154,14 @@ fn goals_beyond_the_window_give_the_first_56_steps() {
     let from = Cell::new(0, 0);
     let to = Cell::new(200, 0);
     let r = AStar::new()
-        .build_path(&grid, from, to, GridLayer::FLOOR_ONLY)
+        .build_path(&grid, from, to, Mobility::FLOOR_ONLY)
         .unwrap();
     assert_eq!(
         (r.end, r.path.len(), r.partial),
         (Cell::new(56, 0), 56, true)
     );
     let w = AStar::whole_grid()
-        .build_path(&grid, from, to, GridLayer::FLOOR_ONLY)
+        .build_path(&grid, from, to, Mobility::FLOOR_ONLY)
         .unwrap();
     assert_eq!(
         (w.end, w.path.len(), w.partial, w.continues()),
@@ -180,7 +180,7 @@ fn whole_grid_solver_follows_grid_size_changes() {
             &large,
             Cell::new(0, 0),
             Cell::new(299, 199),
-            GridLayer::FLOOR_ONLY,
+            Mobility::FLOOR_ONLY,
         )
         .unwrap();
     assert_eq!(r.route.cost, 498.0);
@@ -189,7 +189,7 @@ fn whole_grid_solver_follows_grid_size_changes() {
             &small,
             Cell::new(0, 0),
             Cell::new(7, 7),
-            GridLayer::FLOOR_ONLY,
+            Mobility::FLOOR_ONLY,
         )
         .unwrap();
     assert_eq!((r.route.cost, r.partial), (14.0, false));

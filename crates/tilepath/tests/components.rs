@@ -1,21 +1,21 @@
 //! Connected components: after every edit, `Components` agrees with a plain flood fill
-//! (and with a fresh build), on seeded random grids and layers.
+//! (and with a fresh build), on seeded random grids and mobilities.
 
 use rand::RngExt;
 use std::collections::VecDeque;
-use tilepath::{Cell, Components, Connectivity, Grid, GridLayer, GridMismatch, TileKind};
+use tilepath::{Cell, Components, Connectivity, Grid, GridMismatch, Mobility, TileKind};
 use tilepath_testkit::*;
 
 /// Reference: a component number per open cell (8-connected without corner cutting,
 /// by legal steps), `None` for blocked cells.
-fn flood(grid: &Grid, layer: GridLayer) -> Vec<Option<usize>> {
+fn flood(grid: &Grid, mobility: Mobility) -> Vec<Option<usize>> {
     let (w, h) = (grid.width() as i32, grid.height() as i32);
     let mut out = vec![None; grid.len()];
     let mut next = 0;
     for y in 0..h {
         for x in 0..w {
             let s = Cell::new(x, y);
-            if !grid.is_passable(s, layer) || out[(y * w + x) as usize].is_some() {
+            if !grid.is_passable(s, mobility) || out[(y * w + x) as usize].is_some() {
                 continue;
             }
             out[(y * w + x) as usize] = Some(next);
@@ -23,7 +23,7 @@ fn flood(grid: &Grid, layer: GridLayer) -> Vec<Option<usize>> {
             while let Some(c) = queue.pop_front() {
                 for d in tilepath::Direction8::ALL {
                     let n = c.step(d);
-                    if grid.can_step(c, d, layer) && out[(n.y * w + n.x) as usize].is_none() {
+                    if grid.can_step(c, d, mobility) && out[(n.y * w + n.x) as usize].is_none() {
                         out[(n.y * w + n.x) as usize] = Some(next);
                         queue.push_back(n);
                     }
@@ -69,9 +69,9 @@ fn components_match_a_flood_fill_after_every_edit() {
         let (w, h) = (rng.random_range(1..24), rng.random_range(1..24));
         let walls = [0.1, 0.3, 0.45, 0.6][seed as usize % 4];
         let mut grid = random_grid(&mut rng, w, h, walls);
-        let layer = random_layer(&mut rng, 3);
-        let mut parts = Components::new(&grid, layer);
-        check(&grid, &parts, &flood(&grid, layer), "build");
+        let mobility = random_mobility(&mut rng, 3);
+        let mut parts = Components::new(&grid, mobility);
+        check(&grid, &parts, &flood(&grid, mobility), "build");
         for step in 0..60 {
             // One to a few cells a repair, some listed twice or outside the grid.
             let mut changed = Vec::new();
@@ -86,14 +86,19 @@ fn components_match_a_flood_fill_after_every_edit() {
                 }
             }
             parts.repair(&grid, &changed).unwrap();
-            let reference = flood(&grid, layer);
+            let reference = flood(&grid, mobility);
             check(
                 &grid,
                 &parts,
                 &reference,
                 &format!("seed {seed} step {step}"),
             );
-            check(&grid, &Components::new(&grid, layer), &reference, "fresh");
+            check(
+                &grid,
+                &Components::new(&grid, mobility),
+                &reference,
+                "fresh",
+            );
             let (a, b) = (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid));
             let same = |c: Cell| reference[(c.y * w as i32 + c.x) as usize];
             assert_eq!(
@@ -113,21 +118,21 @@ fn reachability_agrees_with_a_search_either_connectivity() {
     for seed in 0..200u64 {
         let mut rng = rng(1000 + seed);
         let grid = random_grid(&mut rng, 30, 30, 0.4);
-        let parts = Components::new(&grid, GridLayer::FLOOR_ONLY);
+        let parts = Components::new(&grid, Mobility::FLOOR_ONLY);
         for _ in 0..10 {
             let (a, b) = (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid));
             for conn in [Connectivity::Four, Connectivity::Eight] {
                 let found = match conn {
                     Connectivity::Four => astar
-                        .build_path(&grid, a, b, GridLayer::FLOOR_ONLY)
+                        .build_path(&grid, a, b, Mobility::FLOOR_ONLY)
                         .map(|r| r.route.end == b),
                     Connectivity::Eight => astar
-                        .build_path8(&grid, a, b, GridLayer::FLOOR_ONLY)
+                        .build_path8(&grid, a, b, Mobility::FLOOR_ONLY)
                         .map(|r| r.route.end == b),
                 }
                 .unwrap_or(false)
-                    && grid.is_passable(a, GridLayer::FLOOR_ONLY)
-                    && grid.is_passable(b, GridLayer::FLOOR_ONLY);
+                    && grid.is_passable(a, Mobility::FLOOR_ONLY)
+                    && grid.is_passable(b, Mobility::FLOOR_ONLY);
                 assert_eq!(
                     parts.is_reachable(a, b),
                     found,
@@ -141,7 +146,7 @@ fn reachability_agrees_with_a_search_either_connectivity() {
 #[test]
 fn bad_input_is_an_answer_not_a_panic() {
     let grid = Grid::new(5, 5).unwrap();
-    let mut parts = Components::new(&grid, GridLayer::FLOOR_ONLY);
+    let mut parts = Components::new(&grid, Mobility::FLOOR_ONLY);
     let outside = Cell::new(-3, 99);
     assert!(!parts.is_reachable(outside, Cell::new(0, 0)));
     assert_eq!(parts.component(outside), None);
@@ -153,13 +158,13 @@ fn bad_input_is_an_answer_not_a_panic() {
         })
     );
     let empty = Grid::new(0, 0).unwrap();
-    let none = Components::new(&empty, GridLayer::FLOOR_ONLY);
+    let none = Components::new(&empty, Mobility::FLOOR_ONLY);
     assert_eq!(
         (none.count(), none.is_reachable(outside, outside)),
         (0, false)
     );
     let walls = Grid::filled(3, 3, TileKind::K1).unwrap();
-    assert_eq!(Components::new(&walls, GridLayer::FLOOR_ONLY).count(), 0);
+    assert_eq!(Components::new(&walls, Mobility::FLOOR_ONLY).count(), 0);
 }
 
 #[test]
@@ -168,7 +173,7 @@ fn a_long_wall_closing_splits_a_big_map_quickly() {
     // last cell; the split search visits the smaller side only (plus as much of the
     // larger one), never the whole map per edit.
     let mut grid = Grid::new(512, 512).unwrap();
-    let mut parts = Components::new(&grid, GridLayer::FLOOR_ONLY);
+    let mut parts = Components::new(&grid, Mobility::FLOOR_ONLY);
     let mut searched = 0;
     for y in 0..512 {
         let c = Cell::new(100, y);
@@ -192,18 +197,18 @@ fn searches_given_components_stop_early_only_for_goals_out_of_reach() {
     for seed in 0..150u64 {
         let mut rng = rng(5000 + seed);
         let grid = random_grid(&mut rng, 90, 90, 0.42);
-        let layer = GridLayer::FLOOR_ONLY;
-        let parts = Components::new(&grid, layer);
+        let mobility = Mobility::FLOOR_ONLY;
+        let parts = Components::new(&grid, mobility);
         for _ in 0..6 {
             let (a, b) = (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid));
             if a == b {
                 continue; // already there, whatever the cell
             }
-            let four = with.build_path_in(&parts, &grid, a, b, layer).unwrap();
-            let eight = with.build_path8_in(&parts, &grid, a, b, layer).unwrap();
+            let four = with.build_path_in(&parts, &grid, a, b, mobility).unwrap();
+            let eight = with.build_path8_in(&parts, &grid, a, b, mobility).unwrap();
             if parts.is_reachable(a, b) {
-                assert_eq!(four, plain.build_path(&grid, a, b, layer).unwrap());
-                assert_eq!(eight, plain.build_path8(&grid, a, b, layer).unwrap());
+                assert_eq!(four, plain.build_path(&grid, a, b, mobility).unwrap());
+                assert_eq!(eight, plain.build_path8(&grid, a, b, mobility).unwrap());
             } else {
                 bounded += 1;
                 for (expanded, partial, end) in [
@@ -213,10 +218,10 @@ fn searches_given_components_stop_early_only_for_goals_out_of_reach() {
                     assert!(expanded <= tilepath::UNREACHABLE_EXPANSIONS);
                     assert!(partial && end != b, "seed {seed}: {a} -> {b}");
                     // (A unit standing on a blocked cell may step off it.)
-                    let open = grid.is_passable(a, layer);
+                    let open = grid.is_passable(a, mobility);
                     assert!(!open || a == end || parts.is_reachable(a, end));
                 }
-                walk(&grid, layer, a, four.path.into_iter().map(Into::into));
+                walk(&grid, mobility, a, four.path.into_iter().map(Into::into));
             }
         }
     }

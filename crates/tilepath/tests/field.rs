@@ -5,7 +5,7 @@ use rand::RngExt;
 use rand::rngs::StdRng;
 use std::collections::BinaryHeap;
 use tilepath::{
-    Cell, Connectivity, Direction8, DistanceField, FieldError, Grid, GridLayer, GridMismatch,
+    Cell, Connectivity, Direction8, DistanceField, FieldError, Grid, GridMismatch, Mobility,
     Region, TileKind,
 };
 use tilepath_testkit::*;
@@ -15,12 +15,12 @@ use tilepath_testkit::*;
 /// the cells `allowed` says yes to.
 fn reference_field(
     grid: &Grid,
-    layer: GridLayer,
+    mobility: Mobility,
     goals: &[(Cell, u32)],
     eight: bool,
     allowed: impl Fn(Cell) -> bool,
 ) -> Vec<Option<f64>> {
-    let ok = |c: Cell| grid.is_passable(c, layer) && allowed(c);
+    let ok = |c: Cell| grid.is_passable(c, mobility) && allowed(c);
     let w = grid.width() as usize;
     let mut dist: Vec<Option<f64>> = vec![None; grid.len()];
     let mut heap = BinaryHeap::new();
@@ -38,7 +38,7 @@ fn reference_field(
             continue;
         }
         let n = Cell::new((i % w) as i32, (i / w) as i32);
-        let enter = f64::from(grid.cost(n, layer));
+        let enter = f64::from(grid.cost(n, mobility));
         for dir in Direction8::ALL {
             if dir.is_diagonal() && !eight {
                 continue;
@@ -82,7 +82,7 @@ fn check_field(
     reference: &[Option<f64>],
     goals: &[(Cell, u32)],
 ) {
-    let layer = field.layer();
+    let mobility = field.mobility();
     for (i, &expected) in reference.iter().enumerate() {
         let c = grid.cell_of(i).unwrap();
         let got = field.distance(c);
@@ -99,7 +99,7 @@ fn check_field(
             let Some(dir) = field.next_step(at) else {
                 break;
             };
-            let (end, step) = walk(grid, layer, at, std::iter::once(dir));
+            let (end, step) = walk(grid, mobility, at, std::iter::once(dir));
             cost += step;
             at = end;
         }
@@ -134,8 +134,8 @@ fn random_goals(rng: &mut StdRng, grid: &Grid, n: usize) -> Vec<(Cell, u32)> {
         .collect()
 }
 
-fn build(grid: &Grid, layer: GridLayer, eight: bool, goals: &[(Cell, u32)]) -> DistanceField {
-    let mut f = DistanceField::new(grid, layer, conn(eight));
+fn build(grid: &Grid, mobility: Mobility, eight: bool, goals: &[(Cell, u32)]) -> DistanceField {
+    let mut f = DistanceField::new(grid, mobility, conn(eight));
     for &(g, s) in goals {
         f.add_goal(g, s);
     }
@@ -161,17 +161,17 @@ fn fields_match_reference_dijkstra_on_random_grids() {
         let (w, h) = (rng.random_range(1..=40), rng.random_range(1..=40));
         let walls = rng.random_range(0.0..0.4);
         let grid = random_grid(&mut rng, w, h, walls);
-        let layer = if rng.random_bool(0.3) {
-            GridLayer::new([1, 1, 1, 0]) // uniform cost: the breadth-first sweep
+        let mobility = if rng.random_bool(0.3) {
+            Mobility::new([1, 1, 1, 0]) // uniform cost: the breadth-first sweep
         } else {
             let max = [2, 9, 255][rng.random_range(0..3usize)];
-            random_layer(&mut rng, max)
+            random_mobility(&mut rng, max)
         };
         let n = rng.random_range(0..5);
         let goals = dedup(&random_goals(&mut rng, &grid, n));
         for eight in [false, true] {
-            let field = build(&grid, layer, eight, &goals);
-            let reference = reference_field(&grid, layer, &goals, eight, |_| true);
+            let field = build(&grid, mobility, eight, &goals);
+            let reference = reference_field(&grid, mobility, &goals, eight, |_| true);
             check_field(&grid, &field, &reference, &goals);
             checked += 1;
         }
@@ -189,7 +189,7 @@ fn uniform_cost_fields_match_too() {
         let walls = [0.03, 0.3][(seed % 2) as usize];
         let grid = random_grid(&mut rng, 50, 40, walls);
         // Below 1 blocked cell in 16 the field takes its branchy loops.
-        let layer = GridLayer::new(if walls < 0.1 {
+        let mobility = Mobility::new(if walls < 0.1 {
             [2, 2, 2, 0]
         } else {
             [2, 2, 0, 0]
@@ -208,11 +208,11 @@ fn uniform_cost_fields_match_too() {
                 .collect::<Vec<_>>(),
         );
         for eight in [false, true] {
-            let field = build(&grid, layer, eight, &goals);
+            let field = build(&grid, mobility, eight, &goals);
             check_field(
                 &grid,
                 &field,
-                &reference_field(&grid, layer, &goals, eight, |_| true),
+                &reference_field(&grid, mobility, &goals, eight, |_| true),
                 &goals,
             );
         }
@@ -228,18 +228,18 @@ fn repairs_equal_full_recomputes_after_every_edit() {
         let (w, h) = (rng.random_range(5..=30), rng.random_range(5..=30));
         let mut grid = random_grid(&mut rng, w, h, 0.25);
         let max = [1, 5, 200][rng.random_range(0..3usize)];
-        let layer = random_layer(&mut rng, max);
+        let mobility = random_mobility(&mut rng, max);
         let bounded = seed % 5 == 0;
         let make = |grid: &Grid| {
             let f = if bounded {
                 DistanceField::bounded(
                     grid,
-                    layer,
+                    mobility,
                     conn(eight),
                     Region::new(Cell::new(2, 1), Cell::new(20, 25)),
                 )
             } else {
-                DistanceField::new(grid, layer, conn(eight))
+                DistanceField::new(grid, mobility, conn(eight))
             };
             if seed % 3 == 0 {
                 f.with_max_distance(25.0)
@@ -300,7 +300,7 @@ fn repairs_equal_full_recomputes_after_every_edit() {
 #[test]
 fn a_small_edit_repairs_a_small_area() {
     let grid = Grid::new(200, 200).unwrap();
-    let mut field = DistanceField::new(&grid, GridLayer::FLOOR_ONLY, Connectivity::Four);
+    let mut field = DistanceField::new(&grid, Mobility::FLOOR_ONLY, Connectivity::Four);
     field.add_goal(Cell::new(100, 100), 0);
     let full = field.compute(&grid).unwrap();
     let mut grid = grid;
@@ -320,21 +320,21 @@ fn a_small_edit_repairs_a_small_area() {
 fn bounded_fields_and_max_distance() {
     let mut rng = rng(11);
     let grid = random_grid(&mut rng, 60, 60, 0.2);
-    let layer = GridLayer::new([1, 2, 3, 0]);
+    let mobility = Mobility::new([1, 2, 3, 0]);
     let region = Region::around(Cell::new(30, 30), 10);
     let goals = [(Cell::new(30, 30), 0)];
-    let mut f = DistanceField::bounded(&grid, layer, Connectivity::Eight, region);
+    let mut f = DistanceField::bounded(&grid, mobility, Connectivity::Eight, region);
     f.add_goal(goals[0].0, 0);
     f.compute(&grid).unwrap();
-    let reference = reference_field(&grid, layer, &goals, true, |c| region.contains(c));
+    let reference = reference_field(&grid, mobility, &goals, true, |c| region.contains(c));
     check_field(&grid, &f, &reference, &goals);
     assert_eq!(f.region(), region);
     assert!(f.distance(Cell::new(5, 5)).is_none());
 
-    let mut near = DistanceField::new(&grid, layer, Connectivity::Four).with_max_distance(7.0);
+    let mut near = DistanceField::new(&grid, mobility, Connectivity::Four).with_max_distance(7.0);
     near.add_goal(goals[0].0, 0);
     near.compute(&grid).unwrap();
-    let full = reference_field(&grid, layer, &goals, false, |_| true);
+    let full = reference_field(&grid, mobility, &goals, false, |_| true);
     for (i, d) in full.iter().enumerate() {
         let c = grid.cell_of(i).unwrap();
         let expected = d.filter(|&d| d <= 7.0);
@@ -355,7 +355,7 @@ fn flee_fields_lead_away_and_out_of_dead_ends() {
         .unwrap()
     };
     let grid = corridor(Some(48));
-    let mut flee = DistanceField::new(&grid, GridLayer::FLOOR_ONLY, Connectivity::Four);
+    let mut flee = DistanceField::new(&grid, Mobility::FLOOR_ONLY, Connectivity::Four);
     flee.add_goal(Cell::new(45, 1), 0);
     flee.flee(&grid, 1.2).unwrap();
     assert!(flee.is_flee());
@@ -377,7 +377,7 @@ fn flee_fields_lead_away_and_out_of_dead_ends() {
     let grid = corridor(None);
     flee.repair(&grid, &[Cell::new(48, 1)]).unwrap();
     assert_eq!(flee.next_step(Cell::new(47, 1)), Some(Direction8::Left));
-    let mut f2 = DistanceField::new(&grid, GridLayer::FLOOR_ONLY, Connectivity::Four);
+    let mut f2 = DistanceField::new(&grid, Mobility::FLOOR_ONLY, Connectivity::Four);
     f2.add_goal(Cell::new(10, 1), 0);
     f2.flee(&grid, 1.2).unwrap();
     assert_eq!(f2.next_step(Cell::new(12, 1)), Some(Direction8::Right));
@@ -391,10 +391,10 @@ fn flee_fields_lead_away_and_out_of_dead_ends() {
 #[test]
 fn combined_fields_weigh_goals_against_repellers() {
     let grid = Grid::new(21, 3).unwrap();
-    let mut chase = DistanceField::new(&grid, GridLayer::FLOOR_ONLY, Connectivity::Four);
+    let mut chase = DistanceField::new(&grid, Mobility::FLOOR_ONLY, Connectivity::Four);
     chase.add_goal(Cell::new(20, 1), 0);
     chase.compute(&grid).unwrap();
-    let mut repel = DistanceField::new(&grid, GridLayer::FLOOR_ONLY, Connectivity::Four);
+    let mut repel = DistanceField::new(&grid, Mobility::FLOOR_ONLY, Connectivity::Four);
     repel.add_goal(Cell::new(12, 1), 0); // a completed goal, now a repeller
     repel.flee(&grid, 1.2).unwrap();
     let alone = tilepath::combined_next_step(&[(&chase, 1.0)], Cell::new(10, 1));
@@ -409,9 +409,9 @@ fn combined_fields_weigh_goals_against_repellers() {
 fn bad_input_has_documented_results() {
     let mut grid = Grid::new(10, 10).unwrap();
     grid.set(Cell::new(3, 3), TileKind::K1).unwrap();
-    let layer = GridLayer::FLOOR_ONLY;
+    let mobility = Mobility::FLOOR_ONLY;
     // No goals: everything unreachable, no steps.
-    let mut f = DistanceField::new(&grid, layer, Connectivity::Four);
+    let mut f = DistanceField::new(&grid, mobility, Connectivity::Four);
     let s = f.compute(&grid).unwrap();
     assert_eq!((s.goals_used, s.goals_ignored), (0, 0));
     assert_eq!(f.distance(Cell::new(1, 1)), None);
@@ -447,12 +447,12 @@ fn bad_input_has_documented_results() {
     );
     // Fully blocked and empty grids.
     let walls = Grid::filled(8, 8, TileKind::K1).unwrap();
-    let mut f = DistanceField::new(&walls, layer, Connectivity::Eight);
+    let mut f = DistanceField::new(&walls, mobility, Connectivity::Eight);
     f.add_goal(Cell::new(2, 2), 0);
     assert_eq!(f.compute(&walls).unwrap().goals_ignored, 1);
     assert_eq!(f.next_step(Cell::new(1, 1)), None);
     let empty = Grid::new(0, 0).unwrap();
-    let mut f = DistanceField::new(&empty, layer, Connectivity::Four);
+    let mut f = DistanceField::new(&empty, mobility, Connectivity::Four);
     f.add_goal(Cell::new(0, 0), 0);
     assert_eq!(f.compute(&empty).unwrap(), Default::default());
     assert_eq!(f.distance(Cell::new(0, 0)), None);
@@ -497,7 +497,7 @@ fn every_moving_ai_distance() {
 
 fn check_movingai(map: &str, stride: usize) -> usize {
     let grid = load_movingai(map);
-    let mut field = DistanceField::new(&grid, GridLayer::FLOOR_ONLY, Connectivity::Eight);
+    let mut field = DistanceField::new(&grid, Mobility::FLOOR_ONLY, Connectivity::Eight);
     let mut n = 0;
     for s in load_scenarios(map).iter().step_by(stride) {
         field.clear_goals();

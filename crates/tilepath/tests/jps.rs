@@ -7,14 +7,14 @@
 
 use rand::RngExt;
 use rand::rngs::StdRng;
-use tilepath::{AStar, Cell, Direction8, Grid, GridLayer, GridPath8, Jps, PathResult, TileKind};
+use tilepath::{AStar, Cell, Direction8, Grid, GridPath8, Jps, Mobility, PathResult, TileKind};
 use tilepath_testkit::*;
 
 #[global_allocator]
 static GLOBAL: CountingAlloc = CountingAlloc;
 
-/// A layer where every open kind costs the same (kind 3 always blocked).
-fn uniform_layer(rng: &mut StdRng) -> GridLayer {
+/// A mobility where every open kind costs the same (kind 3 always blocked).
+fn uniform_mobility(rng: &mut StdRng) -> Mobility {
     let cost = [1, 1, 1, 2, 7, 255][rng.random_range(0..6usize)];
     let mut costs = [0u8; 4];
     for c in costs.iter_mut().take(3) {
@@ -25,7 +25,7 @@ fn uniform_layer(rng: &mut StdRng) -> GridLayer {
     if costs == [0; 4] {
         costs[0] = cost;
     }
-    GridLayer::new(costs)
+    Mobility::new(costs)
 }
 
 /// Jump point search's answer is A*'s: reached or not alike, at the same cost and
@@ -83,7 +83,7 @@ fn jps_matches_astar_and_reference_dijkstra_on_random_grids() {
         let (w, h) = (side(&mut rng), side(&mut rng));
         let walls = [0.0, 0.05, 0.2, 0.35, 0.45][rng.random_range(0..5usize)];
         let mut grid = random_grid(&mut rng, w, h, walls);
-        let layer = uniform_layer(&mut rng);
+        let mobility = uniform_mobility(&mut rng);
         for _ in 0..4 {
             let from = random_cell(&mut rng, &grid);
             let to = if rng.random_bool(0.05) {
@@ -95,36 +95,36 @@ fn jps_matches_astar_and_reference_dijkstra_on_random_grids() {
                 random_cell(&mut rng, &grid)
             };
             for eight in [false, true] {
-                let win = reference_dijkstra(&grid, layer, from, eight, in_window(from));
-                let all = reference_dijkstra(&grid, layer, from, eight, |_| true);
-                let what = format!("seed {seed} {from}->{to} eight {eight} {layer:?}");
+                let win = reference_dijkstra(&grid, mobility, from, eight, in_window(from));
+                let all = reference_dijkstra(&grid, mobility, from, eight, |_| true);
+                let what = format!("seed {seed} {from}->{to} eight {eight} {mobility:?}");
                 if eight {
                     let (j, a) = (
-                        windowed.build_path8(&grid, from, to, layer).unwrap(),
-                        astar.build_path8(&grid, from, to, layer).unwrap(),
+                        windowed.build_path8(&grid, from, to, mobility).unwrap(),
+                        astar.build_path8(&grid, from, to, mobility).unwrap(),
                     );
-                    check_optimal(&grid, layer, from, to, true, &win, &j);
+                    check_optimal(&grid, mobility, from, to, true, &win, &j);
                     same_answer(&what, true, to, &j, &a);
                     let (j, a) = (
-                        whole.build_path8(&grid, from, to, layer).unwrap(),
-                        astar_whole.build_path8(&grid, from, to, layer).unwrap(),
+                        whole.build_path8(&grid, from, to, mobility).unwrap(),
+                        astar_whole.build_path8(&grid, from, to, mobility).unwrap(),
                     );
-                    check_optimal(&grid, layer, from, to, true, &all, &j);
+                    check_optimal(&grid, mobility, from, to, true, &all, &j);
                     same_answer(&what, true, to, &j, &a);
                     partial += usize::from(j.partial);
                     long += usize::from(j.continues());
                 } else {
                     let (j, a) = (
-                        windowed.build_path(&grid, from, to, layer).unwrap(),
-                        astar.build_path(&grid, from, to, layer).unwrap(),
+                        windowed.build_path(&grid, from, to, mobility).unwrap(),
+                        astar.build_path(&grid, from, to, mobility).unwrap(),
                     );
-                    check_optimal(&grid, layer, from, to, false, &win, &j);
+                    check_optimal(&grid, mobility, from, to, false, &win, &j);
                     same_answer(&what, false, to, &j, &a);
                     let (j, a) = (
-                        whole.build_path(&grid, from, to, layer).unwrap(),
-                        astar_whole.build_path(&grid, from, to, layer).unwrap(),
+                        whole.build_path(&grid, from, to, mobility).unwrap(),
+                        astar_whole.build_path(&grid, from, to, mobility).unwrap(),
                     );
-                    check_optimal(&grid, layer, from, to, false, &all, &j);
+                    check_optimal(&grid, mobility, from, to, false, &all, &j);
                     same_answer(&what, false, to, &j, &a);
                     partial += usize::from(j.partial);
                     long += usize::from(j.continues());
@@ -154,7 +154,7 @@ fn blocked_starts_edges_and_empty_grids() {
         |c| Some(if c == '#' { TileKind::K1 } else { TileKind::K0 }),
     )
     .unwrap();
-    let layer = GridLayer::FLOOR_ONLY;
+    let mobility = Mobility::FLOOR_ONLY;
     let mut jps = Jps::whole_grid();
     let mut astar = AStar::whole_grid();
     let cases = [
@@ -168,40 +168,40 @@ fn blocked_starts_edges_and_empty_grids() {
     ];
     for (from, to) in cases {
         let what = format!("{from}->{to}");
-        let all = reference_dijkstra(&grid, layer, from, true, |_| true);
-        let j = jps.build_path8(&grid, from, to, layer).unwrap();
-        check_optimal(&grid, layer, from, to, true, &all, &j);
+        let all = reference_dijkstra(&grid, mobility, from, true, |_| true);
+        let j = jps.build_path8(&grid, from, to, mobility).unwrap();
+        check_optimal(&grid, mobility, from, to, true, &all, &j);
         same_answer(
             &what,
             true,
             to,
             &j,
-            &astar.build_path8(&grid, from, to, layer).unwrap(),
+            &astar.build_path8(&grid, from, to, mobility).unwrap(),
         );
-        let all = reference_dijkstra(&grid, layer, from, false, |_| true);
-        let j = jps.build_path(&grid, from, to, layer).unwrap();
-        check_optimal(&grid, layer, from, to, false, &all, &j);
+        let all = reference_dijkstra(&grid, mobility, from, false, |_| true);
+        let j = jps.build_path(&grid, from, to, mobility).unwrap();
+        check_optimal(&grid, mobility, from, to, false, &all, &j);
         same_answer(
             &what,
             false,
             to,
             &j,
-            &astar.build_path(&grid, from, to, layer).unwrap(),
+            &astar.build_path(&grid, from, to, mobility).unwrap(),
         );
     }
     for from in [Cell::new(-1, 0), Cell::new(5, 0), Cell::new(0, i32::MAX)] {
         assert_eq!(
-            jps.build_path8(&grid, from, Cell::new(0, 0), layer)
+            jps.build_path8(&grid, from, Cell::new(0, 0), mobility)
                 .unwrap_err(),
             astar
-                .build_path8(&grid, from, Cell::new(0, 0), layer)
+                .build_path8(&grid, from, Cell::new(0, 0), mobility)
                 .unwrap_err()
         );
-        assert!(Jps::new().build_path(&grid, from, from, layer).is_err());
+        assert!(Jps::new().build_path(&grid, from, from, mobility).is_err());
     }
     let empty = Grid::new(0, 0).unwrap();
     assert!(
-        jps.build_path(&empty, Cell::new(0, 0), Cell::new(0, 0), layer)
+        jps.build_path(&empty, Cell::new(0, 0), Cell::new(0, 0), mobility)
             .is_err()
     );
     // Every kind blocked: nowhere to go, no panic.
@@ -210,27 +210,25 @@ fn blocked_starts_edges_and_empty_grids() {
             &grid,
             Cell::new(0, 0),
             Cell::new(4, 4),
-            GridLayer::ALL_BLOCKED,
+            Mobility::ALL_BLOCKED,
         )
         .unwrap();
     assert!(r.partial && r.path.is_empty() && r.end == Cell::new(0, 0));
 }
 
 #[test]
-fn layers_with_several_costs_are_answered_by_astar() {
+fn mobilities_with_several_costs_are_answered_by_astar() {
     let mut rng = rng(3);
     let grid = random_grid(&mut rng, 80, 80, 0.2);
-    let layer = GridLayer::new([1, 3, 9, 0]);
-    assert!(!Jps::applies_to(layer));
-    assert!(
-        Jps::applies_to(GridLayer::FLOOR_ONLY) && Jps::applies_to(GridLayer::new([4, 0, 4, 0]))
-    );
+    let mobility = Mobility::new([1, 3, 9, 0]);
+    assert!(!Jps::applies_to(mobility));
+    assert!(Jps::applies_to(Mobility::FLOOR_ONLY) && Jps::applies_to(Mobility::new([4, 0, 4, 0])));
     let (mut jps, mut astar) = (Jps::whole_grid(), AStar::whole_grid());
     for _ in 0..50 {
         let (from, to) = (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid));
         assert_eq!(
-            jps.build_path8(&grid, from, to, layer).unwrap(),
-            astar.build_path8(&grid, from, to, layer).unwrap()
+            jps.build_path8(&grid, from, to, mobility).unwrap(),
+            astar.build_path8(&grid, from, to, mobility).unwrap()
         );
     }
 }
@@ -239,17 +237,17 @@ fn layers_with_several_costs_are_answered_by_astar() {
 fn expansion_limit_gives_valid_partial_paths() {
     let mut rng = rng(77);
     let grid = random_grid(&mut rng, 150, 150, 0.25);
-    let layer = GridLayer::new([1, 1, 1, 0]);
+    let mobility = Mobility::new([1, 1, 1, 0]);
     let mut limited = Jps::whole_grid().with_max_expansions(20);
     let mut cut = 0;
     for _ in 0..300 {
         let (from, to) = (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid));
-        let r = limited.build_path(&grid, from, to, layer).unwrap();
+        let r = limited.build_path(&grid, from, to, mobility).unwrap();
         assert!(r.expanded <= 40, "two runs of at most 20: {}", r.expanded);
-        check_result(&grid, layer, from, to, &r);
-        let r8 = limited.build_path8(&grid, from, to, layer).unwrap();
+        check_result(&grid, mobility, from, to, &r);
+        let r8 = limited.build_path8(&grid, from, to, mobility).unwrap();
         assert!(r8.expanded <= 40);
-        check_result(&grid, layer, from, to, &r8);
+        check_result(&grid, mobility, from, to, &r8);
         cut += usize::from(r8.partial);
     }
     assert!(
@@ -272,11 +270,11 @@ const MOVING_AI: [&str; 6] = [
 fn check_map(map: &str, stride: usize) -> usize {
     let grid = load_movingai(map);
     let scenarios = load_scenarios(map);
-    let layer = GridLayer::FLOOR_ONLY;
+    let mobility = Mobility::FLOOR_ONLY;
     let mut jps = Jps::for_grid(&grid);
     let mut checked = 0;
     for s in scenarios.iter().step_by(stride) {
-        let r = jps.build_path8(&grid, s.start, s.goal, layer).unwrap();
+        let r = jps.build_path8(&grid, s.start, s.goal, mobility).unwrap();
         if s.optimal == 0.0 && s.start != s.goal {
             assert!(
                 !r.route.reaches_goal,
@@ -298,7 +296,7 @@ fn check_map(map: &str, stride: usize) -> usize {
                 s.optimal
             );
         }
-        check_result::<GridPath8, Direction8>(&grid, layer, s.start, s.goal, &r);
+        check_result::<GridPath8, Direction8>(&grid, mobility, s.start, s.goal, &r);
         checked += 1;
     }
     checked
@@ -331,17 +329,17 @@ fn queries_allocate_nothing() {
     let mut rng = rng(5);
     let mut maps = Vec::new();
     for name in ["no_walls", "pocket_wall", "multi_wall"] {
-        maps.push((load_reference(name).0, GridLayer::FLOOR_ONLY));
+        maps.push((load_reference(name).0, Mobility::FLOOR_ONLY));
     }
     maps.push((
         random_grid(&mut rng, 200, 150, 0.25),
-        GridLayer::new([1, 1, 1, 0]),
+        Mobility::new([1, 1, 1, 0]),
     ));
     maps.push((
         random_grid(&mut rng, 200, 200, 0.1),
-        GridLayer::new([5, 0, 5, 0]),
+        Mobility::new([5, 0, 5, 0]),
     ));
-    maps.push((load_movingai("den312d.map"), GridLayer::FLOOR_ONLY));
+    maps.push((load_movingai("den312d.map"), Mobility::FLOOR_ONLY));
     let queries = |seed: u64, n: usize| -> Vec<(usize, Cell, Cell)> {
         let mut rng = tilepath_testkit::rng(seed);
         (0..n)
@@ -368,9 +366,9 @@ fn queries_allocate_nothing() {
         let mut sink = 0.0;
         let mut run = |qs: &[(usize, Cell, Cell)], jps: &mut Jps| {
             for &(m, from, to) in qs {
-                let (grid, layer) = &maps[m];
-                sink += jps.build_path(grid, from, to, *layer).unwrap().cost;
-                sink += jps.build_path8(grid, from, to, *layer).unwrap().cost;
+                let (grid, mobility) = &maps[m];
+                sink += jps.build_path(grid, from, to, *mobility).unwrap().cost;
+                sink += jps.build_path8(grid, from, to, *mobility).unwrap().cost;
             }
         };
         run(&warm_up, &mut jps);

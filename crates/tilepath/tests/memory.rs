@@ -4,7 +4,7 @@
 
 use std::sync::Mutex;
 use tilepath::{
-    Connectivity, Grid, GridError, GridLayer, NextHopTable, TableCells, TableError, TileKind,
+    Connectivity, Grid, GridError, Mobility, NextHopTable, TableCells, TableError, TileKind,
 };
 use tilepath_testkit::*;
 
@@ -20,18 +20,18 @@ fn table_builds_stay_within_their_estimate() {
     let open = random_grid(&mut rng, 30, 20, 0.0);
     let walls = random_grid(&mut rng, 30, 20, 0.2);
     let maze = maze_grid(&mut rng, 15, 12, 0.1);
-    let layers = [
-        GridLayer::FLOOR_ONLY,
-        GridLayer::new([1, 0, 0, 0]),
-        GridLayer::new([1, 3, 9, 0]),
-        GridLayer::new([2, 5, 7, 11]),
+    let mobilities = [
+        Mobility::FLOOR_ONLY,
+        Mobility::new([1, 0, 0, 0]),
+        Mobility::new([1, 3, 9, 0]),
+        Mobility::new([2, 5, 7, 11]),
     ];
     for grid in [&open, &walls, &maze] {
-        for layer in layers {
+        for mobility in mobilities {
             for conn in [Connectivity::Four, Connectivity::Eight] {
                 for slots in [TableCells::Passable, TableCells::AllCells] {
                     for threads in [1, 2, 3] {
-                        let builder = NextHopTable::builder(layer)
+                        let builder = NextHopTable::builder(mobility)
                             .connectivity(conn)
                             .table_cells(slots)
                             .threads(threads);
@@ -41,7 +41,7 @@ fn table_builds_stay_within_their_estimate() {
                         let table = table.unwrap();
                         assert!(
                             peak <= estimate.total_bytes,
-                            "{layer:?} {conn:?} {slots:?} {threads} threads: peak {peak} > \
+                            "{mobility:?} {conn:?} {slots:?} {threads} threads: peak {peak} > \
                              estimate {}",
                             estimate.total_bytes
                         );
@@ -57,7 +57,7 @@ fn table_builds_stay_within_their_estimate() {
 fn a_table_too_large_for_its_limit_is_refused_before_allocating() {
     let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
     let grid = Grid::new(16_384, 16_384).unwrap();
-    let builder = NextHopTable::builder(GridLayer::FLOOR_ONLY).threads(2);
+    let builder = NextHopTable::builder(Mobility::FLOOR_ONLY).threads(2);
     let mut result = None;
     let peak = peak_bytes_in(|| result = Some(builder.build(&grid)));
     assert!(matches!(

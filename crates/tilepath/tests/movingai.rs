@@ -19,7 +19,7 @@ fn check_map(map: &str, stride: usize) -> usize {
     let mut checked = 0;
     for s in scenarios.iter().step_by(stride) {
         let r = astar
-            .build_path8(&grid, s.start, s.goal, tilepath::GridLayer::FLOOR_ONLY)
+            .build_path8(&grid, s.start, s.goal, tilepath::Mobility::FLOOR_ONLY)
             .unwrap();
         let unreachable = s.optimal == 0.0 && s.start != s.goal;
         if unreachable {
@@ -44,7 +44,7 @@ fn check_map(map: &str, stride: usize) -> usize {
                 s.optimal
             );
         }
-        check_result::<GridPath8, _>(&grid, tilepath::GridLayer::FLOOR_ONLY, s.start, s.goal, &r);
+        check_result::<GridPath8, _>(&grid, tilepath::Mobility::FLOOR_ONLY, s.start, s.goal, &r);
         checked += 1;
     }
     checked

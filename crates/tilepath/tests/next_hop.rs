@@ -5,20 +5,20 @@
 
 use rand::RngExt;
 use tilepath::{
-    Cell, Connectivity, Direction8, Encoding, Grid, GridLayer, NextHopTable, TableCells,
-    TableError, TileKind,
+    Cell, Connectivity, Direction8, Encoding, Grid, Mobility, NextHopTable, TableCells, TableError,
+    TileKind,
 };
 use tilepath_testkit::*;
 
 /// Distances from every cell: `all[s][t]`.
-fn all_pairs(grid: &Grid, layer: GridLayer, eight: bool) -> Vec<Vec<Option<f64>>> {
+fn all_pairs(grid: &Grid, mobility: Mobility, eight: bool) -> Vec<Vec<Option<f64>>> {
     (0..grid.len())
-        .map(|i| reference_dijkstra(grid, layer, grid.cell_of(i).unwrap(), eight, |_| true))
+        .map(|i| reference_dijkstra(grid, mobility, grid.cell_of(i).unwrap(), eight, |_| true))
         .collect()
 }
 
-fn step_cost(grid: &Grid, layer: GridLayer, to: Cell, dir: Direction8) -> f64 {
-    let c = f64::from(grid.cost(to, layer));
+fn step_cost(grid: &Grid, mobility: Mobility, to: Cell, dir: Direction8) -> f64 {
+    let c = f64::from(grid.cost(to, mobility));
     if dir.is_diagonal() {
         c * std::f64::consts::SQRT_2
     } else {
@@ -29,7 +29,7 @@ fn step_cost(grid: &Grid, layer: GridLayer, to: Cell, dir: Direction8) -> f64 {
 /// The first direction (code order) from `s` onto a cheapest path to `t`.
 fn reference_step(
     grid: &Grid,
-    layer: GridLayer,
+    mobility: Mobility,
     eight: bool,
     all: &[Vec<Option<f64>>],
     s: Cell,
@@ -37,7 +37,7 @@ fn reference_step(
 ) -> Option<Direction8> {
     let si = grid.index_of(s)?;
     let ti = grid.index_of(t)?;
-    let ok = |c: Cell| grid.is_passable(c, layer);
+    let ok = |c: Cell| grid.is_passable(c, mobility);
     let here = all[si][ti]?;
     if si == ti || !ok(s) || !ok(t) {
         return None;
@@ -57,19 +57,19 @@ fn reference_step(
             }
         }
         let ni = grid.index_of(n).unwrap();
-        all[ni][ti].is_some_and(|dn| close(dn + step_cost(grid, layer, n, d), here))
+        all[ni][ti].is_some_and(|dn| close(dn + step_cost(grid, mobility, n, d), here))
     })
 }
 
 /// Checks every ordered pair of `table` against the reference.
-fn check_table(grid: &Grid, layer: GridLayer, eight: bool, table: &NextHopTable) -> usize {
-    let all = all_pairs(grid, layer, eight);
+fn check_table(grid: &Grid, mobility: Mobility, eight: bool, table: &NextHopTable) -> usize {
+    let all = all_pairs(grid, mobility, eight);
     let mut reachable = 0;
     for si in 0..grid.len() {
         let s = grid.cell_of(si).unwrap();
         for ti in 0..grid.len() {
             let t = grid.cell_of(ti).unwrap();
-            let open = grid.is_passable(s, layer) && grid.is_passable(t, layer);
+            let open = grid.is_passable(s, mobility) && grid.is_passable(t, mobility);
             let want = if open { all[si][ti] } else { None };
             assert_eq!(
                 table.is_reachable(s, t),
@@ -79,13 +79,13 @@ fn check_table(grid: &Grid, layer: GridLayer, eight: bool, table: &NextHopTable)
             let step = table.next_step(s, t);
             assert_eq!(
                 step,
-                reference_step(grid, layer, eight, &all, s, t),
+                reference_step(grid, mobility, eight, &all, s, t),
                 "{s}->{t}: first step (distance {want:?})"
             );
             if let Some(d) = want {
                 reachable += 1;
                 // Following the table reaches t at exactly the cheapest cost.
-                let (end, cost) = walk(grid, layer, s, table.hops(s, t).map(|(d, _)| d));
+                let (end, cost) = walk(grid, mobility, s, table.hops(s, t).map(|(d, _)| d));
                 assert_eq!(end, t, "{s}->{t}: the hops end elsewhere");
                 assert!(close(cost, d), "{s}->{t}: hops cost {cost}, cheapest {d}");
                 assert!(close(table.distance(s, t).unwrap(), d));
@@ -95,11 +95,11 @@ fn check_table(grid: &Grid, layer: GridLayer, eight: bool, table: &NextHopTable)
     reachable
 }
 
-fn layer_for(rng: &mut rand::rngs::StdRng, weighted: bool) -> GridLayer {
+fn mobility_for(rng: &mut rand::rngs::StdRng, weighted: bool) -> Mobility {
     if weighted {
-        random_layer(rng, 9)
+        random_mobility(rng, 9)
     } else {
-        GridLayer::new([1, 1, 1, 0])
+        Mobility::new([1, 1, 1, 0])
     }
 }
 
@@ -118,25 +118,28 @@ fn every_pair_matches_reference_dijkstra() {
             _ => random_grid(&mut rng, 12, 12, walls),
         };
         let weighted = seed % 3 == 0;
-        let layer = layer_for(&mut rng, weighted);
+        let mobility = mobility_for(&mut rng, weighted);
         for eight in [false, true] {
             let connectivity = if eight {
                 Connectivity::Eight
             } else {
                 Connectivity::Four
             };
-            let table = NextHopTable::builder(layer)
+            let table = NextHopTable::builder(mobility)
                 .connectivity(connectivity)
                 .threads(1 + (seed % 3) as usize)
                 .build(&grid)
                 .unwrap();
-            let expected = match (eight, weighted && layer.min_cost() != layer.max_cost()) {
+            let expected = match (
+                eight,
+                weighted && mobility.min_cost() != mobility.max_cost(),
+            ) {
                 (true, _) => Encoding::Directions8,
                 (false, true) => Encoding::Directions4,
                 (false, false) => Encoding::DistanceMod3,
             };
             assert_eq!(table.encoding(), expected);
-            pairs += check_table(&grid, layer, eight, &table);
+            pairs += check_table(&grid, mobility, eight, &table);
             branch_cells += table.branch_cells();
             slots += table.table_cells();
         }
@@ -153,10 +156,10 @@ fn every_pair_matches_reference_dijkstra() {
 fn thread_count_does_not_change_the_table() {
     let mut rng = rng(7);
     let grid = random_grid(&mut rng, 40, 37, 0.25);
-    for layer in [GridLayer::new([1, 1, 1, 0]), GridLayer::new([1, 3, 7, 0])] {
+    for mobility in [Mobility::new([1, 1, 1, 0]), Mobility::new([1, 3, 7, 0])] {
         for connectivity in [Connectivity::Four, Connectivity::Eight] {
             let build = |threads| {
-                NextHopTable::builder(layer)
+                NextHopTable::builder(mobility)
                     .connectivity(connectivity)
                     .threads(threads)
                     .build(&grid)
@@ -190,8 +193,8 @@ fn check_edits(
         1 => random_grid(&mut rng, 13, 13, 0.3),
         _ => maze_grid(&mut rng, 7, 7, 0.15),
     };
-    let layer = layer_for(&mut rng, weighted);
-    let builder = NextHopTable::builder(layer)
+    let mobility = mobility_for(&mut rng, weighted);
+    let builder = NextHopTable::builder(mobility)
         .connectivity(connectivity)
         .table_cells(slots)
         .threads(1 + (seed % 2) as usize);
@@ -252,11 +255,11 @@ fn repaired_tables_equal_fresh_builds() {
 fn a_maze_without_loops_needs_no_pair_entries() {
     let mut rng = rng(11);
     let mut grid = maze_grid(&mut rng, 8, 8, 0.0);
-    let layer = GridLayer::FLOOR_ONLY;
+    let mobility = Mobility::FLOOR_ONLY;
     let open = (0..grid.len())
-        .filter(|&i| grid.is_passable(grid.cell_of(i).unwrap(), layer))
+        .filter(|&i| grid.is_passable(grid.cell_of(i).unwrap(), mobility))
         .count();
-    let builder = NextHopTable::builder(layer);
+    let builder = NextHopTable::builder(mobility);
     let estimate = builder.estimate(&grid);
     let mut table = builder.build(&grid).unwrap();
     assert_eq!((table.table_cells(), table.branch_cells()), (0, open));
@@ -272,28 +275,28 @@ fn a_maze_without_loops_needs_no_pair_entries() {
         big_table.memory_bytes()
     );
     assert_eq!(table.components(), 1);
-    check_table(&grid, layer, false, &table);
+    check_table(&grid, mobility, false, &table);
     // Blocking a corridor cell splits the tree in two, repaired in place.
     let cut = (0..grid.len())
         .map(|i| grid.cell_of(i).unwrap())
-        .find(|&c| grid.is_passable(c, layer) && c.x % 2 == 1)
+        .find(|&c| grid.is_passable(c, mobility) && c.x % 2 == 1)
         .unwrap();
     grid.set(cut, TileKind::K3).unwrap();
     let stats = table.repair(&grid, &[cut]).unwrap();
     assert!(!stats.rebuilt && stats.targets_recomputed == 0, "{stats:?}");
     assert_eq!(table.components(), 2);
-    check_table(&grid, layer, false, &table);
+    check_table(&grid, mobility, false, &table);
     // Reopening it (a branch cell may close a loop) rebuilds.
     grid.set(cut, TileKind::K0).unwrap();
     assert!(table.repair(&grid, &[cut]).unwrap().rebuilt);
-    check_table(&grid, layer, false, &table);
+    check_table(&grid, mobility, false, &table);
 }
 
 #[test]
 fn a_blocked_cell_in_the_open_is_patched_not_recomputed() {
     let mut grid = Grid::new(30, 30).unwrap();
-    let layer = GridLayer::FLOOR_ONLY;
-    let mut table = NextHopTable::builder(layer)
+    let mobility = Mobility::FLOOR_ONLY;
+    let mut table = NextHopTable::builder(mobility)
         .table_cells(TableCells::AllCells)
         .build(&grid)
         .unwrap();
@@ -310,7 +313,7 @@ fn a_blocked_cell_in_the_open_is_patched_not_recomputed() {
         stats.targets_recomputed, 1,
         "only the reopened cell's own row: {stats:?}"
     );
-    let fresh = NextHopTable::builder(layer).build(&grid).unwrap();
+    let fresh = NextHopTable::builder(mobility).build(&grid).unwrap();
     for s in [Cell::new(0, 15), Cell::new(29, 15), Cell::new(15, 0)] {
         for t in [Cell::new(29, 15), Cell::new(0, 15), Cell::new(15, 29)] {
             assert_eq!(table.next_step(s, t), fresh.next_step(s, t));
@@ -324,8 +327,8 @@ fn bad_input_gives_clear_results() {
         Some(if c == '#' { TileKind::K3 } else { TileKind::K0 })
     })
     .unwrap();
-    let layer = GridLayer::FLOOR_ONLY;
-    let table = NextHopTable::builder(layer).build(&grid).unwrap();
+    let mobility = Mobility::FLOOR_ONLY;
+    let table = NextHopTable::builder(mobility).build(&grid).unwrap();
     let (a, b) = (Cell::new(0, 0), Cell::new(2, 2));
     // Outside, blocked, unreachable, same cell.
     assert_eq!(table.next_step(Cell::new(-1, 0), a), None);
@@ -343,27 +346,27 @@ fn bad_input_gives_clear_results() {
     // Empty grids.
     for (w, h) in [(0, 0), (0, 5), (5, 0)] {
         let empty = Grid::new(w, h).unwrap();
-        let t = NextHopTable::builder(layer).build(&empty).unwrap();
+        let t = NextHopTable::builder(mobility).build(&empty).unwrap();
         assert_eq!(t.table_cells(), 0);
         assert_eq!(t.next_step(a, a), None);
     }
     // An entirely blocked grid.
     let walls = Grid::filled(6, 6, TileKind::K3).unwrap();
-    let t = NextHopTable::builder(layer).build(&walls).unwrap();
+    let t = NextHopTable::builder(mobility).build(&walls).unwrap();
     assert_eq!((t.table_cells(), t.components()), (0, 0));
     // Too large: refused before anything is allocated, with the figure.
     let huge = Grid::new(4096, 4096).unwrap();
-    let estimate = NextHopTable::builder(layer).estimate(&huge);
+    let estimate = NextHopTable::builder(mobility).estimate(&huge);
     assert_eq!(estimate.table_cells, 4096 * 4096);
     assert!(estimate.table_bytes > 50_000_000_000_000);
-    match NextHopTable::builder(layer).build(&huge) {
+    match NextHopTable::builder(mobility).build(&huge) {
         Err(TableError::TooLarge { needed, limit }) => {
             assert_eq!(needed, estimate.total_bytes);
             assert_eq!(limit, 1 << 30);
         }
         other => panic!("expected TooLarge, got {other:?}"),
     }
-    let small = NextHopTable::builder(layer).memory_limit(1000);
+    let small = NextHopTable::builder(mobility).memory_limit(1000);
     assert!(matches!(
         small.build(&Grid::new(100, 100).unwrap()),
         Err(TableError::TooLarge { limit: 1000, .. })
@@ -380,16 +383,16 @@ fn bad_input_gives_clear_results() {
 
 #[test]
 fn step_away_never_gets_closer() {
-    for (seed, connectivity, layer) in [
-        (1, Connectivity::Four, GridLayer::new([1, 1, 1, 0])),
-        (2, Connectivity::Four, GridLayer::new([1, 4, 2, 0])),
-        (3, Connectivity::Eight, GridLayer::new([1, 1, 1, 0])),
+    for (seed, connectivity, mobility) in [
+        (1, Connectivity::Four, Mobility::new([1, 1, 1, 0])),
+        (2, Connectivity::Four, Mobility::new([1, 4, 2, 0])),
+        (3, Connectivity::Eight, Mobility::new([1, 1, 1, 0])),
     ] {
         let mut rng = rng(seed);
         let grid = random_grid(&mut rng, 20, 20, 0.25);
         let eight = connectivity == Connectivity::Eight;
-        let all = all_pairs(&grid, layer, eight);
-        let table = NextHopTable::builder(layer)
+        let all = all_pairs(&grid, mobility, eight);
+        let table = NextHopTable::builder(mobility)
             .connectivity(connectivity)
             .build(&grid)
             .unwrap();
@@ -406,7 +409,7 @@ fn step_away_never_gets_closer() {
                 }
                 None => {
                     // Cornered: every open neighbour is closer (or t cannot reach s).
-                    if let Some(here) = all[si][ti].filter(|_| grid.is_passable(s, layer)) {
+                    if let Some(here) = all[si][ti].filter(|_| grid.is_passable(s, mobility)) {
                         for d in Direction8::ALL {
                             if d.is_diagonal() && !eight {
                                 continue;
@@ -428,7 +431,7 @@ fn step_away_never_gets_closer() {
 #[test]
 fn paths_come_in_gridpath_chunks() {
     let grid = Grid::new(100, 3).unwrap();
-    let table = NextHopTable::builder(GridLayer::FLOOR_ONLY)
+    let table = NextHopTable::builder(Mobility::FLOOR_ONLY)
         .build(&grid)
         .unwrap();
     let (mut at, to) = (Cell::new(0, 0), Cell::new(99, 2));
@@ -451,8 +454,8 @@ fn paths_come_in_gridpath_chunks() {
 fn a_door_opened_in_a_maze_is_patched_not_recomputed() {
     let mut rng = rng(4);
     let mut grid = maze_grid(&mut rng, 9, 9, 0.0);
-    let layer = GridLayer::new([1, 1, 1, 0]);
-    let builder = NextHopTable::builder(layer).table_cells(TableCells::AllCells);
+    let mobility = Mobility::new([1, 1, 1, 0]);
+    let builder = NextHopTable::builder(mobility).table_cells(TableCells::AllCells);
     let mut table = builder.build(&grid).unwrap();
     let mut doors = 0;
     for i in 0..grid.len() {
@@ -464,10 +467,10 @@ fn a_door_opened_in_a_maze_is_patched_not_recomputed() {
             Direction8::Down,
         ]
         .into_iter()
-        .filter(|&d| grid.is_passable(c.step(d), layer))
+        .filter(|&d| grid.is_passable(c.step(d), mobility))
         .count();
         // A wall between two corridors of the same (only) component.
-        if grid.is_passable(c, layer) || open_sides != 2 || doors == 6 {
+        if grid.is_passable(c, mobility) || open_sides != 2 || doors == 6 {
             continue;
         }
         grid.set(c, TileKind::K0).unwrap();

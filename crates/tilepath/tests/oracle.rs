@@ -1,8 +1,8 @@
-//! Oracle tests: on thousands of seeded random grids with random layers and costs,
+//! Oracle tests: on thousands of seeded random grids with random mobilities and costs,
 //! every solver is checked against a plain reference Dijkstra.
 
 use rand::RngExt;
-use tilepath::{AStar, Cell, Greedy, Grid, GridLayer};
+use tilepath::{AStar, Cell, Greedy, Grid, Mobility};
 use tilepath_testkit::*;
 
 const GRIDS: u64 = 1500;
@@ -16,7 +16,7 @@ const QUERIES: usize = 4;
 /// not reach the goal ends at the first expanded cell nearest to it.
 fn reference_greedy(
     grid: &Grid,
-    layer: GridLayer,
+    mobility: Mobility,
     from: Cell,
     to: Cell,
     limit: u32,
@@ -44,7 +44,7 @@ fn reference_greedy(
         }
         for (dx, dy) in [(1, 0), (0, 1), (-1, 0), (0, -1)] {
             let n = Cell::new(c.x + dx, c.y + dy);
-            if !in_window(from)(n) || grid.cost(n, layer) == 0 || !seen.insert(n) {
+            if !in_window(from)(n) || grid.cost(n, mobility) == 0 || !seen.insert(n) {
                 continue;
             }
             if n == to {
@@ -65,7 +65,7 @@ fn astar_and_greedy_match_reference_dijkstra_on_random_grids() {
     let mut checked = 0;
     let mut partials = 0;
     let mut same_order = 0;
-    // Of those, queries of one-cost layers (their neighbours read from bit rows).
+    // Of those, queries of one-cost mobilities (their neighbours read from bit rows).
     let mut one_cost = 0;
     for seed in 0..GRIDS {
         let mut rng = rng(seed);
@@ -81,7 +81,7 @@ fn astar_and_greedy_match_reference_dijkstra_on_random_grids() {
         let walls = rng.random_range(0.0..0.45);
         let grid = random_grid(&mut rng, w, h, walls);
         let max_cost = [1, 1, 9, 40, 255][rng.random_range(0..5usize)];
-        let layer = random_layer(&mut rng, max_cost);
+        let mobility = random_mobility(&mut rng, max_cost);
         for _ in 0..QUERIES {
             let from = random_cell(&mut rng, &grid);
             let to = if rng.random_bool(0.05) {
@@ -93,23 +93,23 @@ fn astar_and_greedy_match_reference_dijkstra_on_random_grids() {
                 random_cell(&mut rng, &grid)
             };
             for eight in [false, true] {
-                let win = reference_dijkstra(&grid, layer, from, eight, in_window(from));
-                let all = reference_dijkstra(&grid, layer, from, eight, |_| true);
+                let win = reference_dijkstra(&grid, mobility, from, eight, in_window(from));
+                let all = reference_dijkstra(&grid, mobility, from, eight, |_| true);
                 if eight {
-                    let r = astar.build_path8(&grid, from, to, layer).unwrap();
-                    check_optimal(&grid, layer, from, to, true, &win, &r);
-                    let r = whole.build_path8(&grid, from, to, layer).unwrap();
-                    check_optimal(&grid, layer, from, to, true, &all, &r);
+                    let r = astar.build_path8(&grid, from, to, mobility).unwrap();
+                    check_optimal(&grid, mobility, from, to, true, &win, &r);
+                    let r = whole.build_path8(&grid, from, to, mobility).unwrap();
+                    check_optimal(&grid, mobility, from, to, true, &all, &r);
                     partials += usize::from(r.partial);
                 } else {
-                    let r = astar.build_path(&grid, from, to, layer).unwrap();
-                    check_optimal(&grid, layer, from, to, false, &win, &r);
-                    let rw = whole.build_path(&grid, from, to, layer).unwrap();
-                    check_optimal(&grid, layer, from, to, false, &all, &rw);
+                    let r = astar.build_path(&grid, from, to, mobility).unwrap();
+                    check_optimal(&grid, mobility, from, to, false, &win, &r);
+                    let rw = whole.build_path(&grid, from, to, mobility).unwrap();
+                    check_optimal(&grid, mobility, from, to, false, &all, &rw);
                     // A grid inside the window: the windowed search (ring linked
                     // through its nodes) and the whole-grid one (bucket queue with
                     // duplicate entries) expand the same nodes in the same order.
-                    let ring = u32::from(layer.min_cost()) + u32::from(layer.max_cost()) < 64;
+                    let ring = u32::from(mobility.min_cost()) + u32::from(mobility.max_cost()) < 64;
                     if ring && w <= 57 && h <= 57 {
                         assert_eq!(
                             (r.expanded, r.path, r.route),
@@ -117,23 +117,25 @@ fn astar_and_greedy_match_reference_dijkstra_on_random_grids() {
                             "{from}->{to}: windowed and whole-grid A* differ"
                         );
                         same_order += 1;
-                        one_cost += usize::from(layer.min_cost() == layer.max_cost());
+                        one_cost += usize::from(mobility.min_cost() == mobility.max_cost());
                     }
-                    let g = greedy.build_path(&grid, from, to, layer).unwrap();
-                    check_result(&grid, layer, from, to, &g);
+                    let g = greedy.build_path(&grid, from, to, mobility).unwrap();
+                    check_result(&grid, mobility, from, to, &g);
                     assert_eq!(
                         (g.expanded, g.route.end),
-                        reference_greedy(&grid, layer, from, to, u32::MAX),
+                        reference_greedy(&grid, mobility, from, to, u32::MAX),
                         "greedy {from}->{to}: expansion order"
                     );
                     // The same search stopped by a limit.
                     let limit = rng.random_range(1..=g.expanded.max(1));
                     greedy_limited.set_max_expansions(limit);
-                    let gl = greedy_limited.build_path(&grid, from, to, layer).unwrap();
-                    check_result(&grid, layer, from, to, &gl);
+                    let gl = greedy_limited
+                        .build_path(&grid, from, to, mobility)
+                        .unwrap();
+                    check_result(&grid, mobility, from, to, &gl);
                     assert_eq!(
                         (gl.expanded, gl.route.end),
-                        reference_greedy(&grid, layer, from, to, limit),
+                        reference_greedy(&grid, mobility, from, to, limit),
                         "greedy {from}->{to} limited to {limit}"
                     );
                     let reachable = grid.index_of(to).and_then(|i| win[i]).is_some();
@@ -157,11 +159,11 @@ fn astar_and_greedy_match_reference_dijkstra_on_random_grids() {
     }
     println!(
         "checked {checked} queries on {GRIDS} grids ({partials} partial whole-grid 8-connected, \
-         {same_order} windowed = whole-grid expansion orders, {one_cost} of one-cost layers)"
+         {same_order} windowed = whole-grid expansion orders, {one_cost} of one-cost mobilities)"
     );
     assert!(
         one_cost > 500,
-        "one-cost layers should be well covered, got {one_cost}"
+        "one-cost mobilities should be well covered, got {one_cost}"
     );
     assert!(
         partials > 0,
@@ -177,20 +179,20 @@ fn astar_and_greedy_match_reference_dijkstra_on_random_grids() {
 fn expansion_limit_gives_valid_partial_paths() {
     let mut rng = rng(77);
     let grid = random_grid(&mut rng, 120, 120, 0.2);
-    let layer = GridLayer::new([1, 2, 3, 0]);
+    let mobility = Mobility::new([1, 2, 3, 0]);
     let mut limited = AStar::whole_grid().with_max_expansions(50);
     let mut greedy = Greedy::new().with_max_expansions(10);
     let mut cut = 0;
     for _ in 0..200 {
         let (from, to) = (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid));
-        let r = limited.build_path(&grid, from, to, layer).unwrap();
+        let r = limited.build_path(&grid, from, to, mobility).unwrap();
         assert!(r.expanded <= 50);
-        check_result(&grid, layer, from, to, &r);
-        let r8 = limited.build_path8(&grid, from, to, layer).unwrap();
-        check_result(&grid, layer, from, to, &r8);
-        let g = greedy.build_path(&grid, from, to, layer).unwrap();
+        check_result(&grid, mobility, from, to, &r);
+        let r8 = limited.build_path8(&grid, from, to, mobility).unwrap();
+        check_result(&grid, mobility, from, to, &r8);
+        let g = greedy.build_path(&grid, from, to, mobility).unwrap();
         assert!(g.expanded <= 10);
-        check_result(&grid, layer, from, to, &g);
+        check_result(&grid, mobility, from, to, &g);
         cut += usize::from(r.partial);
     }
     assert!(

@@ -4,8 +4,8 @@
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use tilepath::{
-    AStar, Cell, Connectivity, DistanceField, FieldError, FieldState, Grid, GridLayer,
-    NextHopTable, OCTILE_STRAIGHT, PathError, Region, TileKind, combined_next_step,
+    AStar, Cell, Connectivity, DistanceField, FieldError, FieldState, Grid, Mobility, NextHopTable,
+    OCTILE_STRAIGHT, PathError, Region, TileKind, combined_next_step,
 };
 use tilepath_testkit::*;
 
@@ -27,7 +27,7 @@ fn bounded_field_whose_columns_miss_the_grid_is_empty() {
         Region::around(Cell::new(-10_000, 20), 8),
         Region::new(Cell::new(30, 30), Cell::new(10, 10)),
     ] {
-        let mut f = DistanceField::bounded(&g, GridLayer::FLOOR_ONLY, Connectivity::Eight, region);
+        let mut f = DistanceField::bounded(&g, Mobility::FLOOR_ONLY, Connectivity::Eight, region);
         f.add_goal(Cell::new(20, 20), 0);
         let stats = f.compute(&g).unwrap();
         assert_eq!((stats.goals_used, stats.cells_updated), (0, 0));
@@ -43,13 +43,15 @@ fn bounded_field_whose_columns_miss_the_grid_is_empty() {
 
 #[test]
 fn field_distances_past_the_value_range_are_reported() {
-    let layer = GridLayer::new([255, 0, 0, 0]);
+    let mobility = Mobility::new([255, 0, 0, 0]);
     let g = Grid::new(8000, 1).unwrap();
-    let mut f = DistanceField::new(&g, layer, Connectivity::Eight);
+    let mut f = DistanceField::new(&g, mobility, Connectivity::Eight);
     f.add_goal(Cell::new(0, 0), 0);
     let far = Cell::new(7083, 0);
     let mut astar = AStar::whole_grid();
-    let r = astar.build_path8(&g, far, Cell::new(0, 0), layer).unwrap();
+    let r = astar
+        .build_path8(&g, far, Cell::new(0, 0), mobility)
+        .unwrap();
     assert_eq!((r.route.reaches_goal, r.route.cost), (true, 1_806_165.0));
     // The field cannot hold that distance in its units: it says so, and answers
     // nothing rather than "unreachable" for a reachable cell.
@@ -61,7 +63,7 @@ fn field_distances_past_the_value_range_are_reported() {
     assert_eq!(f.distance(Cell::new(1, 0)), None);
     // Within range, the same field answers exactly.
     let g = Grid::new(7000, 1).unwrap();
-    let mut f = DistanceField::new(&g, layer, Connectivity::Eight);
+    let mut f = DistanceField::new(&g, mobility, Connectivity::Eight);
     f.add_goal(Cell::new(0, 0), 0);
     f.compute(&g).unwrap();
     assert_eq!(f.state(), FieldState::Ready);
@@ -76,7 +78,7 @@ fn field_distances_past_the_value_range_are_reported() {
 fn goal_start_values_past_the_value_range_are_reported() {
     let g = Grid::new(10, 10).unwrap();
     for conn in [Connectivity::Four, Connectivity::Eight] {
-        let mut f = DistanceField::new(&g, GridLayer::FLOOR_ONLY, conn);
+        let mut f = DistanceField::new(&g, Mobility::FLOOR_ONLY, conn);
         f.add_goal(Cell::new(3, 3), u32::MAX - 1);
         assert!(matches!(
             f.compute(&g),
@@ -86,13 +88,13 @@ fn goal_start_values_past_the_value_range_are_reported() {
     }
     // The largest start a 4-connected field holds, with a neighbour one step on
     // past it: the goal is exact, the neighbour overflows.
-    let mut f = DistanceField::new(&g, GridLayer::FLOOR_ONLY, Connectivity::Four);
+    let mut f = DistanceField::new(&g, Mobility::FLOOR_ONLY, Connectivity::Four);
     f.add_goal(Cell::new(3, 3), DistanceField::MAX_UNITS);
     assert!(matches!(
         f.compute(&g),
         Err(FieldError::DistanceOverflow { .. })
     ));
-    let mut f = DistanceField::new(&g, GridLayer::FLOOR_ONLY, Connectivity::Four);
+    let mut f = DistanceField::new(&g, Mobility::FLOOR_ONLY, Connectivity::Four);
     f.add_goal(Cell::new(3, 3), DistanceField::MAX_UNITS - 20);
     f.compute(&g).unwrap();
     assert_eq!(
@@ -109,9 +111,9 @@ fn flee_twice_is_the_same_flee_field() {
     let mut g = random_grid(&mut rng, 40, 30, 0.2);
     g.set(Cell::new(20, 15), TileKind::K0).unwrap();
     g.set(Cell::new(3, 4), TileKind::K0).unwrap();
-    let layer = GridLayer::new([1, 2, 3, 0]);
+    let mobility = Mobility::new([1, 2, 3, 0]);
     for conn in [Connectivity::Four, Connectivity::Eight] {
-        let mut f = DistanceField::new(&g, layer, conn);
+        let mut f = DistanceField::new(&g, mobility, conn);
         f.add_goal(Cell::new(20, 15), 0);
         f.add_goal(Cell::new(3, 4), 0);
         f.compute(&g).unwrap();
@@ -121,7 +123,7 @@ fn flee_twice_is_the_same_flee_field() {
         f.flee(&g, 1.2).unwrap();
         assert_eq!(snapshot(&f, &g), once);
         // Another factor starts from the chase values too.
-        let mut fresh = DistanceField::new(&g, layer, conn);
+        let mut fresh = DistanceField::new(&g, mobility, conn);
         fresh.add_goal(Cell::new(20, 15), 0);
         fresh.add_goal(Cell::new(3, 4), 0);
         fresh.flee(&g, 2.0).unwrap();
@@ -133,7 +135,7 @@ fn flee_twice_is_the_same_flee_field() {
 #[test]
 fn meaningless_flee_factors_are_errors() {
     let g = Grid::new(10, 10).unwrap();
-    let mut f = DistanceField::new(&g, GridLayer::FLOOR_ONLY, Connectivity::Four);
+    let mut f = DistanceField::new(&g, Mobility::FLOOR_ONLY, Connectivity::Four);
     f.add_goal(Cell::new(5, 5), 0);
     f.compute(&g).unwrap();
     let chase = snapshot(&f, &g);
@@ -154,9 +156,9 @@ fn meaningless_flee_factors_are_errors() {
 fn changing_the_maximum_distance_then_repairing_equals_a_full_compute() {
     let mut rng = rng(14);
     let mut g = random_grid(&mut rng, 40, 40, 0.15);
-    let layer = GridLayer::new([1, 2, 3, 0]);
+    let mobility = Mobility::new([1, 2, 3, 0]);
     for conn in [Connectivity::Four, Connectivity::Eight] {
-        let mut f = DistanceField::new(&g, layer, conn);
+        let mut f = DistanceField::new(&g, mobility, conn);
         f.add_goal(Cell::new(20, 20), 0);
         g.set(Cell::new(20, 20), TileKind::K0).unwrap();
         f.compute(&g).unwrap();
@@ -164,7 +166,7 @@ fn changing_the_maximum_distance_then_repairing_equals_a_full_compute() {
         assert_eq!(f.state(), FieldState::Stale);
         assert_eq!(f.distance(Cell::new(20, 20)), None);
         f.repair(&g, &[]).unwrap();
-        let mut full = DistanceField::new(&g, layer, conn).with_max_distance(7.5);
+        let mut full = DistanceField::new(&g, mobility, conn).with_max_distance(7.5);
         full.add_goal(Cell::new(20, 20), 0);
         full.compute(&g).unwrap();
         let limited = snapshot(&f, &g);
@@ -194,7 +196,7 @@ fn whole_grid_search_too_large_for_memory_is_an_error() {
     }
     let mut astar = AStar::whole_grid();
     assert_eq!(
-        astar.build_path(&g, Cell::new(0, 0), Cell::new(5, 5), GridLayer::FLOOR_ONLY),
+        astar.build_path(&g, Cell::new(0, 0), Cell::new(5, 5), Mobility::FLOOR_ONLY),
         Err(PathError::OutOfMemory { bytes })
     );
     // The same solver still serves a small grid afterwards.
@@ -204,7 +206,7 @@ fn whole_grid_search_too_large_for_memory_is_an_error() {
             &small,
             Cell::new(0, 0),
             Cell::new(5, 5),
-            GridLayer::FLOOR_ONLY,
+            Mobility::FLOOR_ONLY,
         )
         .unwrap();
     assert_eq!(r.cost, 10.0);
@@ -215,13 +217,13 @@ fn distance_field_too_large_for_memory_is_an_error() {
     let g = Grid::new(65_536, 65_536).unwrap();
     let bytes = DistanceField::bytes_for(g.width(), g.height());
     assert!(bytes > 24 << 30, "{bytes}");
-    match DistanceField::try_new(&g, GridLayer::FLOOR_ONLY, Connectivity::Eight) {
+    match DistanceField::try_new(&g, Mobility::FLOOR_ONLY, Connectivity::Eight) {
         Err(FieldError::OutOfMemory { bytes: b }) => assert_eq!(b, bytes),
         other => panic!("expected OutOfMemory, got {:?}", other.map(|_| ())),
     }
     let f = DistanceField::try_new(
         &Grid::new(100, 10).unwrap(),
-        GridLayer::FLOOR_ONLY,
+        Mobility::FLOOR_ONLY,
         Connectivity::Four,
     )
     .unwrap();
@@ -251,7 +253,7 @@ fn cell_distances_at_extreme_coordinates_do_not_overflow() {
 #[test]
 fn combined_next_step_at_the_edge_of_the_coordinates() {
     let g = Grid::new(10, 10).unwrap();
-    let mut f = DistanceField::new(&g, GridLayer::FLOOR_ONLY, Connectivity::Eight);
+    let mut f = DistanceField::new(&g, Mobility::FLOOR_ONLY, Connectivity::Eight);
     f.add_goal(Cell::new(5, 5), 0);
     f.compute(&g).unwrap();
     for cell in [
@@ -271,7 +273,7 @@ fn combined_next_step_at_the_edge_of_the_coordinates() {
 #[test]
 fn table_estimate_with_absurd_thread_counts() {
     let g = Grid::new(20, 20).unwrap();
-    let builder = NextHopTable::builder(GridLayer::FLOOR_ONLY);
+    let builder = NextHopTable::builder(Mobility::FLOOR_ONLY);
     let one = builder.threads(1).estimate(&g);
     let many = builder.threads(usize::MAX).estimate(&g);
     assert_eq!(many.table_bytes, one.table_bytes);
@@ -308,7 +310,7 @@ fn grids_with_equal_cells_are_equal_and_hash_alike() {
 #[test]
 fn a_field_whose_goals_were_cleared_answers_nothing_until_computed() {
     let g = Grid::new(10, 10).unwrap();
-    let mut f = DistanceField::new(&g, GridLayer::FLOOR_ONLY, Connectivity::Four);
+    let mut f = DistanceField::new(&g, Mobility::FLOOR_ONLY, Connectivity::Four);
     assert_eq!(f.state(), FieldState::NotComputed);
     f.add_goal(Cell::new(5, 5), 0);
     f.compute(&g).unwrap();
@@ -328,7 +330,7 @@ fn a_field_whose_goals_were_cleared_answers_nothing_until_computed() {
 #[test]
 fn goals_added_in_any_order_are_deduplicated_last_value_wins() {
     let g = Grid::new(30, 30).unwrap();
-    let mut f = DistanceField::new(&g, GridLayer::FLOOR_ONLY, Connectivity::Four);
+    let mut f = DistanceField::new(&g, Mobility::FLOOR_ONLY, Connectivity::Four);
     for i in (0..30).rev() {
         f.add_goal(Cell::new(i, i), 100);
     }

@@ -1,6 +1,6 @@
 //! Test support shared by the tilepath crates' tests, benchmarks and fuzzers (not
-//! published): seeded random grids, layers and cells; a plain reference Dijkstra
-//! (multi-source, 4- or 8-connected, layer costs, no corner cutting); path checks;
+//! published): seeded random grids, mobilities and cells; a plain reference Dijkstra
+//! (multi-source, 4- or 8-connected, mobility costs, no corner cutting); path checks;
 //! the Moving AI, `.scen` and reference-map loaders; and a counting global allocator
 //! type that each test binary declares itself.
 //!
@@ -14,7 +14,7 @@ mod reference;
 
 pub use counting::{CountingAlloc, allocations_in, peak_bytes_in, total_allocations};
 pub use maps::{Scenario, load_movingai, load_reference, load_scenarios, maps_dir};
-pub use random::{maze_grid, random_cell, random_grid, random_layer, rng};
+pub use random::{maze_grid, random_cell, random_grid, random_mobility, rng};
 pub use reference::{
     E, check_optimal, check_result, close, estimate, in_window, reference_dijkstra,
     reference_distances, reference_field_units, reference_units, walk,

@@ -1,8 +1,8 @@
-//! Seeded random grids, layers, cells and mazes.
+//! Seeded random grids, mobilities, cells and mazes.
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use tilepath::{Cell, Grid, GridLayer, TileKind};
+use tilepath::{Cell, Grid, Mobility, TileKind};
 
 /// A generator seeded with `seed`: the same seed gives the same maps.
 pub fn rng(seed: u64) -> StdRng {
@@ -21,8 +21,8 @@ pub fn random_grid(rng: &mut StdRng, width: u32, height: u32, walls: f64) -> Gri
     .unwrap()
 }
 
-/// A random layer; kind 3 is always blocked, the others cost 1..=max (sometimes 0).
-pub fn random_layer(rng: &mut StdRng, max: u8) -> GridLayer {
+/// A random mobility; kind 3 is always blocked, the others cost 1..=max (sometimes 0).
+pub fn random_mobility(rng: &mut StdRng, max: u8) -> Mobility {
     let mut c = [0u8; 4];
     for k in c.iter_mut().take(3) {
         *k = if rng.random_bool(0.15) {
@@ -31,7 +31,7 @@ pub fn random_layer(rng: &mut StdRng, max: u8) -> GridLayer {
             rng.random_range(1..=max)
         };
     }
-    GridLayer::new(c)
+    Mobility::new(c)
 }
 
 /// A random cell inside `grid` (which must not be empty).

@@ -1,7 +1,7 @@
 //! The plain reference searches and path checks.
 
 use std::collections::BinaryHeap;
-use tilepath::{Cell, Direction8, Grid, GridLayer, PathResult};
+use tilepath::{Cell, Direction8, Grid, Mobility, PathResult};
 
 /// A reference-search heap entry `(distance, cell index)`: `BinaryHeap` pops the
 /// smallest distance first.
@@ -29,12 +29,12 @@ impl Ord for E {
 /// diagonals). Returns the distance of every cell (`None` = unreachable), row-major.
 pub fn reference_dijkstra(
     grid: &Grid,
-    layer: GridLayer,
+    mobility: Mobility,
     start: Cell,
     eight: bool,
     allowed: impl Fn(Cell) -> bool,
 ) -> Vec<Option<f64>> {
-    reference_distances(grid, layer, &[(start, 0.0)], eight, allowed)
+    reference_distances(grid, mobility, &[(start, 0.0)], eight, allowed)
 }
 
 /// Plain multi-source Dijkstra: every cell's distance to the nearest source, each
@@ -44,14 +44,14 @@ pub fn reference_dijkstra(
 /// [`reference_dijkstra`], in real units (`sqrt 2` diagonals).
 pub fn reference_distances(
     grid: &Grid,
-    layer: GridLayer,
+    mobility: Mobility,
     sources: &[(Cell, f64)],
     eight: bool,
     allowed: impl Fn(Cell) -> bool,
 ) -> Vec<Option<f64>> {
     let mut heap = BinaryHeap::new();
     let mut dist = vec![None; grid.len()];
-    let ok = |c: Cell| grid.is_passable(c, layer) && allowed(c);
+    let ok = |c: Cell| grid.is_passable(c, mobility) && allowed(c);
     for &(c, start) in sources {
         if let Some(i) = grid.index_of(c)
             && dist[i].is_none_or(|d| start < d)
@@ -66,7 +66,7 @@ pub fn reference_distances(
             continue;
         }
         let c = Cell::new((i % w) as i32, (i / w) as i32);
-        for (n, step) in legal_steps(grid, layer, c, eight, &ok) {
+        for (n, step) in legal_steps(grid, mobility, c, eight, &ok) {
             let step = if step.1 {
                 f64::from(step.0) * std::f64::consts::SQRT_2
             } else {
@@ -90,22 +90,22 @@ pub fn reference_distances(
 /// [`reference_distances`]. These are costs of walking *away from* the sources.
 pub fn reference_units(
     grid: &Grid,
-    layer: GridLayer,
+    mobility: Mobility,
     sources: &[(Cell, u64)],
     eight: bool,
     weights: (u64, u64),
     allowed: impl Fn(Cell) -> bool,
 ) -> Vec<Option<u64>> {
-    integer_dijkstra(grid, layer, sources, eight, weights, allowed, false)
+    integer_dijkstra(grid, mobility, sources, eight, weights, allowed, false)
 }
 
 /// The costs of walking from every cell *to* the nearest source (a distance field's
 /// values): each step costs the cell it enters, so a source's own cost counts and
 /// the starting cell's does not; the weights and sources are as in
-/// [`reference_units`]. Sources on cells `allowed` or `layer` refuse are skipped.
+/// [`reference_units`]. Sources on cells `allowed` or `mobility` refuse are skipped.
 pub fn reference_field_units(
     grid: &Grid,
-    layer: GridLayer,
+    mobility: Mobility,
     sources: &[(Cell, u64)],
     eight: bool,
     weights: (u64, u64),
@@ -114,16 +114,16 @@ pub fn reference_field_units(
     let open: Vec<(Cell, u64)> = sources
         .iter()
         .copied()
-        .filter(|&(c, _)| grid.is_passable(c, layer) && allowed(c))
+        .filter(|&(c, _)| grid.is_passable(c, mobility) && allowed(c))
         .collect();
-    integer_dijkstra(grid, layer, &open, eight, weights, allowed, true)
+    integer_dijkstra(grid, mobility, &open, eight, weights, allowed, true)
 }
 
 /// Integer Dijkstra; `toward`: a step from `p` to its neighbour `n` costs `p`'s cost
 /// (walking from `n` into `p`), else `n`'s.
 fn integer_dijkstra(
     grid: &Grid,
-    layer: GridLayer,
+    mobility: Mobility,
     sources: &[(Cell, u64)],
     eight: bool,
     (straight, diagonal): (u64, u64),
@@ -132,7 +132,7 @@ fn integer_dijkstra(
 ) -> Vec<Option<u64>> {
     let mut heap = BinaryHeap::new();
     let mut dist: Vec<Option<u64>> = vec![None; grid.len()];
-    let ok = |c: Cell| grid.is_passable(c, layer) && allowed(c);
+    let ok = |c: Cell| grid.is_passable(c, mobility) && allowed(c);
     for &(c, start) in sources {
         if let Some(i) = grid.index_of(c)
             && dist[i].is_none_or(|d| start < d)
@@ -147,8 +147,8 @@ fn integer_dijkstra(
             continue;
         }
         let c = Cell::new((i % w) as i32, (i / w) as i32);
-        for (n, (cost, diag)) in legal_steps(grid, layer, c, eight, &ok) {
-            let cost = if toward { grid.cost(c, layer) } else { cost };
+        for (n, (cost, diag)) in legal_steps(grid, mobility, c, eight, &ok) {
+            let cost = if toward { grid.cost(c, mobility) } else { cost };
             let ni = grid.index_of(n).expect("legal steps stay inside");
             let nd = d + u64::from(cost) * if diag { diagonal } else { straight };
             if dist[ni].is_none_or(|x| nd < x) {
@@ -165,7 +165,7 @@ fn integer_dijkstra(
 /// accepted (no corner cutting).
 fn legal_steps(
     grid: &Grid,
-    layer: GridLayer,
+    mobility: Mobility,
     c: Cell,
     eight: bool,
     ok: &impl Fn(Cell) -> bool,
@@ -185,7 +185,7 @@ fn legal_steps(
                 continue;
             }
         }
-        out.push((n, (grid.cost(n, layer), dir.is_diagonal())));
+        out.push((n, (grid.cost(n, mobility), dir.is_diagonal())));
     }
     out
 }
@@ -194,7 +194,7 @@ fn legal_steps(
 /// corner cutting. Returns (end cell, cost).
 pub fn walk(
     grid: &Grid,
-    layer: GridLayer,
+    mobility: Mobility,
     start: Cell,
     dirs: impl Iterator<Item = Direction8>,
 ) -> (Cell, f64) {
@@ -203,15 +203,15 @@ pub fn walk(
     for d in dirs {
         let n = c.step(d);
         assert!(
-            grid.is_passable(n, layer),
+            grid.is_passable(n, mobility),
             "step {d:?} from {c} enters blocked {n}"
         );
-        let mut step = f64::from(grid.cost(n, layer));
+        let mut step = f64::from(grid.cost(n, mobility));
         if d.is_diagonal() {
             let (dx, dy) = d.offset();
             assert!(
-                grid.is_passable(Cell::new(c.x + dx, c.y), layer)
-                    && grid.is_passable(Cell::new(c.x, c.y + dy), layer),
+                grid.is_passable(Cell::new(c.x + dx, c.y), mobility)
+                    && grid.is_passable(Cell::new(c.x, c.y + dy), mobility),
                 "diagonal {d:?} from {c} cuts a corner"
             );
             step *= std::f64::consts::SQRT_2;
@@ -224,14 +224,14 @@ pub fn walk(
 
 /// Checks that a result's path is valid and that `end`, `cost`, `partial` and the
 /// route's length agree with it.
-pub fn check_result<P, D>(grid: &Grid, layer: GridLayer, from: Cell, to: Cell, r: &PathResult<P>)
+pub fn check_result<P, D>(grid: &Grid, mobility: Mobility, from: Cell, to: Cell, r: &PathResult<P>)
 where
     P: Iterator<Item = D> + Copy + ExactSizeIterator,
     D: Into<Direction8>,
 {
     let mut p = r.path;
     let n = p.len();
-    let (end, cost) = walk(grid, layer, from, (&mut p).map(Into::into));
+    let (end, cost) = walk(grid, mobility, from, (&mut p).map(Into::into));
     assert_eq!(end, r.end, "path from {from} ends elsewhere than reported");
     assert!(
         close(cost, r.cost),
@@ -274,7 +274,7 @@ pub fn estimate(c: Cell, goal: Cell, eight: bool) -> f64 {
 /// ([`check_result`]).
 pub fn check_optimal<P, D>(
     grid: &Grid,
-    layer: GridLayer,
+    mobility: Mobility,
     from: Cell,
     to: Cell,
     eight: bool,
@@ -284,7 +284,7 @@ pub fn check_optimal<P, D>(
     P: Iterator<Item = D> + Copy + ExactSizeIterator,
     D: Into<Direction8>,
 {
-    check_result(grid, layer, from, to, r);
+    check_result(grid, mobility, from, to, r);
     let at = |c: Cell| grid.index_of(c).and_then(|i| dist[i]);
     match at(to) {
         Some(d) => {

@@ -5,7 +5,7 @@ mod changes;
 mod transform;
 
 use bevy::prelude::*;
-use tilepath::{Cell, Grid, GridError, GridLayer, TileKind};
+use tilepath::{Cell, Grid, GridError, Mobility, TileKind};
 
 pub use changes::{ChangeCursor, Changes};
 pub use transform::GridTransform;
@@ -68,10 +68,10 @@ impl PathingGrid {
         self.grid.get(cell)
     }
 
-    /// Whether a unit using `layer` may enter `cell` (`false` outside the grid).
+    /// Whether a unit using `mobility` may enter `cell` (`false` outside the grid).
     #[must_use]
-    pub fn is_passable(&self, cell: Cell, layer: GridLayer) -> bool {
-        self.grid.is_passable(cell, layer)
+    pub fn is_passable(&self, cell: Cell, mobility: Mobility) -> bool {
+        self.grid.is_passable(cell, mobility)
     }
 
     /// Sets the kind of one cell and records the change (nothing is recorded when the

@@ -40,7 +40,7 @@ impl Dispatch {
         let window = settings.window_distance;
         let solve = |job: &mut Job, s: &mut Scratch| {
             if job.answer == Answer::Unsolved {
-                solve_job(job, grid, fields, reach.get(job.layer), s, window);
+                solve_job(job, grid, fields, reach.get(job.mobility), s, window);
             }
         };
         let parts = match (settings.threads, settings.parallelism) {

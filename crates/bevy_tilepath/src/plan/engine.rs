@@ -4,7 +4,7 @@
 //! otherwise a windowed search (greedy when asked for and 4-connected, else A*) for a
 //! goal within [`window_distance`](crate::PathingSettings::window_distance); otherwise,
 //! or when the window holds no route to a goal the unit can reach, whole-grid A*. A
-//! goal the layer's components say is out of reach never costs a whole-grid search:
+//! goal the mobility's components say is out of reach never costs a whole-grid search:
 //! the search stops after [`UNREACHABLE_EXPANSIONS`] and the unit walks towards the
 //! closest cell it found.
 
@@ -58,7 +58,7 @@ pub(crate) fn solve_job(
         let r = if job.mode == SearchMode::Greedy && job.connectivity == Connectivity::Four {
             s.greedy.set_max_expansions(job.max_expansions);
             s.greedy
-                .build_path(grid, job.start, job.goal, job.layer)
+                .build_path(grid, job.start, job.goal, job.mobility)
                 .map(|r| r.map_path(GridPath8::from))
         } else {
             s.window.set_max_expansions(job.max_expansions);
@@ -70,7 +70,7 @@ pub(crate) fn solve_job(
             // A near goal that needs a detour out of the window: search the whole grid.
             let detour = !r.route.reaches_goal
                 && reachable
-                && grid.is_passable(job.goal, job.layer)
+                && grid.is_passable(job.goal, job.mobility)
                 && r.expanded < job.max_expansions;
             if !detour {
                 found = Some(r);
@@ -95,7 +95,7 @@ pub(crate) fn solve_job(
         }
     };
     let short = (!r.route.reaches_goal).then(|| {
-        if !grid.is_passable(job.goal, job.layer) {
+        if !grid.is_passable(job.goal, job.mobility) {
             NoPathReason::GoalBlocked
         } else if !reachable {
             NoPathReason::Unreachable
@@ -125,9 +125,9 @@ fn search(
     job: &Job,
 ) -> Result<PathResult<GridPath8>, tilepath::PathError> {
     match job.connectivity {
-        Connectivity::Eight => solver.build_path8(grid, job.start, job.goal, job.layer),
+        Connectivity::Eight => solver.build_path8(grid, job.start, job.goal, job.mobility),
         Connectivity::Four => solver
-            .build_path(grid, job.start, job.goal, job.layer)
+            .build_path(grid, job.start, job.goal, job.mobility)
             .map(|r| r.map_path(GridPath8::from)),
     }
 }
@@ -143,9 +143,11 @@ fn search_whole(
         return search(solver, grid, job);
     };
     match job.connectivity {
-        Connectivity::Eight => solver.build_path8_in(parts, grid, job.start, job.goal, job.layer),
+        Connectivity::Eight => {
+            solver.build_path8_in(parts, grid, job.start, job.goal, job.mobility)
+        }
         Connectivity::Four => solver
-            .build_path_in(parts, grid, job.start, job.goal, job.layer)
+            .build_path_in(parts, grid, job.start, job.goal, job.mobility)
             .map(|r| r.map_path(GridPath8::from)),
     }
 }

@@ -1,9 +1,9 @@
-//! Shared distance fields: one per (goal, layer, connectivity) that enough units head
+//! Shared distance fields: one per (goal, mobility, connectivity) that enough units head
 //! for, kept across ticks, repaired after grid edits, reused least recently used first.
 
 use std::collections::HashMap;
 
-use tilepath::{Cell, Connectivity, DistanceField, Grid, GridLayer};
+use tilepath::{Cell, Connectivity, DistanceField, Grid, Mobility};
 
 use super::job::{Job, Route};
 use crate::grid::{ChangeCursor, Changes};
@@ -16,7 +16,7 @@ const REPAIR_RESERVE: usize = 1 << 16;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct FieldKey {
     goal: Cell,
-    layer: GridLayer,
+    mobility: Mobility,
     connectivity: Connectivity,
 }
 
@@ -24,7 +24,7 @@ impl FieldKey {
     fn of(job: &Job) -> Self {
         Self {
             goal: job.goal,
-            layer: job.layer,
+            mobility: job.mobility,
             connectivity: job.connectivity,
         }
     }
@@ -166,7 +166,7 @@ impl FieldCache {
         tick: u64,
     ) -> Option<(usize, u64)> {
         let i = if self.fields.len() < settings.max_fields {
-            let mut field = DistanceField::new(grid, key.layer, key.connectivity);
+            let mut field = DistanceField::new(grid, key.mobility, key.connectivity);
             field.reserve_repair(REPAIR_RESERVE.min(grid.len()));
             self.fields.push(CachedField {
                 key,
@@ -183,12 +183,12 @@ impl FieldCache {
                 .filter(|(_, s)| s.last_used < tick || !s.valid)
                 .min_by_key(|(_, s)| (s.valid, s.last_used))?;
             let entry = &mut self.fields[i];
-            let reusable = entry.field.layer() == key.layer
+            let reusable = entry.field.mobility() == key.mobility
                 && entry.field.connectivity() == key.connectivity
                 && entry.field.region().max
                     == Cell::new(grid.width() as i32 - 1, grid.height() as i32 - 1);
             if !reusable {
-                entry.field = DistanceField::new(grid, key.layer, key.connectivity);
+                entry.field = DistanceField::new(grid, key.mobility, key.connectivity);
                 entry.field.reserve_repair(REPAIR_RESERVE.min(grid.len()));
             }
             i

@@ -1,7 +1,7 @@
 //! One request taken from the FIFO, and its one answer.
 
 use bevy::prelude::*;
-use tilepath::{Cell, Connectivity, GridLayer, GridPath8};
+use tilepath::{Cell, Connectivity, GridPath8, Mobility};
 
 use crate::{NoPathReason, SearchMode};
 
@@ -11,7 +11,7 @@ pub(crate) struct Job {
     pub(crate) entity: Entity,
     pub(crate) start: Cell,
     pub(crate) goal: Cell,
-    pub(crate) layer: GridLayer,
+    pub(crate) mobility: Mobility,
     pub(crate) connectivity: Connectivity,
     pub(crate) mode: SearchMode,
     pub(crate) max_expansions: u32,

@@ -1,14 +1,14 @@
-//! Which cells can reach which, per layer: the grid's connected components, kept in
+//! Which cells can reach which, per mobility: the grid's connected components, kept in
 //! step with its edits, so that a goal out of reach is answered without searching a
 //! whole component.
 
-use tilepath::{Components, Grid, GridLayer};
+use tilepath::{Components, Grid, Mobility};
 
 use super::job::Job;
 use crate::PathingGrid;
 use crate::grid::{ChangeCursor, Changes};
 
-/// The components of every layer the requests used so far (one per set of passable
+/// The components of every mobility the requests used so far (one per set of passable
 /// tile kinds: at most 16), built on first use and repaired after edits.
 #[derive(Default)]
 pub(crate) struct ReachCache {
@@ -41,21 +41,21 @@ impl ReachCache {
         }
     }
 
-    /// Builds the components the batch's layers need and does not have yet. Returns
+    /// Builds the components the batch's mobilities need and does not have yet. Returns
     /// the work done (cells labelled).
     pub(crate) fn prepare(&mut self, grid: &Grid, jobs: &[Job]) -> u64 {
         let mut work = 0;
         for job in jobs {
-            if self.get(job.layer).is_none() {
-                self.parts.push(Components::new(grid, job.layer));
+            if self.get(job.mobility).is_none() {
+                self.parts.push(Components::new(grid, job.mobility));
                 work += grid.len() as u64;
             }
         }
         work
     }
 
-    /// The components serving `layer`, if built.
-    pub(crate) fn get(&self, layer: GridLayer) -> Option<&Components> {
-        self.parts.iter().find(|p| p.serves(layer))
+    /// The components serving `mobility`, if built.
+    pub(crate) fn get(&self, mobility: Mobility) -> Option<&Components> {
+        self.parts.iter().find(|p| p.serves(mobility))
     }
 }

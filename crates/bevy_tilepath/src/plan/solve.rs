@@ -151,7 +151,7 @@ fn take(
             entity,
             start: cell.0,
             goal: goal.unwrap_or(cell.0),
-            layer: request.layer,
+            mobility: request.mobility,
             connectivity: request.connectivity,
             mode: request.mode,
             max_expansions: request.max_expansions.unwrap_or(settings.max_expansions),
@@ -192,7 +192,7 @@ fn deliver(
                 end: route.end,
                 continues: route.continues,
                 route_cost: route.cost,
-                layer: job.layer,
+                mobility: job.mobility,
             };
             status.set_if_neq(match route.short {
                 None => PathStatus::Found,

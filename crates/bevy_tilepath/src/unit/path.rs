@@ -1,7 +1,7 @@
 //! The path a unit follows.
 
 use bevy::prelude::*;
-use tilepath::{Cell, GridLayer, GridPath8};
+use tilepath::{Cell, GridPath8, Mobility};
 
 /// The path a unit follows: the plugin writes it, a movement system (the ready-made
 /// [`PathFollower`] or your own) steps through it with [`advance`](Self::advance).
@@ -26,16 +26,16 @@ pub struct UnitPath {
     pub continues: bool,
     /// The cost of the whole route found (all segments), from the start of this one.
     pub route_cost: f32,
-    /// The layer the path was planned for: a follower checks each step against it
+    /// The mobility the path was planned for: a follower checks each step against it
     /// (also after the unit's [`PathRequest`](crate::PathRequest) is removed) and stops
-    /// before a step the layer does not allow. The plugin sets it; a path you build
-    /// yourself should set it to the walker's layer (the default,
-    /// [`GridLayer::ALL_PASSABLE`], lets it step onto any cell of the grid).
-    pub layer: GridLayer,
+    /// before a step the mobility does not allow. The plugin sets it; a path you build
+    /// yourself should set it to the walker's mobility (the default,
+    /// [`Mobility::ALL_PASSABLE`], lets it step onto any cell of the grid).
+    pub mobility: Mobility,
 }
 
 impl Default for UnitPath {
-    /// No steps; any cell of the grid may be walked ([`GridLayer::ALL_PASSABLE`]).
+    /// No steps; any cell of the grid may be walked ([`Mobility::ALL_PASSABLE`]).
     fn default() -> Self {
         Self {
             steps: GridPath8::EMPTY,
@@ -44,7 +44,7 @@ impl Default for UnitPath {
             end: Cell::default(),
             continues: false,
             route_cost: 0.0,
-            layer: GridLayer::ALL_PASSABLE,
+            mobility: Mobility::ALL_PASSABLE,
         }
     }
 }

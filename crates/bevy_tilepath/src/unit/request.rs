@@ -1,7 +1,7 @@
 //! What a unit asks for.
 
 use bevy::prelude::*;
-use tilepath::{Cell, Connectivity, GridLayer};
+use tilepath::{Cell, Connectivity, Mobility};
 
 use super::{PathStatus, UnitPath};
 use crate::plan::PlanState;
@@ -46,7 +46,7 @@ pub enum SearchMode {
 /// # fn spawn(mut commands: Commands, player: Entity) {
 /// commands.spawn((
 ///     GridCell(Cell::new(3, 4)),
-///     PathRequest::chase(player).with_layer(GridLayer::FLOOR_ONLY),
+///     PathRequest::chase(player).with_mobility(Mobility::FLOOR_ONLY),
 ///     PathFollower::new(4.0),
 /// ));
 /// # }
@@ -58,7 +58,7 @@ pub struct PathRequest {
     /// Where to go.
     pub goal: PathGoal,
     /// What each tile kind costs this unit (0 = blocked).
-    pub layer: GridLayer,
+    pub mobility: Mobility,
     /// 4- or 8-connected movement (8: no corner cutting, diagonals cost `sqrt(2)`).
     pub connectivity: Connectivity,
     /// Which search to use.
@@ -68,12 +68,12 @@ pub struct PathRequest {
 }
 
 impl PathRequest {
-    /// A request for a path to `cell`, walking on [`GridLayer::FLOOR_ONLY`], 4-connected.
+    /// A request for a path to `cell`, walking on [`Mobility::FLOOR_ONLY`], 4-connected.
     #[must_use]
     pub fn to_cell(cell: Cell) -> Self {
         Self {
             goal: PathGoal::Cell(cell),
-            layer: GridLayer::FLOOR_ONLY,
+            mobility: Mobility::FLOOR_ONLY,
             connectivity: Connectivity::Four,
             mode: SearchMode::Auto,
             max_expansions: None,
@@ -89,10 +89,10 @@ impl PathRequest {
         }
     }
 
-    /// With this layer.
+    /// With this mobility.
     #[must_use]
-    pub fn with_layer(mut self, layer: GridLayer) -> Self {
-        self.layer = layer;
+    pub fn with_mobility(mut self, mobility: Mobility) -> Self {
+        self.mobility = mobility;
         self
     }
 

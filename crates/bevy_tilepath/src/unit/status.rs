@@ -17,7 +17,7 @@ pub enum NoPathReason {
     GoalOutsideGrid,
     /// The chased entity was despawned or has no [`GridCell`].
     TargetMissing,
-    /// The goal cell is blocked for the unit's layer.
+    /// The goal cell is blocked for the unit's mobility.
     GoalBlocked,
     /// No route leads to the goal.
     Unreachable,

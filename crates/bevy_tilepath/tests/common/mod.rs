@@ -32,7 +32,7 @@ pub fn ticks(app: &mut App, n: usize) {
 }
 
 /// A random grid: K1 walls with probability `walls`, the rest K0/K2 (cost 1 or 4 on
-/// [`LAYER`]).
+/// [`MOBILITY`]).
 pub fn random_grid(w: u32, h: u32, walls: f64, rng: &mut StdRng) -> Grid {
     Grid::from_fn(w, h, |_| {
         if rng.random_bool(walls) {
@@ -47,12 +47,12 @@ pub fn random_grid(w: u32, h: u32, walls: f64, rng: &mut StdRng) -> Grid {
 }
 
 /// K0 costs 1, K1 is a wall, K2 costs 4, K3 costs 2.
-pub const LAYER: GridLayer = GridLayer::new([1, 0, 4, 2]);
+pub const MOBILITY: Mobility = Mobility::new([1, 0, 4, 2]);
 
 pub use tilepath_testkit::rng as seeded;
 
 /// Reference Dijkstra from `from`: the cheapest cost to every cell (entering costs,
 /// diagonals `sqrt(2)` times, no corner cutting); `None` if unreachable.
-pub fn reference(grid: &Grid, layer: GridLayer, from: Cell, eight: bool) -> Vec<Option<f64>> {
-    tilepath_testkit::reference_dijkstra(grid, layer, from, eight, |_| true)
+pub fn reference(grid: &Grid, mobility: Mobility, from: Cell, eight: bool) -> Vec<Option<f64>> {
+    tilepath_testkit::reference_dijkstra(grid, mobility, from, eight, |_| true)
 }

@@ -1,5 +1,5 @@
 //! A full computation: costs loaded from the grid, goals seeded, values propagated
-//! by a breadth-first sweep or a Dijkstra variant suited to the layer.
+//! by a breadth-first sweep or a Dijkstra variant suited to the mobility.
 
 use super::*;
 use crate::topology::{Eight, Four, Neighborhood, corner_open, direction_codes};
@@ -83,7 +83,7 @@ impl DistanceField {
 
     /// Reads every cost of the region (the padded-grid loader) and resets every value.
     pub(super) fn load_costs(&mut self, grid: &Grid) -> CostProfile {
-        let kind_costs = self.layer.costs();
+        let kind_costs = self.mobility.costs();
         let (width, height) = (self.width as usize, self.height as usize);
         let seen = self.quad_costs.load(
             grid,
@@ -241,7 +241,7 @@ impl DistanceField {
         }
     }
 
-    /// Dijkstra with one FIFO per step weight ([`StepQueues`]), any layer costs.
+    /// Dijkstra with one FIFO per step weight ([`StepQueues`]), any mobility costs.
     pub(super) fn dijkstra_with<N: Neighborhood, const BRANCH_FREE: bool>(&mut self) -> usize {
         debug_assert_eq!(self.connectivity, N::CONNECTIVITY);
         let deltas = self.deltas();

@@ -20,7 +20,7 @@ pub use region::Region;
 use crate::cost::OCTILE_DIAGONAL;
 use crate::padded::QuadCosts;
 use crate::queue::{RadixHeap, StepQueues};
-use crate::{Cell, Connectivity, Direction8, Grid, GridLayer, GridPath, GridPath8, MAX_STEPS};
+use crate::{Cell, Connectivity, Direction8, Grid, GridPath, GridPath8, MAX_STEPS, Mobility};
 
 /// Stored value of a cell that is blocked or outside the field.
 const BLOCKED: u32 = 0;
@@ -57,7 +57,7 @@ struct Goal {
 /// unit walks downhill with [`next_step`](Self::next_step) or takes a
 /// [`path`](Self::path) of up to 56 steps, exactly as optimal as an A* path.
 ///
-/// - Costs come from a [`GridLayer`] (the cost of a step is the cost of the cell it
+/// - Costs come from a [`Mobility`] (the cost of a step is the cost of the cell it
 ///   enters, times `sqrt(2)` for a diagonal), 4- or 8-connected ([`Connectivity`]; 8
 ///   with no corner cutting, in the same exact fixed-point units as
 ///   [`AStar`](crate::AStar)).
@@ -95,9 +95,9 @@ struct Goal {
 /// computation they answer `None` until the next computation.
 ///
 /// ```
-/// use tilepath::{Cell, Connectivity, DistanceField, Grid, GridLayer};
+/// use tilepath::{Cell, Connectivity, DistanceField, Grid, Mobility};
 /// let grid = Grid::new(20, 10)?;
-/// let mut chase = DistanceField::new(&grid, GridLayer::FLOOR_ONLY, Connectivity::Four);
+/// let mut chase = DistanceField::new(&grid, Mobility::FLOOR_ONLY, Connectivity::Four);
 /// chase.add_goal(Cell::new(15, 5), 0);
 /// chase.compute(&grid)?;
 /// assert_eq!(chase.distance(Cell::new(10, 5)), Some(5.0));
@@ -114,7 +114,7 @@ struct Goal {
 #[derive(Clone, Debug)]
 pub struct DistanceField {
     connectivity: Connectivity,
-    layer: GridLayer,
+    mobility: Mobility,
     grid_size: (u32, u32),
     /// Grid coordinates of the region's first cell.
     origin: Cell,
@@ -126,7 +126,7 @@ pub struct DistanceField {
     /// Per padded cell: `units + 1`, `BLOCKED` or `UNREACHED`. The border is `BLOCKED`,
     /// so neighbours never need a bounds check.
     values: Vec<u32>,
-    /// Per padded cell: the layer cost of entering it (0 = blocked or border).
+    /// Per padded cell: the mobility cost of entering it (0 = blocked or border).
     costs: Vec<u8>,
     goals: Vec<Goal>,
     /// Largest distance (in units) a cell may have to be reached.
@@ -154,7 +154,7 @@ pub struct DistanceField {
     heap: RadixHeap<u32>,
     touched: Vec<u32>,
     queues: StepQueues,
-    /// The layer's costs a packed grid byte at a time (the padded-grid loader).
+    /// The mobility's costs a packed grid byte at a time (the padded-grid loader).
     quad_costs: QuadCosts,
 }
 
@@ -181,8 +181,8 @@ impl DistanceField {
     /// If the system cannot give the field's memory ([`bytes_for`](Self::bytes_for)):
     /// [`try_new`](Self::try_new) returns an error instead.
     #[must_use]
-    pub fn new(grid: &Grid, layer: GridLayer, connectivity: Connectivity) -> Self {
-        Self::try_new(grid, layer, connectivity).unwrap_or_else(|e| panic!("{e}"))
+    pub fn new(grid: &Grid, mobility: Mobility, connectivity: Connectivity) -> Self {
+        Self::try_new(grid, mobility, connectivity).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// [`new`](Self::new), or [`FieldError::OutOfMemory`] (naming the bytes) if the
@@ -192,14 +192,14 @@ impl DistanceField {
     /// [`FieldError::OutOfMemory`]; nothing is allocated then.
     pub fn try_new(
         grid: &Grid,
-        layer: GridLayer,
+        mobility: Mobility,
         connectivity: Connectivity,
     ) -> Result<Self, FieldError> {
         let all = Region::new(
             Cell::new(0, 0),
             Cell::new(grid.width() as i32 - 1, grid.height() as i32 - 1),
         );
-        Self::try_bounded(grid, layer, connectivity, all)
+        Self::try_bounded(grid, mobility, connectivity, all)
     }
 
     /// A field limited to `region` (clipped to the grid): cells outside it are
@@ -212,11 +212,11 @@ impl DistanceField {
     #[must_use]
     pub fn bounded(
         grid: &Grid,
-        layer: GridLayer,
+        mobility: Mobility,
         connectivity: Connectivity,
         region: Region,
     ) -> Self {
-        Self::try_bounded(grid, layer, connectivity, region).unwrap_or_else(|e| panic!("{e}"))
+        Self::try_bounded(grid, mobility, connectivity, region).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// The bytes a field over a `width x height` region allocates when it is made: 5
@@ -237,7 +237,7 @@ impl DistanceField {
     /// [`FieldError::OutOfMemory`]; nothing is allocated then.
     pub fn try_bounded(
         grid: &Grid,
-        layer: GridLayer,
+        mobility: Mobility,
         connectivity: Connectivity,
         region: Region,
     ) -> Result<Self, FieldError> {
@@ -259,7 +259,7 @@ impl DistanceField {
         let cells = width as usize * height as usize;
         Ok(Self {
             connectivity,
-            layer,
+            mobility,
             grid_size: (grid.width(), grid.height()),
             origin: Cell::new(x0, y0),
             width,
@@ -281,14 +281,14 @@ impl DistanceField {
             // Repairs touch few cells: these grow to the largest repair seen.
             heap: RadixHeap::with_capacity(64),
             touched: Vec::with_capacity(64),
-            queues: StepQueues::new(layer),
-            quad_costs: QuadCosts::new(layer),
+            queues: StepQueues::new(mobility),
+            quad_costs: QuadCosts::new(mobility),
         })
     }
 
     /// Sizes the repair scratch so that repairs touching up to `cells` cells allocate
     /// nothing (by default the scratch grows to the largest repair seen). Costs about
-    /// 28 bytes per cell reserved, plus 8 per cost class the layer uses.
+    /// 28 bytes per cell reserved, plus 8 per cost class the mobility uses.
     pub fn reserve_repair(&mut self, cells: usize) {
         if self.heap.capacity() < cells {
             self.heap = RadixHeap::with_capacity(cells);
@@ -324,9 +324,9 @@ impl DistanceField {
     /// Whether the field's queries answer now, and if not why.
     ///
     /// ```
-    /// use tilepath::{Cell, Connectivity, DistanceField, FieldState, Grid, GridLayer};
+    /// use tilepath::{Cell, Connectivity, DistanceField, FieldState, Grid, Mobility};
     /// let grid = Grid::new(8, 8)?;
-    /// let mut field = DistanceField::new(&grid, GridLayer::FLOOR_ONLY, Connectivity::Four);
+    /// let mut field = DistanceField::new(&grid, Mobility::FLOOR_ONLY, Connectivity::Four);
     /// assert_eq!(field.state(), FieldState::NotComputed);
     /// field.add_goal(Cell::new(2, 2), 0);
     /// field.compute(&grid)?;
@@ -357,10 +357,10 @@ impl DistanceField {
         }
     }
 
-    /// The layer whose costs the field uses.
+    /// The mobility whose costs the field uses.
     #[must_use]
-    pub fn layer(&self) -> GridLayer {
-        self.layer
+    pub fn mobility(&self) -> Mobility {
+        self.mobility
     }
 
     /// 4- or 8-connected.

@@ -21,7 +21,7 @@ impl DistanceField {
             return self.compute(grid);
         }
         self.clipped = false;
-        let costs = self.layer.costs();
+        let costs = self.mobility.costs();
         let mut indices = [0u32; 64];
         let mut n = 0;
         let mut stats = FieldStats::default();

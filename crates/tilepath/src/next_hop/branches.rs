@@ -124,7 +124,7 @@ pub(super) struct Branches {
     nodes: Vec<Node>,
     /// Per number: the core cell its tree hangs from, or `NONE`.
     anchor: Vec<u32>,
-    /// Per number: its layer cost, 0 once blocked.
+    /// Per number: its mobility cost, 0 once blocked.
     pub(super) cost: Vec<u8>,
     /// Per number: its component, `NONE` while blocked.
     pub(super) component: Vec<u32>,

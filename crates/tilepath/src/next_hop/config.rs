@@ -5,7 +5,7 @@ use crate::GridMismatch;
 
 /// How a [`NextHopTable`] stores a pair.
 ///
-/// Chosen by the table from its layer and connectivity; see
+/// Chosen by the table from its mobility and connectivity; see
 /// [`NextHopTable::encoding`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Encoding {
@@ -21,10 +21,10 @@ pub enum Encoding {
 }
 
 impl Encoding {
-    pub(super) fn of(layer: GridLayer, connectivity: Connectivity) -> Self {
+    pub(super) fn of(mobility: Mobility, connectivity: Connectivity) -> Self {
         match connectivity {
             Connectivity::Eight => Self::Directions8,
-            Connectivity::Four if uniform_cost(layer).is_some() => Self::DistanceMod3,
+            Connectivity::Four if uniform_cost(mobility).is_some() => Self::DistanceMod3,
             Connectivity::Four => Self::Directions4,
         }
     }
@@ -50,9 +50,9 @@ impl Encoding {
     }
 }
 
-/// The one cost of every passable kind of `layer`, if they share one.
-pub(super) fn uniform_cost(layer: GridLayer) -> Option<u8> {
-    let mut costs = layer.costs().into_iter().filter(|&c| c != 0);
+/// The one cost of every passable kind of `mobility`, if they share one.
+pub(super) fn uniform_cost(mobility: Mobility) -> Option<u8> {
+    let mut costs = mobility.costs().into_iter().filter(|&c| c != 0);
     let first = costs.next().unwrap_or(1);
     costs.all(|c| c == first).then_some(first)
 }
@@ -153,7 +153,7 @@ pub struct RepairStats {
 /// Options of a [`NextHopTable`]: connectivity, entries, memory limit, threads.
 #[derive(Clone, Copy, Debug)]
 pub struct TableBuilder {
-    pub(super) layer: GridLayer,
+    pub(super) mobility: Mobility,
     pub(super) connectivity: Connectivity,
     pub(super) table_cells: TableCells,
     pub(super) memory_limit: u64,
@@ -212,11 +212,11 @@ impl TableBuilder {
     pub(super) fn worker_bytes_per_cell(&self) -> u64 {
         // Marks (4), distances and old distances (8 + 8), queue (4).
         let base = 24;
-        match Encoding::of(self.layer, self.connectivity) {
+        match Encoding::of(self.mobility, self.connectivity) {
             Encoding::DistanceMod3 => base,
             // The seeds and two FIFOs per distinct cost, 16 bytes an entry each.
             _ => {
-                let mut costs = self.layer.costs();
+                let mut costs = self.mobility.costs();
                 costs.sort_unstable();
                 let distinct = (0..4)
                     .filter(|&i| costs[i] != 0 && (i == 0 || costs[i - 1] != costs[i]))
@@ -246,12 +246,12 @@ impl TableBuilder {
             TableCells::AllCells => (grid.len(), 0),
             TableCells::Passable if too_large => {
                 let open = (0..grid.len())
-                    .filter(|&i| self.layer.cost_of_bits(grid.bits_at(i)) != 0)
+                    .filter(|&i| self.mobility.cost_of_bits(grid.bits_at(i)) != 0)
                     .count();
                 (open, 0)
             }
             TableCells::Passable => {
-                let costs = padded_costs(grid, self.layer);
+                let costs = padded_costs(grid, self.mobility);
                 let role = roles(
                     &costs,
                     grid.width() as usize + 2,
@@ -263,7 +263,7 @@ impl TableBuilder {
                 (core, open - core)
             }
         };
-        let encoding = Encoding::of(self.layer, self.connectivity);
+        let encoding = Encoding::of(self.mobility, self.connectivity);
         let row_bytes = encoding.row_bytes(entries) as u64;
         let threads = if row_bytes == 0 {
             0 // no pair entries, no rows to compute
@@ -307,7 +307,7 @@ impl TableBuilder {
         }
         crate::memory::ensure(estimate.total_bytes)
             .map_err(|bytes| TableError::OutOfMemory { bytes })?;
-        let shape = Shape::new(grid, self.layer, self.connectivity, self.table_cells);
+        let shape = Shape::new(grid, self.mobility, self.connectivity, self.table_cells);
         let row_bytes = shape.encoding.row_bytes(shape.cells.len());
         let mut table = NextHopTable {
             rows: vec![0; row_bytes * shape.cells.len()],

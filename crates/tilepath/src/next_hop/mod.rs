@@ -12,7 +12,7 @@ mod worker;
 
 use crate::queue::StepQueues;
 use crate::topology::{direction_codes, padded_offsets};
-use crate::{Cell, Connectivity, Direction, Direction8, Grid, GridLayer, GridPath, GridPath8};
+use crate::{Cell, Connectivity, Direction, Direction8, Grid, GridPath, GridPath8, Mobility};
 use branches::{Branches, CORE, ROOT, legal_step, peel};
 use core::fmt;
 use std::sync::Mutex;

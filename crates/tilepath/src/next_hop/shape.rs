@@ -12,8 +12,8 @@ pub(super) struct Shape {
     pub(super) stride: usize,
     pub(super) connectivity: Connectivity,
     pub(super) encoding: Encoding,
-    pub(super) layer: GridLayer,
-    /// Per padded cell: layer cost (0 = blocked or border).
+    pub(super) mobility: Mobility,
+    /// Per padded cell: mobility cost (0 = blocked or border).
     pub(super) costs: Vec<u8>,
     /// Per padded cell: its entry, or `NONE`.
     pub(super) entry_of: Vec<u32>,
@@ -31,10 +31,10 @@ pub(super) struct Shape {
     pub(super) branches: Branches,
 }
 
-/// The layer costs of `grid` with a blocked border one cell wide (row stride
+/// The mobility costs of `grid` with a blocked border one cell wide (row stride
 /// `width + 2`).
-pub(super) fn padded_costs(grid: &Grid, layer: GridLayer) -> Vec<u8> {
-    QuadCosts::new(layer).padded_grid(grid)
+pub(super) fn padded_costs(grid: &Grid, mobility: Mobility) -> Vec<u8> {
+    QuadCosts::new(mobility).padded_grid(grid)
 }
 
 /// Per padded cell its role ([`branches::peel`]) when `entries` leaves branches out, else
@@ -58,12 +58,12 @@ pub(super) fn roles(
 impl Shape {
     pub(super) fn new(
         grid: &Grid,
-        layer: GridLayer,
+        mobility: Mobility,
         connectivity: Connectivity,
         entries: TableCells,
     ) -> Self {
         let stride = grid.width() as usize + 2;
-        let real = padded_costs(grid, layer);
+        let real = padded_costs(grid, mobility);
         let role = roles(&real, stride, connectivity, entries);
         let deltas = padded_offsets(stride);
         let branches = Branches::new(&real, &role, &deltas, direction_codes(connectivity));
@@ -91,8 +91,8 @@ impl Shape {
             height: grid.height(),
             stride,
             connectivity,
-            encoding: Encoding::of(layer, connectivity),
-            layer,
+            encoding: Encoding::of(mobility, connectivity),
+            mobility,
             open: (0..padded)
                 .map(|p| if costs[p] != 0 { entry_of[p] } else { NONE })
                 .collect(),
@@ -181,7 +181,7 @@ impl Shape {
         (c != NONE).then_some(c)
     }
 
-    /// The layer cost of padded cell `p` (0 if blocked), branch cells included.
+    /// The mobility cost of padded cell `p` (0 if blocked), branch cells included.
     #[inline]
     pub(super) fn real_cost(&self, p: usize) -> u8 {
         match self.costs[p] {

@@ -10,7 +10,7 @@ use crate::topology::direction_codes;
 ///
 /// A table has one row per target cell and one entry per source cell in it (a
 /// *entry*): the distance modulo 3 ([`Encoding::DistanceMod3`], 2 bits) for
-/// 4-connected layers with one cost, otherwise the first step's direction (2 bits
+/// 4-connected mobilities with one cost, otherwise the first step's direction (2 bits
 /// 4-connected, 3 bits 8-connected). Reachability is stored once per connected
 /// component, not per pair. Cells on dead-end branches (corridors that end, rooms
 /// with one door) need no entries at all: see [`TableCells::Passable`]. A 100x100 open grid
@@ -23,14 +23,14 @@ use crate::topology::direction_codes;
 /// the grid alone: not on thread count, nor on the edits that led to it.
 ///
 /// ```
-/// use tilepath::{Cell, Direction8, Grid, GridLayer, NextHopTable, TileKind};
+/// use tilepath::{Cell, Direction8, Grid, Mobility, NextHopTable, TileKind};
 /// let grid = Grid::from_ascii(
 ///     "....\n\
 ///      .##.\n\
 ///      ....",
 ///     |c| Some(if c == '#' { TileKind::K3 } else { TileKind::K0 }),
 /// )?;
-/// let table = NextHopTable::builder(GridLayer::FLOOR_ONLY).build(&grid)?;
+/// let table = NextHopTable::builder(Mobility::FLOOR_ONLY).build(&grid)?;
 /// let (from, to) = (Cell::new(1, 0), Cell::new(2, 2));
 /// assert!(table.is_reachable(from, to));
 /// assert_eq!(table.next_step(from, to), Some(Direction8::Right));
@@ -60,12 +60,12 @@ impl Clone for NextHopTable {
 }
 
 impl NextHopTable {
-    /// Options for a table over `layer`: 4-connected, [`TableCells::Passable`], 1 GiB limit,
+    /// Options for a table over `mobility`: 4-connected, [`TableCells::Passable`], 1 GiB limit,
     /// all cores.
     #[must_use]
-    pub fn builder(layer: GridLayer) -> TableBuilder {
+    pub fn builder(mobility: Mobility) -> TableBuilder {
         TableBuilder {
-            layer,
+            mobility,
             connectivity: Connectivity::Four,
             table_cells: TableCells::Passable,
             memory_limit: TableBuilder::DEFAULT_MEMORY_LIMIT,
@@ -79,10 +79,10 @@ impl NextHopTable {
         self.shape.encoding
     }
 
-    /// The layer the table was built for.
+    /// The mobility the table was built for.
     #[must_use]
-    pub fn layer(&self) -> GridLayer {
-        self.shape.layer
+    pub fn mobility(&self) -> Mobility {
+        self.shape.mobility
     }
 
     /// The connectivity the table was built for.
@@ -265,7 +265,7 @@ impl NextHopTable {
         path
     }
 
-    /// The cost of a cheapest path from `from` to `to` (layer costs, `sqrt 2` on
+    /// The cost of a cheapest path from `from` to `to` (mobility costs, `sqrt 2` on
     /// diagonals), or `None` if there is none. O(path length): it walks the table.
     #[must_use]
     pub fn distance(&self, from: Cell, to: Cell) -> Option<f64> {
@@ -437,7 +437,7 @@ impl NextHopTable {
             let Some(p) = self.shape.padded(cell) else {
                 continue;
             };
-            let new = grid.cost(cell, self.shape.layer);
+            let new = grid.cost(cell, self.shape.mobility);
             let branch = self.shape.branches.number(p);
             let old = match branch {
                 NONE => self.shape.costs[p],
@@ -502,7 +502,7 @@ impl NextHopTable {
                 full.extend(others);
             }
         } else if new > old {
-            // Dearer (a layer with several costs, so a direction encoding): only the
+            // Dearer (a mobility with several costs, so a direction encoding): only the
             // targets some cheapest path entered `p` for.
             full = self.targets_crossing(p, old_component);
             self.shape.set_cost(p, new);

@@ -36,7 +36,7 @@ impl Worker {
             self.queue.resize(padded, 0);
         }
         if self.queues.is_none() && shape.encoding != Encoding::DistanceMod3 {
-            let mut q = StepQueues::new(shape.layer);
+            let mut q = StepQueues::new(shape.mobility);
             q.reserve(padded);
             self.queues = Some(q);
         }

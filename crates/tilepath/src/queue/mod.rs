@@ -4,7 +4,7 @@
 //!
 //! | queue | keys | used by | why |
 //! |---|---|---|---|
-//! | [`BucketQueue`] | small integers (64 buckets, LIFO within one) | windowed [`AStar`](crate::AStar) on layers whose f-values step by at most 63 | pop is a trailing-zeros of a mask; LIFO dives towards the goal on ties |
+//! | [`BucketQueue`] | small integers (64 buckets, LIFO within one) | windowed [`AStar`](crate::AStar) on mobilities whose f-values step by at most 63 | pop is a trailing-zeros of a mask; LIFO dives towards the goal on ties |
 //! | [`RadixHeap`] | any monotone `u64` | [`AStar`](crate::AStar) with large or fixed-point (octile) steps; field repairs | no comparisons between unrelated keys, any edge cost |
 //! | `StepQueues` (crate-private) | monotone, at most 8 step weights | [`DistanceField`](crate::DistanceField) computations, [`NextHopTable`](crate::NextHopTable) builds | Dijkstra with few distinct weights needs only a FIFO per weight: O(1) everything |
 //! | in-slot buckets (crate-private, in the searches) | distance to the goal | [`Greedy`](crate::Greedy), unit-cost 4-connected A* | the list links live in the per-cell scratch word: no memory of its own |

@@ -1,7 +1,7 @@
 //! The Dijkstra queue of distance fields and the next-hop table: a FIFO per step
 //! weight.
 
-use crate::GridLayer;
+use crate::Mobility;
 
 /// Storage of one FIFO of [`StepQueues`]: `(key, cell index)` entries.
 type Fifo<K> = Vec<(K, u32)>;
@@ -9,7 +9,7 @@ type Fifo<K> = Vec<(K, u32)>;
 /// The priority queue of a field's Dijkstra: one FIFO per step weight.
 ///
 /// The step from a cell's neighbour into it costs the cell's cost (one of at most 4
-/// layer costs), straight or diagonal: at most 8 different weights. Dijkstra pops keys
+/// mobility costs), straight or diagonal: at most 8 different weights. Dijkstra pops keys
 /// in increasing order, so the keys pushed with any one weight `w` (popped key + `w`)
 /// arrive in increasing order too: a plain FIFO per weight stays sorted, and the
 /// smallest key is the smallest of at most 8 heads (plus the sorted seeds). Every
@@ -27,13 +27,13 @@ pub(crate) struct StepQueues<K = u32> {
     seed_head: usize,
     /// Class (0..4) of each cost byte.
     class_of: [u8; 256],
-    /// The FIFOs the layer can use: `k` and `4 + k` for each of its distinct costs.
+    /// The FIFOs the mobility can use: `k` and `4 + k` for each of its distinct costs.
     active: [usize; 8],
     n_active: usize,
 }
 
 impl<K: Copy + Ord> StepQueues<K> {
-    /// Room for `cells` seeds and `cells` entries in each FIFO the layer uses.
+    /// Room for `cells` seeds and `cells` entries in each FIFO the mobility uses.
     pub(crate) fn reserve(&mut self, cells: usize) {
         self.seeds.reserve(cells.saturating_sub(self.seeds.len()));
         for &k in &self.active[..self.n_active] {
@@ -44,11 +44,11 @@ impl<K: Copy + Ord> StepQueues<K> {
 
     /// Empty queues: they grow to the largest computation the field runs (its
     /// first full computation) and keep that size.
-    pub(crate) fn new(layer: GridLayer) -> Self {
+    pub(crate) fn new(mobility: Mobility) -> Self {
         // Distinct costs get distinct classes 0..4.
         let mut class_of = [0u8; 256];
         let mut next = 0u8;
-        let mut costs = layer.costs();
+        let mut costs = mobility.costs();
         costs.sort_unstable();
         for (i, &c) in costs.iter().enumerate() {
             if c != 0 && (i == 0 || costs[i - 1] != c) {

@@ -5,7 +5,7 @@ use super::window::{Visit, WINDOW_SLOTS, Window};
 use super::{NO_PARENT, PathError, PathResult, Query, backtrack};
 use crate::queue::{BucketQueue, GenerationMap, RadixHeap};
 use crate::topology::{Eight, Four, Neighborhood};
-use crate::{Cell, Components, Grid, GridLayer, GridPath, GridPath8};
+use crate::{Cell, Components, Grid, GridPath, GridPath8, Mobility};
 use core::marker::PhantomData;
 
 /// The most cells [`AStar::build_path_in`] expands for a goal out of reach.
@@ -28,7 +28,7 @@ enum Scope {
     WholeGrid,
 }
 
-/// A* search: optimal paths that honour every cell cost of a [`GridLayer`].
+/// A* search: optimal paths that honour every cell cost of a [`Mobility`].
 ///
 /// Build it once and reuse it: a query allocates nothing (the scratch, a
 /// [`GenerationMap`] and the open list, is reset in O(1)).
@@ -36,8 +36,8 @@ enum Scope {
 /// - [`AStar::new`]: the search is confined to the window a 56-step path can reach
 ///   (113x113 cells around the start), so memory is fixed at construction whatever the
 ///   grid size and a query never costs more than that window: 113 KiB of nodes (and,
-///   for one-cost layers, a 5 KiB bit map of the window's open cells) for
-///   4-connected layers whose costs fit the bucket ring (below), 226 KiB of nodes and
+///   for one-cost mobilities, a 5 KiB bit map of the window's open cells) for
+///   4-connected mobilities whose costs fit the bucket ring (below), 226 KiB of nodes and
 ///   a heap reserved for the worst case (1.8 MiB of address space, touched only as far
 ///   as queries reach) for the others.
 /// - [`AStar::whole_grid`]: the search may cover the whole grid, for routes of hundreds
@@ -54,20 +54,20 @@ enum Scope {
 ///
 /// The open list is a 64-bucket ring (Dial's algorithm) when every f-value in the
 /// queue stays within 64 of the minimum (4-connected, `max_cost + min_cost < 64`:
-/// every unit-cost and most weighted layers), and a [`RadixHeap`] otherwise. A
+/// every unit-cost and most weighted mobilities), and a [`RadixHeap`] otherwise. A
 /// windowed search links its ring's buckets through its nodes (one `u64` a cell: an
 /// improved node moves between buckets, nothing else is stored); a whole-grid one uses
 /// a [`BucketQueue`]. Ties between equal f-values go to the node queued last, which
 /// dives towards the goal.
 ///
 /// ```
-/// use tilepath::{AStar, Cell, Grid, GridLayer, TileKind};
+/// use tilepath::{AStar, Cell, Grid, Mobility, TileKind};
 /// let grid = Grid::from_ascii("....\n.##.\n....", |c| match c {
 ///     '.' => Some(TileKind::K0),
 ///     _ => Some(TileKind::K1),
 /// })?;
 /// let mut astar = AStar::new();
-/// let r = astar.build_path(&grid, Cell::new(0, 1), Cell::new(3, 1), GridLayer::FLOOR_ONLY)?;
+/// let r = astar.build_path(&grid, Cell::new(0, 1), Cell::new(3, 1), Mobility::FLOOR_ONLY)?;
 /// assert!(!r.partial);
 /// assert_eq!((r.path.len(), r.cost, r.end), (5, 5.0, Cell::new(3, 1)));
 /// assert_eq!(r.path.end(Cell::new(0, 1)), Cell::new(3, 1));
@@ -98,7 +98,7 @@ impl AStar {
         Self {
             scope: Scope::Window,
             nodes: GenerationMap::new(WINDOW_SLOTS, UNSEEN),
-            // 4-connected layers whose costs fit a 64-bucket ring take the linked
+            // 4-connected mobilities whose costs fit a 64-bucket ring take the linked
             // search; the rest use the node map and a radix heap. A cell is queued at
             // most once per neighbour it is reached from, so this bound holds for any
             // query: the heap never grows.
@@ -209,7 +209,7 @@ impl AStar {
             + self.radix.capacity() * 16
     }
 
-    /// The optimal 4-connected path from `from` to `to` for a unit with `layer`.
+    /// The optimal 4-connected path from `from` to `to` for a unit with `mobility`.
     ///
     /// Returns the route's first steps (at most 56); when the goal cannot be reached
     /// within the solver's scope, the path leads to the reachable cell closest to it
@@ -229,9 +229,9 @@ impl AStar {
         grid: &Grid,
         from: Cell,
         to: Cell,
-        layer: GridLayer,
+        mobility: Mobility,
     ) -> Result<PathResult<GridPath>, PathError> {
-        self.run::<Four>(grid, from, to, layer)
+        self.run::<Four>(grid, from, to, mobility)
     }
 
     /// The optimal 8-connected path (no corner cutting, diagonal steps cost `sqrt(2)`
@@ -244,9 +244,9 @@ impl AStar {
         grid: &Grid,
         from: Cell,
         to: Cell,
-        layer: GridLayer,
+        mobility: Mobility,
     ) -> Result<PathResult<GridPath8>, PathError> {
-        self.run::<Eight>(grid, from, to, layer)
+        self.run::<Eight>(grid, from, to, mobility)
     }
 
     /// [`build_path`](Self::build_path) for a goal that may be out of reach, answered
@@ -256,8 +256,8 @@ impl AStar {
     /// limit, if lower) and the partial route ends at the cell closest to the goal
     /// among those it expanded. Reachable goals get exactly `build_path`'s answer.
     ///
-    /// `parts` must be up to date with `grid` and built for a layer that lets units
-    /// enter the same tile kinds as `layer`.
+    /// `parts` must be up to date with `grid` and built for a mobility that lets units
+    /// enter the same tile kinds as `mobility`.
     ///
     /// # Errors
     /// As [`build_path`](Self::build_path).
@@ -267,10 +267,10 @@ impl AStar {
         grid: &Grid,
         from: Cell,
         to: Cell,
-        layer: GridLayer,
+        mobility: Mobility,
     ) -> Result<PathResult<GridPath>, PathError> {
-        self.bounded_unless_reachable(parts, from, to, layer, |s| {
-            s.run::<Four>(grid, from, to, layer)
+        self.bounded_unless_reachable(parts, from, to, mobility, |s| {
+            s.run::<Four>(grid, from, to, mobility)
         })
     }
 
@@ -285,10 +285,10 @@ impl AStar {
         grid: &Grid,
         from: Cell,
         to: Cell,
-        layer: GridLayer,
+        mobility: Mobility,
     ) -> Result<PathResult<GridPath8>, PathError> {
-        self.bounded_unless_reachable(parts, from, to, layer, |s| {
-            s.run::<Eight>(grid, from, to, layer)
+        self.bounded_unless_reachable(parts, from, to, mobility, |s| {
+            s.run::<Eight>(grid, from, to, mobility)
         })
     }
 
@@ -297,10 +297,10 @@ impl AStar {
         parts: &Components,
         from: Cell,
         to: Cell,
-        layer: GridLayer,
+        mobility: Mobility,
         search: impl FnOnce(&mut Self) -> R,
     ) -> R {
-        debug_assert!(parts.serves(layer), "components of another layer");
+        debug_assert!(parts.serves(mobility), "components of another mobility");
         if parts.is_reachable(from, to) {
             return search(self);
         }
@@ -316,7 +316,7 @@ impl AStar {
         grid: &Grid,
         from: Cell,
         to: Cell,
-        layer: GridLayer,
+        mobility: Mobility,
     ) -> Result<PathResult<N::Path>, PathError> {
         if !grid.contains(from) {
             return Err(PathError::start_out_of_bounds(grid, from));
@@ -338,17 +338,17 @@ impl AStar {
         );
         let query = Query {
             grid,
-            layer,
+            mobility,
             window: &window,
             start: from,
             goal: to,
         };
         let ring_ok =
-            !N::DIAGONALS && u32::from(layer.max_cost()) + u32::from(layer.min_cost()) < 64;
-        if ring_ok && self.linked.len() >= window.slots() && self.linked.fits(layer) {
+            !N::DIAGONALS && u32::from(mobility.max_cost()) + u32::from(mobility.min_cost()) < 64;
+        if ring_ok && self.linked.len() >= window.slots() && self.linked.fits(mobility) {
             let answer = self.linked.search(
                 grid,
-                layer,
+                mobility,
                 &window,
                 start_slot,
                 window.local(to),
@@ -363,7 +363,7 @@ impl AStar {
         self.nodes.reset();
         let search = Search {
             grid,
-            layer,
+            mobility,
             window: &window,
             goal: to,
             max_expansions: self.max_expansions,
@@ -433,7 +433,7 @@ impl OpenList for RadixHeap<u32> {
 
 struct Search<'a> {
     grid: &'a Grid,
-    layer: GridLayer,
+    mobility: Mobility,
     window: &'a Window,
     goal: Cell,
     max_expansions: u32,
@@ -499,7 +499,7 @@ impl Search<'_> {
         let heuristic = Heuristic {
             gx,
             gy,
-            scale: u64::from(self.layer.min_cost()),
+            scale: u64::from(self.mobility.min_cost()),
         };
         let goal_slot = self.window.slot_of(self.goal).unwrap_or(u32::MAX);
         nodes.set(start_slot as usize, u64::from(NO_PARENT));
@@ -547,7 +547,7 @@ impl Search<'_> {
                 N::visit_neighbours(
                     self.window,
                     self.grid,
-                    self.layer,
+                    self.mobility,
                     slot,
                     lx,
                     ly,

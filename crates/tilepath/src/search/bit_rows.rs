@@ -2,7 +2,7 @@
 //! converted from the packed grid a row at a time when a search first looks at the row.
 
 use super::window::{WINDOW_SIDE, Window};
-use crate::{Grid, GridLayer};
+use crate::{Grid, Mobility};
 
 /// Rows of the bit map: the window's, plus a blank row above and below.
 const ROWS: usize = WINDOW_SIDE as usize + 2;
@@ -28,7 +28,7 @@ pub(crate) const SELF: u64 = 1 << 2;
 /// The bit of a cell's right neighbour in a word from [`PassRows::three`].
 pub(crate) const RIGHT: u64 = 1 << 4;
 
-/// Which cells of a search window are passable for a layer.
+/// Which cells of a search window are passable for a mobility.
 ///
 /// Row `r` holds window row `r - 1`; a cell is a bit at an even position, laid out like
 /// the packed grid's 2-bit cells (so converting a row is a few bit operations on the
@@ -44,7 +44,7 @@ pub(crate) struct PassRows {
     /// The converted rows: `first..=last` (none while `first > last`).
     first: u32,
     last: u32,
-    /// The layer's [`open_anf`].
+    /// The mobility's [`open_anf`].
     anf: [u64; 4],
     /// How each word of a row is read from the grid: columns from the window's first
     /// usable one to the first cell read, the mask of the cells kept, and the shift
@@ -66,12 +66,12 @@ impl PassRows {
         }
     }
 
-    /// Forgets every row: the next search (of `layer`, in `window`, a windowed
+    /// Forgets every row: the next search (of `mobility`, in `window`, a windowed
     /// search's) converts them again.
     #[inline]
-    pub(crate) fn start(&mut self, layer: GridLayer, window: &Window) {
+    pub(crate) fn start(&mut self, mobility: Mobility, window: &Window) {
         (self.first, self.last) = (1, 0);
-        self.anf = open_anf(layer);
+        self.anf = open_anf(mobility);
         let (x0, x1) = window.columns();
         debug_assert!(x1 <= WINDOW_SIDE, "not a windowed search");
         for (k, plan) in (0..).zip(&mut self.plan) {
@@ -179,16 +179,16 @@ impl PassRows {
     }
 }
 
-/// Whether a cell is open for `layer`, as a function of its kind's bits `lo` and `hi`,
+/// Whether a cell is open for `mobility`, as a function of its kind's bits `lo` and `hi`,
 /// in algebraic normal form: `c[0] ^ c[1] & lo ^ c[2] & hi ^ c[3] & lo & hi` (each `c`
 /// all ones or 0), for [`open_cells`].
-pub(crate) fn open_anf(layer: GridLayer) -> [u64; 4] {
-    let [p0, p1, p2, p3] = layer.costs().map(|c| if c == 0 { 0 } else { u64::MAX });
+pub(crate) fn open_anf(mobility: Mobility) -> [u64; 4] {
+    let [p0, p1, p2, p3] = mobility.costs().map(|c| if c == 0 { 0 } else { u64::MAX });
     [p0, p0 ^ p1, p0 ^ p2, p0 ^ p1 ^ p2 ^ p3]
 }
 
 /// The open cells of a `u64` of the packed grid (from [`Grid::cells_from`]): bit `2i`
-/// for cell `i` (odd bits are noise), from the layer's [`open_anf`].
+/// for cell `i` (odd bits are noise), from the mobility's [`open_anf`].
 #[inline(always)]
 pub(crate) fn open_cells([c0, c1, c2, c3]: [u64; 4], v: u64) -> u64 {
     let (lo, hi) = (v, v >> 1);
@@ -212,7 +212,7 @@ mod tests {
     }
 
     #[test]
-    fn rows_match_the_grid_for_every_layer_and_window() {
+    fn rows_match_the_grid_for_every_mobility_and_window() {
         // Odd widths put rows at every 2-bit offset of the packed bytes.
         for (w, h) in [(1, 1), (3, 5), (50, 7), (131, 9), (300, 4)] {
             let mut grid = Grid::new(w, h).unwrap();
@@ -222,16 +222,16 @@ mod tests {
                     grid.set(Cell::new(x, y), kind).unwrap();
                 }
             }
-            for layer in [
-                GridLayer::FLOOR_ONLY,
-                GridLayer::new([1, 0, 3, 0]),
-                GridLayer::new([0, 2, 0, 9]),
-                GridLayer::new([1, 1, 1, 1]),
+            for mobility in [
+                Mobility::FLOOR_ONLY,
+                Mobility::new([1, 0, 3, 0]),
+                Mobility::new([0, 2, 0, 9]),
+                Mobility::new([1, 1, 1, 1]),
             ] {
                 for start in [Cell::new(0, 0), Cell::new(w as i32 / 2, h as i32 - 1)] {
                     let window = Window::around(&grid, start);
                     let mut rows = PassRows::new();
-                    rows.start(layer, &window);
+                    rows.start(mobility, &window);
                     for r in 1..=WINDOW_SIDE {
                         rows.prepare(&grid, &window, r);
                     }
@@ -246,7 +246,7 @@ mod tests {
                                     && window
                                         .slot_of_local(c, r - 1)
                                         .map(|s| window.cell_of(s))
-                                        .is_some_and(|c| grid.is_passable(c, layer))
+                                        .is_some_and(|c| grid.is_passable(c, mobility))
                             });
                             assert_eq!(got, expected, "{w}x{h} row {r} column {x}");
                             if (1..=WINDOW_SIDE).contains(&r) {

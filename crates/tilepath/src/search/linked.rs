@@ -7,7 +7,7 @@
 //! previous and next node of the bucket list it is queued in. A node sits in at most
 //! one bucket, so an improved g moves it (an O(1) unlink and relink) instead of
 //! queueing a duplicate, and a pop never meets a stale entry. Nor is a closed flag
-//! needed: the heuristic (Manhattan distance times the layer's cheapest cost) is
+//! needed: the heuristic (Manhattan distance times the mobility's cheapest cost) is
 //! consistent, so an expanded node's g is final and `new g >= g` rejects every route
 //! back to it.
 
@@ -16,7 +16,7 @@ use super::bit_rows::{LEFT, PassRows, RIGHT, SELF};
 use super::window::{Visit, WINDOW_SHIFT, Window};
 use crate::queue::Generation;
 use crate::topology::{Four, Neighborhood};
-use crate::{Grid, GridLayer};
+use crate::{Grid, Mobility};
 
 /// The end of a bucket list (window slots are below 2^14).
 const NIL: u64 = 0x3FFF;
@@ -38,7 +38,7 @@ pub(crate) struct LinkedNodes {
     /// `generation << 52 | g << 32 | direction << 28 | prev << 14 | next`.
     nodes: Vec<u64>,
     generation: Generation<{ 64 - GENERATION_SHIFT }>,
-    /// Passable cells of one-cost layers (every open kind costs the same), read a bit a
+    /// Passable cells of one-cost mobilities (every open kind costs the same), read a bit a
     /// neighbour instead of a grid lookup.
     rows: PassRows,
 }
@@ -79,10 +79,13 @@ impl LinkedNodes {
         }
     }
 
-    /// Whether a 4-connected search of `layer` fits: f-values in the queue within 64
+    /// Whether a 4-connected search of `mobility` fits: f-values in the queue within 64
     /// of the minimum, and every g (below `slots * max_cost`) in 20 bits.
-    pub(crate) fn fits(&self, layer: GridLayer) -> bool {
-        let (min, max) = (u64::from(layer.min_cost()), u64::from(layer.max_cost()));
+    pub(crate) fn fits(&self, mobility: Mobility) -> bool {
+        let (min, max) = (
+            u64::from(mobility.min_cost()),
+            u64::from(mobility.max_cost()),
+        );
         min + max < 64 && self.nodes.len() as u64 * max <= G_MASK
     }
 
@@ -97,7 +100,7 @@ impl LinkedNodes {
     pub(crate) fn search(
         &mut self,
         grid: &Grid,
-        layer: GridLayer,
+        mobility: Mobility,
         window: &Window,
         start_slot: u32,
         (gx, gy): (i64, i64),
@@ -106,11 +109,13 @@ impl LinkedNodes {
     ) -> (u32, u32) {
         // The unchecked accesses below rely on this (once a query: not measurable).
         assert!(
-            self.fits(layer) && window.slots() <= self.nodes.len() && window.shift == WINDOW_SHIFT,
+            self.fits(mobility)
+                && window.slots() <= self.nodes.len()
+                && window.shift == WINDOW_SHIFT,
             "linked search outside its scope"
         );
         self.reset();
-        let scale = u64::from(layer.min_cost());
+        let scale = u64::from(mobility.min_cost());
         let distance = |x: u32, y: u32| {
             (i64::from(x) - gx).unsigned_abs() + (i64::from(y) - gy).unsigned_abs()
         };
@@ -130,11 +135,11 @@ impl LinkedNodes {
             hot: start_slot,
         };
         open.nodes[start_slot as usize] = stamp | u64::from(NO_PARENT) << DIR_SHIFT | LINKS;
-        let one_cost = layer.min_cost() == layer.max_cost();
-        let cost = u64::from(layer.min_cost());
+        let one_cost = mobility.min_cost() == mobility.max_cost();
+        let cost = u64::from(mobility.min_cost());
         let rows = &mut self.rows;
         if one_cost {
-            rows.start(layer, window);
+            rows.start(mobility, window);
         }
         let mut best = (u64::MAX, start_slot);
         let mut expanded = 0u32;
@@ -222,7 +227,7 @@ impl LinkedNodes {
                 // window made for `grid`.
                 #[expect(unsafe_code, reason = "bounds proven by the window")]
                 unsafe {
-                    Four::visit_neighbours(window, grid, layer, slot, lx, ly, skip, &mut open);
+                    Four::visit_neighbours(window, grid, mobility, slot, lx, ly, skip, &mut open);
                 }
             }
         }
@@ -368,7 +373,7 @@ impl Open<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Cell, GridLayer};
+    use crate::{Cell, Mobility};
 
     #[test]
     fn generation_wrap_really_clears() {
@@ -383,7 +388,7 @@ mod tests {
         let run = |s: &mut LinkedNodes| {
             s.search(
                 &grid,
-                GridLayer::FLOOR_ONLY,
+                Mobility::FLOOR_ONLY,
                 &window,
                 start,
                 local,
@@ -401,11 +406,11 @@ mod tests {
     }
 
     #[test]
-    fn fits_only_small_cost_layers() {
+    fn fits_only_small_cost_mobilities() {
         let s = LinkedNodes::new(crate::search::window::WINDOW_SLOTS);
-        assert!(s.fits(GridLayer::FLOOR_ONLY));
-        assert!(s.fits(GridLayer::new([1, 62, 0, 0])));
-        assert!(!s.fits(GridLayer::new([1, 63, 0, 0])));
-        assert!(!s.fits(GridLayer::new([255, 0, 0, 0])));
+        assert!(s.fits(Mobility::FLOOR_ONLY));
+        assert!(s.fits(Mobility::new([1, 62, 0, 0])));
+        assert!(!s.fits(Mobility::new([1, 63, 0, 0])));
+        assert!(!s.fits(Mobility::new([255, 0, 0, 0])));
     }
 }

@@ -8,7 +8,7 @@ pub(crate) mod linked;
 pub(crate) mod window;
 
 use crate::cost::CostSum;
-use crate::{Cell, Direction, Direction8, Grid, GridLayer, GridPath, GridPath8, MAX_STEPS};
+use crate::{Cell, Direction, Direction8, Grid, GridPath, GridPath8, MAX_STEPS, Mobility};
 use core::fmt;
 use window::Window;
 
@@ -196,7 +196,7 @@ impl PackedSteps for GridPath8 {
 /// What a query searched: everything [`backtrack`] needs besides the search's answer.
 pub(crate) struct Query<'a> {
     pub(crate) grid: &'a Grid,
-    pub(crate) layer: GridLayer,
+    pub(crate) mobility: Mobility,
     pub(crate) window: &'a Window,
     pub(crate) start: Cell,
     pub(crate) goal: Cell,
@@ -230,9 +230,9 @@ pub(crate) fn backtrack<P: PackedSteps>(
             -(dx as isize) - dy as isize * w,
         );
     }
-    // On a layer where every open kind costs the same, the route's cost follows from
+    // On a mobility where every open kind costs the same, the route's cost follows from
     // its steps alone: no grid reads on the way back.
-    let uniform = (s.layer.min_cost() == s.layer.max_cost()).then(|| s.layer.min_cost());
+    let uniform = (s.mobility.min_cost() == s.mobility.max_cost()).then(|| s.mobility.min_cost());
     loop {
         let code = parent(slot);
         if code == NO_PARENT {
@@ -240,7 +240,7 @@ pub(crate) fn backtrack<P: PackedSteps>(
         }
         let entered = match uniform {
             Some(c) => c,
-            None => s.layer.cost_of_bits(s.grid.bits_at(gi as usize)),
+            None => s.mobility.cost_of_bits(s.grid.bits_at(gi as usize)),
         };
         cost.add(entered, P::BITS == 3 && code & 1 == 1);
         words = [
@@ -267,7 +267,7 @@ pub(crate) fn backtrack<P: PackedSteps>(
         for i in 0..path.steps() {
             let dir = P::dir8(path.code_at(i));
             cell = cell.step(dir);
-            sum.add(s.grid.cost(cell, s.layer), dir.is_diagonal());
+            sum.add(s.grid.cost(cell, s.mobility), dir.is_diagonal());
         }
         (cell, sum.value())
     } else {

@@ -1,6 +1,6 @@
 //! Where a search may go, and how its cells map to scratch slots.
 
-use crate::{Cell, Grid, GridLayer, MAX_STEPS};
+use crate::{Cell, Grid, MAX_STEPS, Mobility};
 
 /// Side of the window a windowed search is confined to: every cell a path of
 /// [`MAX_STEPS`] steps can reach from the start.
@@ -159,7 +159,7 @@ impl Window {
     pub(crate) unsafe fn straight_costs(
         &self,
         grid: &Grid,
-        layer: GridLayer,
+        mobility: Mobility,
         lx: u32,
         ly: u32,
     ) -> (usize, [u8; 4]) {
@@ -167,9 +167,9 @@ impl Window {
         let gi = self.grid_index(grid, lx, ly);
         // SAFETY: `cost` is only called for neighbours inside `[x0, x1) x [y0, y1)`,
         // which `around`/`whole` clip to the grid: their index is below `grid.len()`.
-        // (A shift of the packed layer keeps the lookup in registers.)
+        // (A shift of the packed mobility keeps the lookup in registers.)
         #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
-        let cost = |i: usize| layer.cost_of_bits(unsafe { grid.bits_at_unchecked(i) });
+        let cost = |i: usize| mobility.cost_of_bits(unsafe { grid.bits_at_unchecked(i) });
         let cr = if lx + 1 < self.x1 { cost(gi + 1) } else { 0 };
         let cu = if ly + 1 < self.y1 { cost(gi + w) } else { 0 };
         let cl = if lx > self.x0 { cost(gi - 1) } else { 0 };
@@ -199,7 +199,7 @@ impl Window {
     pub(crate) unsafe fn visit_square<const DIAGONALS: bool, V: Visit>(
         &self,
         grid: &Grid,
-        layer: GridLayer,
+        mobility: Mobility,
         slot: u32,
         lx: u32,
         ly: u32,
@@ -208,12 +208,12 @@ impl Window {
     ) {
         let w = grid.width() as usize;
         // SAFETY: `(lx, ly)` is inside the window made for `grid`, as promised.
-        let (gi, [cr, cu, cl, cd]) = unsafe { self.straight_costs(grid, layer, lx, ly) };
+        let (gi, [cr, cu, cl, cd]) = unsafe { self.straight_costs(grid, mobility, lx, ly) };
         let stride = 1u32 << self.shift;
         // SAFETY: as in `straight_costs`: only called for diagonals whose two
         // orthogonal neighbours are inside `[x0, x1) x [y0, y1)`, so they are too.
         #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
-        let cost = |i: usize| layer.cost_of_bits(unsafe { grid.bits_at_unchecked(i) });
+        let cost = |i: usize| mobility.cost_of_bits(unsafe { grid.bits_at_unchecked(i) });
         let (r, u, l, d) = if DIAGONALS {
             (0, 2, 4, 6)
         } else {

@@ -7,7 +7,7 @@ use super::*;
 pub(crate) struct FieldModel {
     pub(crate) field: DistanceField,
     pub(crate) connectivity: Connectivity,
-    pub(crate) layer: GridLayer,
+    pub(crate) mobility: Mobility,
     /// The region asked for (unclipped).
     pub(crate) region: Region,
     pub(crate) max_units: u32,
@@ -50,10 +50,10 @@ pub(crate) fn expected_field(m: &FieldModel, grid: &Grid) -> Option<Vec<Option<i
     let sources: Vec<(Cell, u64)> = m
         .goals
         .iter()
-        .filter(|&(&c, _)| inside(c) && grid.is_passable(c, m.layer))
+        .filter(|&(&c, _)| inside(c) && grid.is_passable(c, m.mobility))
         .map(|(&c, &start)| (c, u64::from(start) * scale))
         .collect();
-    let chase = reference_field_units(grid, m.layer, &sources, eight, units, inside);
+    let chase = reference_field_units(grid, m.mobility, &sources, eight, units, inside);
     let natural = m.max_units == DistanceField::MAX_UNITS;
     let max = u64::from(DistanceField::MAX_UNITS);
     if natural && chase.iter().flatten().any(|&u| u > max) {
@@ -79,7 +79,7 @@ pub(crate) fn expected_field(m: &FieldModel, grid: &Grid) -> Option<Vec<Option<i
             Some((grid.cell_of(i).unwrap(), bias - scaled.min(bias)))
         })
         .collect();
-    let flee = reference_field_units(grid, m.layer, &seeds, eight, units, inside);
+    let flee = reference_field_units(grid, m.mobility, &seeds, eight, units, inside);
     Some(
         flee.iter()
             .map(|u| u.map(|u| u as i64 - bias as i64))
@@ -95,12 +95,12 @@ pub(crate) fn field_step(
     c: Cell,
     d: Direction8,
 ) -> Option<u64> {
-    let open = |c: Cell| region.contains(c) && grid.is_passable(c, m.layer);
+    let open = |c: Cell| region.contains(c) && grid.is_passable(c, m.mobility);
     let n = c.step(d);
     if !open(n) {
         return None;
     }
-    let cost = u64::from(grid.cost(n, m.layer));
+    let cost = u64::from(grid.cost(n, m.mobility));
     if d.is_diagonal() {
         let (dx, dy) = d.offset();
         if !open(Cell::new(c.x + dx, c.y)) || !open(Cell::new(c.x, c.y + dy)) {
@@ -147,11 +147,11 @@ pub(crate) fn check_field(
         let c = grid.cell_of(i).unwrap();
         let got = f.units(c);
         // A field gives no value to a blocked cell.
-        let want = want.filter(|_| grid.is_passable(c, m.layer));
+        let want = want.filter(|_| grid.is_passable(c, m.mobility));
         if got != want {
             eprintln!(
-                "field model: flee={:?} conn={:?} layer={:?} region={:?} max={} goals={:?}\n{grid:?}",
-                m.flee, m.connectivity, m.layer, m.region, m.max_units, m.goals
+                "field model: flee={:?} conn={:?} mobility={:?} region={:?} max={} goals={:?}\n{grid:?}",
+                m.flee, m.connectivity, m.mobility, m.region, m.max_units, m.goals
             );
         }
         assert_eq!(got, want, "units at {c}");
@@ -211,7 +211,7 @@ pub(crate) fn assert_none_everywhere(f: &DistanceField, grid: &Grid) {
 pub(crate) fn field_op(
     rng: &mut StdRng,
     grid: &Grid,
-    layer: GridLayer,
+    mobility: Mobility,
     slot: &mut Option<FieldModel>,
     covered: &mut Covered,
     op: &mut String,
@@ -233,15 +233,15 @@ pub(crate) fn field_op(
         };
         let _ = write!(
             op,
-            "DistanceField::bounded({region:?}, {connectivity:?}, {layer:?})"
+            "DistanceField::bounded({region:?}, {connectivity:?}, {mobility:?})"
         );
-        let field = DistanceField::try_bounded(grid, layer, connectivity, region).unwrap();
+        let field = DistanceField::try_bounded(grid, mobility, connectivity, region).unwrap();
         assert_eq!(field.state(), FieldState::NotComputed);
         assert_none_everywhere(&field, grid);
         *slot = Some(FieldModel {
             field,
             connectivity,
-            layer,
+            mobility,
             region,
             max_units: DistanceField::MAX_UNITS,
             goals: BTreeMap::new(),
@@ -357,7 +357,7 @@ pub(crate) fn field_op(
             let _ = write!(op, "with_max_distance({max_cost})");
             let field = std::mem::replace(
                 &mut m.field,
-                DistanceField::new(&Grid::default(), layer, m.connectivity),
+                DistanceField::new(&Grid::default(), mobility, m.connectivity),
             );
             m.field = field.with_max_distance(max_cost);
             let units = (max_cost.max(0.0) * m.scale() as f64).floor();

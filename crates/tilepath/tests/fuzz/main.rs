@@ -23,7 +23,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 use tilepath::{
     AStar, Cell, Connectivity, Direction8, DistanceField, FieldError, FieldState, Greedy, Grid,
-    GridError, GridLayer, NextHopTable, OCTILE_DIAGONAL, OCTILE_STRAIGHT, PathError, Region,
+    GridError, Mobility, NextHopTable, OCTILE_DIAGONAL, OCTILE_STRAIGHT, PathError, Region,
     TableCells, TableError, TileKind, combined_next_step,
 };
 use tilepath_testkit::*;
@@ -115,7 +115,7 @@ fn episode(seed: u64, covered: &mut Covered, op: &mut String) {
         let walls = rng.random_range(0.0..0.4);
         let mut grid = random_grid(&mut rng, w, h, walls);
         let max_cost = [1, 3, 9, 60, 255][rng.random_range(0..5usize)];
-        let layer = random_layer(&mut rng, max_cost);
+        let mobility = random_mobility(&mut rng, max_cost);
         let mut field: Option<FieldModel> = None;
         let mut table: Option<TableModel> = None;
         for _ in 0..rng.random_range(5..40) {
@@ -123,9 +123,9 @@ fn episode(seed: u64, covered: &mut Covered, op: &mut String) {
             op.clear();
             match rng.random_range(0..100) {
                 0..15 => edit(&mut rng, &mut grid, &mut field, &mut table, covered, op),
-                15..45 => search(&mut rng, &grid, layer, &mut solvers, covered, op),
-                45..75 => field_op(&mut rng, &grid, layer, &mut field, covered, op),
-                75..85 => table_op(&mut rng, &grid, layer, &mut table, covered, op),
+                15..45 => search(&mut rng, &grid, mobility, &mut solvers, covered, op),
+                45..75 => field_op(&mut rng, &grid, mobility, &mut field, covered, op),
+                75..85 => table_op(&mut rng, &grid, mobility, &mut table, covered, op),
                 _ => cell_op(&mut rng, &grid, covered, op),
             }
         }
@@ -228,7 +228,7 @@ fn edit(
 fn search(
     rng: &mut StdRng,
     grid: &Grid,
-    layer: GridLayer,
+    mobility: Mobility,
     s: &mut Solvers,
     covered: &mut Covered,
     op: &mut String,
@@ -240,7 +240,10 @@ fn search(
         any_cell(rng, grid)
     };
     let eight = rng.random_bool(0.5);
-    let _ = write!(op, "search {from}->{to} eight={eight} layer={layer:?}");
+    let _ = write!(
+        op,
+        "search {from}->{to} eight={eight} mobility={mobility:?}"
+    );
     covered.searches += 1;
     if !grid.contains(from) {
         let e = PathError::StartOutOfBounds {
@@ -248,30 +251,30 @@ fn search(
             width: grid.width(),
             height: grid.height(),
         };
-        assert_eq!(s.greedy.build_path(grid, from, to, layer).err(), Some(e));
-        assert_eq!(s.astar.build_path(grid, from, to, layer).err(), Some(e));
-        assert_eq!(s.whole.build_path8(grid, from, to, layer).err(), Some(e));
+        assert_eq!(s.greedy.build_path(grid, from, to, mobility).err(), Some(e));
+        assert_eq!(s.astar.build_path(grid, from, to, mobility).err(), Some(e));
+        assert_eq!(s.whole.build_path8(grid, from, to, mobility).err(), Some(e));
         covered.errors_checked += 1;
         return;
     }
-    let win = reference_dijkstra(grid, layer, from, eight, in_window(from));
-    let all = reference_dijkstra(grid, layer, from, eight, |_| true);
+    let win = reference_dijkstra(grid, mobility, from, eight, in_window(from));
+    let all = reference_dijkstra(grid, mobility, from, eight, |_| true);
     if eight {
-        let r = s.astar.build_path8(grid, from, to, layer).unwrap();
-        check_optimal(grid, layer, from, to, true, &win, &r);
-        let r = s.whole.build_path8(grid, from, to, layer).unwrap();
-        check_optimal(grid, layer, from, to, true, &all, &r);
-        let r = s.limited.build_path8(grid, from, to, layer).unwrap();
-        check_result(grid, layer, from, to, &r);
+        let r = s.astar.build_path8(grid, from, to, mobility).unwrap();
+        check_optimal(grid, mobility, from, to, true, &win, &r);
+        let r = s.whole.build_path8(grid, from, to, mobility).unwrap();
+        check_optimal(grid, mobility, from, to, true, &all, &r);
+        let r = s.limited.build_path8(grid, from, to, mobility).unwrap();
+        check_result(grid, mobility, from, to, &r);
     } else {
-        let r = s.astar.build_path(grid, from, to, layer).unwrap();
-        check_optimal(grid, layer, from, to, false, &win, &r);
-        let r = s.whole.build_path(grid, from, to, layer).unwrap();
-        check_optimal(grid, layer, from, to, false, &all, &r);
-        let r = s.limited.build_path(grid, from, to, layer).unwrap();
-        check_result(grid, layer, from, to, &r);
-        let g = s.greedy.build_path(grid, from, to, layer).unwrap();
-        check_result(grid, layer, from, to, &g);
+        let r = s.astar.build_path(grid, from, to, mobility).unwrap();
+        check_optimal(grid, mobility, from, to, false, &win, &r);
+        let r = s.whole.build_path(grid, from, to, mobility).unwrap();
+        check_optimal(grid, mobility, from, to, false, &all, &r);
+        let r = s.limited.build_path(grid, from, to, mobility).unwrap();
+        check_result(grid, mobility, from, to, &r);
+        let g = s.greedy.build_path(grid, from, to, mobility).unwrap();
+        check_result(grid, mobility, from, to, &g);
         // Greedy is complete inside its window, and never beats the optimum.
         let reach = grid.index_of(to).and_then(|i| win[i]);
         assert_eq!(g.route.reaches_goal, reach.is_some(), "greedy reach");
@@ -324,6 +327,6 @@ fn cell_op(rng: &mut StdRng, grid: &Grid, covered: &mut Covered, op: &mut String
             Err(GridError::OutOfBounds { cell: a })
         );
         assert_eq!(&copy, grid);
-        assert_eq!(grid.cost(a, GridLayer::ALL_PASSABLE), 0);
+        assert_eq!(grid.cost(a, Mobility::ALL_PASSABLE), 0);
     }
 }

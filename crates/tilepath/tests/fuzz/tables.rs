@@ -11,7 +11,7 @@ pub(crate) struct TableModel {
 pub(crate) fn table_op(
     rng: &mut StdRng,
     grid: &Grid,
-    layer: GridLayer,
+    mobility: Mobility,
     slot: &mut Option<TableModel>,
     covered: &mut Covered,
     op: &mut String,
@@ -40,7 +40,7 @@ pub(crate) fn table_op(
             op,
             "table build {conn:?} {slots:?} threads={threads} limit={limit}"
         );
-        let builder = NextHopTable::builder(layer)
+        let builder = NextHopTable::builder(mobility)
             .connectivity(conn)
             .table_cells(slots)
             .threads(threads)
@@ -99,13 +99,13 @@ pub(crate) fn table_op(
 
 pub(crate) fn check_table(rng: &mut StdRng, grid: &Grid, t: &TableModel, covered: &mut Covered) {
     let table = &t.table;
-    let layer = table.layer();
+    let mobility = table.mobility();
     let eight = table.connectivity() == Connectivity::Eight;
     for _ in 0..8 {
         covered.table_checks += 1;
         let from = any_cell(rng, grid);
         let to = any_cell(rng, grid);
-        let open = |c: Cell| grid.is_passable(c, layer);
+        let open = |c: Cell| grid.is_passable(c, mobility);
         if !grid.contains(from) || !grid.contains(to) {
             assert!(!table.is_reachable(from, to));
             assert_eq!(table.next_step(from, to), None);
@@ -116,7 +116,7 @@ pub(crate) fn check_table(rng: &mut StdRng, grid: &Grid, t: &TableModel, covered
             let _ = (table.next_step(from, to), table.distance(from, to));
             continue;
         }
-        let dist = reference_dijkstra(grid, layer, from, eight, |_| true);
+        let dist = reference_dijkstra(grid, mobility, from, eight, |_| true);
         let want = dist[grid.index_of(to).unwrap()];
         assert_eq!(table.is_reachable(from, to), want.is_some(), "{from}->{to}");
         match (table.distance(from, to), want) {
@@ -126,8 +126,8 @@ pub(crate) fn check_table(rng: &mut StdRng, grid: &Grid, t: &TableModel, covered
         match table.next_step(from, to) {
             Some(d) => {
                 let n = from.step(d);
-                let (_, step) = walk(grid, layer, from, std::iter::once(d));
-                let rest = reference_dijkstra(grid, layer, n, eight, |_| true);
+                let (_, step) = walk(grid, mobility, from, std::iter::once(d));
+                let rest = reference_dijkstra(grid, mobility, n, eight, |_| true);
                 let rest = rest[grid.index_of(to).unwrap()].expect("a step off the route");
                 assert!(close(step + rest, want.unwrap()), "{from}->{to}: {d:?}");
             }
@@ -135,7 +135,7 @@ pub(crate) fn check_table(rng: &mut StdRng, grid: &Grid, t: &TableModel, covered
         }
         let hops: Vec<_> = table.hops(from, to).collect();
         if let Some(want) = want {
-            let (end, cost) = walk(grid, layer, from, hops.iter().map(|&(d, _)| d));
+            let (end, cost) = walk(grid, mobility, from, hops.iter().map(|&(d, _)| d));
             assert_eq!(end, to);
             assert!(close(cost, want));
         }

@@ -7,7 +7,7 @@ use super::window::{WINDOW_SHIFT, WINDOW_SIDE, Window};
 use super::{NO_PARENT, PathError, PathResult, Query, backtrack};
 #[cfg(doc)]
 use crate::queue::BucketQueue;
-use crate::{Cell, Grid, GridLayer, GridPath};
+use crate::{Cell, Grid, GridPath, Mobility};
 use scratch::{DIR_SHIFT, GENERATION_SHIFT, NIL, OFFSET, SLOTS, Slots, get, set};
 use walls::{Marked, Walls};
 
@@ -33,10 +33,10 @@ use walls::{Marked, Walls};
 /// goal has a bucket to itself, so reaching it is noticed when it is popped, next.
 ///
 /// ```
-/// use tilepath::{Cell, Greedy, Grid, GridLayer};
+/// use tilepath::{Cell, Greedy, Grid, Mobility};
 /// let grid = Grid::new(10, 10)?;
 /// let mut greedy = Greedy::new();
-/// let r = greedy.build_path(&grid, Cell::new(1, 1), Cell::new(8, 4), GridLayer::FLOOR_ONLY)?;
+/// let r = greedy.build_path(&grid, Cell::new(1, 1), Cell::new(8, 4), Mobility::FLOOR_ONLY)?;
 /// assert_eq!((r.path.len(), r.end, r.partial), (10, Cell::new(8, 4), false));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -76,7 +76,7 @@ impl Greedy {
         self.max_expansions = max.max(1);
     }
 
-    /// A path from `from` towards `to` for a unit with `layer`.
+    /// A path from `from` towards `to` for a unit with `mobility`.
     ///
     /// Same contract as [`AStar::build_path`](crate::AStar::build_path), except that the
     /// path need not be the cheapest: complete when it reaches `to` in at most 56 steps,
@@ -89,7 +89,7 @@ impl Greedy {
         grid: &Grid,
         from: Cell,
         to: Cell,
-        layer: GridLayer,
+        mobility: Mobility,
     ) -> Result<PathResult<GridPath>, PathError> {
         if !grid.contains(from) {
             return Err(PathError::start_out_of_bounds(grid, from));
@@ -102,15 +102,15 @@ impl Greedy {
         // A limit the search cannot reach (a window holds fewer cells) needs no test
         // per expansion.
         let answer = if self.max_expansions >= WINDOW_SIDE * WINDOW_SIDE {
-            self.search::<false>(grid, layer, &window, start_slot, to)
+            self.search::<false>(grid, mobility, &window, start_slot, to)
         } else {
-            self.search::<true>(grid, layer, &window, start_slot, to)
+            self.search::<true>(grid, mobility, &window, start_slot, to)
         };
         let slots = &self.slots;
         Ok(backtrack(
             &Query {
                 grid,
-                layer,
+                mobility,
                 window: &window,
                 start: from,
                 goal: to,
@@ -136,7 +136,7 @@ impl Greedy {
     fn search<const LIMITED: bool>(
         &mut self,
         grid: &Grid,
-        layer: GridLayer,
+        mobility: Mobility,
         window: &Window,
         start_slot: u32,
         goal: Cell,
@@ -176,7 +176,7 @@ impl Greedy {
         // start_dist - 56 up (every cell a path reaches), see `bucket`.
         let base = start_dist.saturating_sub(crate::MAX_STEPS as u64 + 1);
         let walls = &mut self.walls;
-        walls.start(layer, grid, window);
+        walls.start(mobility, grid, window);
         // The slots whose rows and the rows above and below are marked (a copy of
         // the walls' own, kept where the loop can test it without their pointer).
         let mut marked = Marked::NONE;
@@ -491,7 +491,7 @@ mod tests {
         for (limit, partial, expanded) in [(3, false, 3), (2, true, 2), (100, false, 3)] {
             let r = Greedy::new()
                 .with_max_expansions(limit)
-                .build_path(&grid, from, to, GridLayer::FLOOR_ONLY)
+                .build_path(&grid, from, to, Mobility::FLOOR_ONLY)
                 .unwrap();
             assert_eq!(
                 (r.partial, r.expanded),
@@ -513,7 +513,7 @@ mod tests {
                 &grid,
                 Cell::new(100, 100),
                 Cell::new(300, 100),
-                GridLayer::FLOOR_ONLY,
+                Mobility::FLOOR_ONLY,
             )
             .unwrap();
         assert_eq!(
@@ -531,7 +531,7 @@ mod tests {
             let grid = Grid::new(10, 10).unwrap();
             let (from, to) = (Cell::new(from.0, from.1), Cell::new(to.0, to.1));
             let r = Greedy::new()
-                .build_path(&grid, from, to, GridLayer::FLOOR_ONLY)
+                .build_path(&grid, from, to, Mobility::FLOOR_ONLY)
                 .unwrap();
             assert_eq!(
                 (r.partial, r.end),
@@ -549,7 +549,7 @@ mod tests {
                 &grid,
                 Cell::new(2, 2),
                 Cell::new(0, 0),
-                GridLayer::FLOOR_ONLY,
+                Mobility::FLOOR_ONLY,
             )
             .unwrap();
         assert!(!r.partial);
@@ -557,7 +557,7 @@ mod tests {
         let mut at = Cell::new(2, 2);
         for step in r.path {
             at = at.step(step);
-            assert!(grid.cost(at, GridLayer::FLOOR_ONLY) != 0, "{at} is a wall");
+            assert!(grid.cost(at, Mobility::FLOOR_ONLY) != 0, "{at} is a wall");
         }
     }
 }

@@ -3,7 +3,7 @@
 use super::super::bit_rows::{EVEN, open_anf, open_cells};
 use super::super::window::{WINDOW_SHIFT, WINDOW_SIDE, Window};
 use super::scratch::set;
-use crate::{Grid, GridLayer};
+use crate::{Grid, Mobility};
 
 /// Rows marked beyond those a search needs when it grows the marked range: fewer calls
 /// for a row or two more (2 made the fewest instructions on the reference maps).
@@ -12,10 +12,10 @@ pub(super) const SLACK: u32 = 2;
 /// Which rows of the greedy search's slots have their walls marked, and where the
 /// query's window lies in the grid.
 ///
-/// A wall (a cell closed to the layer, or a guard slot beside the window or the grid)
+/// A wall (a cell closed to the mobility, or a guard slot beside the window or the grid)
 /// holds the query's wall word, so that the search tests "wall or reached" with one
 /// read of the neighbour's slot. A row is marked when the search comes near it (it
-/// marks [`SLACK`] rows ahead): a grid read for 32 cells, a layer test for all of them
+/// marks [`SLACK`] rows ahead): a grid read for 32 cells, a mobility test for all of them
 /// in a few bit operations, and a store a wall (or a fill, for a guard row). A search
 /// moves a row at a time, so the marked rows are always one range around the start's,
 /// and a query pays only for the rows it reaches.
@@ -24,7 +24,7 @@ pub(super) struct Walls {
     /// The marked rows, greedy slot rows: `first..=last` (none while `first > last`).
     first: u32,
     last: u32,
-    /// The layer's [`open_anf`].
+    /// The mobility's [`open_anf`].
     anf: [u64; 4],
     /// The window's usable columns, local: `x0..x1`.
     x0: usize,
@@ -52,14 +52,14 @@ impl Walls {
         }
     }
 
-    /// Forgets every row: the next search (of `layer`, in `window` of `grid`) marks
+    /// Forgets every row: the next search (of `mobility`, in `window` of `grid`) marks
     /// them again.
     #[inline]
-    pub(super) fn start(&mut self, layer: GridLayer, grid: &Grid, window: &Window) {
+    pub(super) fn start(&mut self, mobility: Mobility, grid: &Grid, window: &Window) {
         let (x0, x1) = window.columns();
         let (y0, y1) = window.rows();
         *self = Self {
-            anf: open_anf(layer),
+            anf: open_anf(mobility),
             x0: x0 as usize,
             x1: x1 as usize,
             top: y0 + 1,

@@ -1,5 +1,5 @@
 //! Jump point search over a search window or the whole grid, 4- or 8-connected, for
-//! layers where every open kind costs the same.
+//! mobilities where every open kind costs the same.
 
 mod jump;
 mod route;
@@ -7,7 +7,7 @@ mod rows;
 
 use super::{PackedSteps, PathError, PathResult};
 use crate::queue::{GenerationMap, RadixHeap};
-use crate::{AStar, Cell, Grid, GridLayer, GridPath, GridPath8, MAX_STEPS};
+use crate::{AStar, Cell, Grid, GridPath, GridPath8, MAX_STEPS, Mobility};
 use jump::{NOWHERE, Nearest, Node, Outcome, Search, Slots};
 use rows::Rows;
 
@@ -22,10 +22,10 @@ enum Scope {
 const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 
 /// Jump point search: the optimal paths of [`AStar`], much faster on open maps, for
-/// layers where every passable kind costs the same (such as
-/// [`GridLayer::FLOOR_ONLY`]). Other layers are answered by an [`AStar`] the solver
-/// holds, so a `Jps` serves every layer; [`applies_to`](Self::applies_to) says which
-/// way a layer goes.
+/// mobilities where every passable kind costs the same (such as
+/// [`Mobility::FLOOR_ONLY`]). Other mobilities are answered by an [`AStar`] the solver
+/// holds, so a `Jps` serves every mobility; [`applies_to`](Self::applies_to) says which
+/// way a mobility goes.
 ///
 /// Answers are those of [`AStar`] with the same scope: the same optimal cost, the
 /// first 56 steps of the route in a [`GridPath`]/[`GridPath8`], and when the goal is
@@ -50,7 +50,7 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 /// [`Grid::can_step`]).
 ///
 /// ```
-/// use tilepath::{AStar, Cell, Grid, GridLayer, Jps, TileKind};
+/// use tilepath::{AStar, Cell, Grid, Mobility, Jps, TileKind};
 /// let grid = Grid::from_ascii(
 ///     "\
 /// ..........
@@ -61,8 +61,8 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 /// )?;
 /// let (from, to) = (Cell::new(0, 3), Cell::new(9, 3));
 /// let mut jps = Jps::new();
-/// let r = jps.build_path8(&grid, from, to, GridLayer::FLOOR_ONLY)?;
-/// let a = AStar::new().build_path8(&grid, from, to, GridLayer::FLOOR_ONLY)?;
+/// let r = jps.build_path8(&grid, from, to, Mobility::FLOOR_ONLY)?;
+/// let a = AStar::new().build_path8(&grid, from, to, Mobility::FLOOR_ONLY)?;
 /// assert!(!r.partial);
 /// assert_eq!(r.path.end(from), to);
 /// assert_eq!(r.cost, a.cost);
@@ -79,12 +79,12 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 ///
 /// Rows are scanned a word at a time, as in block-based jump point search: one
 /// unaligned 8-byte load of the packed grid holds 29 cells, and a few bit operations
-/// turn it into the layer's passability bits (the select of the open kinds among the
+/// turn it into the mobility's passability bits (the select of the open kinds among the
 /// 4 two-bit codes), so the rows above, at and below a scan give their stops (walls,
 /// forced neighbours) with a trailing- or leading-zeros count per 28 cells. The
 /// passability is derived at every load rather than kept in a separate 1-bit copy:
 /// the derivation costs a handful of operations per 28 cells, while a copy would
-/// double the memory a grid takes per layer, and every edit would have to update it.
+/// double the memory a grid takes per mobility, and every edit would have to update it.
 /// A column scan from a jump point reads a cell (and its two neighbours) at a time;
 /// the column scans that a diagonal makes at each of its steps are swept together,
 /// one row of up to 27 columns per word, so an open area costs a word per row rather
@@ -157,7 +157,7 @@ impl Jps {
     }
 
     /// A whole-grid solver with its scratch sized for `grid` now, or the reason it
-    /// cannot be. The fallback [`AStar`] (layers with several costs) is sized on its
+    /// cannot be. The fallback [`AStar`] (mobilities with several costs) is sized on its
     /// first query.
     ///
     /// # Errors
@@ -189,12 +189,12 @@ impl Jps {
         Ok(())
     }
 
-    /// Whether queries with `layer` run jump point search: every kind it can enter
-    /// costs the same. Other layers are searched by [`AStar`].
+    /// Whether queries with `mobility` run jump point search: every kind it can enter
+    /// costs the same. Other mobilities are searched by [`AStar`].
     #[inline]
     #[must_use]
-    pub const fn applies_to(layer: GridLayer) -> bool {
-        layer.min_cost() == layer.max_cost()
+    pub const fn applies_to(mobility: Mobility) -> bool {
+        mobility.min_cost() == mobility.max_cost()
     }
 
     /// Stops a search after `max` jump point expansions (at least 1) with a partial
@@ -223,7 +223,7 @@ impl Jps {
             + self.astar.memory_bytes()
     }
 
-    /// The optimal 4-connected path from `from` to `to` for a unit with `layer`.
+    /// The optimal 4-connected path from `from` to `to` for a unit with `mobility`.
     ///
     /// Returns the route's first steps (at most 56); when the goal cannot be reached
     /// within the solver's scope, the path leads to the reachable cell closest to it
@@ -239,19 +239,19 @@ impl Jps {
     /// # Errors
     /// [`PathError::StartOutOfBounds`] if `from` is outside the grid;
     /// [`PathError::OutOfMemory`] if the system cannot give a whole-grid search's
-    /// scratch (the solver is unchanged and serves smaller grids); for layers with
+    /// scratch (the solver is unchanged and serves smaller grids); for mobilities with
     /// several costs, the errors of [`AStar::build_path`].
     pub fn build_path(
         &mut self,
         grid: &Grid,
         from: Cell,
         to: Cell,
-        layer: GridLayer,
+        mobility: Mobility,
     ) -> Result<PathResult<GridPath>, PathError> {
-        if !Self::applies_to(layer) {
-            return self.astar.build_path(grid, from, to, layer);
+        if !Self::applies_to(mobility) {
+            return self.astar.build_path(grid, from, to, mobility);
         }
-        self.run::<GridPath, false>(grid, from, to, layer)
+        self.run::<GridPath, false>(grid, from, to, mobility)
     }
 
     /// The optimal 8-connected path (no corner cutting, diagonal steps cost `sqrt(2)`
@@ -264,12 +264,12 @@ impl Jps {
         grid: &Grid,
         from: Cell,
         to: Cell,
-        layer: GridLayer,
+        mobility: Mobility,
     ) -> Result<PathResult<GridPath8>, PathError> {
-        if !Self::applies_to(layer) {
-            return self.astar.build_path8(grid, from, to, layer);
+        if !Self::applies_to(mobility) {
+            return self.astar.build_path8(grid, from, to, mobility);
         }
-        self.run::<GridPath8, true>(grid, from, to, layer)
+        self.run::<GridPath8, true>(grid, from, to, mobility)
     }
 
     fn run<P: PackedSteps, const EIGHT: bool>(
@@ -277,7 +277,7 @@ impl Jps {
         grid: &Grid,
         from: Cell,
         to: Cell,
-        layer: GridLayer,
+        mobility: Mobility,
     ) -> Result<PathResult<P>, PathError> {
         if !grid.contains(from) {
             return Err(PathError::start_out_of_bounds(grid, from));
@@ -307,7 +307,7 @@ impl Jps {
                 ((0, 0), (w, h), slots)
             }
         };
-        let rows = Rows::new(grid, layer, lo, hi);
+        let rows = Rows::new(grid, mobility, lo, hi);
         let reachable = goal == start || rows.is_open(goal.0, goal.1);
         let target = if reachable { goal } else { NOWHERE };
         let ends = (from, to);
@@ -321,7 +321,7 @@ impl Jps {
             expanded += n;
             if let Outcome::Goal(slot) = outcome {
                 let corners = self.chain(slots, slot);
-                return Ok(route::build(grid, layer, ends, corners, expanded));
+                return Ok(route::build(grid, mobility, ends, corners, expanded));
             }
         }
         let mut search = Search::<EIGHT, true>::new(rows, slots, goal, target, self.max_expansions);
@@ -335,7 +335,7 @@ impl Jps {
             Outcome::Stopped(Nearest { jp, mid, end, .. }) => (end, mid, jp),
         };
         let corners = [end, mid].into_iter().chain(self.chain(slots, jp));
-        Ok(route::build(grid, layer, ends, corners, expanded))
+        Ok(route::build(grid, mobility, ends, corners, expanded))
     }
 
     /// The jump points from `slot` back to the start.

@@ -3,14 +3,14 @@
 use super::super::PackedSteps;
 use crate::cost::CostSum;
 use crate::search::{PathResult, Route};
-use crate::{Cell, Grid, GridLayer, MAX_STEPS};
+use crate::{Cell, Grid, MAX_STEPS, Mobility};
 
 /// The route through `corners`, given from its end back to the start: consecutive
 /// corners are joined by a straight line in one of `P`'s directions (a repeated corner
-/// is skipped). The cost of every step is `cost`, the layer's one cost.
+/// is skipped). The cost of every step is `cost`, the mobility's one cost.
 pub(super) fn build<P: PackedSteps>(
     grid: &Grid,
-    layer: GridLayer,
+    mobility: Mobility,
     (start, goal): (Cell, Cell),
     corners: impl Iterator<Item = (i64, i64)>,
     expanded: u32,
@@ -21,7 +21,7 @@ pub(super) fn build<P: PackedSteps>(
         let (dx, dy) = P::dir8(code).offset();
         code_of[((dy + 1) * 3 + dx + 1) as usize] = code;
     }
-    let cost = layer.min_cost();
+    let cost = mobility.min_cost();
     // Steps go into a 192-bit shift register, last step first: once more than 56 are
     // in, the far end falls off the top and the steps nearest the start remain. Of a
     // line longer than that, only its last 56 steps can remain, so no more are pushed.
@@ -47,7 +47,7 @@ pub(super) fn build<P: PackedSteps>(
             // Every step keeps the one movement rule.
             let mut c = Cell::new(prev.0 as i32, prev.1 as i32);
             for _ in 0..steps {
-                debug_assert!(grid.can_step(c, P::dir8(code), layer), "{c} {dx} {dy}");
+                debug_assert!(grid.can_step(c, P::dir8(code), mobility), "{c} {dx} {dy}");
                 c = c.step(P::dir8(code));
             }
         }

@@ -1,7 +1,7 @@
-//! Which cells of a row a layer can enter, [`CHUNK`] cells at a time, read straight
+//! Which cells of a row a mobility can enter, [`CHUNK`] cells at a time, read straight
 //! from the packed 2-bit grid.
 
-use crate::{Grid, GridLayer};
+use crate::{Grid, Mobility};
 
 /// Cells one [`Rows::bits`] call covers: an unaligned 8-byte load holds at least 29
 /// whole 2-bit cells, whatever the phase of the first one in its byte.
@@ -24,18 +24,18 @@ pub(super) struct Rows<'a> {
     y0: i64,
     x1: i64,
     y1: i64,
-    /// Per kind code: all ones if the layer can enter it, else 0.
+    /// Per kind code: all ones if the mobility can enter it, else 0.
     kinds: [u64; 4],
-    /// For a layer that enters one kind only: that kind's code in every 2-bit field.
+    /// For a mobility that enters one kind only: that kind's code in every 2-bit field.
     only: Option<u64>,
-    layer: GridLayer,
+    mobility: Mobility,
 }
 
 impl<'a> Rows<'a> {
     /// The cells of `grid` in columns `x0..x1` and rows `y0..y1` (inside the grid).
     pub(super) fn new(
         grid: &'a Grid,
-        layer: GridLayer,
+        mobility: Mobility,
         (x0, y0): (i64, i64),
         (x1, y1): (i64, i64),
     ) -> Self {
@@ -43,7 +43,7 @@ impl<'a> Rows<'a> {
         debug_assert!(0 <= y0 && y1 <= i64::from(grid.height()));
         let mut kinds = [0; 4];
         for (code, k) in kinds.iter_mut().enumerate() {
-            if layer.cost_of_bits(code as u8) != 0 {
+            if mobility.cost_of_bits(code as u8) != 0 {
                 *k = u64::MAX;
             }
         }
@@ -63,7 +63,7 @@ impl<'a> Rows<'a> {
             x1,
             y1,
             kinds,
-            layer,
+            mobility,
         }
     }
 
@@ -84,10 +84,10 @@ impl<'a> Rows<'a> {
         u64::from_le_bytes(buf)
     }
 
-    /// Bit `2j` set where the 2-bit cell `j` of `cells` is a kind the layer enters.
+    /// Bit `2j` set where the 2-bit cell `j` of `cells` is a kind the mobility enters.
     #[inline(always)]
     fn open_kinds(&self, cells: u64) -> u64 {
-        // One open kind (the common "floor only" layer) is a compare of each field.
+        // One open kind (the common "floor only" mobility) is a compare of each field.
         if let Some(pattern) = self.only {
             let differ = cells ^ pattern;
             return !(differ | differ >> 1) & EVEN;
@@ -157,7 +157,7 @@ impl<'a> Rows<'a> {
             .bytes
             .get(i >> 2)
             .map_or(0, |&b| (b >> ((i & 3) * 2)) & 3);
-        self.layer.cost_of_bits(code) != 0
+        self.mobility.cost_of_bits(code) != 0
     }
 }
 
@@ -174,15 +174,15 @@ mod tests {
             TileKind::new(((c.x * 7 + c.y * 3 + c.x / 5) % 4) as u8).unwrap()
         })
         .unwrap();
-        for layer in [
-            GridLayer::FLOOR_ONLY,
-            GridLayer::new([0, 0, 0, 9]),
-            GridLayer::new([0, 1, 0, 1]),
-            GridLayer::new([0, 0, 1, 1]),
-            GridLayer::new([1, 1, 1, 0]),
+        for mobility in [
+            Mobility::FLOOR_ONLY,
+            Mobility::new([0, 0, 0, 9]),
+            Mobility::new([0, 1, 0, 1]),
+            Mobility::new([0, 0, 1, 1]),
+            Mobility::new([1, 1, 1, 0]),
         ] {
             for (lo, hi) in [((0, 0), (67, 5)), ((3, 1), (50, 4))] {
-                let rows = Rows::new(&grid, layer, lo, hi);
+                let rows = Rows::new(&grid, mobility, lo, hi);
                 let inside = |x: i64, y: i64| x >= lo.0 && x < hi.0 && y >= lo.1 && y < hi.1;
                 for y in -1..6 {
                     for base in -35..70 {
@@ -190,8 +190,8 @@ mod tests {
                         assert_eq!(bits & !EVEN, 0);
                         for j in 0..CHUNK {
                             let (x, c) = (base + j, Cell::new((base + j) as i32, y as i32));
-                            let want = inside(x, y) && grid.is_passable(c, layer);
-                            assert_eq!(bits >> (2 * j) & 1 == 1, want, "{layer:?} ({x}, {y})");
+                            let want = inside(x, y) && grid.is_passable(c, mobility);
+                            assert_eq!(bits >> (2 * j) & 1 == 1, want, "{mobility:?} ({x}, {y})");
                             assert_eq!(rows.is_open(x, y), want);
                         }
                         assert_eq!(bits >> (2 * CHUNK), 0);

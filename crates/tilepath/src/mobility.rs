@@ -4,7 +4,7 @@ use core::fmt;
 
 /// One of the 4 tile kinds a [`Grid`](crate::Grid) cell can hold (2 bits).
 ///
-/// What a kind means is up to the game; a [`GridLayer`] says what it costs a given kind
+/// What a kind means is up to the game; a [`Mobility`] says what it costs a given kind
 /// of unit to enter it.
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -52,14 +52,14 @@ impl fmt::Display for TileKind {
 /// kind, packed in a `u32`. `0` means blocked, `1..=255` is the cost of entering.
 ///
 /// One [`Grid`](crate::Grid) serves every kind of unit at once: ground units, boats and
-/// flyers each search it with their own layer.
+/// flyers each search it with their own mobility.
 ///
 /// ```
-/// use tilepath::{GridLayer, TileKind};
+/// use tilepath::{Mobility, TileKind};
 /// // kinds: 0 = plain, 1 = forest, 2 = water, 3 = wall
-/// let ground = GridLayer::new([1, 3, 0, 0]);
-/// let boat = GridLayer::new([0, 0, 1, 0]);
-/// let flyer = GridLayer::new([1, 1, 1, 0]);
+/// let ground = Mobility::new([1, 3, 0, 0]);
+/// let boat = Mobility::new([0, 0, 1, 0]);
+/// let flyer = Mobility::new([1, 1, 1, 0]);
 /// assert_eq!(ground.cost(TileKind::K1), 3);
 /// assert!(!boat.is_passable(TileKind::K0));
 /// assert_eq!(flyer.min_cost(), 1);
@@ -69,24 +69,24 @@ impl fmt::Display for TileKind {
 ///
 /// Two bits per cell keep the grid small and fast, but a game may have a dozen
 /// terrains. Most maps only mix a few of them in any one area, so give each biome
-/// (or map) its own meaning of the 4 kinds, and one layer per unit type and biome:
+/// (or map) its own meaning of the 4 kinds, and one mobility per unit type and biome:
 /// in a desert map kind 1 may be "dune" while in a marsh map it is "reeds". When a
-/// unit crosses into another biome it swaps its layer; the grid stays 2 bits per cell.
+/// unit crosses into another biome it swaps its mobility; the grid stays 2 bits per cell.
 /// Terrains that cost the same for every unit type can share a kind.
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct GridLayer(u32);
+pub struct Mobility(u32);
 
-impl GridLayer {
+impl Mobility {
     /// Every kind passable at cost 1.
-    pub const ALL_PASSABLE: GridLayer = GridLayer::new([1, 1, 1, 1]);
+    pub const ALL_PASSABLE: Mobility = Mobility::new([1, 1, 1, 1]);
     /// Kind 0 passable at cost 1, the other kinds blocked: the usual
-    /// "0 = floor, anything else = wall" layer.
-    pub const FLOOR_ONLY: GridLayer = GridLayer::new([1, 0, 0, 0]);
+    /// "0 = floor, anything else = wall" mobility.
+    pub const FLOOR_ONLY: Mobility = Mobility::new([1, 0, 0, 0]);
     /// Every kind blocked.
-    pub const ALL_BLOCKED: GridLayer = GridLayer::new([0, 0, 0, 0]);
+    pub const ALL_BLOCKED: Mobility = Mobility::new([0, 0, 0, 0]);
 
-    /// A layer from the costs of kinds 0, 1, 2 and 3 (0 = blocked).
+    /// A mobility from the costs of kinds 0, 1, 2 and 3 (0 = blocked).
     #[inline]
     #[must_use]
     pub const fn new(costs: [u8; 4]) -> Self {
@@ -100,7 +100,7 @@ impl GridLayer {
         self.0.to_le_bytes()
     }
 
-    /// This layer with kind `kind` costing `cost`.
+    /// This mobility with kind `kind` costing `cost`.
     #[inline]
     #[must_use]
     pub const fn with_cost(self, kind: TileKind, cost: u8) -> Self {
@@ -166,7 +166,7 @@ impl GridLayer {
         self.0
     }
 
-    /// A layer from its raw packed value.
+    /// A mobility from its raw packed value.
     #[inline]
     #[must_use]
     pub const fn from_bits(bits: u32) -> Self {
@@ -174,15 +174,15 @@ impl GridLayer {
     }
 }
 
-impl Default for GridLayer {
+impl Default for Mobility {
     fn default() -> Self {
         Self::FLOOR_ONLY
     }
 }
 
-impl fmt::Debug for GridLayer {
+impl fmt::Debug for Mobility {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("GridLayer").field(&self.costs()).finish()
+        f.debug_tuple("Mobility").field(&self.costs()).finish()
     }
 }
 
@@ -192,15 +192,15 @@ mod tests {
 
     #[test]
     fn packs_four_cost_bytes() {
-        let l = GridLayer::new([1, 0, 7, 255]);
+        let l = Mobility::new([1, 0, 7, 255]);
         assert_eq!(l.costs(), [1, 0, 7, 255]);
         assert_eq!(l.cost(TileKind::K2), 7);
         assert_eq!(l.cost_of_bits(3), 255);
         assert_eq!(l.min_cost(), 1);
         assert_eq!(l.max_cost(), 255);
         assert_eq!(l.with_cost(TileKind::K1, 9).costs(), [1, 9, 7, 255]);
-        assert_eq!(GridLayer::ALL_BLOCKED.min_cost(), 0);
-        assert_eq!(GridLayer::new([0, 5, 0, 3]).min_cost(), 3);
-        assert_eq!(GridLayer::from_bits(l.to_bits()), l);
+        assert_eq!(Mobility::ALL_BLOCKED.min_cost(), 0);
+        assert_eq!(Mobility::new([0, 5, 0, 3]).min_cost(), 3);
+        assert_eq!(Mobility::from_bits(l.to_bits()), l);
     }
 }
