@@ -4,8 +4,9 @@
 //!
 //! Each episode is one seed: it draws grids of several sizes (empty ones too) and
 //! runs a random sequence of grid edits (inside and outside), searches (`Greedy`,
-//! windowed and whole-grid `AStar`, 4- and 8-connected, the same solvers reused
-//! across grid sizes), distance-field operations (compute, repair, flee, bounded
+//! windowed and whole-grid `AStar` and `Jps`, 4- and 8-connected, the same solvers
+//! reused across grid sizes), connected components (built, repaired after the edits,
+//! asked, and the bounded searches they allow), distance-field operations (compute, repair, flee, bounded
 //! regions, maximum distances, goal changes), next-hop tables (build, queries,
 //! edits and repairs) and cell arithmetic at extreme coordinates.
 //!
@@ -22,9 +23,9 @@ use std::io::Write;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 use tilepath::{
-    AStar, Cell, Connectivity, Direction8, DistanceField, FieldError, FieldState, Greedy, Grid,
-    GridError, Mobility, NextHopTable, OCTILE_DIAGONAL, OCTILE_STRAIGHT, PathError, Region,
-    TableCells, TableError, TileKind, combined_next_step,
+    AStar, Cell, Components, Connectivity, Direction8, DistanceField, FieldError, FieldState,
+    Greedy, Grid, GridError, Jps, Mobility, NextHopTable, OCTILE_DIAGONAL, OCTILE_STRAIGHT,
+    PathError, Region, TableCells, TableError, TileKind, combined_next_step,
 };
 use tilepath_testkit::*;
 
@@ -42,6 +43,7 @@ struct Covered {
     searches: u64,
     field_checks: u64,
     table_checks: u64,
+    component_checks: u64,
     cell_checks: u64,
     errors_checked: u64,
 }
@@ -76,12 +78,14 @@ fn fuzz_episodes() {
     }
     let summary = format!(
         "fuzz: seeds {first}..{seed} ({} episodes in {seconds} s at most): {} operations, \
-         {} searches, {} field checks, {} table checks, {} cell checks, {} errors checked",
+         {} searches, {} field checks, {} table checks, {} component checks, {} cell checks, \
+         {} errors checked",
         covered.episodes,
         covered.operations,
         covered.searches,
         covered.field_checks,
         covered.table_checks,
+        covered.component_checks,
         covered.cell_checks,
         covered.errors_checked,
     );
@@ -96,6 +100,8 @@ struct Solvers {
     astar: AStar,
     whole: AStar,
     limited: AStar,
+    jps: Jps,
+    jps_whole: Jps,
 }
 
 fn episode(seed: u64, covered: &mut Covered, op: &mut String) {
@@ -105,6 +111,8 @@ fn episode(seed: u64, covered: &mut Covered, op: &mut String) {
         astar: AStar::new(),
         whole: AStar::whole_grid(),
         limited: AStar::whole_grid().with_max_expansions(rng.random_range(1..200)),
+        jps: Jps::new(),
+        jps_whole: Jps::whole_grid(),
     };
     for _ in 0..rng.random_range(1..=3) {
         let (w, h) = match rng.random_range(0..20) {
@@ -118,12 +126,30 @@ fn episode(seed: u64, covered: &mut Covered, op: &mut String) {
         let mobility = random_mobility(&mut rng, max_cost);
         let mut field: Option<FieldModel> = None;
         let mut table: Option<TableModel> = None;
+        // The components and the cells edited since their last repair.
+        let mut parts: Option<(Components, Vec<Cell>)> = None;
         for _ in 0..rng.random_range(5..40) {
             covered.operations += 1;
             op.clear();
             match rng.random_range(0..100) {
-                0..15 => edit(&mut rng, &mut grid, &mut field, &mut table, covered, op),
-                15..45 => search(&mut rng, &grid, mobility, &mut solvers, covered, op),
+                0..15 => {
+                    edit(&mut rng, &mut grid, &mut field, &mut table, covered, op);
+                    if let Some((_, pending)) = &mut parts {
+                        // Every cell a repair might need: the whole grid's, as an edit
+                        // list may also hold cells outside it.
+                        pending.extend((0..grid.len()).filter_map(|i| grid.cell_of(i)));
+                    }
+                }
+                15..40 => search(&mut rng, &grid, mobility, &mut solvers, covered, op),
+                40..45 => components_op(
+                    &mut rng,
+                    &grid,
+                    mobility,
+                    &mut parts,
+                    &mut solvers,
+                    covered,
+                    op,
+                ),
                 45..75 => field_op(&mut rng, &grid, mobility, &mut field, covered, op),
                 75..85 => table_op(&mut rng, &grid, mobility, &mut table, covered, op),
                 _ => cell_op(&mut rng, &grid, covered, op),
@@ -254,6 +280,11 @@ fn search(
         assert_eq!(s.greedy.build_path(grid, from, to, mobility).err(), Some(e));
         assert_eq!(s.astar.build_path(grid, from, to, mobility).err(), Some(e));
         assert_eq!(s.whole.build_path8(grid, from, to, mobility).err(), Some(e));
+        assert_eq!(s.jps.build_path8(grid, from, to, mobility).err(), Some(e));
+        assert_eq!(
+            s.jps_whole.build_path(grid, from, to, mobility).err(),
+            Some(e)
+        );
         covered.errors_checked += 1;
         return;
     }
@@ -266,6 +297,10 @@ fn search(
         check_optimal(grid, mobility, from, to, true, &all, &r);
         let r = s.limited.build_path8(grid, from, to, mobility).unwrap();
         check_result(grid, mobility, from, to, &r);
+        let r = s.jps.build_path8(grid, from, to, mobility).unwrap();
+        check_optimal(grid, mobility, from, to, true, &win, &r);
+        let r = s.jps_whole.build_path8(grid, from, to, mobility).unwrap();
+        check_optimal(grid, mobility, from, to, true, &all, &r);
     } else {
         let r = s.astar.build_path(grid, from, to, mobility).unwrap();
         check_optimal(grid, mobility, from, to, false, &win, &r);
@@ -273,6 +308,10 @@ fn search(
         check_optimal(grid, mobility, from, to, false, &all, &r);
         let r = s.limited.build_path(grid, from, to, mobility).unwrap();
         check_result(grid, mobility, from, to, &r);
+        let r = s.jps.build_path(grid, from, to, mobility).unwrap();
+        check_optimal(grid, mobility, from, to, false, &win, &r);
+        let r = s.jps_whole.build_path(grid, from, to, mobility).unwrap();
+        check_optimal(grid, mobility, from, to, false, &all, &r);
         let g = s.greedy.build_path(grid, from, to, mobility).unwrap();
         check_result(grid, mobility, from, to, &g);
         // Greedy is complete inside its window, and never beats the optimum.
@@ -283,6 +322,64 @@ fn search(
                 g.route.cost >= best - 1e-6 * best.max(1.0),
                 "greedy beat the optimum"
             );
+        }
+    }
+}
+
+// ----- components -----
+
+/// Builds the components or repairs them after the edits, then checks reachability
+/// from a cell against a reference search, and the bounded search they allow.
+fn components_op(
+    rng: &mut StdRng,
+    grid: &Grid,
+    mobility: Mobility,
+    parts: &mut Option<(Components, Vec<Cell>)>,
+    s: &mut Solvers,
+    covered: &mut Covered,
+    op: &mut String,
+) {
+    match parts {
+        Some((c, pending)) if rng.random_bool(0.8) => {
+            let _ = write!(op, "components repair ({} cells) ", pending.len());
+            c.repair(grid, pending).unwrap();
+            pending.clear();
+        }
+        _ => {
+            let _ = write!(op, "components build ");
+            *parts = Some((Components::new(grid, mobility), Vec::new()));
+        }
+    }
+    let (c, _) = parts.as_ref().unwrap();
+    let other = Grid::new(grid.width() + 1, grid.height()).unwrap();
+    assert!(c.clone().repair(&other, &[]).is_err(), "another size");
+    if grid.is_empty() {
+        assert_eq!(c.count(), 0);
+        return;
+    }
+    let from = any_cell(rng, grid);
+    let _ = write!(op, "from {from}");
+    let all = reference_dijkstra(grid, mobility, from, false, |_| true);
+    let open = grid.is_passable(from, mobility);
+    for _ in 0..8 {
+        let to = any_cell(rng, grid);
+        let reached = open
+            && grid.is_passable(to, mobility)
+            && grid.index_of(to).is_some_and(|i| all[i].is_some());
+        assert_eq!(c.is_reachable(from, to), reached, "{from} -> {to}");
+        covered.component_checks += 1;
+    }
+    if grid.contains(from) {
+        let to = any_cell(rng, grid);
+        let bounded = s.whole.build_path8_in(c, grid, from, to, mobility).unwrap();
+        if c.is_reachable(from, to) {
+            assert_eq!(
+                bounded,
+                s.whole.build_path8(grid, from, to, mobility).unwrap()
+            );
+        } else {
+            check_result(grid, mobility, from, to, &bounded);
+            assert!(bounded.expanded <= tilepath::UNREACHABLE_EXPANSIONS);
         }
     }
 }
