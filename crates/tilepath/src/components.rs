@@ -62,11 +62,6 @@ pub struct Components {
 
 const BLOCKED: u32 = u32::MAX;
 
-/// Bit `k` set when `mobility` lets units enter kind `k`.
-fn passable_kinds(mobility: Mobility) -> u8 {
-    (0..4).fold(0, |m, k| m | u8::from(mobility.costs()[k] != 0) << k)
-}
-
 /// What a [`Components::repair`] did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ComponentStats {
@@ -113,7 +108,7 @@ impl Components {
     pub fn try_new(grid: &Grid, mobility: Mobility) -> Result<Self, GridError> {
         let bytes = Self::bytes_for(grid);
         crate::memory::ensure(bytes).map_err(|bytes| GridError::OutOfMemory { bytes })?;
-        let passable = passable_kinds(mobility);
+        let passable = mobility.passable_kinds();
         let mut c = Self {
             width: grid.width(),
             height: grid.height(),
@@ -180,7 +175,7 @@ impl Components {
     /// tile kinds as the mobility they were built for.
     #[must_use]
     pub fn serves(&self, mobility: Mobility) -> bool {
-        passable_kinds(mobility) == self.passable
+        mobility.passable_kinds() == self.passable
     }
 
     /// How many components there are.
@@ -377,12 +372,6 @@ impl Components {
         let stamp = self.generation.get() << 2;
         // Sides merge as their searches meet: a tiny union-find over `sides`.
         let mut joined: [usize; 4] = [0, 1, 2, 3];
-        let top = |j: &[usize; 4], mut s: usize| {
-            while j[s] != s {
-                s = j[s];
-            }
-            s
-        };
         let mut heads = [0usize; 4];
         for q in &mut self.queues {
             q.clear();
@@ -452,19 +441,13 @@ impl Components {
         root: u32,
         stats: &mut ComponentStats,
     ) {
-        let top = |mut s: usize| {
-            while joined[s] != s {
-                s = joined[s];
-            }
-            s
-        };
         let cells: u32 = (0..sides)
-            .filter(|&o| top(o) == t)
+            .filter(|&o| top(joined, o) == t)
             .map(|o| self.queues[o].len() as u32)
             .sum();
         let label = self.new_root(cells);
         self.size[root as usize] = self.size[root as usize].saturating_sub(cells);
-        for o in (0..sides).filter(|&o| top(o) == t) {
+        for o in (0..sides).filter(|&o| top(joined, o) == t) {
             for &p in &self.queues[o] {
                 self.labels[p as usize] = label;
             }
@@ -509,4 +492,13 @@ impl Components {
         queue.clear();
         self.queues[0] = queue;
     }
+}
+
+/// The side a set of joined sides is known by (`joined` is a tiny union-find over at
+/// most 4 sides).
+fn top(joined: &[usize; 4], mut side: usize) -> usize {
+    while joined[side] != side {
+        side = joined[side];
+    }
+    side
 }

@@ -129,6 +129,17 @@ impl Mobility {
         self.cost(kind) != 0
     }
 
+    /// Bit `k` set when kind `k` can be entered.
+    #[inline]
+    #[must_use]
+    pub(crate) const fn passable_kinds(self) -> u8 {
+        let c = self.costs();
+        (c[0] != 0) as u8
+            | ((c[1] != 0) as u8) << 1
+            | ((c[2] != 0) as u8) << 2
+            | ((c[3] != 0) as u8) << 3
+    }
+
     /// The smallest non-zero cost, or 0 if every kind is blocked. Scales the heuristic.
     #[must_use]
     pub const fn min_cost(self) -> u8 {

@@ -1,14 +1,12 @@
 //! Which cells of a row a mobility can enter, [`CHUNK`] cells at a time, read straight
 //! from the packed 2-bit grid.
 
+use super::super::bit_rows::{EVEN, open_anf, open_cells};
 use crate::{Grid, Mobility};
 
 /// Cells one [`Rows::bits`] call covers: an unaligned 8-byte load holds at least 29
 /// whole 2-bit cells, whatever the phase of the first one in its byte.
 pub(super) const CHUNK: i64 = 29;
-
-/// The even bits of a word: one per 2-bit cell.
-const EVEN: u64 = 0x5555_5555_5555_5555;
 
 /// The grid's cells inside the search area, as passability bits.
 ///
@@ -24,8 +22,8 @@ pub(super) struct Rows<'a> {
     y0: i64,
     x1: i64,
     y1: i64,
-    /// Per kind code: all ones if the mobility can enter it, else 0.
-    kinds: [u64; 4],
+    /// The mobility's passability rule for a packed word ([`open_anf`]).
+    anf: [u64; 4],
     /// For a mobility that enters one kind only: that kind's code in every 2-bit field.
     only: Option<u64>,
     mobility: Mobility,
@@ -41,17 +39,11 @@ impl<'a> Rows<'a> {
     ) -> Self {
         debug_assert!(0 <= x0 && x1 <= i64::from(grid.width()));
         debug_assert!(0 <= y0 && y1 <= i64::from(grid.height()));
-        let mut kinds = [0; 4];
-        for (code, k) in kinds.iter_mut().enumerate() {
-            if mobility.cost_of_bits(code as u8) != 0 {
-                *k = u64::MAX;
-            }
-        }
-        let only = match kinds {
-            [u64::MAX, 0, 0, 0] => Some(0),
-            [0, u64::MAX, 0, 0] => Some(EVEN),
-            [0, 0, u64::MAX, 0] => Some(EVEN << 1),
-            [0, 0, 0, u64::MAX] => Some(u64::MAX),
+        let only = match mobility.passable_kinds() {
+            0b0001 => Some(0),
+            0b0010 => Some(EVEN),
+            0b0100 => Some(EVEN << 1),
+            0b1000 => Some(u64::MAX),
             _ => None,
         };
         Self {
@@ -62,7 +54,7 @@ impl<'a> Rows<'a> {
             y0,
             x1,
             y1,
-            kinds,
+            anf: open_anf(mobility),
             mobility,
         }
     }
@@ -92,10 +84,7 @@ impl<'a> Rows<'a> {
             let differ = cells ^ pattern;
             return !(differ | differ >> 1) & EVEN;
         }
-        let lo = cells;
-        let hi = cells >> 1;
-        let [k0, k1, k2, k3] = self.kinds;
-        ((k0 & !hi & !lo) | (k1 & !hi & lo) | (k2 & hi & !lo) | (k3 & hi & lo)) & EVEN
+        open_cells(self.anf, cells) & EVEN
     }
 
     /// Passability of the [`CHUNK`] cells `base..base + CHUNK` of row `y`: bit `2j`
