@@ -55,7 +55,7 @@ pub struct Components {
     count: usize,
     /// Per cell: `generation << 2 | side` once a split search reached it.
     seen: Vec<u32>,
-    generation: Generation<30>,
+    generation: Generation,
     /// The split search's queues, one per side.
     queues: [Vec<u32>; 4],
 }
@@ -118,7 +118,7 @@ impl Components {
             size: Vec::new(),
             count: 0,
             seen: Vec::new(),
-            generation: Generation::new(),
+            generation: Generation::new(30),
             queues: Default::default(),
         };
         c.labels = (0..grid.len())

@@ -104,3 +104,37 @@ fn a_grid_too_large_for_memory_is_an_error() {
         "out of memory: the grid needs 1073741824 bytes"
     );
 }
+
+#[test]
+fn whole_grid_scratch_takes_eight_bytes_a_cell() {
+    let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
+    // 2,500 columns: a power-of-two row would be 4,096.
+    for (w, h) in [(2_500, 1_600), (4_096, 4_096)] {
+        let mut grid = Grid::new(w, h).unwrap();
+        for x in 0..w as i32 - 1 {
+            grid.set(tilepath::Cell::new(x, h as i32 / 2), TileKind::K3)
+                .unwrap();
+        }
+        let cells = u64::from(w) * u64::from(h);
+        let open = tilepath::AStar::OPEN_PER_LINE * u64::from(w + h) * 32;
+        assert_eq!(tilepath::AStar::whole_grid_bytes(w, h), 8 * cells + open);
+        let mut astar = None;
+        let peak = peak_bytes_in(|| astar = Some(tilepath::AStar::try_for_grid(&grid).unwrap()));
+        let mut astar = astar.unwrap();
+        assert!(
+            peak <= 8 * cells + open,
+            "{w}x{h}: {peak} bytes for {cells} cells"
+        );
+        assert!(astar.memory_bytes() as u64 <= 8 * cells + open);
+        // A route round the wall, across the grid.
+        let (from, to) = (
+            tilepath::Cell::new(0, 0),
+            tilepath::Cell::new(0, h as i32 - 1),
+        );
+        let r = astar
+            .build_path8(&grid, from, to, Mobility::FLOOR_ONLY)
+            .unwrap();
+        assert!(r.route.reaches_goal && r.route.end == to, "{r:?}");
+        assert!(astar.memory_bytes() as u64 <= 8 * cells + open);
+    }
+}

@@ -394,7 +394,7 @@ impl DistanceField {
             + self.costs.capacity()
             + self.fifo.len() * 4
             + self.touched.capacity() * 4
-            + self.heap.capacity() * 16
+            + self.heap.memory_bytes()
             + self.queues.memory_bytes()
             + QuadCosts::bytes()
     }

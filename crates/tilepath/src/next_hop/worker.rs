@@ -9,7 +9,7 @@ use crate::topology::direction_codes;
 pub(super) struct Worker {
     /// Per padded cell: `stamp` once visited in the current pass.
     pub(super) mark: Vec<u32>,
-    pub(super) stamp: Generation<32>,
+    pub(super) stamp: Generation,
     /// Per padded cell: distance (Dijkstra) or relative distance (repairs).
     pub(super) dist: Vec<i64>,
     /// Per padded cell: old relative distance (repairs).
@@ -30,7 +30,7 @@ impl Worker {
             self.mark = vec![0; padded];
             self.dist = vec![0; padded];
             self.old = vec![0; padded];
-            self.stamp = Generation::new();
+            self.stamp = Generation::new(32);
         }
         if self.queue.len() < padded {
             self.queue.resize(padded, 0);

@@ -72,6 +72,15 @@ impl<T: Copy> BucketQueue<T> {
         self.pool.capacity()
     }
 
+    /// Bytes an entry takes (its value, key and link).
+    pub const ENTRY_BYTES: usize = EntryPool::<T>::ENTRY_BYTES;
+
+    /// Bytes the queue holds.
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        self.pool.memory_bytes()
+    }
+
     /// Whether the queue is empty.
     #[inline]
     #[must_use]

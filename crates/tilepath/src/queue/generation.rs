@@ -5,34 +5,43 @@
 ///
 /// Scratch stores, with each entry, the generation it was written in; an entry whose
 /// stamp differs from the current generation reads as unset, so moving to the next
-/// generation unsets everything at once. Stamps are `BITS` wide (the rest of a packed
-/// scratch word holds the entry itself); generations run from 1 (0 is "never
-/// written"), and when the field would overflow [`advance`](Self::advance) says so:
-/// the owner then really clears every stamp to 0, and the count restarts at 1.
+/// generation unsets everything at once. Stamps are `bits` wide (the rest of a packed
+/// scratch word holds the entry itself; the owner picks the width when it packs its
+/// words); generations run from 1 (0 is "never written"), and when the field would
+/// overflow [`advance`](Self::advance) says so: the owner then really clears every
+/// stamp to 0, and the count restarts at 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Generation<const BITS: u32> {
+pub(crate) struct Generation {
     current: u32,
+    /// The largest generation a stamp holds: `2^bits - 1`.
+    last: u32,
 }
 
-impl<const BITS: u32> Default for Generation<BITS> {
+/// 32-bit stamps, as in a `u32` of its own.
+impl Default for Generation {
     fn default() -> Self {
-        Self::new()
+        Self::new(32)
     }
 }
 
-impl<const BITS: u32> Generation<BITS> {
-    /// One past the largest generation a `BITS`-wide stamp holds.
-    pub(crate) const LIMIT: u64 = {
-        assert!(BITS >= 2 && BITS <= 32);
-        1 << BITS
-    };
-
-    /// Generation 1: every entry stamped 0 reads as unset.
-    pub(crate) const fn new() -> Self {
-        Self { current: 1 }
+impl Generation {
+    /// Generation 1 of `bits`-wide stamps (2 to 32): every entry stamped 0 reads as
+    /// unset.
+    pub(crate) const fn new(bits: u32) -> Self {
+        assert!(bits >= 2 && bits <= 32);
+        Self {
+            current: 1,
+            last: ((1u64 << bits) - 1) as u32,
+        }
     }
 
-    /// The current generation (at least 1, below [`LIMIT`](Self::LIMIT)).
+    /// One past the largest generation a stamp holds.
+    #[cfg(test)]
+    pub(crate) const fn limit(self) -> u64 {
+        self.last as u64 + 1
+    }
+
+    /// The current generation (at least 1, below the limit).
     #[inline(always)]
     pub(crate) const fn get(self) -> u32 {
         self.current
@@ -44,7 +53,7 @@ impl<const BITS: u32> Generation<BITS> {
     #[inline]
     #[must_use]
     pub(crate) fn advance(&mut self) -> bool {
-        if u64::from(self.current) + 1 == Self::LIMIT {
+        if self.current == self.last {
             self.current = 1;
             true
         } else {
@@ -56,7 +65,7 @@ impl<const BITS: u32> Generation<BITS> {
     /// Jumps to generation `g` (tests of the wrap).
     #[cfg(test)]
     pub(crate) fn set(&mut self, g: u32) {
-        debug_assert!(g >= 1 && u64::from(g) < Self::LIMIT);
+        debug_assert!(g >= 1 && g <= self.last);
         self.current = g;
     }
 }
@@ -83,7 +92,7 @@ impl<const BITS: u32> Generation<BITS> {
 #[derive(Clone, Debug)]
 pub struct GenerationMap<T> {
     entries: Vec<Entry<T>>,
-    generation: Generation<32>,
+    generation: Generation,
     default: T,
 }
 
@@ -106,7 +115,7 @@ impl<T: Copy> GenerationMap<T> {
                 };
                 len
             ],
-            generation: Generation::new(),
+            generation: Generation::new(32),
             default,
         }
     }

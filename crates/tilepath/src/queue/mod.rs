@@ -9,8 +9,10 @@
 //! | `StepQueues` (crate-private) | monotone, at most 8 step weights | [`DistanceField`](crate::DistanceField) computations, [`NextHopTable`](crate::NextHopTable) builds | Dijkstra with few distinct weights needs only a FIFO per weight: O(1) everything |
 //! | in-slot buckets (crate-private, in the searches) | distance to the goal | [`Greedy`](crate::Greedy), unit-cost 4-connected A* | the list links live in the per-cell scratch word: no memory of its own |
 //!
-//! [`GenerationMap`] is the per-cell scratch with O(1) reset that the windowed searches
-//! index by window slot. Its counter, `Generation` (crate-private), is the one O(1)-reset
+//! [`GenerationMap`] is a per-cell scratch with O(1) reset, indexed by window slot.
+//! `StampedWords` (crate-private) is its 8-byte form: the stamp in the top bits of
+//! each word, as wide as the values leave room for; A*'s nodes live there, whole-grid
+//! ones included. Their counter, `Generation` (crate-private), is the one O(1)-reset
 //! rule: the in-slot buckets and the table builders pack the same stamp into their own
 //! scratch words.
 //!
@@ -20,10 +22,12 @@ mod bucket;
 mod generation;
 mod pool;
 mod radix;
+mod stamped;
 mod step;
 
 pub use bucket::{BUCKETS, BucketQueue};
 pub(crate) use generation::Generation;
 pub use generation::GenerationMap;
 pub use radix::RadixHeap;
+pub(crate) use stamped::StampedWords;
 pub(crate) use step::StepQueues;

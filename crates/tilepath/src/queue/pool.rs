@@ -32,6 +32,14 @@ impl<E: Copy> EntryPool<E> {
         self.nodes.capacity()
     }
 
+    /// Bytes an entry takes: the item and its link.
+    pub(crate) const ENTRY_BYTES: usize = size_of::<Node<E>>();
+
+    /// Bytes held.
+    pub(crate) fn memory_bytes(&self) -> usize {
+        self.nodes.capacity() * Self::ENTRY_BYTES
+    }
+
     /// Nodes in use.
     #[inline]
     pub(crate) const fn len(&self) -> usize {

@@ -68,6 +68,15 @@ impl<T: Copy> RadixHeap<T> {
         self.pool.capacity()
     }
 
+    /// Bytes an entry takes (its value, key and link).
+    pub const ENTRY_BYTES: usize = EntryPool::<(u64, T)>::ENTRY_BYTES;
+
+    /// Bytes the heap holds.
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        self.pool.memory_bytes()
+    }
+
     /// Whether the heap is empty.
     #[inline]
     #[must_use]

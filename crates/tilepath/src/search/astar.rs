@@ -3,7 +3,10 @@
 use super::linked::LinkedNodes;
 use super::window::{Visit, WINDOW_SLOTS, Window};
 use super::{NO_PARENT, PathError, PathResult, Query, backtrack};
-use crate::queue::{BucketQueue, GenerationMap, RadixHeap};
+#[cfg(doc)]
+use crate::OCTILE_STRAIGHT;
+use crate::cost::OCTILE_DIAGONAL;
+use crate::queue::{BucketQueue, RadixHeap, StampedWords};
 use crate::topology::{Eight, Four, Neighborhood};
 use crate::{Cell, Components, Grid, GridPath, GridPath8, Mobility};
 use core::marker::PhantomData;
@@ -11,14 +14,36 @@ use core::marker::PhantomData;
 /// The most cells [`AStar::build_path_in`] expands for a goal out of reach.
 pub const UNREACHABLE_EXPANSIONS: u32 = 4096;
 
-/// A node: `g << 5 | closed << 4 | parent` (parent = direction code or `NO_PARENT`).
+/// A node: `g << 5 | closed << 4 | parent` (parent = direction code or `NO_PARENT`),
+/// kept in a [`StampedWords`] sized by [`node_bits`].
 type Node = u64;
-const UNSEEN: Node = (u64::MAX >> 5) << 5 | NO_PARENT as u64;
 const CLOSED: Node = 1 << 4;
 
 #[inline(always)]
 const fn node_g(n: Node) -> u64 {
     n >> 5
+}
+
+/// Bits of a node in a search over `slots` cells: room for the largest g one can
+/// hold, with one to spare so that the unseen node's g (every g bit set) is above
+/// it. A route a search stores visits each cell at most once plus one step, and a
+/// step costs at most `255 * OCTILE_DIAGONAL`.
+pub(crate) const fn node_bits(slots: usize) -> u32 {
+    let g_max = (slots as u64 + 1) * 255 * OCTILE_DIAGONAL;
+    5 + 65 - g_max.leading_zeros()
+}
+
+/// The node of a cell not reached yet: g above any route's, no parent.
+pub(crate) const fn unseen(bits: u32) -> Node {
+    ((1 << (bits - 5)) - 1) << 5 | NO_PARENT as u64
+}
+
+/// An empty node store of nodes of [`node_bits`]`(slots)`.
+pub(crate) fn node_store(slots: usize) -> StampedWords {
+    let bits = node_bits(slots);
+    let mut nodes = StampedWords::new(bits, unseen(bits));
+    nodes.resize(slots, bits, unseen(bits));
+    nodes
 }
 
 /// Where an [`AStar`] may search.
@@ -30,21 +55,21 @@ enum Scope {
 
 /// A* search: optimal paths that honour every cell cost of a [`Mobility`].
 ///
-/// Build it once and reuse it: a query allocates nothing (the scratch, a
-/// [`GenerationMap`] and the open list, is reset in O(1)).
+/// Build it once and reuse it: a query allocates nothing (the scratch, nodes and open
+/// list, is reset in O(1)).
 ///
 /// - [`AStar::new`]: the search is confined to the window a 56-step path can reach
 ///   (113x113 cells around the start), so memory is fixed at construction whatever the
 ///   grid size and a query never costs more than that window: 113 KiB of nodes (and,
 ///   for one-cost mobilities, a 5 KiB bit map of the window's open cells) for
-///   4-connected mobilities whose costs fit the bucket ring (below), 226 KiB of nodes and
-///   a heap reserved for the worst case (1.8 MiB of address space, touched only as far
-///   as queries reach) for the others.
+///   4-connected mobilities whose costs fit the bucket ring (below), another 113 KiB of
+///   nodes and a heap reserved for the worst case (1.8 MiB of address space, touched
+///   only as far as queries reach) for the others.
 /// - [`AStar::whole_grid`]: the search may cover the whole grid, for routes of hundreds
-///   of steps; the scratch is sized to the grid on first use (16 bytes of node and up
-///   to 24 of open list a cell, the row length rounded up to a power of two:
-///   [`AStar::whole_grid_bytes`]) and reused. Scratch the system cannot give is an
-///   error ([`PathError::OutOfMemory`]), never an abort.
+///   of steps; the scratch is sized to the grid on first use and reused: 8 bytes a
+///   cell, plus open lists that grow with the frontier
+///   ([`AStar::whole_grid_bytes`]; 128 MiB for 4096x4096). Scratch the system cannot
+///   give is an error ([`PathError::OutOfMemory`]), never an abort.
 ///
 /// [`build_path`](Self::build_path) searches 4-connected, [`build_path8`](Self::build_path8)
 /// 8-connected (a diagonal step needs both orthogonal neighbours passable: no corner
@@ -59,6 +84,14 @@ enum Scope {
 /// improved node moves between buckets, nothing else is stored); a whole-grid one uses
 /// a [`BucketQueue`]. Ties between equal f-values go to the node queued last, which
 /// dives towards the goal.
+///
+/// # Implementation
+///
+/// A node is one `u64`: its g (fixed-point, see [`OCTILE_STRAIGHT`]), closed flag and
+/// parent direction in the low bits, and the generation it was written in (O(1)
+/// reset) in the bits the largest g of the area leaves free. Whole-grid slots are
+/// `y * width + x`; an expansion turns its slot back into coordinates with a
+/// multiplication by the width's inverse.
 ///
 /// ```
 /// use tilepath::{AStar, Cell, Grid, Mobility, TileKind};
@@ -76,10 +109,10 @@ enum Scope {
 #[derive(Clone, Debug)]
 pub struct AStar {
     scope: Scope,
-    nodes: GenerationMap<Node>,
+    nodes: StampedWords,
     /// The windowed 4-connected search's nodes and open list in one (see `linked`);
-    /// empty for a whole-grid solver.
-    linked: LinkedNodes,
+    /// none for a whole-grid solver.
+    linked: Option<Box<LinkedNodes>>,
     ring: BucketQueue<u32>,
     radix: RadixHeap<u32>,
     max_expansions: u32,
@@ -97,12 +130,12 @@ impl AStar {
     pub fn new() -> Self {
         Self {
             scope: Scope::Window,
-            nodes: GenerationMap::new(WINDOW_SLOTS, UNSEEN),
+            nodes: node_store(WINDOW_SLOTS),
             // 4-connected mobilities whose costs fit a 64-bucket ring take the linked
             // search; the rest use the node map and a radix heap. A cell is queued at
             // most once per neighbour it is reached from, so this bound holds for any
             // query: the heap never grows.
-            linked: LinkedNodes::new(WINDOW_SLOTS),
+            linked: Some(Box::new(LinkedNodes::new(WINDOW_SLOTS))),
             ring: BucketQueue::new(),
             radix: RadixHeap::with_capacity(8 * WINDOW_SLOTS),
             max_expansions: u32::MAX,
@@ -115,8 +148,8 @@ impl AStar {
     pub fn whole_grid() -> Self {
         Self {
             scope: Scope::WholeGrid,
-            nodes: GenerationMap::new(0, UNSEEN),
-            linked: LinkedNodes::new(0),
+            nodes: node_store(0),
+            linked: None,
             ring: BucketQueue::new(),
             radix: RadixHeap::new(),
             max_expansions: u32::MAX,
@@ -145,34 +178,49 @@ impl AStar {
         Ok(s)
     }
 
-    /// Bytes of scratch a whole-grid search over a `width x height` grid takes: 40 a
-    /// slot (a 16-byte node, 8 bytes of bucket queue and 16 of radix heap reserved),
-    /// one slot per cell with the row length rounded up to a power of two. Only the
-    /// parts a query reaches are touched, but all of it is reserved.
+    /// Bytes of scratch a whole-grid search over a `width x height` grid reserves: an
+    /// 8-byte node a cell (a 1-cell-wide grid takes two a cell), and open lists of
+    /// [`OPEN_PER_LINE`](Self::OPEN_PER_LINE) entries a row and a column at 32 bytes
+    /// (a bucket queue's 8 and a radix heap's 24). Only the parts a query reaches are
+    /// touched. The open lists grow past that if a search's frontier does, and stay
+    /// grown.
     #[must_use]
     pub const fn whole_grid_bytes(width: u32, height: u32) -> u64 {
-        let row = if width == 0 {
-            1
-        } else {
-            (width as u64).next_power_of_two()
-        };
-        row * height as u64 * Self::WHOLE_GRID_SLOT_BYTES
+        let slots = Window::whole_stride(width) as u64 * height as u64;
+        slots * 8
+            + Self::open_reserve(width, height)
+                * (BucketQueue::<u32>::ENTRY_BYTES + RadixHeap::<u32>::ENTRY_BYTES) as u64
     }
 
-    /// Bytes a whole-grid scratch slot takes: see [`whole_grid_bytes`](Self::whole_grid_bytes).
-    const WHOLE_GRID_SLOT_BYTES: u64 = 16 + 8 + 16;
+    /// Open-list entries a whole-grid search reserves per row and per column: its
+    /// frontier is a line around the cells it has reached, so it grows with the
+    /// grid's sides, not its area.
+    pub const OPEN_PER_LINE: u64 = 2;
+
+    const fn open_reserve(width: u32, height: u32) -> u64 {
+        Self::OPEN_PER_LINE * (width as u64 + height as u64)
+    }
 
     /// Sizes the whole-grid scratch for `grid` unless it is large enough already;
     /// asks the system for the whole first, so that a refusal changes nothing.
     fn try_grow_to(&mut self, grid: &Grid) -> Result<(), PathError> {
-        let slots = Window::whole_slots(grid).ok_or(PathError::GridTooLarge {
-            width: grid.width(),
-            height: grid.height(),
+        let (w, h) = (grid.width(), grid.height());
+        let slots = Window::whole_slots(w, h).ok_or(PathError::GridTooLarge {
+            width: w,
+            height: h,
         })?;
         if self.nodes.len() < slots {
-            let bytes = Self::whole_grid_bytes(grid.width(), grid.height());
+            let bytes = Self::whole_grid_bytes(w, h);
             crate::memory::ensure(bytes).map_err(|bytes| PathError::OutOfMemory { bytes })?;
-            self.grow_to(slots);
+            self.nodes = node_store(0); // gives the old block back first
+            self.nodes = node_store(slots);
+            let open = Self::open_reserve(w, h) as usize;
+            if self.ring.capacity() < open {
+                self.ring = BucketQueue::with_capacity(open);
+            }
+            if self.radix.capacity() < open {
+                self.radix = RadixHeap::with_capacity(open);
+            }
         }
         Ok(())
     }
@@ -191,22 +239,14 @@ impl AStar {
         self.max_expansions = max.max(1);
     }
 
-    /// Whole-grid scope: room for `slots` cells, and open lists that hold one entry
-    /// per cell at once (the usual worst case; past it they grow).
-    fn grow_to(&mut self, slots: usize) {
-        self.nodes.resize(slots);
-        self.ring = BucketQueue::with_capacity(slots);
-        self.radix = RadixHeap::with_capacity(slots);
-    }
-
     /// Bytes of scratch this solver holds: node slots plus reserved open-list
     /// entries (reserved memory is only touched as queries use it).
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
-        self.nodes.len() * 16
-            + self.linked.bytes()
-            + self.ring.capacity() * 8
-            + self.radix.capacity() * 16
+        self.nodes.capacity() * 8
+            + self.linked.as_ref().map_or(0, |l| l.bytes())
+            + self.ring.memory_bytes()
+            + self.radix.memory_bytes()
     }
 
     /// The optimal 4-connected path from `from` to `to` for a unit with `mobility`.
@@ -345,8 +385,12 @@ impl AStar {
         };
         let ring_ok =
             !N::DIAGONALS && u32::from(mobility.max_cost()) + u32::from(mobility.min_cost()) < 64;
-        if ring_ok && self.linked.len() >= window.slots() && self.linked.fits(mobility) {
-            let answer = self.linked.search(
+        if ring_ok
+            && let Some(linked) = self.linked.as_deref_mut()
+            && linked.len() >= window.slots()
+            && linked.fits(mobility)
+        {
+            let answer = linked.search(
                 grid,
                 mobility,
                 &window,
@@ -355,7 +399,6 @@ impl AStar {
                 window.slot_of(to).unwrap_or(u32::MAX),
                 self.max_expansions,
             );
-            let linked = &self.linked;
             return Ok(backtrack(&query, answer, |slot| {
                 linked.parent(slot as usize)
             }));
@@ -381,9 +424,7 @@ impl AStar {
         };
         let nodes = &self.nodes;
         Ok(backtrack(&query, answer, |slot| {
-            nodes
-                .get(slot as usize)
-                .map_or(NO_PARENT, |&n| (n & 0xF) as u8)
+            (nodes.get(slot as usize) & 0xF) as u8
         }))
     }
 }
@@ -459,7 +500,7 @@ impl Heuristic {
 
 /// The relax step of A*, run for each neighbour of the node being expanded.
 struct Relax<'a, Q, N> {
-    nodes: &'a mut GenerationMap<Node>,
+    nodes: &'a mut StampedWords,
     open: &'a mut Q,
     heuristic: Heuristic,
     /// g of the node being expanded.
@@ -475,11 +516,15 @@ impl<Q: OpenList, N: Neighborhood> Visit for Relax<'_, Q, N> {
         let ng = self.g + step;
         // SAFETY: `slot` is inside the window, as the caller promises, and the node
         // map holds at least `window.slots()` slots (checked in `AStar::run`).
-        let (node, _) = unsafe { self.nodes.entry_unchecked(slot as usize) };
-        if *node & CLOSED != 0 || ng >= node_g(*node) {
+        let node = unsafe { self.nodes.get_unchecked(slot as usize) };
+        if node & CLOSED != 0 || ng >= node_g(node) {
             return;
         }
-        *node = (ng << 5) | u64::from(dir);
+        // SAFETY: as above.
+        unsafe {
+            self.nodes
+                .set_unchecked(slot as usize, (ng << 5) | u64::from(dir))
+        };
         let h = self.heuristic.scale * self.heuristic.distance::<N>(x, y);
         self.open.push(ng + h, slot);
     }
@@ -491,7 +536,7 @@ impl Search<'_> {
     #[inline(always)]
     fn run<Q: OpenList, N: Neighborhood>(
         &self,
-        nodes: &mut GenerationMap<Node>,
+        nodes: &mut StampedWords,
         open: &mut Q,
         start_slot: u32,
     ) -> (u32, u32) {
@@ -521,12 +566,16 @@ impl Search<'_> {
             // SAFETY: only window slots are queued (the start and visited neighbours)
             // and the node map holds at least `window.slots()` of them.
             #[expect(unsafe_code, reason = "bounds proven by the window")]
-            let (node, _) = unsafe { relax.nodes.entry_unchecked(slot as usize) };
-            if *node & CLOSED != 0 {
+            let node = unsafe { relax.nodes.get_unchecked(slot as usize) };
+            if node & CLOSED != 0 {
                 continue;
             }
-            *node |= CLOSED;
-            let (g, parent) = (node_g(*node), (*node & 0xF) as u8);
+            // SAFETY: as above.
+            #[expect(unsafe_code, reason = "bounds proven by the window")]
+            unsafe {
+                relax.nodes.set_unchecked(slot as usize, node | CLOSED);
+            }
+            let (g, parent) = (node_g(node), (node & 0xF) as u8);
             expanded += 1;
             let (lx, ly) = self.window.unpack(slot);
             let d = heuristic.distance::<N>(lx, ly);

@@ -13,7 +13,7 @@
 
 use super::NO_PARENT;
 use super::bit_rows::{LEFT, PassRows, RIGHT, SELF};
-use super::window::{Visit, WINDOW_SHIFT, Window};
+use super::window::{Visit, WINDOW_SHIFT, Window, window_cell};
 use crate::queue::Generation;
 use crate::topology::{Four, Neighborhood};
 use crate::{Grid, Mobility};
@@ -37,7 +37,7 @@ const _: () = assert!(NO_PARENT ^ 2 > 3);
 pub(crate) struct LinkedNodes {
     /// `generation << 52 | g << 32 | direction << 28 | prev << 14 | next`.
     nodes: Vec<u64>,
-    generation: Generation<{ 64 - GENERATION_SHIFT }>,
+    generation: Generation,
     /// Passable cells of one-cost mobilities (every open kind costs the same), read a bit a
     /// neighbour instead of a grid lookup.
     rows: PassRows,
@@ -49,7 +49,7 @@ impl LinkedNodes {
         assert!(len < NIL as usize, "linked A* scratch too large");
         Self {
             nodes: vec![0; len],
-            generation: Generation::new(),
+            generation: Generation::new(64 - GENERATION_SHIFT),
             rows: PassRows::new(),
         }
     }
@@ -111,7 +111,7 @@ impl LinkedNodes {
         assert!(
             self.fits(mobility)
                 && window.slots() <= self.nodes.len()
-                && window.shift == WINDOW_SHIFT,
+                && window.stride() == 1 << WINDOW_SHIFT,
             "linked search outside its scope"
         );
         self.reset();
@@ -120,7 +120,7 @@ impl LinkedNodes {
             (i64::from(x) - gx).unsigned_abs() + (i64::from(y) - gy).unsigned_abs()
         };
         let stamp = u64::from(self.generation.get()) << GENERATION_SHIFT;
-        let (sx, sy) = window.unpack(start_slot);
+        let (sx, sy) = window_cell(start_slot);
         let f0 = scale * distance(sx, sy);
         let mut open = Open {
             nodes: &mut self.nodes,
@@ -168,7 +168,7 @@ impl LinkedNodes {
             #[expect(unsafe_code, reason = "bounds proven by the window")]
             let n = unsafe { *open.nodes.get_unchecked(slot as usize) };
             expanded += 1;
-            let (lx, ly) = window.unpack(slot);
+            let (lx, ly) = window_cell(slot);
             let d = distance(lx, ly);
             if d < best.0 {
                 best = (d, slot);
@@ -380,8 +380,7 @@ mod tests {
         let grid = Grid::new(4, 1).unwrap();
         let window = Window::around(&grid, Cell::new(0, 0));
         let mut s = LinkedNodes::new(crate::search::window::WINDOW_SLOTS);
-        s.generation
-            .set((Generation::<{ 64 - GENERATION_SHIFT }>::LIMIT - 2) as u32);
+        s.generation.set((s.generation.limit() - 2) as u32);
         let start = window.slot_of(Cell::new(0, 0)).unwrap();
         let goal = window.slot_of(Cell::new(3, 0)).unwrap();
         let local = window.local(Cell::new(3, 0));

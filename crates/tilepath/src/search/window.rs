@@ -5,14 +5,25 @@ use crate::{Cell, Grid, MAX_STEPS, Mobility};
 /// Side of the window a windowed search is confined to: every cell a path of
 /// [`MAX_STEPS`] steps can reach from the start.
 pub(crate) const WINDOW_SIDE: u32 = 2 * MAX_STEPS as u32 + 1;
-/// `log2` of the scratch row stride of a windowed search (128 >= 113 slots a row).
+/// `log2` of the scratch row stride of a windowed search (128 >= 113 slots a row): a
+/// power of two, so that the windowed searches' own loops turn slots into coordinates
+/// with a shift ([`window_cell`]).
 pub(crate) const WINDOW_SHIFT: u32 = 7;
 /// Scratch slots of a windowed search.
 pub(crate) const WINDOW_SLOTS: usize = (WINDOW_SIDE as usize) << WINDOW_SHIFT;
 
+/// Local coordinates of a windowed search's slot.
+#[inline(always)]
+pub(crate) const fn window_cell(slot: u32) -> (u32, u32) {
+    (slot & ((1 << WINDOW_SHIFT) - 1), slot >> WINDOW_SHIFT)
+}
+
 /// A rectangle of the grid mapped to local scratch slots: local `(lx, ly)` is global
-/// `(ox + lx, oy + ly)` and slot `(ly << shift) | lx`. Only local cells in
+/// `(ox + lx, oy + ly)` and slot `ly * stride + lx`. Only local cells in
 /// `[x0, x1) x [y0, y1)` are inside both the window and the grid.
+///
+/// A windowed search's stride is 128 slots; the whole grid's is its width (at least
+/// 2), so that its scratch has no padding.
 ///
 /// Invariant the solvers' unchecked accesses rely on: every slot of a cell in
 /// `[x0, x1) x [y0, y1)` is below [`Window::slots`], and its grid index below
@@ -21,7 +32,7 @@ pub(crate) const WINDOW_SLOTS: usize = (WINDOW_SIDE as usize) << WINDOW_SHIFT;
 pub(crate) struct Window {
     ox: i32,
     oy: i32,
-    pub(crate) shift: u32,
+    rows: RowLength,
     x0: u32,
     y0: u32,
     x1: u32,
@@ -43,7 +54,7 @@ impl Window {
         Self {
             ox,
             oy,
-            shift: WINDOW_SHIFT,
+            rows: RowLength::new(1 << WINDOW_SHIFT),
             x0,
             y0,
             x1,
@@ -56,7 +67,7 @@ impl Window {
         Self {
             ox: 0,
             oy: 0,
-            shift: Self::whole_shift(grid),
+            rows: RowLength::new(Self::whole_stride(grid.width())),
             x0: 0,
             y0: 0,
             x1: grid.width(),
@@ -64,19 +75,31 @@ impl Window {
         }
     }
 
-    pub(crate) fn whole_shift(grid: &Grid) -> u32 {
-        grid.width().max(1).next_power_of_two().trailing_zeros()
+    /// The row stride of a whole-grid search over a grid `width` cells wide.
+    pub(crate) const fn whole_stride(width: u32) -> u32 {
+        if width < 2 { 2 } else { width }
     }
 
-    /// Scratch slots needed to search the whole of `grid`, or `None` past `u32` indices.
-    pub(crate) fn whole_slots(grid: &Grid) -> Option<usize> {
-        let slots = (grid.height() as usize) << Self::whole_shift(grid);
-        (slots < u32::MAX as usize).then_some(slots)
+    /// Scratch slots needed to search the whole of a `width x height` grid, or `None`
+    /// past `u32` indices.
+    pub(crate) const fn whole_slots(width: u32, height: u32) -> Option<usize> {
+        let slots = height as u64 * Self::whole_stride(width) as u64;
+        if slots < u32::MAX as u64 {
+            Some(slots as usize)
+        } else {
+            None
+        }
     }
 
-    /// Scratch slots this window's cells can use: `rows << shift`.
+    /// Scratch slots this window's cells can use: `rows * stride`.
     pub(crate) fn slots(&self) -> usize {
-        (self.y1 as usize) << self.shift
+        self.y1 as usize * self.rows.len as usize
+    }
+
+    /// The distance between vertically adjacent slots.
+    #[inline(always)]
+    pub(crate) fn stride(&self) -> u32 {
+        self.rows.len
     }
 
     /// The local slot of a global cell, or `None` if it is outside the usable area.
@@ -86,14 +109,14 @@ impl Window {
         let ly = cell.y.wrapping_sub(self.oy) as u32;
         (lx.wrapping_sub(self.x0) < self.x1 - self.x0
             && ly.wrapping_sub(self.y0) < self.y1 - self.y0)
-            .then_some((ly << self.shift) | lx)
+            .then(|| ly * self.rows.len + lx)
     }
 
     /// The slot of local cell `(lx, ly)`, or `None` if it is outside the usable area.
     #[cfg(test)]
     pub(crate) fn slot_of_local(&self, lx: u32, ly: u32) -> Option<u32> {
         ((self.x0..self.x1).contains(&lx) && (self.y0..self.y1).contains(&ly))
-            .then_some((ly << self.shift) | lx)
+            .then(|| ly * self.rows.len + lx)
     }
 
     /// The usable local columns: `x0..x1`.
@@ -129,9 +152,11 @@ impl Window {
         )
     }
 
+    /// Local coordinates of a slot.
     #[inline(always)]
     pub(crate) fn unpack(&self, slot: u32) -> (u32, u32) {
-        (slot & ((1 << self.shift) - 1), slot >> self.shift)
+        let ly = self.rows.divide(slot);
+        (slot - ly * self.rows.len, ly)
     }
 
     /// The global cell of a slot.
@@ -145,7 +170,7 @@ impl Window {
     #[inline]
     pub(crate) fn offset_slot(&self, slot: u32, dx: i32, dy: i32) -> u32 {
         slot.wrapping_add(dx as u32)
-            .wrapping_add(((dy as i64) << self.shift) as u32)
+            .wrapping_add((i64::from(dy) * i64::from(self.rows.len)) as u32)
     }
 
     /// The grid index of local cell `(lx, ly)` and the costs of its right, up (`+y`), left
@@ -209,7 +234,7 @@ impl Window {
         let w = grid.width() as usize;
         // SAFETY: `(lx, ly)` is inside the window made for `grid`, as promised.
         let (gi, [cr, cu, cl, cd]) = unsafe { self.straight_costs(grid, mobility, lx, ly) };
-        let stride = 1u32 << self.shift;
+        let stride = self.rows.len;
         // SAFETY: as in `straight_costs`: only called for diagonals whose two
         // orthogonal neighbours are inside `[x0, x1) x [y0, y1)`, so they are too.
         #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
@@ -268,6 +293,32 @@ impl Window {
     }
 }
 
+/// A row length with the multiplier that divides by it: a whole-grid search turns
+/// slots into rows once an expansion, where a hardware division would cost more than
+/// the rest of the step (Lemire, Kaser and Kurz, "Faster remainder by direct
+/// computation", 2019: for `n < 2^32` and `2 <= len < 2^32`,
+/// `n / len = (ceil(2^64 / len) * n) >> 64`).
+#[derive(Clone, Copy, Debug)]
+struct RowLength {
+    len: u32,
+    inverse: u64,
+}
+
+impl RowLength {
+    const fn new(len: u32) -> Self {
+        assert!(len >= 2, "row length below 2");
+        Self {
+            len,
+            inverse: u64::MAX / len as u64 + 1,
+        }
+    }
+
+    #[inline(always)]
+    const fn divide(self, n: u32) -> u32 {
+        ((self.inverse as u128 * n as u128) >> 64) as u32
+    }
+}
+
 /// What a search does with each neighbour a [`Neighborhood`](crate::topology::Neighborhood) visits. A trait
 /// (not a closure) so that the `#[inline(always)]` on each implementation keeps the
 /// search's relax step inlined at every call site.
@@ -280,4 +331,64 @@ pub(crate) trait Visit {
     /// their per-slot scratch (sized for the window) with it unchecked.
     #[expect(unsafe_code, reason = "bounds proven by the window")]
     unsafe fn visit(&mut self, slot: u32, dir: u8, cost: u8, x: u32, y: u32);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn row_lengths_divide_exactly() {
+        let mut n: u32 = 1;
+        let samples: Vec<u32> = core::iter::from_fn(|| {
+            n = n.wrapping_mul(2_654_435_761).wrapping_add(12_345);
+            Some(n)
+        })
+        .take(2_000)
+        .chain([0, 1, u32::MAX, u32::MAX - 1])
+        .collect();
+        for len in [
+            2,
+            3,
+            7,
+            100,
+            128,
+            1_000,
+            4_096,
+            65_535,
+            1 << 20,
+            u32::MAX - 1,
+            u32::MAX,
+        ] {
+            let rows = RowLength::new(len);
+            for &n in &samples {
+                assert_eq!(rows.divide(n), n / len, "{n} / {len}");
+            }
+            for k in [1, 2, 1_000] {
+                let at = len.saturating_mul(k);
+                for n in [at.saturating_sub(1), at, at.saturating_add(1)] {
+                    assert_eq!(rows.divide(n), n / len, "{n} / {len}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn whole_grid_slots_have_no_padding() {
+        let grid = Grid::new(1_000, 3).unwrap();
+        let w = Window::whole(&grid);
+        assert_eq!((w.stride(), w.slots()), (1_000, 3_000));
+        for c in [
+            Cell::new(0, 0),
+            Cell::new(999, 0),
+            Cell::new(0, 1),
+            Cell::new(999, 2),
+        ] {
+            let slot = w.slot_of(c).unwrap();
+            assert_eq!(w.cell_of(slot), c);
+        }
+        assert_eq!(w.slot_of(Cell::new(1_000, 0)), None);
+        assert_eq!(Window::whole_slots(1, 5), Some(10));
+        assert_eq!(Window::whole_slots(65_536, 65_536), None);
+    }
 }

@@ -60,7 +60,7 @@ pub(super) const NIL: u32 = 0xFFFF;
 #[derive(Clone, Debug)]
 pub(super) struct Slots {
     pub(super) cells: Vec<u32>,
-    pub(super) generation: Generation<{ 32 - GENERATION_SHIFT }>,
+    pub(super) generation: Generation,
 }
 
 impl Slots {
@@ -68,7 +68,7 @@ impl Slots {
         debug_assert!(len <= NIL as usize);
         Self {
             cells: vec![0; len],
-            generation: Generation::new(),
+            generation: Generation::new(32 - GENERATION_SHIFT),
         }
     }
 
@@ -98,8 +98,7 @@ mod tests {
     #[test]
     fn slots_wrap_around_really_clear() {
         let mut p = Slots::new(4);
-        p.generation
-            .set((Generation::<{ 32 - GENERATION_SHIFT }>::LIMIT - 2) as u32);
+        p.generation.set((p.generation.limit() - 2) as u32);
         p.cells[1] = p.generation.get() << GENERATION_SHIFT | 2 << DIR_SHIFT | NIL;
         assert_eq!(p.parent(1), 2);
         p.reset();
