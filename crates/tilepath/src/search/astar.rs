@@ -1,11 +1,11 @@
 //! A* over a search window or the whole grid, 4- or 8-connected.
 
 use super::linked::LinkedNodes;
+use super::nodes::{CLOSED, node_g, node_parent, node_store, open_node};
 use super::window::{Visit, WINDOW_SLOTS, Window};
 use super::{NO_PARENT, PathError, PathResult, Query, backtrack};
 #[cfg(doc)]
 use crate::OCTILE_STRAIGHT;
-use crate::cost::OCTILE_DIAGONAL;
 use crate::queue::{BucketQueue, RadixHeap, StampedWords};
 use crate::topology::{Eight, Four, Neighborhood};
 use crate::{Cell, Components, Grid, GridPath, GridPath8, Mobility};
@@ -13,38 +13,6 @@ use core::marker::PhantomData;
 
 /// The most cells [`AStar::build_path_in`] expands for a goal out of reach.
 pub const UNREACHABLE_EXPANSIONS: u32 = 4096;
-
-/// A node: `g << 5 | closed << 4 | parent` (parent = direction code or `NO_PARENT`),
-/// kept in a [`StampedWords`] sized by [`node_bits`].
-type Node = u64;
-const CLOSED: Node = 1 << 4;
-
-#[inline(always)]
-const fn node_g(n: Node) -> u64 {
-    n >> 5
-}
-
-/// Bits of a node in a search over `slots` cells: room for the largest g one can
-/// hold, with one to spare so that the unseen node's g (every g bit set) is above
-/// it. A route a search stores visits each cell at most once plus one step, and a
-/// step costs at most `255 * OCTILE_DIAGONAL`.
-pub(crate) const fn node_bits(slots: usize) -> u32 {
-    let g_max = (slots as u64 + 1) * 255 * OCTILE_DIAGONAL;
-    5 + 65 - g_max.leading_zeros()
-}
-
-/// The node of a cell not reached yet: g above any route's, no parent.
-pub(crate) const fn unseen(bits: u32) -> Node {
-    ((1 << (bits - 5)) - 1) << 5 | NO_PARENT as u64
-}
-
-/// An empty node store of nodes of [`node_bits`]`(slots)`.
-pub(crate) fn node_store(slots: usize) -> StampedWords {
-    let bits = node_bits(slots);
-    let mut nodes = StampedWords::new(bits, unseen(bits));
-    nodes.resize(slots, bits, unseen(bits));
-    nodes
-}
 
 /// Where an [`AStar`] may search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -223,6 +191,29 @@ impl AStar {
             }
         }
         Ok(())
+    }
+
+    /// The node store and radix heap, reset, for another optimal search over the same
+    /// area (jump point search borrows them): sized for the whole of `grid` if this
+    /// is a whole-grid solver, else for a window of 113x113 cells.
+    ///
+    /// # Errors
+    /// As [`try_for_grid`](Self::try_for_grid), for a whole-grid solver.
+    pub(crate) fn borrow_scratch(
+        &mut self,
+        grid: &Grid,
+    ) -> Result<(&mut StampedWords, &mut RadixHeap<u32>), PathError> {
+        if self.scope == Scope::WholeGrid {
+            self.try_grow_to(grid)?;
+        }
+        self.nodes.reset();
+        self.radix.reset();
+        Ok((&mut self.nodes, &mut self.radix))
+    }
+
+    /// The node store as the last search left it.
+    pub(crate) fn nodes(&self) -> &StampedWords {
+        &self.nodes
     }
 
     /// Stops a search after `max` node expansions (at least 1) with a partial result
@@ -424,7 +415,7 @@ impl AStar {
         };
         let nodes = &self.nodes;
         Ok(backtrack(&query, answer, |slot| {
-            (nodes.get(slot as usize) & 0xF) as u8
+            node_parent(nodes.get(slot as usize))
         }))
     }
 }
@@ -547,7 +538,7 @@ impl Search<'_> {
             scale: u64::from(self.mobility.min_cost()),
         };
         let goal_slot = self.window.slot_of(self.goal).unwrap_or(u32::MAX);
-        nodes.set(start_slot as usize, u64::from(NO_PARENT));
+        nodes.set(start_slot as usize, open_node(0, NO_PARENT));
         let (sx, sy) = self.window.unpack(start_slot);
         open.push(
             heuristic.scale * heuristic.distance::<N>(sx, sy),
@@ -575,7 +566,7 @@ impl Search<'_> {
             unsafe {
                 relax.nodes.set_unchecked(slot as usize, node | CLOSED);
             }
-            let (g, parent) = (node_g(node), (node & 0xF) as u8);
+            let (g, parent) = (node_g(node), node_parent(node));
             expanded += 1;
             let (lx, ly) = self.window.unpack(slot);
             let d = heuristic.distance::<N>(lx, ly);

@@ -5,6 +5,7 @@ pub(crate) mod bit_rows;
 pub(crate) mod greedy;
 pub(crate) mod jps;
 pub(crate) mod linked;
+pub(crate) mod nodes;
 pub(crate) mod window;
 
 use crate::cost::CostSum;

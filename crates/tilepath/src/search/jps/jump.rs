@@ -18,49 +18,24 @@
 //! directions.
 
 use super::rows::Rows;
+use crate::Direction8;
 use crate::cost::{OCTILE_DIAGONAL, OCTILE_STRAIGHT, octile_units};
-use crate::queue::{GenerationMap, RadixHeap};
+use crate::queue::{RadixHeap, StampedWords};
+use crate::search::NO_PARENT;
+use crate::search::nodes::{CLOSED, node_g, node_parent, open_node};
 
-/// A jump point's scratch: its best known g, whether it was expanded, and the slot of
-/// the jump point it is reached from (its own slot for the start). 12 bytes, so that
-/// a generation-stamped slot takes 16.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Node {
-    g_lo: u32,
-    /// The high bits of g; bit 31: expanded.
-    g_hi: u32,
-    pub(super) parent: u32,
-}
-
-const CLOSED: u32 = 1 << 31;
-
-impl Node {
-    pub(super) const UNSEEN: Node = Node {
-        g_lo: u32::MAX,
-        g_hi: !CLOSED,
-        parent: u32::MAX,
-    };
-
-    #[inline(always)]
-    const fn g(self) -> u64 {
-        ((self.g_hi & !CLOSED) as u64) << 32 | self.g_lo as u64
+/// The direction code of each unit step `(dx, dy)`, at `(dy + 1) * 3 + dx + 1`: what a
+/// jump point's node records of the line that reaches it.
+const CODE_OF: [u8; 9] = {
+    let mut table = [NO_PARENT; 9];
+    let mut code = 0;
+    while code < 8 {
+        let (dx, dy) = Direction8::from_bits(code).offset();
+        table[((dy + 1) * 3 + dx + 1) as usize] = code;
+        code += 1;
     }
-
-    #[inline(always)]
-    const fn closed(self) -> bool {
-        self.g_hi & CLOSED != 0
-    }
-
-    #[inline(always)]
-    const fn open(g: u64, parent: u32) -> Node {
-        debug_assert!(g < 1 << 63);
-        Node {
-            g_lo: g as u32,
-            g_hi: (g >> 32) as u32,
-            parent,
-        }
-    }
-}
+    table
+};
 
 /// The search area's cells mapped to scratch slots: `(y - oy) * stride + (x - ox)`.
 #[derive(Clone, Copy, Debug)]
@@ -137,7 +112,7 @@ const CHUNK_BITS: i64 = super::rows::CHUNK;
 
 impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
     /// g of one straight step.
-    const STRAIGHT: u64 = if EIGHT { OCTILE_STRAIGHT } else { 1 };
+    pub(super) const STRAIGHT: u64 = if EIGHT { OCTILE_STRAIGHT } else { 1 };
 
     pub(super) fn new(
         rows: Rows<'a>,
@@ -476,12 +451,12 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
     /// Runs the search from `start`; `nodes` and `open` must be empty (reset).
     pub(super) fn run(
         &mut self,
-        nodes: &mut GenerationMap<Node>,
+        nodes: &mut StampedWords,
         open: &mut RadixHeap<u32>,
         start: (i64, i64),
     ) -> (Outcome, u32) {
         let start_slot = self.slots.slot(start.0, start.1);
-        nodes.set(start_slot as usize, Node::open(0, start_slot));
+        nodes.set(start_slot as usize, open_node(0, NO_PARENT));
         open.push(self.h(start.0, start.1), start_slot);
         self.from = start_slot;
         if TRACK {
@@ -491,12 +466,12 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
             (self.target != NOWHERE).then(|| self.slots.slot(self.target.0, self.target.1));
         let mut expanded = 0u32;
         while let Some((_, slot)) = open.pop() {
-            let node = nodes.entry(slot as usize);
-            if node.closed() {
+            let node = nodes.get(slot as usize);
+            if node & CLOSED != 0 {
                 continue;
             }
-            node.g_hi |= CLOSED;
-            let (g, parent) = (node.g(), node.parent);
+            nodes.set(slot as usize, node | CLOSED);
+            let (g, parent) = (node_g(node), node_parent(node));
             expanded += 1;
             if Some(slot) == target_slot {
                 return (Outcome::Goal(slot), expanded);
@@ -506,9 +481,9 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
             }
             self.from = slot;
             let (x, y) = self.slots.cell(slot);
-            let arrival = (parent != slot).then(|| {
-                let (px, py) = self.slots.cell(parent);
-                ((x - px).signum(), (y - py).signum())
+            let arrival = (parent != NO_PARENT).then(|| {
+                let (dx, dy) = Direction8::from_bits(parent).offset();
+                (i64::from(dx), i64::from(dy))
             });
             let mut dirs = [(0i64, 0i64); 8];
             let n = self.successors(x, y, arrival, &mut dirs);
@@ -534,11 +509,14 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
                         Self::STRAIGHT
                     };
                 let j = self.slots.slot(jx, jy);
-                let node = nodes.entry(j as usize);
-                if node.closed() || ng >= node.g() {
+                let node = nodes.get(j as usize);
+                if node & CLOSED != 0 || ng >= node_g(node) {
                     continue;
                 }
-                *node = Node::open(ng, slot);
+                nodes.set(
+                    j as usize,
+                    open_node(ng, CODE_OF[((dy + 1) * 3 + dx + 1) as usize]),
+                );
                 open.push(ng + self.h(jx, jy), j);
             }
         }

@@ -5,10 +5,12 @@ mod jump;
 mod route;
 mod rows;
 
-use super::{PackedSteps, PathError, PathResult};
-use crate::queue::{GenerationMap, RadixHeap};
-use crate::{AStar, Cell, Grid, GridPath, GridPath8, MAX_STEPS, Mobility};
-use jump::{NOWHERE, Nearest, Node, Outcome, Search, Slots};
+use super::nodes::{CLOSED, node_g, node_parent};
+use super::{NO_PARENT, PackedSteps, PathError, PathResult};
+use crate::cost::OCTILE_DIAGONAL;
+use crate::queue::StampedWords;
+use crate::{AStar, Cell, Direction8, Grid, GridPath, GridPath8, MAX_STEPS, Mobility};
+use jump::{NOWHERE, Nearest, Outcome, Search, Slots};
 use rows::Rows;
 
 /// Where a [`Jps`] may search.
@@ -39,10 +41,11 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 /// the grid between queries costs nothing.
 ///
 /// - [`Jps::new`]: the search stays within the 113x113 cells a 56-step path can reach
-///   from the start, as [`AStar::new`]; memory is fixed now (200 KiB of jump point
-///   slots, an open list reserved for the worst case, and the fallback [`AStar`]).
-/// - [`Jps::whole_grid`]: the search may cover the whole grid; the scratch is sized to
-///   the largest grid given, on first use or with [`for_grid`](Self::for_grid)
+///   from the start, as [`AStar::new`]; memory is fixed now: the scratch of the
+///   [`AStar`] it holds, which both searches use.
+/// - [`Jps::whole_grid`]: the search may cover the whole grid; the scratch (that of a
+///   whole-grid [`AStar`]: 8 bytes a cell) is sized to the largest grid given, on
+///   first use or with [`for_grid`](Self::for_grid)
 ///   ([`whole_grid_bytes`](Self::whole_grid_bytes)).
 ///
 /// [`build_path`](Self::build_path) searches 4-connected,
@@ -90,16 +93,20 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 /// one row of up to 27 columns per word, so an open area costs a word per row rather
 /// than a read per cell.
 ///
-/// A jump point's scratch is 16 bytes with its generation stamp (g, parent, closed),
-/// reset in O(1). A search whose goal cannot be reached is run again in a tracking
+/// Jump points are kept in the [`AStar`]'s node store (8 bytes a cell with its
+/// generation stamp, reset in O(1)): g, closed, and the direction of the line that
+/// reaches the jump point. The route is read back by walking each line backwards to
+/// the first expanded jump point on it whose g plus the line's length back there is at
+/// most the g at the line's end: the jump point the line was found from qualifies, and
+/// any one met before it gives a route as cheap. A search whose
+/// goal cannot be reached is run again in a tracking
 /// mode that also keeps the nearest cell the scans crossed: every reachable cell is
 /// crossed by a scan from an expanded jump point at its optimal cost, so that cell is
 /// the one the partial-path rule names. An expansion limit cuts both runs.
 #[derive(Clone, Debug)]
 pub struct Jps {
     scope: Scope,
-    nodes: GenerationMap<Node>,
-    open: RadixHeap<u32>,
+    /// The fallback for mobilities with several costs, and the owner of the scratch.
     astar: AStar,
     max_expansions: u32,
 }
@@ -111,24 +118,11 @@ impl Default for Jps {
 }
 
 impl Jps {
-    /// Bytes a jump point slot takes (node and generation stamp).
-    const SLOT_BYTES: u64 = 16;
-    /// Open-list entries reserved per slot of a whole-grid search, and their size:
-    /// jump points are a small part of the cells on most maps; past it the list
-    /// grows (and stays grown).
-    const OPEN_PER_SLOT: u64 = 4;
-    const OPEN_ENTRY_BYTES: u64 = 16;
-
     /// A windowed solver: paths of up to 56 steps, memory fixed now.
     #[must_use]
     pub fn new() -> Self {
-        let slots = (WINDOW_SIDE * WINDOW_SIDE) as usize;
         Self {
             scope: Scope::Window,
-            nodes: GenerationMap::new(slots, Node::UNSEEN),
-            // Each expansion pushes at most 8 jump points and each slot is expanded
-            // once: this bound holds for any query.
-            open: RadixHeap::with_capacity(8 * slots),
             astar: AStar::new(),
             max_expansions: u32::MAX,
         }
@@ -140,8 +134,6 @@ impl Jps {
     pub fn whole_grid() -> Self {
         Self {
             scope: Scope::WholeGrid,
-            nodes: GenerationMap::new(0, Node::UNSEEN),
-            open: RadixHeap::new(),
             astar: AStar::whole_grid(),
             max_expansions: u32::MAX,
         }
@@ -157,36 +149,23 @@ impl Jps {
     }
 
     /// A whole-grid solver with its scratch sized for `grid` now, or the reason it
-    /// cannot be. The fallback [`AStar`] (mobilities with several costs) is sized on its
-    /// first query.
+    /// cannot be.
     ///
     /// # Errors
-    /// [`PathError::OutOfMemory`] (with [`whole_grid_bytes`](Self::whole_grid_bytes))
-    /// if the system cannot give the scratch. Nothing is allocated then.
+    /// As [`AStar::try_for_grid`].
     pub fn try_for_grid(grid: &Grid) -> Result<Self, PathError> {
-        let mut s = Self::whole_grid();
-        s.try_grow_to(grid)?;
-        Ok(s)
+        Ok(Self {
+            scope: Scope::WholeGrid,
+            astar: AStar::try_for_grid(grid)?,
+            max_expansions: u32::MAX,
+        })
     }
 
-    /// Bytes of scratch a whole-grid jump point search over a `width x height` grid
-    /// reserves: 16 a cell for the jump points, and an open list of a quarter of the
-    /// cells at 16 bytes an entry. Only the parts a query reaches are touched.
+    /// Bytes of scratch a whole-grid solver over a `width x height` grid reserves:
+    /// [`AStar::whole_grid_bytes`], shared by both searches.
     #[must_use]
     pub const fn whole_grid_bytes(width: u32, height: u32) -> u64 {
-        let cells = width as u64 * height as u64;
-        cells * Self::SLOT_BYTES + cells.div_ceil(Self::OPEN_PER_SLOT) * Self::OPEN_ENTRY_BYTES
-    }
-
-    fn try_grow_to(&mut self, grid: &Grid) -> Result<(), PathError> {
-        let slots = grid.len();
-        if self.nodes.len() < slots {
-            let bytes = Self::whole_grid_bytes(grid.width(), grid.height());
-            crate::memory::ensure(bytes).map_err(|bytes| PathError::OutOfMemory { bytes })?;
-            self.nodes.resize(slots);
-            self.open = RadixHeap::with_capacity(slots.div_ceil(Self::OPEN_PER_SLOT as usize));
-        }
-        Ok(())
+        AStar::whole_grid_bytes(width, height)
     }
 
     /// Whether queries with `mobility` run jump point search: every kind it can enter
@@ -214,13 +193,11 @@ impl Jps {
         self.astar.set_max_expansions(max);
     }
 
-    /// Bytes of scratch this solver holds, the fallback [`AStar`]'s included
+    /// Bytes of scratch this solver holds: its [`AStar`]'s, which both searches use
     /// (reserved memory is only touched as queries use it).
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
-        self.nodes.len() * Self::SLOT_BYTES as usize
-            + self.open.capacity() * Self::OPEN_ENTRY_BYTES as usize
-            + self.astar.memory_bytes()
+        self.astar.memory_bytes()
     }
 
     /// The optimal 4-connected path from `from` to `to` for a unit with `mobility`.
@@ -298,7 +275,6 @@ impl Jps {
                 (lo, hi, slots)
             }
             Scope::WholeGrid => {
-                self.try_grow_to(grid)?;
                 let slots = Slots {
                     ox: 0,
                     oy: 0,
@@ -315,38 +291,75 @@ impl Jps {
         if reachable {
             let mut search =
                 Search::<EIGHT, false>::new(rows, slots, goal, target, self.max_expansions);
-            self.nodes.reset();
-            self.open.reset();
-            let (outcome, n) = search.run(&mut self.nodes, &mut self.open, start);
+            let (nodes, open) = self.astar.borrow_scratch(grid)?;
+            let (outcome, n) = search.run(nodes, open, start);
             expanded += n;
             if let Outcome::Goal(slot) = outcome {
-                let corners = self.chain(slots, slot);
+                let corners = self.chain::<EIGHT>(slots, slot);
                 return Ok(route::build(grid, mobility, ends, corners, expanded));
             }
         }
         let mut search = Search::<EIGHT, true>::new(rows, slots, goal, target, self.max_expansions);
-        self.nodes.reset();
-        self.open.reset();
-        let (outcome, n) = search.run(&mut self.nodes, &mut self.open, start);
+        let (nodes, open) = self.astar.borrow_scratch(grid)?;
+        let (outcome, n) = search.run(nodes, open, start);
         expanded = expanded.saturating_add(n);
         // The goal's chain starts with a line of no steps to itself.
         let (end, mid, jp) = match outcome {
             Outcome::Goal(slot) => (slots.cell(slot), slots.cell(slot), slot),
             Outcome::Stopped(Nearest { jp, mid, end, .. }) => (end, mid, jp),
         };
-        let corners = [end, mid].into_iter().chain(self.chain(slots, jp));
+        let corners = [end, mid].into_iter().chain(self.chain::<EIGHT>(slots, jp));
         Ok(route::build(grid, mobility, ends, corners, expanded))
     }
 
-    /// The jump points from `slot` back to the start.
-    fn chain(&self, slots: Slots, slot: u32) -> impl Iterator<Item = (i64, i64)> + '_ {
-        let nodes = &self.nodes;
-        let mut next = Some(slot);
-        core::iter::from_fn(move || {
-            let slot = next?;
-            let parent = nodes.get(slot as usize).map_or(slot, |n| n.parent);
-            next = (parent != slot).then_some(parent);
-            Some(slots.cell(slot))
-        })
+    /// The jump points from `slot` (expanded) back to the start.
+    fn chain<const EIGHT: bool>(
+        &self,
+        slots: Slots,
+        slot: u32,
+    ) -> impl Iterator<Item = (i64, i64)> + '_ {
+        let straight = Search::<EIGHT, false>::STRAIGHT;
+        chain(self.astar.nodes(), slots, slot, (straight, OCTILE_DIAGONAL))
     }
+}
+
+/// The expanded jump points of a route from `slot` back to the start, with the step
+/// weights of its search: each line is walked backwards to the first expanded jump
+/// point on it whose g and the line's length add up to at most the g at its end (see
+/// the `# Implementation` notes of [`Jps`]).
+fn chain(
+    nodes: &StampedWords,
+    slots: Slots,
+    slot: u32,
+    (straight, diagonal): (u64, u64),
+) -> impl Iterator<Item = (i64, i64)> {
+    let mut next = Some(slot);
+    core::iter::from_fn(move || {
+        let slot = next?;
+        let cell = slots.cell(slot);
+        let node = nodes.get(slot as usize);
+        let parent = node_parent(node);
+        next = (parent != NO_PARENT)
+            .then(|| {
+                let (dx, dy) = Direction8::from_bits(parent).offset();
+                let step = if dx != 0 && dy != 0 {
+                    diagonal
+                } else {
+                    straight
+                };
+                let (mut x, mut y) = cell;
+                let mut g = node_g(node);
+                // The node the line was found from qualifies, so the walk ends there
+                // at the latest; the bound only keeps a broken store from looping.
+                (0..nodes.len()).find_map(|_| {
+                    (x, y) = (x - i64::from(dx), y - i64::from(dy));
+                    g = g.checked_sub(step)?;
+                    let s = slots.slot(x, y);
+                    let n = nodes.get(s as usize);
+                    (n & CLOSED != 0 && node_g(n) <= g).then_some(s)
+                })
+            })
+            .flatten();
+        Some(cell)
+    })
 }
