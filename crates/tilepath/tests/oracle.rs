@@ -9,11 +9,14 @@ const GRIDS: u64 = 1500;
 const QUERIES: usize = 4;
 
 /// Expansions and end cell of a plain greedy best-first search with the solver's
-/// documented order: 64 LIFO stacks by Manhattan distance to the goal (stack 0 for the
-/// goal alone, then from 56 below the start's, the first and last stacks taking
-/// everything nearer and farther), neighbours right, down, left, up, inside the window,
-/// stopping once the goal is reached or after `limit` expansions. A search that does
-/// not reach the goal ends at the first expanded cell nearest to it.
+/// documented order: a neighbour one step nearer the goal than the cell expanded goes
+/// on a LIFO list that is always taken from first; the others go in 64 LIFO stacks by
+/// Manhattan distance to the goal (from 57 below the start's, the first and last
+/// stacks taking everything nearer and farther), taken from the lowest when the list
+/// is empty; neighbours right, down, left, up, inside the window; stopping once the
+/// goal is taken or after `limit` expansions (the goal counts as reached if the last
+/// expansion queued it). A search that does not reach the goal ends at the first
+/// expanded cell nearest to it.
 fn reference_greedy(
     grid: &Grid,
     mobility: Mobility,
@@ -25,19 +28,22 @@ fn reference_greedy(
         return (0, from);
     }
     let base = from.manhattan(to).saturating_sub(57);
-    let bucket = |c: Cell| match c.manhattan(to) {
-        0 => 0,
-        d => (d - base.min(d)).clamp(1, 63) as usize,
-    };
+    let bucket = |c: Cell| (c.manhattan(to) - base.min(c.manhattan(to))).clamp(1, 63) as usize;
+    let mut nearer = vec![from];
     let mut stacks: Vec<Vec<Cell>> = vec![Vec::new(); 64];
     let mut seen = std::collections::HashSet::from([from]);
-    stacks[bucket(from)].push(from);
     let mut expanded = 0;
     let mut best = from;
-    while expanded < limit {
-        let Some(c) = stacks.iter_mut().find_map(|s| s.pop()) else {
+    while let Some(c) = nearer
+        .pop()
+        .or_else(|| stacks.iter_mut().find_map(Vec::pop))
+    {
+        if c == to {
+            return (expanded, to);
+        }
+        if expanded == limit {
             break;
-        };
+        }
         expanded += 1;
         if c.manhattan(to) < best.manhattan(to) {
             best = c;
@@ -47,10 +53,11 @@ fn reference_greedy(
             if !in_window(from)(n) || grid.cost(n, mobility) == 0 || !seen.insert(n) {
                 continue;
             }
-            if n == to {
-                return (expanded, to);
+            if n.manhattan(to) < c.manhattan(to) {
+                nearer.push(n);
+            } else {
+                stacks[bucket(n)].push(n);
             }
-            stacks[bucket(n)].push(n);
         }
     }
     (expanded, best)

@@ -13,24 +13,33 @@ use walls::{Marked, Walls};
 
 /// Greedy best-first search: the fastest way to a good (not always the shortest) path.
 ///
-/// It always expands the cell that looks closest to the goal (Manhattan distance) and
-/// stops as soon as it reaches the goal, so on open or lightly walled maps it touches
-/// little more than the path itself. Costs only decide what is passable; the reported
-/// cost is what the path really costs. 4-connected.
+/// It heads for the goal (by Manhattan distance) and stops as soon as it reaches it, so
+/// on open or lightly walled maps it touches little more than the path itself. A
+/// cell one step nearer the goal than the one just expanded is taken next, before
+/// any other open cell (the original Go library's rule), so when a wall stops it, it
+/// first follows the way it came rather than filling every pocket on the near side
+/// of the wall: its routes are markedly shorter round U-shaped obstacles that open
+/// away from the goal. Costs only decide what is passable; the reported cost is what
+/// the path really costs. 4-connected.
 ///
 /// Like [`AStar::new`](crate::AStar::new) it is confined to the window a 56-step path can
 /// reach, its memory fixed at construction (58 KiB), and a query allocates nothing.
-/// The open list is a 64-bucket queue keyed by distance to the goal, like
-/// [`BucketQueue`] (LIFO within a bucket, a `u64` mask of the non-empty ones), whose
-/// lists are linked through the per-cell scratch itself: each cell is queued at most
-/// once, so the queue needs no memory of its own. As a cell's neighbours are one step
-/// nearer the goal or one step farther, the next cell to expand is mostly known without
-/// the mask (the last neighbour queued nearer the goal, else the next cell of the same
-/// bucket), so one expansion need not wait for the last one's queue updates. The walls
-/// are marked in the scratch too (a row at a time, when the search first reaches it,
-/// with a few bit operations for 32 cells of the packed grid and a store a wall), so a
-/// single read of a neighbour's word tells whether it is a wall or reached already. The
-/// goal has a bucket to itself, so reaching it is noticed when it is popped, next.
+///
+/// # Implementation
+///
+/// Two open lists, both linked through the per-cell scratch itself (each cell is
+/// queued at most once, so they need no memory of their own): a LIFO list of the
+/// cells queued one step nearer the goal, always taken from first, and for the
+/// others a 64-bucket queue keyed by distance to the goal, like [`BucketQueue`] (LIFO
+/// within a bucket, a `u64` mask of the non-empty ones), taken from when that list
+/// is empty. The next cell is mostly the last one queued nearer the goal, known from
+/// registers with its distance (one less), so one expansion need not wait for the
+/// last one's queue updates. The walls are marked in the scratch too (a row at a
+/// time, when the search first reaches it, with a few bit operations for 32 cells of
+/// the packed grid and a store a wall), so a single read of a neighbour's word tells
+/// whether it is a wall or reached already. The goal is always queued nearer the
+/// goal, so it is taken next, and its distance (the least) is tested only when a cell
+/// is the nearest so far.
 ///
 /// ```
 /// use tilepath::{Cell, Greedy, Grid, Mobility};
@@ -124,12 +133,14 @@ impl Greedy {
     /// the end slot (the window's) and the expansions made. `LIMITED`: whether
     /// `max_expansions` may stop it.
     ///
-    /// The open list: 64 LIFO buckets by distance to the goal, each a list linked
-    /// through the slots' `next` fields, and a bit per non-empty bucket. The current
-    /// bucket is the lowest non-empty one, and the next cell is chosen from registers
-    /// when it can be (see the loop): for 252 of `multi_wall`'s 281 expansions, so
-    /// that the chain from one expansion to the next is one load (the popped cell's
-    /// link) rather than a mask update, a bit scan and a bucket head's load.
+    /// Two open lists, both linked through the slots' `next` fields: `hot`, a LIFO
+    /// list of the cells queued one step nearer the goal than the cell that queued
+    /// them, always taken from first; and 64 LIFO buckets by distance to the goal, with
+    /// a bit per non-empty bucket, for the cells queued one step farther, taken from
+    /// (the lowest bucket) only when `hot` is empty. The next cell is mostly the last
+    /// one queued nearer the goal, known from registers with its key (one less than
+    /// the expanded cell's), so that the chain from one expansion to the next is no
+    /// load at all.
     // Out of line: the loop is then compiled on its own, its registers allocated for
     // it alone whatever the caller around it becomes.
     #[inline(never)]
@@ -172,17 +183,19 @@ impl Greedy {
         if start_slot == goal_slot {
             return (start_slot - OFFSET, 0);
         }
-        // Bucket 0 holds the goal alone; buckets 1.. cover distances from
-        // start_dist - 56 up (every cell a path reaches), see `bucket`.
-        let base = start_dist.saturating_sub(crate::MAX_STEPS as u64 + 1);
+        // A cell's key is its distance to the goal less `base` (one less than the
+        // least distance a cell 56 steps from the start can have), and its bucket the
+        // key clamped to 1..=63: nearer and farther cells share the end buckets.
+        let base = start_dist.saturating_sub(crate::MAX_STEPS as u64 + 1) as i64;
+        // The goal's key, the least of all: a popped cell with it is the goal.
+        let goal_key = -base;
         let walls = &mut self.walls;
         walls.start(mobility, grid, window);
         // The slots whose rows and the rows above and below are marked (a copy of
         // the walls' own, kept where the loop can test it without their pointer).
         let mut marked = Marked::NONE;
-        // The expanded cell nearest the goal so far, by distance - base.
-        let base_i = base as i64;
-        let mut best = (start_dist as i64 - base_i, start_slot);
+        // The expanded cell nearest the goal so far, by key.
+        let mut best = (i64::MAX, start_slot);
         // Expansions left before the limit stops the search.
         let mut budget = self.max_expansions;
         let sides = Sides {
@@ -194,107 +207,90 @@ impl Greedy {
         };
         let mut heads = [NIL; 64];
         let mut mask = 0u64;
-        // The bucket popped from and the slot popped: the head of the lowest
-        // non-empty bucket.
-        let mut current = bucket(start_dist, base);
+        let mut hot = NIL;
+        // The cell to expand and its key.
         let mut slot = start_slot;
-        heads[current] = slot;
-        mask |= 1 << current;
+        let mut key = start_dist as i64 - base;
         loop {
+            // Every reached cell is popped before a search gives up (unless the
+            // expansion limit stops it), so tracking the best cell here, once per
+            // popped cell rather than once per neighbour, sees them all; and as the
+            // goal's key is the least, reaching it is tested only here.
+            if key < best.0 {
+                if key == goal_key {
+                    return (goal_slot - OFFSET, self.max_expansions - budget);
+                }
+                improve(&mut best, (key, slot));
+            }
             // The walls around the cell: those of its row and the rows above and
-            // below. (First, where the fewest values live across the call.)
+            // below.
             if !marked.covers(slot) {
                 marked = walls.extend(cells, wall, grid, slot >> WINDOW_SHIFT);
             }
-            // The popped cell is the head of the current bucket; the rest of it.
-            // SAFETY: `slot` is the start or a queued cell, a usable cell's slot.
-            #[expect(unsafe_code, reason = "bounds proven by the window")]
-            let next = unsafe { get(cells, slot) } & NIL;
             budget -= 1;
-            if current.wrapping_sub(2) < 61 {
-                // The neighbours' buckets are either side of the current one, the
-                // lowest, so the next cell is known without the mask: the last one
-                // queued nearer the goal, else the next in the current bucket. (From
-                // registers: the next expansion starts as soon as this one's loads
-                // are done.) Nothing is queued in the current bucket, so its head and
-                // bit are only written when the search leaves it.
-                debug_assert_eq!(current as i64, {
-                    let (lx, ly) = unpack(slot);
-                    manhattan(lx, ly, gx, gy) as i64 - base_i
-                });
-                let around = (current - 1, current + 1);
-                // SAFETY: as above; queued cells are usable (walls and guard slots
-                // are never queued).
-                #[expect(unsafe_code, reason = "bounds proven by the window")]
-                let expanded = unsafe {
-                    expand::<LIMITED>(
-                        cells,
-                        &mut heads,
-                        &mut mask,
-                        &mut best,
-                        sides,
-                        slot,
-                        current as i64,
-                        around,
-                        budget,
-                    )
-                };
-                let nearest = match expanded {
-                    Expanded::Nearest(n) => n,
-                    Expanded::LimitReached => {
-                        return limit_spent(mask, best, goal_slot, self.max_expansions);
-                    }
-                };
-                if nearest != NIL {
-                    heads[current] = next;
-                    mask ^= u64::from(next == NIL) << current;
-                    current -= 1;
-                    slot = nearest;
-                    continue;
-                }
-                if next != NIL {
-                    slot = next;
-                    continue;
-                }
-                heads[current] = NIL;
-                mask ^= 1 << current;
-            } else {
-                heads[current] = next;
-                // The bucket's bit goes when its list empties.
-                mask ^= u64::from(next == NIL) << current;
-                if current == 0 {
-                    // The goal: queued by the expansion before (the lowest bucket, so
-                    // popped next), which counts as the last.
-                    return (goal_slot - OFFSET, self.max_expansions - budget - 1);
-                }
-                // The first or last bucket, where distances are clamped.
+            debug_assert_eq!(key, {
                 let (lx, ly) = unpack(slot);
-                let d = manhattan(lx, ly, gx, gy);
-                let around = (bucket(d - 1, base), bucket(d + 1, base));
+                manhattan(lx, ly, gx, gy) as i64 - base
+            });
+            let top = hot;
+            let mut under = NIL;
+            // The farther neighbours' bucket: their key, clamped.
+            let far = (key + 1).clamp(1, 63) as usize;
+            // SAFETY: `slot` is the start or a queued cell, a usable cell's slot
+            // (walls and guard slots are never queued).
+            #[expect(unsafe_code, reason = "bounds proven by the window")]
+            unsafe {
+                expand(
+                    cells,
+                    &mut heads,
+                    &mut mask,
+                    (&mut hot, &mut under),
+                    sides,
+                    slot,
+                    far,
+                );
+            }
+            if LIMITED && budget == 0 {
+                // The goal if this expansion queued it (it is then the head of `hot`).
+                let end = if hot == goal_slot { goal_slot } else { best.1 };
+                return (end - OFFSET, self.max_expansions);
+            }
+            if hot != top {
+                // A neighbour nearer the goal, the last queued: the next cell, its
+                // key one less, and the list under it known without a load.
+                slot = hot;
+                hot = under;
+                key -= 1;
+                continue;
+            }
+            if hot != NIL {
+                slot = hot;
                 // SAFETY: as above.
                 #[expect(unsafe_code, reason = "bounds proven by the window")]
-                let expanded = unsafe {
-                    expand::<LIMITED>(
-                        cells,
-                        &mut heads,
-                        &mut mask,
-                        &mut best,
-                        sides,
-                        slot,
-                        d as i64 - base_i,
-                        around,
-                        budget,
-                    )
-                };
-                if let Expanded::LimitReached = expanded {
-                    return limit_spent(mask, best, goal_slot, self.max_expansions);
-                }
+                let next = unsafe { get(cells, slot) } & NIL;
+                hot = next;
+                let (lx, ly) = unpack(slot);
+                key = manhattan(lx, ly, gx, gy) as i64 - base;
+                continue;
             }
             if mask == 0 {
                 break;
             }
-            current = mask.trailing_zeros() as usize;
-            slot = heads[current];
+            let b = mask.trailing_zeros() as usize;
+            slot = heads[b];
+            // SAFETY: as above.
+            #[expect(unsafe_code, reason = "bounds proven by the window")]
+            let next = unsafe { get(cells, slot) } & NIL;
+            heads[b] = next;
+            // The bucket's bit goes when its list empties.
+            mask ^= u64::from(next == NIL) << b;
+            // A bucket's cells have its key, but for the end buckets' (clamped).
+            key = if b.wrapping_sub(2) < 61 {
+                b as i64
+            } else {
+                let (lx, ly) = unpack(slot);
+                manhattan(lx, ly, gx, gy) as i64 - base
+            };
         }
         (best.1 - OFFSET, self.max_expansions - budget)
     }
@@ -311,139 +307,50 @@ struct Sides {
     stamp: u32,
 }
 
-/// The answer of a search whose expansion limit is spent: the goal if the last
-/// expansion reached it (it is in bucket 0), else the best cell.
-#[cold]
-fn limit_spent(mask: u64, best: (i64, u32), goal_slot: u32, expanded: u32) -> (u32, u32) {
-    let end = if mask & 1 != 0 { goal_slot } else { best.1 };
-    (end - OFFSET, expanded)
-}
-
-/// How an expansion ends.
-enum Expanded {
-    /// The last neighbour queued one step nearer the goal, or `NIL`.
-    Nearest(u32),
-    /// It was the last expansion the limit allows.
-    LimitReached,
-}
-
-/// Expands `slot`, whose key (distance to the goal less the query's base) is `key`:
-/// records it as the best cell if it is, and queues its open neighbours in bucket
-/// `around.0` (one step nearer the goal) or `around.1` (one step farther) of the open
-/// list (64 LIFO buckets by distance to the goal, each a list linked through the
-/// slots' `next` fields, `heads`, and a bit per non-empty bucket, `mask`). `budget` is
-/// the expansions left after this one.
+/// Expands `slot`: queues its open neighbours, those one step nearer the goal on the
+/// nearer list (`hot.0`, its head; LIFO, linked through the slots' `next` fields),
+/// the others in bucket `far` of the farther list (64 LIFO buckets by distance to the
+/// goal, each linked the same way from `heads`, and a bit per non-empty bucket,
+/// `mask`). `hot.1` is left with the nearer list's head before the last push, so that
+/// the caller pops the last cell pushed without a load.
 ///
 /// # Safety
 /// `slot` is the greedy slot of a usable cell of the window, so that it and its four
 /// neighbours are below `cells.len()`.
 #[inline(always)]
-#[expect(clippy::too_many_arguments, reason = "the loop's registers, inlined")]
 #[expect(unsafe_code, reason = "bounds proven by the window")]
-unsafe fn expand<const LIMITED: bool>(
+unsafe fn expand(
     cells: &mut [u32],
     heads: &mut [u32; 64],
     mask: &mut u64,
-    best: &mut (i64, u32),
+    hot: (&mut u32, &mut u32),
     sides: Sides,
     slot: u32,
-    key: i64,
-    around: (usize, usize),
-    budget: u32,
-) -> Expanded {
-    // Every reached cell is popped before a search gives up (unless the expansion
-    // limit stops it), so tracking the best cell here, once per expansion rather than
-    // once per neighbour, sees them all.
-    if key < best.0 {
-        improve(best, (key, slot));
-    }
+    far: usize,
+) {
     const STRIDE: u32 = 1 << WINDOW_SHIFT;
     let x = slot & (STRIDE - 1);
-    let mut nearest = NIL;
-    // SAFETY: the four neighbours of a usable cell, as the caller promises.
-    unsafe {
-        reach(
-            cells,
-            heads,
-            mask,
-            sides,
-            slot + 1,
-            0,
-            x < sides.left,
-            around,
-            &mut nearest,
-        );
-        reach(
-            cells,
-            heads,
-            mask,
-            sides,
-            slot + STRIDE,
-            1,
-            slot < sides.above,
-            around,
-            &mut nearest,
-        );
-        reach(
-            cells,
-            heads,
-            mask,
-            sides,
-            slot - 1,
-            2,
-            x >= sides.right,
-            around,
-            &mut nearest,
-        );
-        reach(
-            cells,
-            heads,
-            mask,
-            sides,
-            slot - STRIDE,
-            3,
-            slot >= sides.below,
-            around,
-            &mut nearest,
-        );
-    }
-    if LIMITED && budget == 0 {
-        return Expanded::LimitReached;
-    }
-    Expanded::Nearest(nearest)
-}
-
-/// Marks the neighbour at slot `n`, reached by direction `dir`, and queues it in its
-/// bucket (`around.0` if it is `nearer` the goal, and then it is the `nearest`),
-/// unless it is a wall or reached already.
-///
-/// # Safety
-/// `n < cells.len()`.
-#[inline(always)]
-#[expect(clippy::too_many_arguments, reason = "the loop's registers, inlined")]
-#[expect(unsafe_code, reason = "bounds proven by the window")]
-unsafe fn reach(
-    cells: &mut [u32],
-    heads: &mut [u32; 64],
-    mask: &mut u64,
-    sides: Sides,
-    n: u32,
-    dir: u32,
-    nearer: bool,
-    around: (usize, usize),
-    nearest: &mut u32,
-) {
-    let b = if nearer { around.0 } else { around.1 };
-    // SAFETY: `n` is in bounds, as the caller promises.
-    if unsafe { get(cells, n) } < sides.stamp {
-        // SAFETY: as above.
-        unsafe { set(cells, n, sides.stamp | dir << DIR_SHIFT | heads[b]) };
-        heads[b] = n;
-        *mask |= 1 << b;
-        if nearer {
-            *nearest = n;
+    let (hot, under) = hot;
+    let mut reach = |n: u32, dir: u32, nearer: bool| {
+        // SAFETY: the four neighbours of a usable cell, as the caller promises.
+        unsafe {
+            if get(cells, n) < sides.stamp {
+                if nearer {
+                    set(cells, n, sides.stamp | dir << DIR_SHIFT | *hot);
+                    *under = *hot;
+                    *hot = n;
+                } else {
+                    set(cells, n, sides.stamp | dir << DIR_SHIFT | heads[far]);
+                    heads[far] = n;
+                    *mask |= 1 << far;
+                }
+            }
         }
-    }
+    };
+    reach(slot + 1, 0, x < sides.left);
+    reach(slot + STRIDE, 1, slot < sides.above);
+    reach(slot - 1, 2, x >= sides.right);
+    reach(slot - STRIDE, 3, slot >= sides.below);
 }
 
 /// Sets the best cell: out of line, as after its first expansions a search rarely finds
@@ -452,19 +359,6 @@ unsafe fn reach(
 #[inline(never)]
 fn improve(best: &mut (i64, u32), better: (i64, u32)) {
     *best = better;
-}
-
-/// The bucket of a cell at distance `d` from the goal: 0 for the goal alone, so that
-/// reaching it needs no test per neighbour (it is popped next), and `d - base` from 1
-/// to 63 for the others (`base` = one less than the least distance a cell 56 steps
-/// from the start can have; nearer and farther cells share the end buckets).
-#[inline(always)]
-fn bucket(d: u64, base: u64) -> usize {
-    if d == 0 {
-        0
-    } else {
-        (d - base.min(d)).clamp(1, 63) as usize
-    }
 }
 
 /// Local coordinates `(lx + 1, ly + 1)` of a greedy slot (see [`OFFSET`]).

@@ -49,13 +49,14 @@ const _: () = assert!(WINDOW_SIDE + 1 < 1 << WINDOW_SHIFT);
 /// Where a slot's fields sit in its `u32`: `generation << 20 | direction << 16 | next`.
 pub(super) const GENERATION_SHIFT: u32 = 20;
 pub(super) const DIR_SHIFT: u32 = 16;
-/// The end of a bucket list (slots of a window are below 2^15).
+/// The end of an open list, the nearer list or a bucket (slots of a window are below
+/// 2^15).
 pub(super) const NIL: u32 = 0xFFFF;
 
 /// The greedy search's per-slot state with O(1) reset: a [`GenerationMap`] packed into
 /// one `u32` a slot holding the generation it was reached in, the direction it was
-/// reached by and the next slot of its bucket list, so the open list needs no memory
-/// of its own (each slot is queued at most once per query), and walls are marked with
+/// reached by and the next slot of its open list, so the open lists need no memory
+/// of their own (each slot is queued at most once per query), and walls are marked with
 /// the generation too (see [`Walls`]). 57.5 KiB, reused by every query.
 #[derive(Clone, Debug)]
 pub(super) struct Slots {
