@@ -227,3 +227,65 @@ fn searches_given_components_stop_early_only_for_goals_out_of_reach() {
     }
     assert!(bounded > 100, "only {bounded} unreachable queries");
 }
+
+#[test]
+fn jump_point_searches_given_components_stop_early_only_for_goals_out_of_reach() {
+    let mut with = tilepath::Jps::whole_grid();
+    let mut plain = tilepath::Jps::whole_grid();
+    let (mut bounded, mut capped) = (0, 0);
+    let mut rng = rng(77);
+    for seed in 0..30u64 {
+        // Floor and walls, and a wall across the map with no gap: the top and bottom
+        // are apart.
+        let walls = random_grid(&mut rng, 400, 400, 0.25);
+        let grid = tilepath::Grid::from_fn(400, 400, |c| {
+            if c.y == 200 || walls.get(c) == Some(tilepath::TileKind::K3) {
+                tilepath::TileKind::K3
+            } else {
+                tilepath::TileKind::K0
+            }
+        })
+        .unwrap();
+        for mobility in [Mobility::FLOOR_ONLY, Mobility::new([1, 2, 0, 0])] {
+            let parts = Components::new(&grid, mobility);
+            let (a, b) = (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid));
+            let four = with.build_path_in(&parts, &grid, a, b, mobility).unwrap();
+            let eight = with.build_path8_in(&parts, &grid, a, b, mobility).unwrap();
+            if parts.is_reachable(a, b) {
+                assert_eq!(
+                    four.route,
+                    plain.build_path(&grid, a, b, mobility).unwrap().route
+                );
+                assert_eq!(
+                    eight.route,
+                    plain.build_path8(&grid, a, b, mobility).unwrap().route
+                );
+            } else {
+                bounded += 1;
+                // (A unit standing on a blocked cell may step off it, and so may
+                // reach the goal.)
+                if grid.is_passable(a, mobility) {
+                    for r in [&four.route, &eight.route] {
+                        assert!(!r.reaches_goal, "seed {seed}: {a} -> {b}");
+                    }
+                }
+                for expanded in [four.expanded, eight.expanded] {
+                    assert!(expanded <= tilepath::UNREACHABLE_EXPANSIONS);
+                }
+                assert_eq!(
+                    with.max_expansions(),
+                    u32::MAX,
+                    "the cap outlived the query"
+                );
+                // Without components, the search would have gone on past the cap.
+                let unbounded = plain.build_path8(&grid, a, b, mobility).unwrap();
+                capped += usize::from(unbounded.expanded > tilepath::UNREACHABLE_EXPANSIONS);
+            }
+        }
+    }
+    assert!(bounded > 20, "only {bounded} unreachable queries");
+    assert!(
+        capped > 10,
+        "only {capped} of them would have searched past the cap"
+    );
+}

@@ -230,6 +230,12 @@ impl AStar {
         self.max_expansions = max.max(1);
     }
 
+    /// The expansion limit ([`with_max_expansions`](Self::with_max_expansions)).
+    #[must_use]
+    pub const fn max_expansions(&self) -> u32 {
+        self.max_expansions
+    }
+
     /// Bytes of scratch this solver holds: node slots plus reserved open-list
     /// entries (reserved memory is only touched as queries use it).
     #[must_use]
@@ -300,7 +306,7 @@ impl AStar {
         to: Cell,
         mobility: Mobility,
     ) -> Result<PathResult<GridPath>, PathError> {
-        self.bounded_unless_reachable(parts, from, to, mobility, |s| {
+        within_reach(self, parts, (from, to), mobility, |s| {
             s.run::<Four>(grid, from, to, mobility)
         })
     }
@@ -318,28 +324,9 @@ impl AStar {
         to: Cell,
         mobility: Mobility,
     ) -> Result<PathResult<GridPath8>, PathError> {
-        self.bounded_unless_reachable(parts, from, to, mobility, |s| {
+        within_reach(self, parts, (from, to), mobility, |s| {
             s.run::<Eight>(grid, from, to, mobility)
         })
-    }
-
-    fn bounded_unless_reachable<R>(
-        &mut self,
-        parts: &Components,
-        from: Cell,
-        to: Cell,
-        mobility: Mobility,
-        search: impl FnOnce(&mut Self) -> R,
-    ) -> R {
-        debug_assert!(parts.serves(mobility), "components of another mobility");
-        if parts.is_reachable(from, to) {
-            return search(self);
-        }
-        let limit = self.max_expansions;
-        self.max_expansions = limit.min(UNREACHABLE_EXPANSIONS);
-        let answer = search(self);
-        self.max_expansions = limit;
-        answer
     }
 
     fn run<N: Neighborhood>(
@@ -418,6 +405,43 @@ impl AStar {
             node_parent(nodes.get(slot as usize))
         }))
     }
+}
+
+/// A solver with an expansion limit, which [`within_reach`] lowers for goals out of
+/// reach.
+pub(crate) trait ExpansionLimit {
+    fn limit(&self) -> u32;
+    fn set_limit(&mut self, max: u32);
+}
+
+impl ExpansionLimit for AStar {
+    fn limit(&self) -> u32 {
+        self.max_expansions
+    }
+    fn set_limit(&mut self, max: u32) {
+        self.set_max_expansions(max);
+    }
+}
+
+/// Runs `search` on `solver`, capped at [`UNREACHABLE_EXPANSIONS`] (or the solver's own
+/// limit, if lower) when `parts` says the goal cannot be reached from the start: the
+/// rule of [`AStar::build_path_in`].
+pub(crate) fn within_reach<S: ExpansionLimit, R>(
+    solver: &mut S,
+    parts: &Components,
+    (from, to): (Cell, Cell),
+    mobility: Mobility,
+    search: impl FnOnce(&mut S) -> R,
+) -> R {
+    debug_assert!(parts.serves(mobility), "components of another mobility");
+    if parts.is_reachable(from, to) {
+        return search(solver);
+    }
+    let limit = solver.limit();
+    solver.set_limit(limit.min(UNREACHABLE_EXPANSIONS));
+    let answer = search(solver);
+    solver.set_limit(limit);
+    answer
 }
 
 /// The open list of an A* search: a monotone priority queue of slots.

@@ -5,11 +5,14 @@ mod jump;
 mod route;
 mod rows;
 
+use super::astar::{ExpansionLimit, within_reach};
 use super::nodes::{CLOSED, node_g, node_parent};
 use super::{NO_PARENT, PackedSteps, PathError, PathResult};
+#[cfg(doc)]
+use crate::UNREACHABLE_EXPANSIONS;
 use crate::cost::OCTILE_DIAGONAL;
 use crate::queue::StampedWords;
-use crate::{AStar, Cell, Direction8, Grid, GridPath, GridPath8, MAX_STEPS, Mobility};
+use crate::{AStar, Cell, Components, Direction8, Grid, GridPath, GridPath8, MAX_STEPS, Mobility};
 use jump::{NOWHERE, Nearest, Outcome, Search, Slots};
 use rows::Rows;
 
@@ -176,8 +179,8 @@ impl Jps {
         mobility.min_cost() == mobility.max_cost()
     }
 
-    /// Stops a search after `max` jump point expansions (at least 1) with a partial
-    /// result towards the nearest cell seen so far (reached by the route the search
+    /// Stops a query after `max` jump point expansions in all (at least 1) with a
+    /// partial result towards the nearest cell seen so far (reached by the route the search
     /// found, which need not be the cheapest way there). Caps the time of a query on
     /// huge grids or when goals are often unreachable. The fallback [`AStar`] takes
     /// the same limit, in cells.
@@ -191,6 +194,49 @@ impl Jps {
     pub fn set_max_expansions(&mut self, max: u32) {
         self.max_expansions = max.max(1);
         self.astar.set_max_expansions(max);
+    }
+
+    /// The expansion limit ([`with_max_expansions`](Self::with_max_expansions)).
+    #[must_use]
+    pub const fn max_expansions(&self) -> u32 {
+        self.max_expansions
+    }
+
+    /// [`build_path`](Self::build_path) for a goal that may be out of reach, answered
+    /// without searching a whole component: [`AStar::build_path_in`]'s rule, with
+    /// [`UNREACHABLE_EXPANSIONS`] counting jump points where jump point search applies.
+    ///
+    /// # Errors
+    /// As [`build_path`](Self::build_path).
+    pub fn build_path_in(
+        &mut self,
+        parts: &Components,
+        grid: &Grid,
+        from: Cell,
+        to: Cell,
+        mobility: Mobility,
+    ) -> Result<PathResult<GridPath>, PathError> {
+        within_reach(self, parts, (from, to), mobility, |s| {
+            s.build_path(grid, from, to, mobility)
+        })
+    }
+
+    /// [`build_path8`](Self::build_path8) with [`build_path_in`](Self::build_path_in)'s
+    /// answer for goals out of reach.
+    ///
+    /// # Errors
+    /// As [`build_path`](Self::build_path).
+    pub fn build_path8_in(
+        &mut self,
+        parts: &Components,
+        grid: &Grid,
+        from: Cell,
+        to: Cell,
+        mobility: Mobility,
+    ) -> Result<PathResult<GridPath8>, PathError> {
+        within_reach(self, parts, (from, to), mobility, |s| {
+            s.build_path8(grid, from, to, mobility)
+        })
     }
 
     /// Bytes of scratch this solver holds: its [`AStar`]'s, which both searches use
@@ -288,7 +334,10 @@ impl Jps {
         let target = if reachable { goal } else { NOWHERE };
         let ends = (from, to);
         let mut expanded = 0;
-        if reachable {
+        // Under an expansion limit the one search must also track the nearest cell,
+        // so that the limit bounds the query; without one, an untracked search is
+        // cheaper and the tracking one runs only if the goal is not found.
+        if reachable && self.max_expansions == u32::MAX {
             let mut search =
                 Search::<EIGHT, false>::new(rows, slots, goal, target, self.max_expansions);
             let (nodes, open) = self.astar.borrow_scratch(grid)?;
@@ -320,6 +369,15 @@ impl Jps {
     ) -> impl Iterator<Item = (i64, i64)> + '_ {
         let straight = Search::<EIGHT, false>::STRAIGHT;
         chain(self.astar.nodes(), slots, slot, (straight, OCTILE_DIAGONAL))
+    }
+}
+
+impl ExpansionLimit for Jps {
+    fn limit(&self) -> u32 {
+        self.max_expansions
+    }
+    fn set_limit(&mut self, max: u32) {
+        self.set_max_expansions(max);
     }
 }
 
