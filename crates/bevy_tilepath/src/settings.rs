@@ -61,6 +61,12 @@ pub struct PathingSettings {
     /// ([`ComputeTaskPool`](Parallelism::ComputeTaskPool)); 1: everything on the
     /// calling thread. Results do not depend on it. Default: 0.
     pub threads: usize,
+    /// Whole-grid solvers the threads share (at least 1). Each is made when a search
+    /// needs one and none is free, and holds 8 bytes a cell of the largest grid it
+    /// searched (128 MiB on a 4096x4096 map) plus small open lists; past this many, a
+    /// thread waits for one to be free. Windowed searches and fields need none.
+    /// Default: 2.
+    pub whole_grid_solvers: usize,
     /// Where the threads come from. Default: [`Parallelism::SolverThreads`].
     pub parallelism: Parallelism,
 }
@@ -93,6 +99,7 @@ impl Default for PathingSettings {
             retry_interval: 30,
             parallel_min_batch: 64,
             threads: 0,
+            whole_grid_solvers: 2,
             parallelism: Parallelism::SolverThreads,
         }
     }

@@ -276,6 +276,8 @@ fn random_settings(rng: &mut StdRng) -> PathingSettings {
         retry_interval: rng.random_range(0..40),
         parallel_min_batch: rng.random_range(0..80),
         threads: rng.random_range(0..4),
+        // 0 is taken as 1: threads then wait for the one solver.
+        whole_grid_solvers: rng.random_range(0..3),
         parallelism: if rng.random_bool(0.8) {
             Parallelism::SolverThreads
         } else {

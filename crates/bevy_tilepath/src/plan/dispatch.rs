@@ -10,16 +10,19 @@ use super::fields::FieldCache;
 use super::job::{Answer, Job};
 use super::reach::ReachCache;
 use super::threads::SolverThreads;
+use super::whole::WholeGridPool;
 use crate::{Parallelism, PathingSettings};
 
 /// Jobs handed out at a time: small enough to balance the threads, large enough that
 /// taking them is negligible next to solving them (a few microseconds each).
 const JOBS_PER_TAKE: usize = 16;
 
-/// The solver scratch of every thread and the plugin's own threads.
+/// The solver scratch of every thread, the whole-grid solvers they share, and the
+/// plugin's own threads.
 #[derive(Default)]
 pub(crate) struct Dispatch {
     scratch: Vec<Scratch>,
+    whole: WholeGridPool,
     /// Started on the first batch worth spreading, with the number asked for (fewer may
     /// start where threads are unavailable); restarted if `threads` changes.
     solver_threads: Option<(usize, SolverThreads)>,
@@ -38,9 +41,11 @@ impl Dispatch {
         reach: &ReachCache,
     ) {
         let window = settings.window_distance;
+        self.whole.set_limit(settings.whole_grid_solvers);
+        let whole = &self.whole;
         let solve = |job: &mut Job, s: &mut Scratch| {
             if job.answer == Answer::Unsolved {
-                solve_job(job, grid, fields, reach.get(job.mobility), s, window);
+                solve_job(job, grid, fields, reach.get(job.mobility), s, whole, window);
             }
         };
         let parts = match (settings.threads, settings.parallelism) {

@@ -3,23 +3,31 @@
 //! In order: a shared distance field when one was assigned (and reaches the unit);
 //! otherwise a windowed search (greedy when asked for and 4-connected, else A*) for a
 //! goal within [`window_distance`](crate::PathingSettings::window_distance); otherwise,
-//! or when the window holds no route to a goal the unit can reach, whole-grid A*. A
-//! goal the mobility's components say is out of reach never costs a whole-grid search:
-//! the search stops after [`UNREACHABLE_EXPANSIONS`] and the unit walks towards the
-//! closest cell it found.
+//! or when the window holds no route to a goal the unit can reach, a whole-grid search:
+//! jump point search where the mobility has one cost, A* where it has several (see
+//! [`Jps`]), on a solver borrowed from the [`WholeGridPool`]. A goal the mobility's
+//! components say is out of reach never costs a whole-grid search: the search stops
+//! after [`UNREACHABLE_EXPANSIONS`] and the unit walks towards the closest cell it
+//! found.
 
 #[cfg(doc)]
 use tilepath::UNREACHABLE_EXPANSIONS;
-use tilepath::{AStar, Components, Connectivity, Greedy, Grid, GridPath8, PathResult};
+use tilepath::{AStar, Components, Connectivity, Greedy, Grid, GridPath8, Jps, PathResult};
 
 use super::fields::FieldCache;
 use super::job::{Answer, Job, Route};
+use super::whole::WholeGridPool;
 use crate::{NoPathReason, SearchMode};
 
-/// One thread's solver scratch, built once and reused for every search.
+/// Work a jump point counts for against the tick's budget: its scans cross the cells
+/// A* would have expanded one by one, at a few expansions' cost per jump point on room
+/// and cave maps.
+const JUMP_POINT_WORK: u64 = 4;
+
+/// One thread's windowed solver scratch (fixed and small), built once and reused for
+/// every search; whole-grid solvers come from the [`WholeGridPool`].
 pub(crate) struct Scratch {
     window: AStar,
-    whole: AStar,
     greedy: Greedy,
 }
 
@@ -27,7 +35,6 @@ impl Scratch {
     pub(crate) fn new() -> Self {
         Self {
             window: AStar::new(),
-            whole: AStar::whole_grid(),
             greedy: Greedy::new(),
         }
     }
@@ -40,6 +47,7 @@ pub(crate) fn solve_job(
     fields: &FieldCache,
     reach: Option<&Components>,
     s: &mut Scratch,
+    whole: &WholeGridPool,
     window: u32,
 ) {
     let reachable = reach.is_none_or(|p| p.is_reachable(job.start, job.goal));
@@ -80,10 +88,16 @@ pub(crate) fn solve_job(
     let r = match found {
         Some(r) => r,
         None => {
-            s.whole.set_max_expansions(job.max_expansions);
-            match search_whole(&mut s.whole, reach, grid, job) {
+            let mut solver = whole.borrow();
+            solver.set_max_expansions(job.max_expansions);
+            match search_whole(&mut solver, reach, grid, job) {
                 Ok(r) => {
-                    work += u64::from(r.expanded);
+                    let weight = if Jps::applies_to(job.mobility) {
+                        JUMP_POINT_WORK
+                    } else {
+                        1
+                    };
+                    work += weight * u64::from(r.expanded);
                     r
                 }
                 Err(_) => {
@@ -134,13 +148,18 @@ fn search(
 
 /// A whole-grid search, bounded when `reach` says the goal is out of reach.
 fn search_whole(
-    solver: &mut AStar,
+    solver: &mut Jps,
     reach: Option<&Components>,
     grid: &Grid,
     job: &Job,
 ) -> Result<PathResult<GridPath8>, tilepath::PathError> {
     let Some(parts) = reach else {
-        return search(solver, grid, job);
+        return match job.connectivity {
+            Connectivity::Eight => solver.build_path8(grid, job.start, job.goal, job.mobility),
+            Connectivity::Four => solver
+                .build_path(grid, job.start, job.goal, job.mobility)
+                .map(|r| r.map_path(GridPath8::from)),
+        };
     };
     match job.connectivity {
         Connectivity::Eight => {

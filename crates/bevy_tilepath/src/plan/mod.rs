@@ -4,7 +4,9 @@
 //! A request flows one way: `collect` queues the unit; `solve` takes it from the queue
 //! into a [`job::Job`] (one read of the unit), answers it at once if it cannot be
 //! searched, lets [`fields`] serve crowds heading for one cell, [`engine`] pick and run
-//! the search for the rest (with [`reach`] telling goals out of reach apart) ([`dispatch`] spreads a batch over [`threads`]), and writes
+//! the search for the rest (with [`reach`] telling goals out of reach apart, and
+//! [`whole`] lending whole-grid solvers; [`dispatch`] spreads a batch over [`threads`]),
+//! and writes
 //! the one [`job::Answer`] back to the unit (one write).
 
 pub(crate) mod collect;
@@ -15,6 +17,7 @@ mod job;
 mod reach;
 pub(crate) mod solve;
 mod threads;
+mod whole;
 
 use std::collections::VecDeque;
 
