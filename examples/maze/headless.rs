@@ -1,4 +1,5 @@
-//! Headless: the simulation without a window, printing tick statistics.
+//! Headless: the simulation without a window, printing tick statistics (and, with
+//! `--orders`, the account of requests made and answered).
 
 use std::time::Instant;
 
@@ -6,7 +7,9 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_tilepath::prelude::*;
 
+use crate::layout::MapKind;
 use crate::options::Options;
+use crate::orders::OrderStats;
 use crate::simulation::{Autopilot, Chaser, MazePlugin, Score};
 
 pub(crate) fn headless_app(options: Options, autopilot: bool) -> App {
@@ -33,14 +36,25 @@ pub(crate) fn percentile(sorted: &[f64], p: f64) -> f64 {
 
 pub(crate) fn run_headless(options: Options) {
     let ticks = options.ticks;
+    let units = match options.orders {
+        Some(seconds) => format!("{} units, new orders every {seconds} s", options.chasers),
+        None => format!("{} chasers", options.chasers),
+    };
     println!(
-        "maze {}x{} seed {}, {} chasers, {} ticks (60 Hz), {} compute threads",
+        "{} {}x{} seed {}, {units}, {} ticks (60 Hz), {} compute threads, solver threads {}",
+        match options.map {
+            MapKind::Maze => "maze",
+            MapKind::Rooms => "rooms",
+        },
         options.width,
         options.height,
         options.seed,
-        options.chasers,
         ticks,
-        bevy::tasks::available_parallelism()
+        bevy::tasks::available_parallelism(),
+        match options.threads {
+            0 => "one per core".to_string(),
+            n => n.to_string(),
+        }
     );
     let mut app = headless_app(options, true);
     let setup = Instant::now();
@@ -48,7 +62,7 @@ pub(crate) fn run_headless(options: Options) {
     println!("setup {:.1} ms", setup.elapsed().as_secs_f64() * 1e3);
     let mut whole = Vec::with_capacity(ticks as usize);
     let mut pathing = Vec::with_capacity(ticks as usize);
-    let (mut served, mut max_waiting, mut fields) = (0_u64, 0_u32, 0_u64);
+    let (mut served, mut max_waiting, mut fields, mut work) = (0_u64, 0_u32, 0_u64, 0_u64);
     for _ in 0..ticks {
         let t = Instant::now();
         app.update();
@@ -58,6 +72,7 @@ pub(crate) fn run_headless(options: Options) {
         served += u64::from(d.served);
         max_waiting = max_waiting.max(d.waiting);
         fields += u64::from(d.fields_built);
+        work += d.expanded;
     }
     let report = |name: &str, v: &mut Vec<f64>| {
         let mean = v.iter().sum::<f64>() / v.len().max(1) as f64;
@@ -76,10 +91,50 @@ pub(crate) fn run_headless(options: Options) {
         .iter(world)
         .count();
     let caught = world.resource::<Score>().caught;
+    let per_tick = |n: u64| n as f64 / ticks.max(1) as f64;
     println!(
         "requests served {served} ({:.0}/tick), most waiting after a tick {max_waiting}, \
-         fields built {fields}; chasers alive {alive}, caught {caught}",
-        served as f64 / ticks.max(1) as f64
+         fields built {fields}, work {:.0}/tick; chasers alive {alive}, caught {caught}",
+        per_tick(served),
+        per_tick(work)
+    );
+    if let Some(o) = world.get_resource::<OrderStats>() {
+        print_orders(o);
+    }
+}
+
+/// The orders' account: what was asked, what was answered, how long it took.
+fn print_orders(o: &OrderStats) {
+    let tick_ms = 1000.0 / 60.0;
+    println!(
+        "requests made {} (orders {}, next segments {}), answered {} (found {}, partial {}, \
+         failed {}), replaced by a newer order {}, waiting at the end {}: lost {}",
+        o.made(),
+        o.orders,
+        o.segments,
+        o.answered(),
+        o.found,
+        o.partial,
+        o.failed,
+        o.replaced,
+        o.waiting,
+        o.lost()
+    );
+    println!(
+        "wait from request to answer: mean {:.2} ticks, longest {} ticks ({:.0} ms of game \
+         time); most waiting after a tick {}; answers nobody asked for {}; ticks the plugin \
+         counted other waiting requests {}",
+        o.wait_sum as f64 / o.answered().max(1) as f64,
+        o.longest_wait,
+        o.longest_wait as f64 * tick_ms,
+        o.most_waiting,
+        o.unasked,
+        o.disagreements
+    );
+    println!(
+        "units standing at a segment's end waiting for the next: {} unit-ticks, longest {} \
+         ticks",
+        o.stalled, o.longest_stall
     );
 }
 
@@ -88,6 +143,7 @@ mod tests {
     use super::*;
     use crate::layout::Maze;
     use crate::options::parse_args;
+    use crate::orders::Unit;
     use crate::simulation::Player;
     use std::collections::HashMap;
 
@@ -173,5 +229,68 @@ mod tests {
         }
         // 2 s at 7 cells a second: the player has been somewhere.
         assert!(visited.len() >= 5, "the player barely moved: {visited:?}");
+    }
+
+    /// The orders scenario on a small rooms map: every order and every next segment is
+    /// answered (the game's account and the plugin's agree after every tick), nobody
+    /// stands at the end of a segment, every unit walks, and each path leads to its
+    /// unit's latest order.
+    #[test]
+    fn every_order_is_answered_and_units_keep_walking() {
+        let options = parse_args(args(
+            "--headless --map rooms --size 96 --units 50 --orders 12 --seed 3",
+        ))
+        .unwrap()
+        .unwrap();
+        let mut app = headless_app(options, false);
+        app.update();
+        let maze = app.world().resource::<Maze>().clone();
+        let units = |app: &mut App| -> Vec<(Entity, Cell)> {
+            let world = app.world_mut();
+            let mut q = world.query_filtered::<(Entity, &GridCell), With<Unit>>();
+            q.iter(world).map(|(e, c)| (e, c.0)).collect()
+        };
+        let mut last: HashMap<Entity, Cell> = units(&mut app).into_iter().collect();
+        assert_eq!(last.len(), 50);
+        let mut walked: HashMap<Entity, u32> = HashMap::new();
+        // 15 s: every unit gets its first order within 12 s, the early ones a second.
+        for _ in 0..900 {
+            app.update();
+            for (e, c) in units(&mut app) {
+                assert!(!maze.is_wall(c), "a unit stands in the wall at {c:?}");
+                if last.insert(e, c) != Some(c) {
+                    *walked.entry(e).or_default() += 1;
+                }
+            }
+        }
+        let o = *app.world().resource::<OrderStats>();
+        assert!((50..100).contains(&o.orders), "{o:?}");
+        assert!(o.segments > 0, "no route ran past its first segment: {o:?}");
+        assert_eq!(o.lost(), 0, "{o:?}");
+        assert_eq!(
+            (
+                o.failed,
+                o.partial,
+                o.unasked,
+                o.disagreements,
+                o.longest_stall
+            ),
+            (0, 0, 0, 0, 0),
+            "{o:?}"
+        );
+        assert!(o.longest_wait <= 1, "{o:?}");
+        // Every request the plugin served is one the game accounts for.
+        let served = app.world().resource::<PathingDiagnostics>().total_served;
+        assert_eq!(served, o.answered());
+        // At 3 to 5.5 cells a second for at least 3 s since the first order.
+        assert_eq!(walked.len(), 50);
+        assert!(walked.values().all(|&n| n >= 9), "{walked:?}");
+        let world = app.world_mut();
+        let mut q = world.query::<(&Unit, &PathRequest, &UnitPath)>();
+        for (unit, request, path) in q.iter(world) {
+            if !unit.is_waiting() {
+                assert_eq!(request.goal, PathGoal::Cell(path.goal));
+            }
+        }
     }
 }

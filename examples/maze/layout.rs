@@ -1,4 +1,5 @@
-//! The maze's layout: generation, walls and floors, the tile textures that draw them.
+//! The maze's layout: generation (a maze, or rooms and open areas), walls and floors,
+//! the tile textures that draw them.
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
@@ -18,6 +19,16 @@ pub(crate) fn kind_of(texture: TileTextureIndex) -> TileKind {
     }
 }
 
+/// Which kind of map `--map` generates.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum MapKind {
+    /// Corridors one cell wide with a few loops: the classic maze.
+    #[default]
+    Maze,
+    /// Rooms joined by doors and corridors, and open areas strewn with pillars.
+    Rooms,
+}
+
 /// The maze layout: `true` = wall. Row-major, `y` up (tile positions).
 #[derive(Resource, Clone, Debug)]
 pub(crate) struct Maze {
@@ -27,6 +38,15 @@ pub(crate) struct Maze {
 }
 
 impl Maze {
+    /// A map of `kind`, `width` x `height` cells, walled all round, every floor cell
+    /// reachable from every other.
+    pub(crate) fn new(kind: MapKind, width: u32, height: u32, rng: &mut StdRng) -> Self {
+        match kind {
+            MapKind::Maze => Self::generate(width, height, rng),
+            MapKind::Rooms => Self::rooms(width, height, rng),
+        }
+    }
+
     /// A maze carved by a randomised depth-first search on the odd cells, with one wall
     /// in ten between two corridors knocked down so that there are loops to flank by.
     pub(crate) fn generate(width: u32, height: u32, rng: &mut StdRng) -> Self {
@@ -68,6 +88,152 @@ impl Maze {
             height,
             walls,
         }
+    }
+
+    /// Rooms and open areas, as on a strategy game's map: the map is cut into blocks of
+    /// 16x16 cells; a block holds a room of random size, or (one in four) is open
+    /// ground, merging with open neighbours (blocks touch) into larger areas strewn
+    /// with pillars.
+    /// Neighbouring blocks are joined along a random spanning tree plus one pair in
+    /// four besides (loops to go round by), by corridors one or two cells wide.
+    pub(crate) fn rooms(width: u32, height: u32, rng: &mut StdRng) -> Self {
+        let (w, h) = (width as i32, height as i32);
+        let mut walls = vec![true; (width * height) as usize];
+        let idx = |x: i32, y: i32| (y * w + x) as usize;
+        let carve = |walls: &mut [bool], x0: i32, y0: i32, x1: i32, y1: i32| {
+            for y in y0.max(1)..=y1.min(h - 2) {
+                for x in x0.max(1)..=x1.min(w - 2) {
+                    walls[idx(x, y)] = false;
+                }
+            }
+        };
+        // Blocks of `b` cells inside the border; the last row and column take the rest.
+        let b = 16.min(w - 2).min(h - 2);
+        let (bw, bh) = (((w - 2) / b).max(1), ((h - 2) / b).max(1));
+        let block = |bx: i32, by: i32| {
+            let x1 = if bx == bw - 1 {
+                w - 2
+            } else {
+                1 + (bx + 1) * b - 1
+            };
+            let y1 = if by == bh - 1 {
+                h - 2
+            } else {
+                1 + (by + 1) * b - 1
+            };
+            (1 + bx * b, 1 + by * b, x1, y1)
+        };
+        let mut centres = vec![Cell::default(); (bw * bh) as usize];
+        let mut open = vec![false; (bw * bh) as usize];
+        for by in 0..bh {
+            for bx in 0..bw {
+                let (x0, y0, x1, y1) = block(bx, by);
+                let i = (by * bw + bx) as usize;
+                if rng.random_range(0..4) == 0 {
+                    open[i] = true;
+                    carve(&mut walls, x0, y0, x1, y1);
+                    centres[i] = Cell::new((x0 + x1) / 2, (y0 + y1) / 2);
+                } else {
+                    // A room with a wall of at least one cell to the block's edges.
+                    let (room_w, room_h) = (x1 - x0 - 1, y1 - y0 - 1);
+                    let rw = rng.random_range(room_w.clamp(1, 4)..=room_w.max(1));
+                    let rh = rng.random_range(room_h.clamp(1, 4)..=room_h.max(1));
+                    let rx = x0 + 1 + rng.random_range(0..=(room_w - rw).max(0));
+                    let ry = y0 + 1 + rng.random_range(0..=(room_h - rh).max(0));
+                    carve(&mut walls, rx, ry, rx + rw - 1, ry + rh - 1);
+                    centres[i] = Cell::new(rx + rw / 2, ry + rh / 2);
+                }
+            }
+        }
+        // Pillars on the open ground (one cell in 30), before the corridors, which cut
+        // through them: every block's centre is on a corridor.
+        for by in 0..bh {
+            for bx in 0..bw {
+                if !open[(by * bw + bx) as usize] {
+                    continue;
+                }
+                let (x0, y0, x1, y1) = block(bx, by);
+                for y in y0 + 1..y1 {
+                    for x in x0 + 1..x1 {
+                        if rng.random_range(0..30) == 0 {
+                            walls[idx(x, y)] = true;
+                        }
+                    }
+                }
+            }
+        }
+        for c in &centres {
+            walls[idx(c.x, c.y)] = false;
+        }
+        // A random spanning tree of the blocks (depth-first), plus extra links.
+        let mut links = Vec::new();
+        let mut seen = vec![false; (bw * bh) as usize];
+        let mut stack = vec![(0, 0)];
+        seen[0] = true;
+        while let Some(&(bx, by)) = stack.last() {
+            let mut next = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+            let mut n = 0;
+            for (dx, dy) in next {
+                let (nx, ny) = (bx + dx, by + dy);
+                if (0..bw).contains(&nx) && (0..bh).contains(&ny) && !seen[(ny * bw + nx) as usize]
+                {
+                    next[n] = (nx, ny);
+                    n += 1;
+                }
+            }
+            if n == 0 {
+                stack.pop();
+                continue;
+            }
+            let (nx, ny) = next[rng.random_range(0..n)];
+            seen[(ny * bw + nx) as usize] = true;
+            links.push(((bx, by), (nx, ny)));
+            stack.push((nx, ny));
+        }
+        for by in 0..bh {
+            for bx in 0..bw {
+                if bx + 1 < bw && rng.random_range(0..4) == 0 {
+                    links.push(((bx, by), (bx + 1, by)));
+                }
+                if by + 1 < bh && rng.random_range(0..4) == 0 {
+                    links.push(((bx, by), (bx, by + 1)));
+                }
+            }
+        }
+        // Each link: a corridor from one centre to the other, first along x, then y.
+        for ((ax, ay), (cx, cy)) in links {
+            let (a, c) = (
+                centres[(ay * bw + ax) as usize],
+                centres[(cy * bw + cx) as usize],
+            );
+            let wide = rng.random_range(0..3) == 0;
+            let extra = i32::from(wide);
+            carve(
+                &mut walls,
+                a.x.min(c.x),
+                a.y,
+                a.x.max(c.x) + extra,
+                a.y + extra,
+            );
+            carve(
+                &mut walls,
+                c.x,
+                a.y.min(c.y),
+                c.x + extra,
+                a.y.max(c.y) + extra,
+            );
+        }
+        let mut map = Self {
+            width,
+            height,
+            walls,
+        };
+        // Every floor cell reachable: wall in whatever the pillars closed off.
+        let d = map.distances(centres[0]);
+        for (wall, d) in map.walls.iter_mut().zip(d) {
+            *wall |= d == u32::MAX;
+        }
+        map
     }
 
     pub(crate) fn contains(&self, c: Cell) -> bool {
@@ -140,5 +306,41 @@ mod tests {
                 .all(|c| d[(c.y as u32 * 41 + c.x as u32) as usize] != u32::MAX)
         );
         assert!((0..41).all(|x| maze.is_wall(Cell::new(x, 0)) && maze.is_wall(Cell::new(x, 30))));
+    }
+
+    /// Rooms maps of any size are connected, walled all round, and mostly floor, with
+    /// open areas (a 5x5 square of floor) somewhere.
+    #[test]
+    fn rooms_are_connected_with_walls_around() {
+        for (w, h, seed) in [(96, 96, 1), (8, 8, 2), (41, 23, 3), (130, 70, 4)] {
+            let mut rng = StdRng::seed_from_u64(seed);
+            let map = Maze::new(MapKind::Rooms, w, h, &mut rng);
+            let floor: Vec<Cell> = map.floor_cells().collect();
+            assert!(!floor.is_empty());
+            let d = map.distances(floor[0]);
+            assert!(
+                floor
+                    .iter()
+                    .all(|c| d[(c.y as u32 * w + c.x as u32) as usize] != u32::MAX),
+                "{w}x{h}: a floor cell is cut off"
+            );
+            let (wi, hi) = (w as i32, h as i32);
+            assert!(
+                (0..wi).all(|x| map.is_wall(Cell::new(x, 0)) && map.is_wall(Cell::new(x, hi - 1)))
+            );
+            assert!(
+                (0..hi).all(|y| map.is_wall(Cell::new(0, y)) && map.is_wall(Cell::new(wi - 1, y)))
+            );
+            if w >= 96 {
+                assert!(
+                    floor.len() * 3 > (w * h) as usize,
+                    "{w}x{h}: too little floor"
+                );
+                let open = floor.iter().any(|c| {
+                    (0..5).all(|dy| (0..5).all(|dx| !map.is_wall(Cell::new(c.x + dx, c.y + dy))))
+                });
+                assert!(open, "{w}x{h}: no open area");
+            }
+        }
     }
 }

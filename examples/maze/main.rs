@@ -4,20 +4,28 @@
 //! ```sh
 //! cargo run --release --example maze                      # windowed
 //! cargo run --release --example maze -- --headless --chasers 10000 --ticks 600
+//! cargo run --release --example maze -- --headless --map rooms --size 1024 --units 2000 --orders 5
 //! cargo run --release --example maze -- --help
 //! ```
 //!
 //! Keys: arrows/WASD move, Space spawns 200 chasers, click toggles a wall, R builds a
 //! new maze, G toggles the path gizmos, Esc quits.
 //!
-//! The files: `options.rs` (the command line), `layout.rs` (maze generation),
-//! `simulation.rs` (player, chasers, catching: shared by both modes), `headless.rs`
-//! (tick statistics, and the simulation's tests), `window.rs` (window, input,
-//! screenshots), `ui.rs` (the panel).
+//! With `--orders SECS` the units are not chasers: each walks to a far goal of its own
+//! and gets a new one every `SECS` seconds, and the plugin plans the long routes segment
+//! by segment; headless, the run prints how long requests waited and checks that every
+//! one was answered. `--map rooms` makes rooms and open areas instead of a maze.
+//!
+//! The files: `options.rs` (the command line), `layout.rs` (maze and rooms
+//! generation), `simulation.rs` (player, chasers, catching: shared by both modes),
+//! `orders.rs` (the orders scenario and its account of requests), `headless.rs` (tick
+//! statistics, and the simulation's tests), `window.rs` (window, input, screenshots),
+//! `ui.rs` (the panel).
 
 mod headless;
 mod layout;
 mod options;
+mod orders;
 mod simulation;
 mod ui;
 mod window;

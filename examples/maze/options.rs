@@ -4,12 +4,19 @@ use std::path::PathBuf;
 
 use bevy::prelude::*;
 
+use crate::layout::MapKind;
+
 pub(crate) const USAGE: &str = "\
 usage: maze [options]
 
   --seed N          maze and spawn seed (default 1)
   --size N|WxH      maze size in cells, 8..=1024 (default 80x80)
+  --map maze|rooms  a maze, or rooms and open areas (default maze)
   --chasers N       chasers at the start (default 300 windowed, 1000 headless)
+  --orders SECS     instead of chasing, N units (--units N, the same as --chasers)
+                    walk to far goals of their own, each getting a new one every
+                    SECS seconds (staggered); headless prints how long requests
+                    waited and checks that each one is answered
   --headless        run without a window and print tick statistics
   --ticks N         headless: fixed ticks to run (default 600)
   --budget N        pathing work per tick in expansions, 0 = unlimited
@@ -30,7 +37,10 @@ pub(crate) struct Options {
     pub(crate) seed: u64,
     pub(crate) width: u32,
     pub(crate) height: u32,
+    pub(crate) map: MapKind,
     pub(crate) chasers: usize,
+    /// Seconds between one unit's orders: the orders scenario instead of chasers.
+    pub(crate) orders: Option<f32>,
     pub(crate) headless: bool,
     pub(crate) ticks: u64,
     pub(crate) screenshot: Option<PathBuf>,
@@ -49,7 +59,9 @@ pub(crate) fn parse_args(
         seed: 1,
         width: 80,
         height: 80,
+        map: MapKind::Maze,
         chasers: 0,
+        orders: None,
         headless: false,
         ticks: 600,
         screenshot: None,
@@ -72,7 +84,15 @@ pub(crate) fn parse_args(
             "--compute-pool" => o.compute_pool = true,
             "--threads" => o.threads = number(&value("--threads")?, "--threads")?,
             "--seed" => o.seed = number(&value("--seed")?, "--seed")?,
-            "--chasers" => chasers = Some(number::<usize>(&value("--chasers")?, "--chasers")?),
+            "--chasers" | "--units" => chasers = Some(number::<usize>(&value(&arg)?, &arg)?),
+            "--orders" => o.orders = Some(number(&value("--orders")?, "--orders")?),
+            "--map" => {
+                o.map = match value("--map")?.as_str() {
+                    "maze" => MapKind::Maze,
+                    "rooms" => MapKind::Rooms,
+                    other => return Err(format!("--map: `{other}` is not maze or rooms")),
+                }
+            }
             "--ticks" => o.ticks = number(&value("--ticks")?, "--ticks")?,
             "--budget" => o.budget = Some(number(&value("--budget")?, "--budget")?),
             "--after" => o.after = number(&value("--after")?, "--after")?,
@@ -97,6 +117,11 @@ pub(crate) fn parse_args(
     }
     if o.headless && o.screenshot.is_some() {
         return Err("--screenshot needs a window (drop --headless)".into());
+    }
+    if o.orders
+        .is_some_and(|s| !(s.is_finite() && s * 60.0 >= 1.0 && s <= 3600.0))
+    {
+        return Err("--orders must be between 1/60 and 3600 seconds".into());
     }
     if !(o.after.is_finite() && o.after >= 0.0) {
         return Err("--after must be a number of seconds".into());
@@ -130,6 +155,16 @@ mod tests {
             (true, 10000, 600, 40, 30, 9)
         );
         assert_eq!((o.threads, o.compute_pool), (3, true));
+        assert_eq!((o.map, o.orders), (MapKind::Maze, None));
+        let o = parse_args(args(
+            "--headless --map rooms --size 1024 --units 2000 --orders 5",
+        ))
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            (o.map, o.width, o.chasers, o.orders),
+            (MapKind::Rooms, 1024, 2000, Some(5.0))
+        );
         assert_eq!(parse_args(args("--help")).unwrap(), None);
         for bad in [
             "--chasers",
@@ -141,6 +176,10 @@ mod tests {
             "--threads 1000",
             "--threads",
             "--headless --screenshot a.png",
+            "--map caves",
+            "--orders 0",
+            "--orders -2",
+            "--orders NaN",
         ] {
             assert!(parse_args(args(bad)).is_err(), "{bad} should be rejected");
         }

@@ -1,5 +1,5 @@
 //! The simulation, shared by the window and the headless mode: the maze as a tilemap,
-//! the player, the chasers, catching.
+//! the player, the chasers, catching (or, with `--orders`, units under orders).
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
@@ -9,6 +9,7 @@ use rand::{RngExt, SeedableRng};
 
 use crate::layout::{Maze, kind_of};
 use crate::options::Options;
+use crate::orders::{Destinations, OrdersPlugin, spawn_units};
 
 pub(crate) const TILE_PX: f32 = 16.0;
 pub(crate) const CHASERS_PER_PRESS: usize = 200;
@@ -53,6 +54,9 @@ pub(crate) struct MazePlugin;
 impl Plugin for MazePlugin {
     fn build(&self, app: &mut App) {
         if let Some(o) = app.world().get_resource::<Options>().cloned() {
+            if o.orders.is_some() {
+                app.add_plugins(OrdersPlugin);
+            }
             let defaults = PathingSettings::default();
             app.insert_resource(PathingSettings {
                 budget: match o.budget {
@@ -92,7 +96,7 @@ pub(crate) fn setup_world(
     asset_server: Option<Res<AssetServer>>,
 ) {
     let mut rng = StdRng::seed_from_u64(options.seed);
-    let maze = Maze::generate(options.width, options.height, &mut rng);
+    let maze = Maze::new(options.map, options.width, options.height, &mut rng);
     let size = TilemapSize::new(maze.width, maze.height);
     let map = commands.spawn_empty().id();
     let mut storage = TileStorage::empty(size);
@@ -167,16 +171,31 @@ pub(crate) fn setup_world(
         });
     }
     let player = player.id();
-    let distances = maze.distances(start);
-    spawn_chasers(
-        &mut commands,
-        &maze,
-        &distances,
-        player,
-        options.chasers,
-        &mut rng,
-        art.as_deref(),
-    );
+    if let Some(seconds) = options.orders {
+        let destinations = Destinations::new(&maze);
+        let every = ((seconds * 60.0).round() as u64).max(1);
+        let n = options.chasers;
+        spawn_units(
+            &mut commands,
+            &destinations,
+            n,
+            every,
+            &mut rng,
+            art.as_deref(),
+        );
+        commands.insert_resource(destinations);
+    } else {
+        let distances = maze.distances(start);
+        spawn_chasers(
+            &mut commands,
+            &maze,
+            &distances,
+            player,
+            options.chasers,
+            &mut rng,
+            art.as_deref(),
+        );
+    }
     commands.insert_resource(maze);
     commands.insert_resource(MazeRng(rng));
 }

@@ -13,6 +13,7 @@ use bevy_tilepath::prelude::*;
 
 use crate::layout::Maze;
 use crate::options::Options;
+use crate::orders::{Destinations, Unit};
 use crate::simulation::{
     Art, Autopilot, CHASERS_PER_PRESS, Chaser, MazePlugin, MazeRng, MazeTilemap, Player,
     PlayerInput, TILE_PX, spawn_chasers,
@@ -126,7 +127,7 @@ pub(crate) fn keyboard(
         Query<&mut TileTextureIndex>,
         Res<MazeTilemap>,
         Query<&TileStorage>,
-        Query<(Entity, &mut GridCell), (With<Chaser>, Without<Player>)>,
+        Query<(Entity, &mut GridCell), (Or<(With<Chaser>, With<Unit>)>, Without<Player>)>,
         Res<Options>,
     ),
 ) {
@@ -170,7 +171,7 @@ pub(crate) fn keyboard(
     }
     if keys.just_pressed(KeyCode::KeyR) {
         let (mut textures, map, storages, mut chasers, options) = rebuild;
-        let new = Maze::generate(options.width, options.height, &mut rng.0);
+        let new = Maze::new(options.map, options.width, options.height, &mut rng.0);
         let Ok(storage) = storages.get(map.0) else {
             return;
         };
@@ -183,7 +184,10 @@ pub(crate) fn keyboard(
                 texture.set_if_neq(new.texture(cell));
             }
         }
-        // Chasers now inside a wall step out to a floor cell nearby; the player stays put
+        if options.orders.is_some() {
+            commands.insert_resource(Destinations::new(&new));
+        }
+        // Chasers (and units) now inside a wall step out to a floor cell nearby; the player stays put
         // unless walled in.
         let floor: Vec<Cell> = new.floor_cells().collect();
         for (_, mut cell) in &mut chasers {
