@@ -29,7 +29,10 @@ pub enum PathingBudget {
 #[derive(Resource, Reflect, Clone, Debug, PartialEq)]
 #[reflect(Resource, Default, Debug, PartialEq)]
 pub struct PathingSettings {
-    /// Work cap per tick. Default: `Expansions(500_000)` (about 2-4 ms on one core).
+    /// Work cap per tick. Default: `Expansions(500_000)`: about 2-4 ms on one core
+    /// where the searched area fits the CPU's caches, up to several times that on
+    /// 1024x1024 and larger maps, where long searches miss the cache at most steps
+    /// (see [`PathingBudget::Time`] to cap the time instead).
     pub budget: PathingBudget,
     /// Requests heading for the same cell (with the same mobility and connectivity) in one
     /// batch that make it worth building a shared distance field. Default: 8.

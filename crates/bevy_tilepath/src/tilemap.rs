@@ -87,7 +87,14 @@ pub(crate) struct MirrorState {
     size: TilemapSize,
     /// Rewrite every tile on the next sync (the grid was rebuilt).
     resync: bool,
+    /// The tiles a sync found changed, when there are at most [`CHANGED_HELD`].
+    changed: Vec<Entity>,
 }
+
+/// Changed tiles a sync holds on to, so that it visits every tile once: a tick's edits
+/// are usually a few, while a map spawned or reloaded at once changes every tile (and
+/// is then walked a second time instead of held).
+const CHANGED_HELD: usize = 4096;
 
 type MapQuery<'a> = (
     Entity,
@@ -248,10 +255,20 @@ pub(crate) fn sync_tiles(
         return;
     };
     let resync = core::mem::take(&mut state.resync);
+    // Change detection visits every tile of every map: the first pass over the changed
+    // ones keeps them (up to `CHANGED_HELD`) so the second need not walk them all again.
+    let mut changed = core::mem::take(&mut state.changed);
+    changed.clear();
+    let mut held = true;
     // Moved tiles give their old cells back first, so that two tiles trading places in
     // one tick both end up written.
     if !resync {
         for ((entity, pos, id, _, _), at) in &written.p0() {
+            if changed.len() < CHANGED_HELD {
+                changed.push(entity);
+            } else {
+                held = false;
+            }
             if let Some((old_map, old_cell)) = at.0
                 && (old_map, old_cell) != (id.0, tile_pos_to_cell(*pos))
                 && old_map == map
@@ -281,11 +298,19 @@ pub(crate) fn sync_tiles(
         for (tile, mut at) in &mut written.p1() {
             write(tile, &mut at);
         }
+    } else if held {
+        let mut all = written.p1();
+        for &entity in &changed {
+            if let Ok((tile, mut at)) = all.get_mut(entity) {
+                write(tile, &mut at);
+            }
+        }
     } else {
         for (tile, mut at) in &mut written.p0() {
             write(tile, &mut at);
         }
     }
+    state.changed = changed;
 }
 
 /// A despawned tile (or one that lost its position) gives its cell back: to the tile
