@@ -16,6 +16,7 @@ use grid_util::point::Point;
 use std::hint::black_box;
 use std::time::Duration;
 use tilepath::{AStar, Cell, Greedy, Grid, Mobility};
+use tilepath_testkit::MOVING_AI_MAPS;
 
 const REFERENCE: [(&str, &str, usize); 5] = [
     ("no_walls", "no_walls", 0),
@@ -141,14 +142,7 @@ fn reference_maps(c: &mut Criterion) {
 
 fn movingai_maps(c: &mut Criterion) {
     const SAMPLE: usize = 100;
-    for map in [
-        "arena.map",
-        "den312d.map",
-        "lak303d.map",
-        "maze512-1-0.map",
-        "random512-10-0.map",
-        "32room_000.map",
-    ] {
+    for map in MOVING_AI_MAPS {
         let (grid, scenarios) = support::movingai(map);
         let step = (scenarios.len() / SAMPLE).max(1);
         let sample: Vec<(Cell, Cell, f64)> =

@@ -56,7 +56,9 @@ pub struct PathingSettings {
     /// tried again after every grid edit, with the budget that requests waiting for
     /// a first plan leave over. Default: 30.
     pub retry_interval: u64,
-    /// Batches smaller than this are solved on the calling thread alone. Default: 64.
+    /// Batches smaller than this are solved on the calling thread alone, unless they
+    /// hold two or more whole-grid searches (goals beyond `window_distance`). Default:
+    /// 64.
     pub parallel_min_batch: usize,
     /// Threads a batch is spread over, the calling thread included, each with its own
     /// solver scratch. 0: one per core ([`SolverThreads`](Parallelism::SolverThreads))

@@ -481,14 +481,7 @@ fn moving_ai_distances_from_the_goal() {
 #[ignore = "takes a few minutes; run before resolving field changes"]
 fn every_moving_ai_distance() {
     let mut checked = 0;
-    for map in [
-        "arena.map",
-        "den312d.map",
-        "lak303d.map",
-        "maze512-1-0.map",
-        "random512-10-0.map",
-        "32room_000.map",
-    ] {
+    for map in MOVING_AI_MAPS {
         checked += check_movingai(map, 1);
     }
     println!("checked {checked} Moving AI scenarios");

@@ -365,14 +365,7 @@ fn greedy_routes_are_no_longer_than_the_go_librarys() {
     mazes.check("mazes, 10% loops", &mut problems);
     // Moving AI maps: random pairs (their scenarios are 8-connected and mostly long).
     let mut all_movingai = Tally::default();
-    for map in [
-        "arena.map",
-        "den312d.map",
-        "lak303d.map",
-        "maze512-1-0.map",
-        "random512-10-0.map",
-        "32room_000.map",
-    ] {
+    for map in MOVING_AI_MAPS {
         let grid = load_movingai(map);
         let mut rng = rng(3000);
         let mut tally = Tally::default();

@@ -13,7 +13,7 @@ mod random;
 mod reference;
 
 pub use counting::{CountingAlloc, allocations_in, peak_bytes_in, total_allocations};
-pub use maps::{Scenario, load_movingai, load_reference, load_scenarios, maps_dir};
+pub use maps::{MOVING_AI_MAPS, Scenario, load_movingai, load_reference, load_scenarios, maps_dir};
 pub use random::{maze_grid, random_cell, random_grid, random_mobility, rng};
 pub use reference::{
     E, check_optimal, check_result, close, estimate, in_window, reference_dijkstra,

@@ -3,6 +3,16 @@
 use std::path::PathBuf;
 use tilepath::{Cell, Grid, TileKind};
 
+/// The Moving AI maps in `../shared/maps/movingai`, each with its `.scen`.
+pub const MOVING_AI_MAPS: [&str; 6] = [
+    "arena.map",
+    "den312d.map",
+    "lak303d.map",
+    "maze512-1-0.map",
+    "random512-10-0.map",
+    "32room_000.map",
+];
+
 /// `../shared/maps` from the crate, or a clear panic if it is missing.
 pub fn maps_dir() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps");

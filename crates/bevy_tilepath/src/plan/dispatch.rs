@@ -13,7 +13,7 @@ use super::threads::SolverThreads;
 use super::whole::WholeGridPool;
 use crate::{Parallelism, PathingSettings};
 
-/// Jobs handed out at a time: small enough to balance the threads, large enough that
+/// Jobs handed out at a time, at most: small enough to balance the threads, large enough that
 /// taking them is negligible next to solving them (a few microseconds each).
 const JOBS_PER_TAKE: usize = 16;
 
@@ -61,7 +61,14 @@ impl Dispatch {
             }
             (n, _) => n,
         };
-        if parts <= 1 || jobs.len() < settings.parallel_min_batch.max(2) {
+        // A whole-grid search costs as much as hundreds of near ones: two of them are
+        // worth spreading, however small the batch.
+        let far = jobs
+            .iter()
+            .filter(|j| j.answer == Answer::Unsolved && j.start.manhattan(j.goal) > window)
+            .take(2)
+            .count();
+        if parts <= 1 || (jobs.len() < settings.parallel_min_batch.max(2) && far < 2) {
             if self.scratch.is_empty() {
                 self.scratch.push(Scratch::new());
             }
@@ -85,7 +92,10 @@ impl Dispatch {
                 while self.scratch.len() < threads.len() + 1 {
                     self.scratch.push(Scratch::new());
                 }
-                let takes = Mutex::new(jobs.chunks_mut(JOBS_PER_TAKE));
+                // Small batches (a few far searches) go a job at a time, so that every
+                // thread gets some.
+                let per_take = (jobs.len() / (4 * parts)).clamp(1, JOBS_PER_TAKE);
+                let takes = Mutex::new(jobs.chunks_mut(per_take));
                 let scratches = Mutex::new(self.scratch.iter_mut());
                 threads.run(&|| {
                     let Some(s) = lock(&scratches).next() else {
