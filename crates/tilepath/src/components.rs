@@ -31,7 +31,10 @@ use core::fmt;
 ///
 /// # Implementation
 /// Every open cell holds a label; labels are joined in a union-find forest (union by
-/// size, so a query follows at most `log2(cells)` links and needs no `&mut`). Opening
+/// size, so a query follows at most `log2(cells)` links and needs no `&mut`). A build
+/// gives each run of open cells along a row a label, unites it with the runs it
+/// touches in the row below, and then numbers the roots: two passes in memory order,
+/// so its cost barely depends on the components' shapes. Opening
 /// a cell unites the labels of its open neighbours. Closing one first checks the ring
 /// of its 8 neighbours: if its open straight neighbours stay joined around it, nothing
 /// can have split. Otherwise a breadth-first search runs from each side in turn, a cell
@@ -245,6 +248,24 @@ impl Components {
         r
     }
 
+    /// Joins the trees of roots `a` and `b` (union by size: the smaller goes under the
+    /// larger); returns the root of the whole.
+    #[inline]
+    fn unite(&mut self, a: u32, b: u32) -> u32 {
+        if a == b {
+            return a;
+        }
+        let (big, small) = if self.size[a as usize] >= self.size[b as usize] {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        self.parent[small as usize] = big;
+        self.size[big as usize] += self.size[small as usize];
+        self.count -= 1;
+        big
+    }
+
     /// The open straight neighbours of cell `i`, as cell indices (`usize::MAX` for
     /// none), in ring order: right, up (`+y`), left, down.
     #[inline]
@@ -275,19 +296,7 @@ impl Components {
             let r = self.find(self.labels[n]);
             root = Some(match root {
                 None => r,
-                Some(q) if q == r => q,
-                Some(q) => {
-                    // Union by size: the smaller tree goes under the larger.
-                    let (big, small) = if self.size[q as usize] >= self.size[r as usize] {
-                        (q, r)
-                    } else {
-                        (r, q)
-                    };
-                    self.parent[small as usize] = big;
-                    self.size[big as usize] += self.size[small as usize];
-                    self.count -= 1;
-                    big
-                }
+                Some(q) => self.unite(q, r),
             });
         }
         let r = match root {
@@ -455,42 +464,82 @@ impl Components {
         stats.splits += 1;
     }
 
-    /// Labels every open cell afresh by flood fill, from the labels' own open/blocked
-    /// state.
+    /// Labels every open cell afresh, from the labels' own open/blocked state: each run
+    /// of open cells along a row gets a label, united with the labels of the runs it
+    /// touches in the row below; then every cell takes its root's label, numbered from
+    /// 0. Two passes over the labels in memory order, whatever the components' shapes.
     fn relabel_all(&mut self) {
         self.parent.clear();
         self.size.clear();
         self.count = 0;
-        const UNSEEN: u32 = BLOCKED - 1;
-        for l in &mut self.labels {
-            if *l != BLOCKED {
-                *l = UNSEEN;
-            }
-        }
-        let mut queue = core::mem::take(&mut self.queues[0]);
-        for s in 0..self.labels.len() {
-            if self.labels[s] != UNSEEN {
-                continue;
-            }
-            let label = self.new_root(0);
-            queue.clear();
-            queue.push(s as u32);
-            self.labels[s] = label;
-            let mut head = 0;
-            while head < queue.len() {
-                let p = queue[head] as usize;
-                head += 1;
-                for q in self.straight(p) {
-                    if q != usize::MAX && self.labels[q] == UNSEEN {
-                        self.labels[q] = label;
-                        queue.push(q as u32);
+        let w = self.width as usize;
+        for row in (0..self.labels.len()).step_by(w.max(1)) {
+            let mut x = 0;
+            while x < w {
+                if self.labels[row + x] == BLOCKED {
+                    x += 1;
+                    continue;
+                }
+                let start = x;
+                while x < w && self.labels[row + x] != BLOCKED {
+                    x += 1;
+                }
+                let mut root = self.new_root((x - start) as u32);
+                let run = root;
+                let mut below_last = BLOCKED;
+                for i in row + start..row + x {
+                    self.labels[i] = run;
+                    if let Some(&below) = i.checked_sub(w).and_then(|b| self.labels.get(b))
+                        && below != BLOCKED
+                        && below != below_last
+                    {
+                        below_last = below;
+                        let r = self.find(below);
+                        root = self.unite(root, r);
                     }
                 }
             }
-            self.size[label as usize] = queue.len() as u32;
         }
-        queue.clear();
-        self.queues[0] = queue;
+        // Roots numbered 0.. in order; every label points at its root's number.
+        let mut number = core::mem::take(&mut self.queues[0]);
+        number.clear();
+        let mut roots = 0u32;
+        for label in 0..self.parent.len() as u32 {
+            let root = self.find(label);
+            number.push(if root == label {
+                roots += 1;
+                roots - 1
+            } else {
+                u32::MAX
+            });
+        }
+        let mut last = (BLOCKED, BLOCKED);
+        for l in &mut self.labels {
+            if *l == BLOCKED {
+                continue;
+            }
+            if *l != last.0 {
+                let mut root = *l;
+                while self.parent[root as usize] != root {
+                    root = self.parent[root as usize];
+                }
+                last = (*l, number[root as usize]);
+            }
+            *l = last.1;
+        }
+        // A root's number is at most its label: moving sizes down in label order reads
+        // each before it can be overwritten.
+        for label in 0..self.parent.len() {
+            if number[label] != u32::MAX {
+                self.size[number[label] as usize] = self.size[label];
+            }
+        }
+        self.size.truncate(roots as usize);
+        self.parent.clear();
+        self.parent.extend(0..roots);
+        self.count = roots as usize;
+        number.clear();
+        self.queues[0] = number;
     }
 }
 
