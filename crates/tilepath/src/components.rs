@@ -529,9 +529,9 @@ impl Components {
         }
         // A root's number is at most its label: moving sizes down in label order reads
         // each before it can be overwritten.
-        for label in 0..self.parent.len() {
-            if number[label] != u32::MAX {
-                self.size[number[label] as usize] = self.size[label];
+        for (label, &n) in number.iter().enumerate() {
+            if n != u32::MAX {
+                self.size[n as usize] = self.size[label];
             }
         }
         self.size.truncate(roots as usize);
