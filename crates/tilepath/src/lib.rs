@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod cell;
+mod clearance;
 mod components;
 mod cost;
 mod direction;
@@ -16,6 +17,7 @@ mod search;
 mod topology;
 
 pub use cell::Cell;
+pub use clearance::{Clearance, MAX_UNIT_SIZE};
 pub use components::{ComponentStats, Components};
 pub use cost::{OCTILE_DIAGONAL, OCTILE_STRAIGHT};
 pub use direction::{Connectivity, Direction, Direction8};

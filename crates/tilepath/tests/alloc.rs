@@ -229,3 +229,42 @@ fn components_queries_repairs_and_bounded_searches_allocate_nothing() {
     assert_eq!(again, warm);
     assert_eq!(n, 0, "allocations in 1,600 edits and 1,600 queries");
 }
+
+#[test]
+fn clearance_repairs_allocate_nothing_once_warm() {
+    let mut rng = rng(23);
+    // Floor and walls only, so that toggling a cell twice restores it.
+    let walls = random_grid(&mut rng, 120, 120, 0.2);
+    let mut grid = Grid::from_fn(120, 120, |c| match walls.get(c) {
+        Some(tilepath::TileKind::K3) => tilepath::TileKind::K3,
+        _ => tilepath::TileKind::K0,
+    })
+    .unwrap();
+    let mobility = Mobility::FLOOR_ONLY;
+    let mut clear = tilepath::Clearance::new(&grid, mobility);
+    let edits: Vec<Cell> = (0..300).map(|_| random_cell(&mut rng, &grid)).collect();
+    let round = |grid: &mut Grid, clear: &mut tilepath::Clearance| {
+        let mut computed = 0;
+        for pair in edits.chunks(3) {
+            for &c in pair {
+                let k = grid.get(c).unwrap();
+                let flip = if k == tilepath::TileKind::K3 {
+                    tilepath::TileKind::K0
+                } else {
+                    tilepath::TileKind::K3
+                };
+                grid.set(c, flip).unwrap();
+            }
+            computed += clear.repair(grid, pair).unwrap();
+        }
+        computed
+    };
+    let warm = round(&mut grid, &mut clear) + round(&mut grid, &mut clear);
+    assert!(warm > 0, "the edits changed nothing");
+    let mut again = 0;
+    let n = allocations_in(|| {
+        again = round(&mut grid, &mut clear) + round(&mut grid, &mut clear);
+    });
+    assert_eq!(again, warm);
+    assert_eq!(n, 0, "allocations in 600 repairs");
+}
