@@ -137,7 +137,7 @@ const CHUNK_BITS: i64 = super::rows::CHUNK;
 
 impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
     /// g of one straight step.
-    const STRAIGHT: u64 = if EIGHT { OCTILE_STRAIGHT } else { 1 };
+    pub(super) const STRAIGHT: u64 = if EIGHT { OCTILE_STRAIGHT } else { 1 };
 
     pub(super) fn new(
         rows: Rows<'a>,
@@ -222,7 +222,7 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
             if dx > 0 {
                 // Cell `base + j` at bit 2j; candidates j = 1..=28, j = 0 is behind.
                 let base = c - 1;
-                let (cur, up, down) = (r.bits(base, y), r.bits(base, y - 1), r.bits(base, y + 1));
+                let (up, cur, down) = r.bits3(base, y);
                 let forced = (up & !(up << 2)) | (down & !(down << 2));
                 let mut stops = (!cur | forced) & RIGHT_CANDIDATES;
                 let j = self.target.0.wrapping_sub(base);
@@ -242,7 +242,7 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
             } else {
                 // Cell `base + j` at bit 2j; candidates j = 0..=27, j = 28 is behind.
                 let base = c - (STEP - 1);
-                let (cur, up, down) = (r.bits(base, y), r.bits(base, y - 1), r.bits(base, y + 1));
+                let (up, cur, down) = r.bits3(base, y);
                 let forced = (up & !(up >> 2)) | (down & !(down >> 2));
                 let mut stops = (!cur | forced) & LEFT_CANDIDATES;
                 let j = self.target.0.wrapping_sub(base);
@@ -512,6 +512,31 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
             });
             let mut dirs = [(0i64, 0i64); 8];
             let n = self.successors(x, y, arrival, &mut dirs);
+            if target_slot.is_some()
+                && dirs[..n].contains(&self.toward_target(x, y))
+                && let Some(direct) = self.direct(x, y, g)
+            {
+                // The goal's f is this jump point's: it is closed next, nothing else
+                // is needed from here.
+                let (cx, cy) = direct.corner;
+                let corner = self.slots.slot(cx, cy);
+                let mut parent = slot;
+                if corner != slot && Some(corner) != target_slot {
+                    let node = nodes.entry(corner as usize);
+                    if direct.corner_g < node.g() {
+                        // Not pushed: the goal, at the least f, is closed first.
+                        *node = Node::open(direct.corner_g, slot);
+                    }
+                    parent = corner;
+                }
+                let goal = target_slot.unwrap_or(slot);
+                let node = nodes.entry(goal as usize);
+                if direct.goal_g < node.g() {
+                    *node = Node::open(direct.goal_g, parent);
+                    open.push(direct.goal_g, goal);
+                }
+                continue;
+            }
             for &(dx, dy) in &dirs[..n] {
                 let found = if dy == 0 {
                     self.jump_row(x, y, dx, g).map(|jx| (jx, y))

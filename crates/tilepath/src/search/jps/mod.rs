@@ -1,6 +1,7 @@
 //! Jump point search over a search window or the whole grid, 4- or 8-connected, for
 //! mobilities where every open kind costs the same.
 
+mod direct;
 mod jump;
 mod route;
 mod rows;
@@ -89,6 +90,13 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 /// the column scans that a diagonal makes at each of its steps are swept together,
 /// one row of up to 27 columns per word, so an open area costs a word per row rather
 /// than a read per cell.
+///
+/// Before scanning from a jump point whose successors include the first step
+/// towards the goal, the search walks the goal's direct route (diagonal steps, then
+/// straight ones; 4-connected, vertical then horizontal): if every step is legal, the
+/// goal is reached at the distance estimate, its f is the least in the open list, and
+/// the expansion ends there (as warthog's jump point search does). On open maps most
+/// searches then end at the first jump point that sees the goal.
 ///
 /// A jump point's scratch is 16 bytes with its generation stamp (g, parent, closed),
 /// reset in O(1). A search whose goal cannot be reached is run again in a tracking

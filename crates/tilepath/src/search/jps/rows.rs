@@ -8,6 +8,9 @@ use crate::{Grid, Mobility};
 /// whole 2-bit cells, whatever the phase of the first one in its byte.
 pub(super) const CHUNK: i64 = 29;
 
+/// The bits of a [`CHUNK`]'s cells.
+const CHUNK_MASK: u64 = (1 << (2 * CHUNK)) - 1;
+
 /// The grid's cells inside the search area, as passability bits.
 ///
 /// A cell outside the area (or the grid) reads as blocked, so scans stop at the
@@ -91,6 +94,42 @@ impl<'a> Rows<'a> {
     /// for cell `base + j` (odd bits are 0). Cells outside the area read as blocked.
     #[inline(always)]
     pub(super) fn bits(&self, base: i64, y: i64) -> u64 {
+        // The common case first: the whole block inside the area, nothing to clip.
+        if base >= self.x0 && base + CHUNK <= self.x1 && y >= self.y0 && y < self.y1 {
+            return self.inside(base, y);
+        }
+        self.clipped(base, y)
+    }
+
+    /// [`bits`](Self::bits) of rows `y - 1`, `y` and `y + 1`, with one bounds test for
+    /// the three when the block lies inside the area.
+    #[inline(always)]
+    pub(super) fn bits3(&self, base: i64, y: i64) -> (u64, u64, u64) {
+        if base >= self.x0 && base + CHUNK <= self.x1 && y > self.y0 && y + 1 < self.y1 {
+            return (
+                self.inside(base, y - 1),
+                self.inside(base, y),
+                self.inside(base, y + 1),
+            );
+        }
+        (
+            self.clipped(base, y - 1),
+            self.clipped(base, y),
+            self.clipped(base, y + 1),
+        )
+    }
+
+    /// [`bits`](Self::bits) of a block that lies inside the area.
+    #[inline(always)]
+    fn inside(&self, base: i64, y: i64) -> u64 {
+        let i = (y * self.width + base) as usize;
+        let cells = self.load(i >> 2) >> ((i & 3) * 2);
+        self.open_kinds(cells) & CHUNK_MASK
+    }
+
+    /// [`bits`](Self::bits) of a block that may reach past the area.
+    #[inline(always)]
+    fn clipped(&self, base: i64, y: i64) -> u64 {
         if y < self.y0 || y >= self.y1 {
             return 0;
         }
