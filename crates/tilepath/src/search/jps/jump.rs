@@ -15,7 +15,9 @@
 //! - every scan stops at the goal.
 //!
 //! So every link between two jump points is a straight line in one of the 8 (or 4)
-//! directions.
+//! directions. 8-connected, a diagonal jump point is expanded by the diagonal scan
+//! that meets it (see [`Search::jump_diagonal`]); it is written to its slot, but not
+//! queued, so the links stay straight.
 
 use super::rows::Rows;
 use crate::cost::{OCTILE_DIAGONAL, OCTILE_STRAIGHT, octile_units};
@@ -120,6 +122,9 @@ pub(super) struct Search<'a, const EIGHT: bool, const TRACK: bool> {
     nearest: Nearest,
 }
 
+/// No jump point found (a coordinate no scan reaches).
+const NO_JUMP: i64 = i64::MIN;
+
 /// A cell no scan ever reaches (and no row or column offset from it overflows).
 pub(super) const NOWHERE: (i64, i64) = (i64::MIN / 4, i64::MIN / 4);
 
@@ -215,14 +220,31 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
     /// g at `x` (for tracking).
     #[inline(always)]
     fn jump_row(&mut self, x: i64, y: i64, dx: i64, g: u64) -> Option<i64> {
-        let r = self.rows;
+        self.jump_row_legal(x, y, dx, 0, g).0
+    }
+
+    /// [`jump_row`](Self::jump_row), and whether the diagonal step `(dx, dy)` from
+    /// `(x, y)` is legal (`dy` ±1; with `dy == 0`, false), read from the scan's first
+    /// words at no extra load.
+    #[inline(always)]
+    fn jump_row_legal(&mut self, x: i64, y: i64, dx: i64, dy: i64, g: u64) -> (Option<i64>, bool) {
+        let r = &self.rows;
+        // Whether rows `y - 1..=y + 1` all lie inside the area: then only the ends of
+        // the row need clipping.
+        let inner = r.inner_row(y);
         let goal_row = y == self.target.1;
         let mut c = x + dx;
+        let mut legal = None;
         let (found, last) = loop {
             if dx > 0 {
                 // Cell `base + j` at bit 2j; candidates j = 1..=28, j = 0 is behind.
                 let base = c - 1;
-                let (up, cur, down) = r.bits3(base, y);
+                let (up, cur, down) = r.bits3(base, y, inner);
+                if legal.is_none() {
+                    // `x` at bit 0, `x + 1` at bit 2.
+                    let next = if dy > 0 { down } else { up };
+                    legal = Some(dy != 0 && cur & 0b100 != 0 && next & 0b101 == 0b101);
+                }
                 let forced = (up & !(up << 2)) | (down & !(down << 2));
                 let mut stops = (!cur | forced) & RIGHT_CANDIDATES;
                 let j = self.target.0.wrapping_sub(base);
@@ -242,7 +264,13 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
             } else {
                 // Cell `base + j` at bit 2j; candidates j = 0..=27, j = 28 is behind.
                 let base = c - (STEP - 1);
-                let (up, cur, down) = r.bits3(base, y);
+                let (up, cur, down) = r.bits3(base, y, inner);
+                if legal.is_none() {
+                    // `x` at bit 56, `x - 1` at bit 54.
+                    const BOTH: u64 = 0b101 << 54;
+                    let next = if dy > 0 { down } else { up };
+                    legal = Some(dy != 0 && cur & 1 << 54 != 0 && next & BOTH == BOTH);
+                }
                 let forced = (up & !(up >> 2)) | (down & !(down >> 2));
                 let mut stops = (!cur | forced) & LEFT_CANDIDATES;
                 let j = self.target.0.wrapping_sub(base);
@@ -262,7 +290,7 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
             }
         };
         self.crossed_row(x, y, dx, last, g);
-        found.then_some(last)
+        (found.then_some(last), legal.unwrap_or(false))
     }
 
     /// Scans column `x` from `(x, y)` in direction `dy` (±1), a cell at a time: the
@@ -289,53 +317,91 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
         found.then_some(last)
     }
 
-    /// 8-connected: scans the diagonal from `(x, y)` in direction `(dx, dy)`: the first
-    /// cell that is the goal or whose straight scans (`dx` along its row, `dy` along its
-    /// column) find a jump point, or `None` where the next diagonal step is not legal.
+    /// 8-connected: scans the diagonal from jump point `slot` at `(x, y)` (whose g is
+    /// `g`) in direction `(dx, dy)` and offers what it finds to the open list.
+    ///
+    /// A diagonal cell from which a straight scan (`dx` along its row, `dy` along its
+    /// column) finds a jump point is a jump point itself, but it is not queued: the
+    /// scan expands it on the spot, as it would be expanded later (its successors are
+    /// those two straight scans and the diagonal onwards), so the jump points its
+    /// scans found are offered with it as their parent, and the diagonal goes on.
+    /// Only its slot is written, so that routes can be followed back through it. As
+    /// when it is queued, a diagonal cell reached no cheaper than before ends the scan.
+    /// This saves the queue, the node visits and the repeated straight scans of most
+    /// diagonal jump points (the intermediate pruning of jump point search's later
+    /// forms).
     ///
     /// The diagonal goes in runs of up to [`RUN`] steps. A run's row scans go one by
-    /// one, until the first that finds a jump point; its column scans go together, a
-    /// row of all of them per word (see [`sweep_columns`](Self::sweep_columns)), so an
-    /// open area costs a word per row and run instead of a read per cell.
+    /// one; its column scans go together, a row of all of them per word (see
+    /// [`sweep_columns`](Self::sweep_columns)), so an open area costs a word per row
+    /// and run instead of a read per cell.
     #[inline(always)]
-    fn jump_diagonal(&mut self, x: i64, y: i64, dx: i64, dy: i64, g: u64) -> Option<(i64, i64)> {
-        let r = self.rows;
+    fn jump_diagonal(
+        &mut self,
+        nodes: &mut GenerationMap<Node>,
+        open: &mut RadixHeap<u32>,
+        slot: u32,
+        (x, y): (i64, i64),
+        (dx, dy): (i64, i64),
+        g: u64,
+    ) {
         let (mut cx, mut cy, mut cg) = (x, y, g);
+        // Whether the next diagonal step is legal: read here for the first, then from
+        // the first words of each row scan.
+        let mut legal = self.rows.diagonal_step(x, y, dx, dy);
+        // What the row and column scans of the run's cells found, by step.
+        let mut row_jp = [NO_JUMP; RUN as usize + 1];
+        let mut column_jp = [NO_JUMP; RUN as usize + 1];
         loop {
-            // The run's legal steps, and the first of them whose cell is the goal or
-            // whose row scan stops at a jump point.
             let mut steps = 0;
-            let mut stop = None;
-            while steps < RUN {
-                let (px, py) = (cx + dx * steps, cy + dy * steps);
-                if !(r.is_open(px + dx, py)
-                    && r.is_open(px, py + dy)
-                    && r.is_open(px + dx, py + dy))
-                {
-                    break;
-                }
+            let mut goal_at = None;
+            while steps < RUN && legal {
                 steps += 1;
-                let (nx, ny) = (px + dx, py + dy);
+                let (nx, ny) = (cx + dx * steps, cy + dy * steps);
                 let ng = cg + steps as u64 * OCTILE_DIAGONAL;
                 if TRACK {
                     self.crossed((nx, ny), (nx, ny), ng);
                 }
-                if (nx, ny) == self.target || self.jump_row(nx, ny, dx, ng).is_some() {
-                    stop = Some(steps);
+                if (nx, ny) == self.target {
+                    goal_at = Some(steps);
                     break;
                 }
+                let (found, next) = self.jump_row_legal(nx, ny, dx, dy, ng);
+                row_jp[steps as usize] = found.unwrap_or(NO_JUMP);
+                legal = next;
             }
-            // Only columns up to the row scans' stop can stop the diagonal sooner.
-            let column = self.sweep_columns(cx, cy, dx, dy, cg, steps);
-            let first = match (stop, column) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            };
-            if let Some(k) = first {
-                return Some((cx + dx * k, cy + dy * k));
+            // The cells before the goal, if the diagonal meets it.
+            let n = goal_at.map_or(steps, |k| k - 1);
+            self.sweep_columns(cx, cy, dx, dy, cg, n, &mut column_jp);
+            for k in 1..=n {
+                let (jx, jy) = (row_jp[k as usize], column_jp[k as usize]);
+                if jx == NO_JUMP && jy == NO_JUMP {
+                    continue;
+                }
+                let (kx, ky) = (cx + dx * k, cy + dy * k);
+                let kg = cg + k as u64 * OCTILE_DIAGONAL;
+                let d = self.slots.slot(kx, ky);
+                let node = nodes.entry(d as usize);
+                if node.closed() || kg >= node.g() {
+                    return;
+                }
+                *node = Node::open(kg, slot);
+                if jx != NO_JUMP {
+                    let jg = kg + jx.abs_diff(kx) * Self::STRAIGHT;
+                    self.offer(nodes, open, (jx, ky), jg, d);
+                }
+                if jy != NO_JUMP {
+                    let jg = kg + jy.abs_diff(ky) * Self::STRAIGHT;
+                    self.offer(nodes, open, (kx, jy), jg, d);
+                }
+            }
+            if let Some(k) = goal_at {
+                let (kx, ky) = (cx + dx * k, cy + dy * k);
+                self.offer(nodes, open, (kx, ky), cg + k as u64 * OCTILE_DIAGONAL, slot);
+                return;
             }
             if steps < RUN {
-                return None;
+                return;
             }
             cx += dx * RUN;
             cy += dy * RUN;
@@ -343,18 +409,49 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
         }
     }
 
+    /// Offers cell `(x, y)` to the open list at `g`, reached from slot `parent`, if
+    /// that improves on what it has.
+    #[inline(always)]
+    fn offer(
+        &self,
+        nodes: &mut GenerationMap<Node>,
+        open: &mut RadixHeap<u32>,
+        (x, y): (i64, i64),
+        g: u64,
+        parent: u32,
+    ) {
+        let j = self.slots.slot(x, y);
+        let node = nodes.entry(j as usize);
+        if node.closed() || g >= node.g() {
+            return;
+        }
+        *node = Node::open(g, parent);
+        open.push(g + self.h(x, y), j);
+    }
+
     /// The column scans (direction `dy`) from the diagonal cells `(cx + dx * k, cy + dy
-    /// * k)`, `k = 1..=n` (`n <= RUN`), swept together row by row: the smallest `k`
-    /// whose scan finds a jump point (a forced neighbour left or right, or the goal).
-    /// `g` is the g of `(cx, cy)`.
+    /// * k)`, `k = 1..=n` (`n <= RUN`), swept together row by row: `found[k]` is the row
+    /// of the jump point column `k` finds (a forced neighbour left or right, or the
+    /// goal), or [`NO_JUMP`]. `g` is the g of `(cx, cy)`.
     ///
     /// Column `k` is bit `2j` of a [`Rows::bits`] word based at `base`, its neighbours
     /// at `j - 1` and `j + 1`; the scan of column `k` starts one row past its diagonal
     /// cell, so each row swept takes in one more column.
+    #[expect(clippy::too_many_arguments, reason = "the sweep's state, in registers")]
     #[inline(always)]
-    fn sweep_columns(&mut self, cx: i64, cy: i64, dx: i64, dy: i64, g: u64, n: i64) -> Option<i64> {
+    fn sweep_columns(
+        &mut self,
+        cx: i64,
+        cy: i64,
+        dx: i64,
+        dy: i64,
+        g: u64,
+        n: i64,
+        found: &mut [i64; RUN as usize + 1],
+    ) {
+        found[..=n as usize].fill(NO_JUMP);
         if n == 0 {
-            return None;
+            return;
         }
         let r = self.rows;
         let base = if dx > 0 { cx } else { cx - (RUN + 1) };
@@ -364,27 +461,12 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
             let j = i64::from(b / 2);
             if dx > 0 { j } else { RUN + 1 - j }
         };
-        // The nearest column of a mask: the lowest bit going right, the highest going left.
-        let nearest = |m: u64| {
-            column_of(if dx > 0 {
-                m.trailing_zeros()
-            } else {
-                63 - m.leading_zeros()
-            })
-        };
-        // Columns up to `limit` are still of interest (all, until one finds).
-        let mut limit = n;
-        let mut wanted = (bit(n) << 2) - 1;
-        if dx < 0 {
-            wanted = !(bit(n) - 1);
-        }
         let mut alive = 0u64;
         let mut behind = r.bits(base, cy + dy);
-        let mut found = None;
         let mut t = 1;
         loop {
             let row = cy + dy * (t + 1);
-            if t <= limit {
+            if t <= n {
                 alive |= bit(t);
             }
             if alive == 0 {
@@ -405,22 +487,14 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
                 self.crossed_columns(dead, row - dy, cx, cy, dx, dy, g, &column_of);
                 self.crossed_columns(stops, row, cx, cy, dx, dy, g, &column_of);
             }
-            if stops != 0 {
-                let k = nearest(stops);
-                found = Some(found.map_or(k, |f: i64| f.min(k)));
-                // Farther columns cannot stop the diagonal sooner.
-                limit = k - 1;
-                wanted &= if dx > 0 {
-                    bit(k) - 1
-                } else {
-                    !((bit(k) << 2) - 1)
-                };
-                alive &= wanted & !stops;
+            alive &= !stops;
+            while stops != 0 {
+                found[column_of(stops.trailing_zeros()) as usize] = row;
+                stops &= stops - 1;
             }
             behind = cur;
             t += 1;
         }
-        found
     }
 
     /// A tracking search's column scans of the columns in `ended` (a
@@ -548,23 +622,12 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
                     }
                     .map(|jy| (x, jy))
                 } else {
-                    self.jump_diagonal(x, y, dx, dy, g)
+                    self.jump_diagonal(nodes, open, slot, (x, y), (dx, dy), g);
+                    continue;
                 };
                 let Some((jx, jy)) = found else { continue };
-                let steps = jx.abs_diff(x).max(jy.abs_diff(y));
-                let ng = g + steps
-                    * if dx != 0 && dy != 0 {
-                        OCTILE_DIAGONAL
-                    } else {
-                        Self::STRAIGHT
-                    };
-                let j = self.slots.slot(jx, jy);
-                let node = nodes.entry(j as usize);
-                if node.closed() || ng >= node.g() {
-                    continue;
-                }
-                *node = Node::open(ng, slot);
-                open.push(ng + self.h(jx, jy), j);
+                let ng = g + jx.abs_diff(x).max(jy.abs_diff(y)) * Self::STRAIGHT;
+                self.offer(nodes, open, (jx, jy), ng, slot);
             }
         }
         (Outcome::Stopped(self.nearest), expanded)

@@ -29,7 +29,8 @@ pub(super) struct Rows<'a> {
     anf: [u64; 4],
     /// For a mobility that enters one kind only: that kind's code in every 2-bit field.
     only: Option<u64>,
-    mobility: Mobility,
+    /// Bit `k` set when the mobility enters kind `k`.
+    kinds: u8,
 }
 
 impl<'a> Rows<'a> {
@@ -58,7 +59,7 @@ impl<'a> Rows<'a> {
             x1,
             y1,
             anf: open_anf(mobility),
-            mobility,
+            kinds: mobility.passable_kinds(),
         }
     }
 
@@ -101,11 +102,19 @@ impl<'a> Rows<'a> {
         self.clipped(base, y)
     }
 
-    /// [`bits`](Self::bits) of rows `y - 1`, `y` and `y + 1`, with one bounds test for
-    /// the three when the block lies inside the area.
+    /// Whether rows `y - 1`, `y` and `y + 1` all lie inside the area.
     #[inline(always)]
-    pub(super) fn bits3(&self, base: i64, y: i64) -> (u64, u64, u64) {
-        if base >= self.x0 && base + CHUNK <= self.x1 && y > self.y0 && y + 1 < self.y1 {
+    pub(super) fn inner_row(&self, y: i64) -> bool {
+        y > self.y0 && y + 1 < self.y1
+    }
+
+    /// [`bits`](Self::bits) of rows `y - 1`, `y` and `y + 1`, with one bounds test for
+    /// the three when the block lies inside the area; `inner` is
+    /// [`inner_row(y)`](Self::inner_row), which a scan along the row tests once.
+    #[inline(always)]
+    pub(super) fn bits3(&self, base: i64, y: i64, inner: bool) -> (u64, u64, u64) {
+        debug_assert_eq!(inner, self.inner_row(y));
+        if inner && base >= self.x0 && base + CHUNK <= self.x1 {
             return (
                 self.inside(base, y - 1),
                 self.inside(base, y),
@@ -177,7 +186,10 @@ impl<'a> Rows<'a> {
     /// Whether cell `(x, y)` is inside the area and open.
     #[inline(always)]
     pub(super) fn is_open(&self, x: i64, y: i64) -> bool {
-        if x < self.x0 || x >= self.x1 || y < self.y0 || y >= self.y1 {
+        // One unsigned compare per axis: left of or above the area wraps to large.
+        if (x - self.x0) as u64 >= (self.x1 - self.x0) as u64
+            || (y - self.y0) as u64 >= (self.y1 - self.y0) as u64
+        {
             return false;
         }
         let i = (y * self.width + x) as usize;
@@ -185,7 +197,17 @@ impl<'a> Rows<'a> {
             .bytes
             .get(i >> 2)
             .map_or(0, |&b| (b >> ((i & 3) * 2)) & 3);
-        self.mobility.cost_of_bits(code) != 0
+        self.kinds >> code & 1 != 0
+    }
+
+    /// Whether the diagonal step from open cell `(x, y)` by `(dx, dy)` is legal: the
+    /// cell it enters and both cells beside its corner are inside the area and open.
+    #[inline(always)]
+    pub(super) fn diagonal_step(&self, x: i64, y: i64, dx: i64, dy: i64) -> bool {
+        // Cells `x - 1`, `x`, `x + 1` at bits 0, 2, 4.
+        let side = 2 + 2 * dx;
+        self.three(x, y) >> side & 1 != 0
+            && self.three(x, y + dy) & (0b100 | 1 << side) == (0b100 | 1 << side)
     }
 }
 
