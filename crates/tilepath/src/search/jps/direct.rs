@@ -10,7 +10,6 @@
 //! searches at the first jump point that sees the goal, instead of scanning every
 //! direction around it.
 
-use super::super::bit_rows::EVEN;
 use super::jump::Search;
 use super::rows::CHUNK;
 use crate::cost::OCTILE_DIAGONAL;
@@ -97,7 +96,7 @@ impl<const EIGHT: bool, const TRACK: bool> Search<'_, EIGHT, TRACK> {
         let mut base = lo;
         while base <= hi {
             let n = (hi - base + 1).min(CHUNK);
-            let want = EVEN & ((1u64 << (2 * n)) - 1);
+            let want = (1u64 << n) - 1;
             if r.bits(base, y) & want != want {
                 return false;
             }

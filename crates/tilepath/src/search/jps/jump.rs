@@ -128,15 +128,17 @@ const NO_JUMP: i64 = i64::MIN;
 /// A cell no scan ever reaches (and no row or column offset from it overflows).
 pub(super) const NOWHERE: (i64, i64) = (i64::MIN / 4, i64::MIN / 4);
 
-/// Cells `1..=28` of a right scan's word (based one cell behind the first candidate).
-const RIGHT_CANDIDATES: u64 = 0x0155_5555_5555_5554;
-/// Cells `0..=27` of a left scan's word (based 27 cells before the first candidate).
-const LEFT_CANDIDATES: u64 = 0x0055_5555_5555_5555;
-/// Cells a scan word advances by.
-const STEP: i64 = 28;
+/// Cells a scan word advances by: a [`CHUNK`](super::rows::CHUNK) but the cell
+/// behind.
+const STEP: i64 = CHUNK_BITS - 1;
+/// Cells `1..=STEP` of a right scan's word (based one cell behind the first candidate).
+const RIGHT_CANDIDATES: u64 = ((1 << (STEP + 1)) - 1) & !1;
+/// Cells `0..STEP` of a left scan's word (based `STEP - 1` cells before the first
+/// candidate).
+const LEFT_CANDIDATES: u64 = (1 << STEP) - 1;
 /// Diagonal steps whose column scans are swept together: with a column on each side,
 /// they fill a word's [`CHUNK`](super::rows::CHUNK) cells.
-const RUN: i64 = 27;
+const RUN: i64 = CHUNK_BITS - 2;
 /// Cells in a [`Rows::bits`] word.
 const CHUNK_BITS: i64 = super::rows::CHUNK;
 
@@ -237,24 +239,24 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
         let mut legal = None;
         let (found, last) = loop {
             if dx > 0 {
-                // Cell `base + j` at bit 2j; candidates j = 1..=28, j = 0 is behind.
+                // Cell `base + j` at bit j; candidates j = 1..=STEP, j = 0 is behind.
                 let base = c - 1;
                 let (up, cur, down) = r.bits3(base, y, inner);
                 if legal.is_none() {
-                    // `x` at bit 0, `x + 1` at bit 2.
+                    // `x` at bit 0, `x + 1` at bit 1.
                     let next = if dy > 0 { down } else { up };
-                    legal = Some(dy != 0 && cur & 0b100 != 0 && next & 0b101 == 0b101);
+                    legal = Some(dy != 0 && cur & 0b10 != 0 && next & 0b11 == 0b11);
                 }
-                let forced = (up & !(up << 2)) | (down & !(down << 2));
+                let forced = (up & !(up << 1)) | (down & !(down << 1));
                 let mut stops = (!cur | forced) & RIGHT_CANDIDATES;
                 let j = self.target.0.wrapping_sub(base);
                 if goal_row && (1..=STEP).contains(&j) {
-                    stops |= 1 << (2 * j);
+                    stops |= 1 << j;
                 }
                 if stops != 0 {
-                    let j = i64::from(stops.trailing_zeros() / 2);
+                    let j = i64::from(stops.trailing_zeros());
                     let cell = base + j;
-                    break if cur >> (2 * j) & 1 == 0 {
+                    break if cur >> j & 1 == 0 {
                         (false, cell - 1)
                     } else {
                         (true, cell)
@@ -262,25 +264,25 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
                 }
                 c += STEP;
             } else {
-                // Cell `base + j` at bit 2j; candidates j = 0..=27, j = 28 is behind.
+                // Cell `base + j` at bit j; candidates j = 0..STEP, j = STEP is behind.
                 let base = c - (STEP - 1);
                 let (up, cur, down) = r.bits3(base, y, inner);
                 if legal.is_none() {
-                    // `x` at bit 56, `x - 1` at bit 54.
-                    const BOTH: u64 = 0b101 << 54;
+                    // `x` at bit STEP, `x - 1` at bit STEP - 1.
+                    const BOTH: u64 = 0b11 << (STEP - 1);
                     let next = if dy > 0 { down } else { up };
-                    legal = Some(dy != 0 && cur & 1 << 54 != 0 && next & BOTH == BOTH);
+                    legal = Some(dy != 0 && cur & 1 << (STEP - 1) != 0 && next & BOTH == BOTH);
                 }
-                let forced = (up & !(up >> 2)) | (down & !(down >> 2));
+                let forced = (up & !(up >> 1)) | (down & !(down >> 1));
                 let mut stops = (!cur | forced) & LEFT_CANDIDATES;
                 let j = self.target.0.wrapping_sub(base);
                 if goal_row && (0..STEP).contains(&j) {
-                    stops |= 1 << (2 * j);
+                    stops |= 1 << j;
                 }
                 if stops != 0 {
-                    let j = i64::from((63 - stops.leading_zeros()) / 2);
+                    let j = i64::from(63 - stops.leading_zeros());
                     let cell = base + j;
-                    break if cur >> (2 * j) & 1 == 0 {
+                    break if cur >> j & 1 == 0 {
                         (false, cell + 1)
                     } else {
                         (true, cell)
@@ -299,15 +301,15 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
     #[inline(always)]
     fn jump_column(&mut self, x: i64, y: i64, dy: i64, g: u64) -> Option<i64> {
         let r = self.rows;
-        // Cells x - 1, x, x + 1 at bits 0, 2, 4.
+        // Cells x - 1, x, x + 1 at bits 0, 1, 2.
         let mut behind = r.three(x, y);
         let mut c = y + dy;
         let (found, last) = loop {
             let row = r.three(x, c);
-            if row & 0b100 == 0 {
+            if row & 0b10 == 0 {
                 break (false, c - dy);
             }
-            if (x, c) == self.target || row & !behind & 0b1_0001 != 0 {
+            if (x, c) == self.target || row & !behind & 0b101 != 0 {
                 break (true, c);
             }
             behind = row;
@@ -434,7 +436,7 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
     /// of the jump point column `k` finds (a forced neighbour left or right, or the
     /// goal), or [`NO_JUMP`]. `g` is the g of `(cx, cy)`.
     ///
-    /// Column `k` is bit `2j` of a [`Rows::bits`] word based at `base`, its neighbours
+    /// Column `k` is bit `j` of a [`Rows::bits`] word based at `base`, its neighbours
     /// at `j - 1` and `j + 1`; the scan of column `k` starts one row past its diagonal
     /// cell, so each row swept takes in one more column.
     #[expect(clippy::too_many_arguments, reason = "the sweep's state, in registers")]
@@ -456,9 +458,9 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
         let r = self.rows;
         let base = if dx > 0 { cx } else { cx - (RUN + 1) };
         // Column k's bit, and back.
-        let bit = |k: i64| 1u64 << (2 * if dx > 0 { k } else { RUN + 1 - k });
+        let bit = |k: i64| 1u64 << if dx > 0 { k } else { RUN + 1 - k };
         let column_of = |b: u32| {
-            let j = i64::from(b / 2);
+            let j = i64::from(b);
             if dx > 0 { j } else { RUN + 1 - j }
         };
         let mut alive = 0u64;
@@ -476,11 +478,11 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
             let dead = alive & !cur;
             alive &= cur;
             let fresh = cur & !behind;
-            let mut stops = alive & ((fresh << 2) | (fresh >> 2));
+            let mut stops = alive & ((fresh << 1) | (fresh >> 1));
             if row == self.target.1 {
                 let j = self.target.0 - base;
                 if (0..CHUNK_BITS).contains(&j) {
-                    stops |= alive & (1 << (2 * j));
+                    stops |= alive & (1 << j);
                 }
             }
             if TRACK {

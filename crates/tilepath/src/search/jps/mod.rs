@@ -78,18 +78,17 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 /// [`RadixHeap`] on fixed-point octile or Manhattan f-values). 4-connected, vertical
 /// scans play the role of diagonal ones. `search/jps/jump.rs` states the rules.
 ///
-/// Rows are scanned a word at a time, as in block-based jump point search: one
-/// unaligned 8-byte load of the packed grid holds 29 cells, and a few bit operations
-/// turn it into the mobility's passability bits (the select of the open kinds among the
-/// 4 two-bit codes), so the rows above, at and below a scan give their stops (walls,
-/// forced neighbours) with a trailing- or leading-zeros count per 28 cells. The
-/// passability is derived at every load rather than kept in a separate 1-bit copy:
-/// the derivation costs a handful of operations per 28 cells, while a copy would
-/// double the memory a grid takes per mobility, and every edit would have to update it.
-/// A column scan from a jump point reads a cell (and its two neighbours) at a time;
-/// the column scans that a diagonal makes at each of its steps are swept together,
-/// one row of up to 27 columns per word, so an open area costs a word per row rather
-/// than a read per cell.
+/// Rows are scanned a word at a time, as in block-based jump point search. The grid
+/// keeps its cells as bit planes too (the low and the high bit of every cell's kind,
+/// row by row, updated by every edit): an unaligned 8-byte load of each plane holds
+/// 57 cells, and a few bit operations turn the pair into the mobility's passability
+/// bits, so the rows above, at and below a scan give their stops (walls, forced
+/// neighbours) with a trailing- or leading-zeros count per 56 cells. Passability is
+/// derived at every load rather than kept per mobility: the planes serve every
+/// mobility and cost the grid as much memory as its packed cells. A column scan from
+/// a jump point reads a cell (and its two neighbours) at a time; the column scans that
+/// a diagonal makes at each of its steps are swept together, one row of up to 55
+/// columns per word, so an open area costs a word per row rather than a read per cell.
 ///
 /// 8-connected, the jump points a diagonal meets (cells whose row or column scan
 /// finds a jump point) are expanded by the diagonal scan itself rather than queued:
@@ -246,7 +245,7 @@ impl Jps {
     /// and the result is [`partial`](PathResult::partial). `from == to` gives an empty,
     /// complete path. A start on a blocked cell may walk off it.
     ///
-    /// Cost: grows with the cells its scans cross (rows 28 cells a word) and the jump
+    /// Cost: grows with the cells its scans cross (rows 56 cells a word) and the jump
     /// points it expands; far below A*'s on rooms and open ground, about A*'s on dense
     /// clutter and 1-wide mazes (where nearly every cell is a jump point). An
     /// unreachable goal costs two searches of the start's component (within the
