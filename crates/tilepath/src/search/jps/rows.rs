@@ -65,26 +65,25 @@ impl<'a> Rows<'a> {
         }
     }
 
-    /// The 8 bytes from byte `b` on, little-endian; past the end of the planes, 0
-    /// (only for areas of no cells: every load inside the grid fits its plane row).
-    #[inline(always)]
-    fn load(&self, b: usize) -> u64 {
-        match self.planes.get(b..b + 8) {
-            Some(&[b0, b1, b2, b3, b4, b5, b6, b7]) => {
-                u64::from_le_bytes([b0, b1, b2, b3, b4, b5, b6, b7])
-            }
-            _ => 0,
-        }
-    }
-
     /// Bit `j` set where cell `x + j` of row `y` (inside the grid) is open, for `j <
     /// CHUNK` (higher bits are noise).
     #[inline(always)]
     fn open_from(&self, x: i64, y: i64) -> u64 {
         let (x, y) = (x as usize, y as usize);
         let b = 2 * y * self.stride + x / 8;
-        let lo = self.load(b) >> (x % 8);
-        let hi = self.load(b + self.stride) >> (x % 8);
+        // Both planes' 8 bytes in one slice, so that one bounds test covers both loads
+        // (every cell's loads fit its plane rows; only an empty area reads nothing).
+        let Some(both) = self.planes.get(b..b + self.stride + 8) else {
+            return 0;
+        };
+        let word = |at: usize| match both.get(at..at + 8) {
+            Some(&[b0, b1, b2, b3, b4, b5, b6, b7]) => {
+                u64::from_le_bytes([b0, b1, b2, b3, b4, b5, b6, b7])
+            }
+            _ => 0,
+        };
+        let lo = word(0) >> (x % 8);
+        let hi = word(self.stride) >> (x % 8);
         // One open kind (the common "floor only" mobility) is a compare of each bit.
         if let Some((klo, khi)) = self.only {
             return !((lo ^ klo) | (hi ^ khi));
