@@ -351,6 +351,10 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
         // Whether the next diagonal step is legal: read here for the first, then from
         // the first words of each row scan.
         let mut legal = self.rows.diagonal_step(x, y, dx, dy);
+        if !legal {
+            // Common in corridors: no need to set up the run's scratch.
+            return;
+        }
         // What the row and column scans of the run's cells found, by step.
         let mut row_jp = [NO_JUMP; RUN as usize + 1];
         let mut column_jp = [NO_JUMP; RUN as usize + 1];
