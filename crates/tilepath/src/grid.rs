@@ -1,4 +1,4 @@
-//! The packed grid: 2 bits per cell.
+//! The packed grid: 2 bits per cell, and the same cells as bit planes.
 
 use crate::{Cell, Direction8, Mobility, TileKind};
 use core::fmt;
@@ -106,7 +106,10 @@ impl fmt::Display for GridMismatch {
 impl std::error::Error for GridMismatch {}
 
 /// A `width x height` map of [`TileKind`]s, 2 bits per cell, row-major (index
-/// `y * width + x`), 4 cells per byte: `ceil(width * height / 4)` bytes in all
+/// `y * width + x`), 4 cells per byte ([`as_bytes`](Self::as_bytes)). The grid also
+/// keeps its cells as bit planes, one bit of each cell's kind per plane, row by row,
+/// for the solvers that read 57 cells a word (jump point search); every edit updates
+/// both, so editing stays O(1). In all, about half a byte per cell
 /// ([`Grid::bytes_for`]). Two grids are equal (and hash alike) when their sizes and
 /// cells are.
 ///
@@ -132,10 +135,16 @@ pub struct Grid {
     width: u32,
     height: u32,
     bytes: Vec<u8>,
+    /// Row `y`'s planes: the low bits of its kinds (cell `x` at bit `x % 8` of byte
+    /// `x / 8`) in the [`plane_stride`](Self::plane_stride) bytes from `2 * y *
+    /// stride` on, the high bits in the next `stride`. Bits past the width are 0, and
+    /// each plane row ends with at least 8 such bytes, so that an 8-byte load from
+    /// any cell of a row stays in that plane row.
+    planes: Vec<u8>,
 }
 
 impl Grid {
-    /// The largest width or height a grid may have (a 65536x65536 grid takes 1 GiB).
+    /// The largest width or height a grid may have (a 65536x65536 grid takes 2 GiB).
     pub const MAX_SIDE: u32 = 65_536;
 
     /// A `width x height` grid filled with [`TileKind::K0`]. A side of 0 gives an empty
@@ -149,11 +158,18 @@ impl Grid {
         Self::filled(width, height, TileKind::K0)
     }
 
-    /// The bytes a `width x height` grid takes: `ceil(width * height / 4)`, a quarter
-    /// of a byte per cell.
+    /// The bytes a `width x height` grid takes: `ceil(width * height / 4)` for the
+    /// packed cells, and as much again for the bit planes, plus 16 to 23 bytes a row
+    /// (their padding).
     #[must_use]
     pub const fn bytes_for(width: u32, height: u32) -> u64 {
         (width as u64 * height as u64).div_ceil(4)
+            + 2 * height as u64 * Self::plane_stride(width) as u64
+    }
+
+    /// Bytes per plane row: whole 8-byte words for `width` bits, and one word more.
+    const fn plane_stride(width: u32) -> usize {
+        (width as usize).div_ceil(64) * 8 + 8
     }
 
     /// A `width x height` grid filled with `kind`.
@@ -179,10 +195,26 @@ impl Grid {
         {
             *last &= (1u8 << (2 * (cells % 4))) - 1;
         }
+        let stride = Self::plane_stride(width);
+        // Zeroed (and so lazily mapped) for kind 0; the set bits of each plane row
+        // otherwise.
+        let mut planes = vec![0u8; 2 * stride * height as usize];
+        if k != 0 {
+            let full = width as usize / 8;
+            let rest = (1u8 << (width % 8)) - 1;
+            for (r, row) in planes.chunks_exact_mut(stride).enumerate() {
+                // Even plane rows hold the low bits, odd ones the high bits.
+                if k >> (r % 2) & 1 == 1 {
+                    row[..full].fill(u8::MAX);
+                    row[full] = rest;
+                }
+            }
+        }
         Ok(Self {
             width,
             height,
             bytes,
+            planes,
         })
     }
 
@@ -198,8 +230,7 @@ impl Grid {
         let mut grid = Self::new(width, height)?;
         for y in 0..height {
             for x in 0..width {
-                let i = y as usize * width as usize + x as usize;
-                grid.set_index(i, f(Cell::new(x as i32, y as i32)));
+                grid.set_at(x as usize, y as usize, f(Cell::new(x as i32, y as i32)));
             }
         }
         Ok(grid)
@@ -243,7 +274,7 @@ impl Grid {
             for (x, ch) in line.chars().enumerate() {
                 let cell = Cell::new(x as i32, y as i32);
                 let kind = legend(ch).ok_or(GridError::UnknownChar { ch, cell })?;
-                grid.set_index(y * width + x, kind);
+                grid.set_at(x, y, kind);
             }
         }
         Ok(grid)
@@ -277,11 +308,11 @@ impl Grid {
         self.len() == 0
     }
 
-    /// Bytes used by the cells: `ceil(width * height / 4)`.
+    /// Bytes used by the cells, packed and as planes: [`bytes_for`](Self::bytes_for).
     #[inline]
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
-        self.bytes.len()
+        self.bytes.len() + self.planes.len()
     }
 
     /// Whether `cell` is inside the grid.
@@ -367,7 +398,7 @@ impl Grid {
     pub fn set(&mut self, cell: Cell, kind: TileKind) -> Result<TileKind, GridError> {
         let i = self.index_of(cell).ok_or(GridError::OutOfBounds { cell })?;
         let old = TileKind::from_bits(self.bits_at(i));
-        self.set_index(i, kind);
+        self.set_at(cell.x as usize, cell.y as usize, kind);
         Ok(old)
     }
 
@@ -381,7 +412,7 @@ impl Grid {
         let mut n = 0;
         for y in y0..=y1 {
             for x in x0..=x1 {
-                self.set_index(y as usize * self.width as usize + x as usize, kind);
+                self.set_at(x as usize, y as usize, kind);
                 n += 1;
             }
         }
@@ -443,11 +474,26 @@ impl Grid {
         (unsafe { *self.bytes.get_unchecked(i >> 2) } >> ((i & 3) * 2)) & 3
     }
 
+    /// The bit planes, and the bytes per plane row (see the field's comment).
     #[inline]
-    fn set_index(&mut self, i: usize, kind: TileKind) {
+    pub(crate) fn planes(&self) -> (&[u8], usize) {
+        (&self.planes, Self::plane_stride(self.width))
+    }
+
+    /// Sets cell `(x, y)` (inside the grid), packed and in the planes.
+    #[inline]
+    fn set_at(&mut self, x: usize, y: usize, kind: TileKind) {
+        let i = y * self.width as usize + x;
         let shift = (i & 3) * 2;
         let b = &mut self.bytes[i >> 2];
-        *b = (*b & !(3 << shift)) | (kind.index() << shift);
+        let k = kind.index();
+        *b = (*b & !(3 << shift)) | (k << shift);
+        let stride = Self::plane_stride(self.width);
+        let (at, bit) = (2 * y * stride + x / 8, x % 8);
+        for (plane, value) in [(at, k & 1), (at + stride, k >> 1)] {
+            let b = &mut self.planes[plane];
+            *b = (*b & !(1 << bit)) | (value << bit);
+        }
     }
 }
 
@@ -510,7 +556,9 @@ mod tests {
     #[test]
     fn packs_four_cells_per_byte() {
         let mut g = Grid::new(5, 3).unwrap();
-        assert_eq!(g.memory_bytes(), 4); // 15 cells
+        // 15 cells packed, and 3 rows of two 16-byte plane rows.
+        assert_eq!(g.memory_bytes(), 4 + 3 * 2 * 16);
+        assert_eq!(g.memory_bytes() as u64, Grid::bytes_for(5, 3));
         for (i, k) in [(0, 1), (1, 2), (2, 3), (3, 1), (4, 2), (14, 3)] {
             let c = g.cell_of(i).unwrap();
             g.set(c, TileKind::new(k).unwrap()).unwrap();
@@ -553,7 +601,10 @@ mod tests {
             Err(GridError::TooLarge { .. })
         ));
         let big = Grid::new(16_384, 16_384).unwrap();
-        assert_eq!(big.memory_bytes(), 16_384 * 16_384 / 4);
+        assert_eq!(
+            big.memory_bytes(),
+            16_384 * 16_384 / 4 + 16_384 * 2 * (2048 + 8)
+        );
         assert_eq!(big.cost(Cell::new(16_383, 16_383), Mobility::FLOOR_ONLY), 1);
     }
 
@@ -598,5 +649,56 @@ mod tests {
         );
         assert_eq!(g.get(Cell::new(1, 3)), Some(TileKind::K2));
         assert_eq!(g.get(Cell::new(2, 3)), Some(TileKind::K0));
+    }
+    /// The planes hold every cell's kind bits, and 0 past the width.
+    fn assert_planes_match(g: &Grid) {
+        let (planes, stride) = g.planes();
+        assert_eq!(planes.len(), 2 * stride * g.height() as usize);
+        for y in 0..g.height() as usize {
+            for x in 0..stride * 8 {
+                let bit = |plane: usize| planes[(2 * y + plane) * stride + x / 8] >> (x % 8) & 1;
+                let kind = g
+                    .get(Cell::new(x as i32, y as i32))
+                    .map_or(0, TileKind::index);
+                assert_eq!((bit(0), bit(1)), (kind & 1, kind >> 1), "({x}, {y})");
+            }
+        }
+    }
+
+    #[test]
+    fn planes_follow_every_edit() {
+        for (w, h) in [
+            (0, 3),
+            (1, 1),
+            (5, 3),
+            (8, 2),
+            (63, 2),
+            (64, 3),
+            (65, 2),
+            (130, 3),
+        ] {
+            for kind in TileKind::ALL {
+                let mut g = Grid::filled(w, h, kind).unwrap();
+                assert_planes_match(&g);
+                if g.is_empty() {
+                    continue;
+                }
+                for i in 0..g.len() {
+                    let k = TileKind::ALL[(i * 7 + i / 3) % 4];
+                    g.set(g.cell_of(i).unwrap(), k).unwrap();
+                }
+                assert_planes_match(&g);
+                g.fill_rect(Cell::new(1, 0), Cell::new(w as i32 + 3, 1), TileKind::K3);
+                assert_planes_match(&g);
+                g.fill_rect(Cell::new(-1, -1), Cell::new(2, 9), TileKind::K0);
+                assert_planes_match(&g);
+            }
+            let g = Grid::from_fn(w, h, |c| TileKind::ALL[((c.x * 5 + c.y) % 4) as usize]).unwrap();
+            assert_planes_match(&g);
+        }
+        let g =
+            Grid::from_ascii("0123\n3210\n2301", |c| TileKind::new(c.to_digit(10)? as u8)).unwrap();
+        assert_planes_match(&g);
+        assert_eq!(g, Grid::from_fn(4, 3, |c| g.get(c).unwrap()).unwrap());
     }
 }

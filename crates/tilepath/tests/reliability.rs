@@ -180,7 +180,7 @@ fn changing_the_maximum_distance_then_repairing_equals_a_full_compute() {
 // ----- 15 -----
 
 /// A grid whose whole-grid search scratch would take far more than the machine's
-/// 24 GiB: the grid itself is 1 GiB of zeroed pages that are never touched.
+/// 24 GiB: the grid itself is 2 GiB of zeroed pages that are never touched.
 fn huge_grid() -> Grid {
     Grid::new(65_536, 65_535).unwrap()
 }

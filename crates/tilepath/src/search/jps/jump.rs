@@ -15,7 +15,9 @@
 //! - every scan stops at the goal.
 //!
 //! So every link between two jump points is a straight line in one of the 8 (or 4)
-//! directions.
+//! directions. 8-connected, a diagonal jump point is expanded by the diagonal scan
+//! that meets it (see [`Search::jump_diagonal`]); it is written to its slot, but not
+//! queued, so the links stay straight.
 
 use super::rows::Rows;
 use crate::Direction8;
@@ -36,6 +38,13 @@ const CODE_OF: [u8; 9] = {
     }
     table
 };
+
+/// The direction code of the line from `from` towards `to` (which differ).
+#[inline(always)]
+fn code_towards(from: (i64, i64), to: (i64, i64)) -> u8 {
+    let (dx, dy) = ((to.0 - from.0).signum(), (to.1 - from.1).signum());
+    CODE_OF[((dy + 1) * 3 + dx + 1) as usize]
+}
 
 /// The search area's cells mapped to scratch slots: `(y - oy) * stride + (x - ox)`.
 #[derive(Clone, Copy, Debug)]
@@ -95,18 +104,23 @@ pub(super) struct Search<'a, const EIGHT: bool, const TRACK: bool> {
     nearest: Nearest,
 }
 
+/// No jump point found (a coordinate no scan reaches).
+const NO_JUMP: i64 = i64::MIN;
+
 /// A cell no scan ever reaches (and no row or column offset from it overflows).
 pub(super) const NOWHERE: (i64, i64) = (i64::MIN / 4, i64::MIN / 4);
 
-/// Cells `1..=28` of a right scan's word (based one cell behind the first candidate).
-const RIGHT_CANDIDATES: u64 = 0x0155_5555_5555_5554;
-/// Cells `0..=27` of a left scan's word (based 27 cells before the first candidate).
-const LEFT_CANDIDATES: u64 = 0x0055_5555_5555_5555;
-/// Cells a scan word advances by.
-const STEP: i64 = 28;
+/// Cells a scan word advances by: a [`CHUNK`](super::rows::CHUNK) but the cell
+/// behind.
+const STEP: i64 = CHUNK_BITS - 1;
+/// Cells `1..=STEP` of a right scan's word (based one cell behind the first candidate).
+const RIGHT_CANDIDATES: u64 = ((1 << (STEP + 1)) - 1) & !1;
+/// Cells `0..STEP` of a left scan's word (based `STEP - 1` cells before the first
+/// candidate).
+const LEFT_CANDIDATES: u64 = (1 << STEP) - 1;
 /// Diagonal steps whose column scans are swept together: with a column on each side,
 /// they fill a word's [`CHUNK`](super::rows::CHUNK) cells.
-const RUN: i64 = 27;
+const RUN: i64 = CHUNK_BITS - 2;
 /// Cells in a [`Rows::bits`] word.
 const CHUNK_BITS: i64 = super::rows::CHUNK;
 
@@ -190,24 +204,41 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
     /// g at `x` (for tracking).
     #[inline(always)]
     fn jump_row(&mut self, x: i64, y: i64, dx: i64, g: u64) -> Option<i64> {
-        let r = self.rows;
+        self.jump_row_legal(x, y, dx, 0, g).0
+    }
+
+    /// [`jump_row`](Self::jump_row), and whether the diagonal step `(dx, dy)` from
+    /// `(x, y)` is legal (`dy` ±1; with `dy == 0`, false), read from the scan's first
+    /// words at no extra load.
+    #[inline(always)]
+    fn jump_row_legal(&mut self, x: i64, y: i64, dx: i64, dy: i64, g: u64) -> (Option<i64>, bool) {
+        let r = &self.rows;
+        // Whether rows `y - 1..=y + 1` all lie inside the area: then only the ends of
+        // the row need clipping.
+        let inner = r.inner_row(y);
         let goal_row = y == self.target.1;
         let mut c = x + dx;
+        let mut legal = None;
         let (found, last) = loop {
             if dx > 0 {
-                // Cell `base + j` at bit 2j; candidates j = 1..=28, j = 0 is behind.
+                // Cell `base + j` at bit j; candidates j = 1..=STEP, j = 0 is behind.
                 let base = c - 1;
-                let (cur, up, down) = (r.bits(base, y), r.bits(base, y - 1), r.bits(base, y + 1));
-                let forced = (up & !(up << 2)) | (down & !(down << 2));
+                let (up, cur, down) = r.bits3(base, y, inner);
+                if legal.is_none() {
+                    // `x` at bit 0, `x + 1` at bit 1.
+                    let next = if dy > 0 { down } else { up };
+                    legal = Some(dy != 0 && cur & 0b10 != 0 && next & 0b11 == 0b11);
+                }
+                let forced = (up & !(up << 1)) | (down & !(down << 1));
                 let mut stops = (!cur | forced) & RIGHT_CANDIDATES;
                 let j = self.target.0.wrapping_sub(base);
                 if goal_row && (1..=STEP).contains(&j) {
-                    stops |= 1 << (2 * j);
+                    stops |= 1 << j;
                 }
                 if stops != 0 {
-                    let j = i64::from(stops.trailing_zeros() / 2);
+                    let j = i64::from(stops.trailing_zeros());
                     let cell = base + j;
-                    break if cur >> (2 * j) & 1 == 0 {
+                    break if cur >> j & 1 == 0 {
                         (false, cell - 1)
                     } else {
                         (true, cell)
@@ -215,19 +246,25 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
                 }
                 c += STEP;
             } else {
-                // Cell `base + j` at bit 2j; candidates j = 0..=27, j = 28 is behind.
+                // Cell `base + j` at bit j; candidates j = 0..STEP, j = STEP is behind.
                 let base = c - (STEP - 1);
-                let (cur, up, down) = (r.bits(base, y), r.bits(base, y - 1), r.bits(base, y + 1));
-                let forced = (up & !(up >> 2)) | (down & !(down >> 2));
+                let (up, cur, down) = r.bits3(base, y, inner);
+                if legal.is_none() {
+                    // `x` at bit STEP, `x - 1` at bit STEP - 1.
+                    const BOTH: u64 = 0b11 << (STEP - 1);
+                    let next = if dy > 0 { down } else { up };
+                    legal = Some(dy != 0 && cur & 1 << (STEP - 1) != 0 && next & BOTH == BOTH);
+                }
+                let forced = (up & !(up >> 1)) | (down & !(down >> 1));
                 let mut stops = (!cur | forced) & LEFT_CANDIDATES;
                 let j = self.target.0.wrapping_sub(base);
                 if goal_row && (0..STEP).contains(&j) {
-                    stops |= 1 << (2 * j);
+                    stops |= 1 << j;
                 }
                 if stops != 0 {
-                    let j = i64::from((63 - stops.leading_zeros()) / 2);
+                    let j = i64::from(63 - stops.leading_zeros());
                     let cell = base + j;
-                    break if cur >> (2 * j) & 1 == 0 {
+                    break if cur >> j & 1 == 0 {
                         (false, cell + 1)
                     } else {
                         (true, cell)
@@ -237,7 +274,7 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
             }
         };
         self.crossed_row(x, y, dx, last, g);
-        found.then_some(last)
+        (found.then_some(last), legal.unwrap_or(false))
     }
 
     /// Scans column `x` from `(x, y)` in direction `dy` (±1), a cell at a time: the
@@ -246,15 +283,15 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
     #[inline(always)]
     fn jump_column(&mut self, x: i64, y: i64, dy: i64, g: u64) -> Option<i64> {
         let r = self.rows;
-        // Cells x - 1, x, x + 1 at bits 0, 2, 4.
+        // Cells x - 1, x, x + 1 at bits 0, 1, 2.
         let mut behind = r.three(x, y);
         let mut c = y + dy;
         let (found, last) = loop {
             let row = r.three(x, c);
-            if row & 0b100 == 0 {
+            if row & 0b10 == 0 {
                 break (false, c - dy);
             }
-            if (x, c) == self.target || row & !behind & 0b1_0001 != 0 {
+            if (x, c) == self.target || row & !behind & 0b101 != 0 {
                 break (true, c);
             }
             behind = row;
@@ -264,53 +301,95 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
         found.then_some(last)
     }
 
-    /// 8-connected: scans the diagonal from `(x, y)` in direction `(dx, dy)`: the first
-    /// cell that is the goal or whose straight scans (`dx` along its row, `dy` along its
-    /// column) find a jump point, or `None` where the next diagonal step is not legal.
+    /// 8-connected: scans the diagonal from jump point `slot` at `(x, y)` (whose g is
+    /// `g`) in direction `(dx, dy)` and offers what it finds to the open list.
+    ///
+    /// A diagonal cell from which a straight scan (`dx` along its row, `dy` along its
+    /// column) finds a jump point is a jump point itself, but it is not queued: the
+    /// scan expands it on the spot, as it would be expanded later (its successors are
+    /// those two straight scans and the diagonal onwards), so the jump points its
+    /// scans found are offered with it as their parent, and the diagonal goes on.
+    /// Only its slot is written, so that routes can be followed back through it. As
+    /// when it is queued, a diagonal cell reached no cheaper than before ends the scan.
+    /// This saves the queue, the node visits and the repeated straight scans of most
+    /// diagonal jump points (the intermediate pruning of jump point search's later
+    /// forms).
     ///
     /// The diagonal goes in runs of up to [`RUN`] steps. A run's row scans go one by
-    /// one, until the first that finds a jump point; its column scans go together, a
-    /// row of all of them per word (see [`sweep_columns`](Self::sweep_columns)), so an
-    /// open area costs a word per row and run instead of a read per cell.
+    /// one; its column scans go together, a row of all of them per word (see
+    /// [`sweep_columns`](Self::sweep_columns)), so an open area costs a word per row
+    /// and run instead of a read per cell.
     #[inline(always)]
-    fn jump_diagonal(&mut self, x: i64, y: i64, dx: i64, dy: i64, g: u64) -> Option<(i64, i64)> {
-        let r = self.rows;
+    fn jump_diagonal(
+        &mut self,
+        nodes: &mut StampedWords,
+        open: &mut RadixHeap<u32>,
+        (x, y): (i64, i64),
+        (dx, dy): (i64, i64),
+        g: u64,
+    ) {
         let (mut cx, mut cy, mut cg) = (x, y, g);
+        let diagonal = code_towards((0, 0), (dx, dy));
+        // Whether the next diagonal step is legal: read here for the first, then from
+        // the first words of each row scan.
+        let mut legal = self.rows.diagonal_step(x, y, dx, dy);
+        if !legal {
+            // Common in corridors: no need to set up the run's scratch.
+            return;
+        }
+        // What the row and column scans of the run's cells found, by step.
+        let mut row_jp = [NO_JUMP; RUN as usize + 1];
+        let mut column_jp = [NO_JUMP; RUN as usize + 1];
         loop {
-            // The run's legal steps, and the first of them whose cell is the goal or
-            // whose row scan stops at a jump point.
             let mut steps = 0;
-            let mut stop = None;
-            while steps < RUN {
-                let (px, py) = (cx + dx * steps, cy + dy * steps);
-                if !(r.is_open(px + dx, py)
-                    && r.is_open(px, py + dy)
-                    && r.is_open(px + dx, py + dy))
-                {
-                    break;
-                }
+            let mut goal_at = None;
+            while steps < RUN && legal {
                 steps += 1;
-                let (nx, ny) = (px + dx, py + dy);
+                let (nx, ny) = (cx + dx * steps, cy + dy * steps);
                 let ng = cg + steps as u64 * OCTILE_DIAGONAL;
                 if TRACK {
                     self.crossed((nx, ny), (nx, ny), ng);
                 }
-                if (nx, ny) == self.target || self.jump_row(nx, ny, dx, ng).is_some() {
-                    stop = Some(steps);
+                if (nx, ny) == self.target {
+                    goal_at = Some(steps);
                     break;
                 }
+                let (found, next) = self.jump_row_legal(nx, ny, dx, dy, ng);
+                row_jp[steps as usize] = found.unwrap_or(NO_JUMP);
+                legal = next;
             }
-            // Only columns up to the row scans' stop can stop the diagonal sooner.
-            let column = self.sweep_columns(cx, cy, dx, dy, cg, steps);
-            let first = match (stop, column) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            };
-            if let Some(k) = first {
-                return Some((cx + dx * k, cy + dy * k));
+            // The cells before the goal, if the diagonal meets it.
+            let n = goal_at.map_or(steps, |k| k - 1);
+            self.sweep_columns(cx, cy, dx, dy, cg, n, &mut column_jp);
+            for k in 1..=n {
+                let (jx, jy) = (row_jp[k as usize], column_jp[k as usize]);
+                if jx == NO_JUMP && jy == NO_JUMP {
+                    continue;
+                }
+                let (kx, ky) = (cx + dx * k, cy + dy * k);
+                let kg = cg + k as u64 * OCTILE_DIAGONAL;
+                let d = self.slots.slot(kx, ky);
+                let node = nodes.get(d as usize);
+                if node & CLOSED != 0 || kg >= node_g(node) {
+                    return;
+                }
+                nodes.set(d as usize, open_node(kg, diagonal));
+                if jx != NO_JUMP {
+                    let jg = kg + jx.abs_diff(kx) * Self::STRAIGHT;
+                    self.offer(nodes, open, (jx, ky), jg, code_towards((kx, ky), (jx, ky)));
+                }
+                if jy != NO_JUMP {
+                    let jg = kg + jy.abs_diff(ky) * Self::STRAIGHT;
+                    self.offer(nodes, open, (kx, jy), jg, code_towards((kx, ky), (kx, jy)));
+                }
+            }
+            if let Some(k) = goal_at {
+                let (kx, ky) = (cx + dx * k, cy + dy * k);
+                self.offer(nodes, open, (kx, ky), cg + k as u64 * OCTILE_DIAGONAL, diagonal);
+                return;
             }
             if steps < RUN {
-                return None;
+                return;
             }
             cx += dx * RUN;
             cy += dy * RUN;
@@ -318,48 +397,64 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
         }
     }
 
+    /// Offers cell `(x, y)` to the open list at `g`, reached by a line in direction code
+    /// `dir`, if that improves on what it has.
+    #[inline(always)]
+    fn offer(
+        &self,
+        nodes: &mut StampedWords,
+        open: &mut RadixHeap<u32>,
+        (x, y): (i64, i64),
+        g: u64,
+        dir: u8,
+    ) {
+        let j = self.slots.slot(x, y);
+        let node = nodes.get(j as usize);
+        if node & CLOSED != 0 || g >= node_g(node) {
+            return;
+        }
+        nodes.set(j as usize, open_node(g, dir));
+        open.push(g + self.h(x, y), j);
+    }
+
     /// The column scans (direction `dy`) from the diagonal cells `(cx + dx * k, cy + dy
-    /// * k)`, `k = 1..=n` (`n <= RUN`), swept together row by row: the smallest `k`
-    /// whose scan finds a jump point (a forced neighbour left or right, or the goal).
-    /// `g` is the g of `(cx, cy)`.
+    /// * k)`, `k = 1..=n` (`n <= RUN`), swept together row by row: `found[k]` is the row
+    /// of the jump point column `k` finds (a forced neighbour left or right, or the
+    /// goal), or [`NO_JUMP`]. `g` is the g of `(cx, cy)`.
     ///
-    /// Column `k` is bit `2j` of a [`Rows::bits`] word based at `base`, its neighbours
+    /// Column `k` is bit `j` of a [`Rows::bits`] word based at `base`, its neighbours
     /// at `j - 1` and `j + 1`; the scan of column `k` starts one row past its diagonal
     /// cell, so each row swept takes in one more column.
+    #[expect(clippy::too_many_arguments, reason = "the sweep's state, in registers")]
     #[inline(always)]
-    fn sweep_columns(&mut self, cx: i64, cy: i64, dx: i64, dy: i64, g: u64, n: i64) -> Option<i64> {
+    fn sweep_columns(
+        &mut self,
+        cx: i64,
+        cy: i64,
+        dx: i64,
+        dy: i64,
+        g: u64,
+        n: i64,
+        found: &mut [i64; RUN as usize + 1],
+    ) {
+        found[..=n as usize].fill(NO_JUMP);
         if n == 0 {
-            return None;
+            return;
         }
         let r = self.rows;
         let base = if dx > 0 { cx } else { cx - (RUN + 1) };
         // Column k's bit, and back.
-        let bit = |k: i64| 1u64 << (2 * if dx > 0 { k } else { RUN + 1 - k });
+        let bit = |k: i64| 1u64 << if dx > 0 { k } else { RUN + 1 - k };
         let column_of = |b: u32| {
-            let j = i64::from(b / 2);
+            let j = i64::from(b);
             if dx > 0 { j } else { RUN + 1 - j }
         };
-        // The nearest column of a mask: the lowest bit going right, the highest going left.
-        let nearest = |m: u64| {
-            column_of(if dx > 0 {
-                m.trailing_zeros()
-            } else {
-                63 - m.leading_zeros()
-            })
-        };
-        // Columns up to `limit` are still of interest (all, until one finds).
-        let mut limit = n;
-        let mut wanted = (bit(n) << 2) - 1;
-        if dx < 0 {
-            wanted = !(bit(n) - 1);
-        }
         let mut alive = 0u64;
         let mut behind = r.bits(base, cy + dy);
-        let mut found = None;
         let mut t = 1;
         loop {
             let row = cy + dy * (t + 1);
-            if t <= limit {
+            if t <= n {
                 alive |= bit(t);
             }
             if alive == 0 {
@@ -369,33 +464,25 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
             let dead = alive & !cur;
             alive &= cur;
             let fresh = cur & !behind;
-            let mut stops = alive & ((fresh << 2) | (fresh >> 2));
+            let mut stops = alive & ((fresh << 1) | (fresh >> 1));
             if row == self.target.1 {
                 let j = self.target.0 - base;
                 if (0..CHUNK_BITS).contains(&j) {
-                    stops |= alive & (1 << (2 * j));
+                    stops |= alive & (1 << j);
                 }
             }
             if TRACK {
                 self.crossed_columns(dead, row - dy, cx, cy, dx, dy, g, &column_of);
                 self.crossed_columns(stops, row, cx, cy, dx, dy, g, &column_of);
             }
-            if stops != 0 {
-                let k = nearest(stops);
-                found = Some(found.map_or(k, |f: i64| f.min(k)));
-                // Farther columns cannot stop the diagonal sooner.
-                limit = k - 1;
-                wanted &= if dx > 0 {
-                    bit(k) - 1
-                } else {
-                    !((bit(k) << 2) - 1)
-                };
-                alive &= wanted & !stops;
+            alive &= !stops;
+            while stops != 0 {
+                found[column_of(stops.trailing_zeros()) as usize] = row;
+                stops &= stops - 1;
             }
             behind = cur;
             t += 1;
         }
-        found
     }
 
     /// A tracking search's column scans of the columns in `ended` (a
@@ -487,6 +574,33 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
             });
             let mut dirs = [(0i64, 0i64); 8];
             let n = self.successors(x, y, arrival, &mut dirs);
+            if target_slot.is_some()
+                && dirs[..n].contains(&self.toward_target(x, y))
+                && let Some(direct) = self.direct(x, y, g)
+            {
+                // The goal's f is this jump point's: it is closed next, nothing else
+                // is needed from here.
+                let (cx, cy) = direct.corner;
+                let corner = self.slots.slot(cx, cy);
+                let mut from = (x, y);
+                if corner != slot && Some(corner) != target_slot {
+                    let node = nodes.get(corner as usize);
+                    if direct.corner_g < node_g(node) {
+                        // Not pushed: the goal, at the least f, is closed first.
+                        let dir = code_towards((x, y), (cx, cy));
+                        nodes.set(corner as usize, open_node(direct.corner_g, dir));
+                    }
+                    from = (cx, cy);
+                }
+                let goal = target_slot.unwrap_or(slot);
+                let node = nodes.get(goal as usize);
+                if direct.goal_g < node_g(node) {
+                    let dir = code_towards(from, self.target);
+                    nodes.set(goal as usize, open_node(direct.goal_g, dir));
+                    open.push(direct.goal_g, goal);
+                }
+                continue;
+            }
             for &(dx, dy) in &dirs[..n] {
                 let found = if dy == 0 {
                     self.jump_row(x, y, dx, g).map(|jx| (jx, y))
@@ -498,26 +612,12 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
                     }
                     .map(|jy| (x, jy))
                 } else {
-                    self.jump_diagonal(x, y, dx, dy, g)
+                    self.jump_diagonal(nodes, open, (x, y), (dx, dy), g);
+                    continue;
                 };
                 let Some((jx, jy)) = found else { continue };
-                let steps = jx.abs_diff(x).max(jy.abs_diff(y));
-                let ng = g + steps
-                    * if dx != 0 && dy != 0 {
-                        OCTILE_DIAGONAL
-                    } else {
-                        Self::STRAIGHT
-                    };
-                let j = self.slots.slot(jx, jy);
-                let node = nodes.get(j as usize);
-                if node & CLOSED != 0 || ng >= node_g(node) {
-                    continue;
-                }
-                nodes.set(
-                    j as usize,
-                    open_node(ng, CODE_OF[((dy + 1) * 3 + dx + 1) as usize]),
-                );
-                open.push(ng + self.h(jx, jy), j);
+                let ng = g + jx.abs_diff(x).max(jy.abs_diff(y)) * Self::STRAIGHT;
+                self.offer(nodes, open, (jx, jy), ng, code_towards((x, y), (jx, jy)));
             }
         }
         (Outcome::Stopped(self.nearest), expanded)

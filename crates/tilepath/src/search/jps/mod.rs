@@ -1,12 +1,13 @@
 //! Jump point search over a search window or the whole grid, 4- or 8-connected, for
 //! mobilities where every open kind costs the same.
 
+mod direct;
 mod jump;
 mod route;
 mod rows;
 
 use super::astar::{ExpansionLimit, within_reach};
-use super::nodes::{CLOSED, node_g, node_parent};
+use super::nodes::{node_g, node_parent};
 use super::{NO_PARENT, PackedSteps, PathError, PathResult};
 #[cfg(doc)]
 use crate::UNREACHABLE_EXPANSIONS;
@@ -83,29 +84,44 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 /// [`RadixHeap`] on fixed-point octile or Manhattan f-values). 4-connected, vertical
 /// scans play the role of diagonal ones. `search/jps/jump.rs` states the rules.
 ///
-/// Rows are scanned a word at a time, as in block-based jump point search: one
-/// unaligned 8-byte load of the packed grid holds 29 cells, and a few bit operations
-/// turn it into the mobility's passability bits (the select of the open kinds among the
-/// 4 two-bit codes), so the rows above, at and below a scan give their stops (walls,
-/// forced neighbours) with a trailing- or leading-zeros count per 28 cells. The
-/// passability is derived at every load rather than kept in a separate 1-bit copy:
-/// the derivation costs a handful of operations per 28 cells, while a copy would
-/// double the memory a grid takes per mobility, and every edit would have to update it.
-/// A column scan from a jump point reads a cell (and its two neighbours) at a time;
-/// the column scans that a diagonal makes at each of its steps are swept together,
-/// one row of up to 27 columns per word, so an open area costs a word per row rather
-/// than a read per cell.
+/// Rows are scanned a word at a time, as in block-based jump point search. The grid
+/// keeps its cells as bit planes too (the low and the high bit of every cell's kind,
+/// row by row, updated by every edit): an unaligned 8-byte load of each plane holds
+/// 57 cells, and a few bit operations turn the pair into the mobility's passability
+/// bits, so the rows above, at and below a scan give their stops (walls, forced
+/// neighbours) with a trailing- or leading-zeros count per 56 cells. Passability is
+/// derived at every load rather than kept per mobility: the planes serve every
+/// mobility and cost the grid as much memory as its packed cells. A column scan from
+/// a jump point reads a cell (and its two neighbours) at a time; the column scans that
+/// a diagonal makes at each of its steps are swept together, one row of up to 55
+/// columns per word, so an open area costs a word per row rather than a read per cell.
+///
+/// 8-connected, the jump points a diagonal meets (cells whose row or column scan
+/// finds a jump point) are expanded by the diagonal scan itself rather than queued:
+/// the jump points their straight scans found enter the open list with them as
+/// parents, and the diagonal goes on, until a wall or a diagonal jump point reached no
+/// cheaper than before. This is the pruning of intermediate jump points of Harabor
+/// and Grastien's later work; it halves the queue's traffic on rooms and open maps,
+/// and spares the straight scans that expanding those points would repeat.
+///
+/// Before scanning from a jump point whose successors include the first step
+/// towards the goal, the search walks the goal's direct route (diagonal steps, then
+/// straight ones; 4-connected, vertical then horizontal): if every step is legal, the
+/// goal is reached at the distance estimate, its f is the least in the open list, and
+/// the expansion ends there. On open maps most
+/// searches then end at the first jump point that sees the goal.
 ///
 /// Jump points are kept in the [`AStar`]'s node store (8 bytes a cell with its
 /// generation stamp, reset in O(1)): g, closed, and the direction of the line that
 /// reaches the jump point. The route is read back by walking each line backwards to
-/// the first expanded jump point on it whose g plus the line's length back there is at
-/// most the g at the line's end: the jump point the line was found from qualifies, and
-/// any one met before it gives a route as cheap. A search whose
-/// goal cannot be reached is run again in a tracking
-/// mode that also keeps the nearest cell the scans crossed: every reachable cell is
-/// crossed by a scan from an expanded jump point at its optimal cost, so that cell is
-/// the one the partial-path rule names. An expansion limit cuts both runs.
+/// the first cell on it whose node's g plus the line's length back there is at most the
+/// g at the line's end: the node the line was written from qualifies (a node's g only
+/// drops), and any one met before it gives a route as cheap. A search whose goal cannot
+/// be reached is run again in a tracking mode that also keeps the nearest cell the
+/// scans crossed: every reachable cell is crossed by a scan from an expanded jump point
+/// at its optimal cost, so that cell is the one the partial-path rule names. Without an
+/// expansion limit the tracking run comes second, only when the goal was not found;
+/// with one, it is the only run, so the limit bounds the query.
 #[derive(Clone, Debug)]
 pub struct Jps {
     scope: Scope,
@@ -253,7 +269,7 @@ impl Jps {
     /// and the result is [`partial`](PathResult::partial). `from == to` gives an empty,
     /// complete path. A start on a blocked cell may walk off it.
     ///
-    /// Cost: grows with the cells its scans cross (rows 28 cells a word) and the jump
+    /// Cost: grows with the cells its scans cross (rows 56 cells a word) and the jump
     /// points it expands; far below A*'s on rooms and open ground, about A*'s on dense
     /// clutter and 1-wide mazes (where nearly every cell is a jump point). An
     /// unreachable goal costs two searches of the start's component (within the
@@ -381,10 +397,10 @@ impl ExpansionLimit for Jps {
     }
 }
 
-/// The expanded jump points of a route from `slot` back to the start, with the step
-/// weights of its search: each line is walked backwards to the first expanded jump
-/// point on it whose g and the line's length add up to at most the g at its end (see
-/// the `# Implementation` notes of [`Jps`]).
+/// The jump points of a route from `slot` back to the start, with the step weights of
+/// its search: each line is walked backwards to the first cell on it whose node's g
+/// and the line's length add up to at most the g at its end (see the
+/// `# Implementation` notes of [`Jps`]).
 fn chain(
     nodes: &StampedWords,
     slots: Slots,
@@ -407,14 +423,14 @@ fn chain(
                 };
                 let (mut x, mut y) = cell;
                 let mut g = node_g(node);
-                // The node the line was found from qualifies, so the walk ends there
-                // at the latest; the bound only keeps a broken store from looping.
+                // The node the line was written from qualifies (its g can only have
+                // dropped since), so the walk ends there at the latest; the bound only
+                // keeps a broken store from looping.
                 (0..nodes.len()).find_map(|_| {
                     (x, y) = (x - i64::from(dx), y - i64::from(dy));
                     g = g.checked_sub(step)?;
                     let s = slots.slot(x, y);
-                    let n = nodes.get(s as usize);
-                    (n & CLOSED != 0 && node_g(n) <= g).then_some(s)
+                    (node_g(nodes.get(s as usize)) <= g).then_some(s)
                 })
             })
             .flatten();

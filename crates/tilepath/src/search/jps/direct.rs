@@ -1,0 +1,107 @@
+//! The direct route to the goal: from a jump point being expanded, the canonical
+//! route of the distance estimate's length (8-connected: diagonal steps, then
+//! straight ones; 4-connected: vertical steps, then horizontal ones), if every step of
+//! it is legal.
+//!
+//! Such a route costs exactly the estimate `h`, so the goal it reaches gets the
+//! f-value of the jump point being expanded, the least in the open list: the goal is
+//! the next node the search closes (ties aside, which cannot beat it), and its cost is
+//! optimal. The expansion then needs no other successor. On open maps this ends most
+//! searches at the first jump point that sees the goal, instead of scanning every
+//! direction around it.
+
+use super::jump::Search;
+use super::rows::CHUNK;
+use crate::cost::OCTILE_DIAGONAL;
+
+/// A direct route: `corner` is where it turns (the jump point itself or the goal when
+/// it does not), `g` the goal's g through it.
+pub(super) struct Direct {
+    pub(super) corner: (i64, i64),
+    pub(super) corner_g: u64,
+    pub(super) goal_g: u64,
+}
+
+impl<const EIGHT: bool, const TRACK: bool> Search<'_, EIGHT, TRACK> {
+    /// The first step of the direct route from `(x, y)` to the target (`(0, 0)` at
+    /// the target itself).
+    #[inline(always)]
+    pub(super) fn toward_target(&self, x: i64, y: i64) -> (i64, i64) {
+        let (dx, dy) = ((self.target.0 - x).signum(), (self.target.1 - y).signum());
+        if EIGHT || dy == 0 { (dx, dy) } else { (0, dy) }
+    }
+
+    /// The direct route from jump point `(x, y)` (whose g is `g`) to the target, if
+    /// every step of it is legal. The target must be a cell scans can reach.
+    pub(super) fn direct(&self, x: i64, y: i64, g: u64) -> Option<Direct> {
+        let r = &self.rows;
+        let (gx, gy) = self.target;
+        let (dx, dy) = ((gx - x).signum(), (gy - y).signum());
+        let (ax, ay) = (gx.abs_diff(x) as i64, gy.abs_diff(y) as i64);
+        // The first leg: diagonal (8-connected) or vertical (4-connected).
+        let (first, step) = if EIGHT {
+            (ax.min(ay), OCTILE_DIAGONAL)
+        } else {
+            (ay, Self::STRAIGHT)
+        };
+        let (fx, fy) = if EIGHT { (dx, dy) } else { (0, dy) };
+        let (mut cx, mut cy) = (x, y);
+        for _ in 0..first {
+            let legal = if EIGHT {
+                r.is_open(cx + fx, cy) && r.is_open(cx, cy + fy) && r.is_open(cx + fx, cy + fy)
+            } else {
+                r.is_open(cx, cy + fy)
+            };
+            if !legal {
+                return None;
+            }
+            cx += fx;
+            cy += fy;
+        }
+        // The second leg, straight along a row or a column.
+        let clear = if cy == gy {
+            self.row_clear(cx, gx, cy)
+        } else {
+            debug_assert_eq!(cx, gx);
+            let sy = (gy - cy).signum();
+            let mut c = cy;
+            loop {
+                if c == gy {
+                    break true;
+                }
+                c += sy;
+                if !r.is_open(cx, c) {
+                    break false;
+                }
+            }
+        };
+        if !clear {
+            return None;
+        }
+        let corner_g = g + first as u64 * step;
+        let straight = gx.abs_diff(cx).max(gy.abs_diff(cy));
+        Some(Direct {
+            corner: (cx, cy),
+            corner_g,
+            goal_g: corner_g + straight * Self::STRAIGHT,
+        })
+    }
+
+    /// Whether the cells of row `y` strictly after `x` up to `to` (towards it) are
+    /// open, read a word at a time.
+    #[inline(always)]
+    fn row_clear(&self, x: i64, to: i64, y: i64) -> bool {
+        let r = &self.rows;
+        let (lo, hi) = if to > x { (x + 1, to) } else { (to, x - 1) };
+        let mut base = lo;
+        while base <= hi {
+            let n = (hi - base + 1).min(CHUNK);
+            let want = (1u64 << n) - 1;
+            if r.bits(base, y) & want != want {
+                return false;
+            }
+            base += CHUNK;
+        }
+        true
+    }
+}
