@@ -19,15 +19,7 @@ use rand::RngExt;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 use tilepath::{AStar, Cell, Grid, Jps, Mobility, TileKind};
-
-const MAPS: [&str; 6] = [
-    "arena.map",
-    "den312d.map",
-    "lak303d.map",
-    "maze512-1-0.map",
-    "random512-10-0.map",
-    "32room_000.map",
-];
+use tilepath_testkit::MOVING_AI_MAPS;
 
 const MOBILITY: Mobility = Mobility::FLOOR_ONLY;
 
@@ -109,7 +101,7 @@ fn compare(
 
 fn movingai_maps(c: &mut Criterion) {
     const SAMPLE: usize = 300;
-    for map in MAPS {
+    for map in MOVING_AI_MAPS {
         let (grid, scenarios) = support::movingai(map);
         let step = (scenarios.len() / SAMPLE).max(1);
         let queries: Vec<(Cell, Cell)> = scenarios

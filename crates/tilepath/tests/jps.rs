@@ -256,15 +256,6 @@ fn expansion_limit_gives_valid_partial_paths() {
     );
 }
 
-const MOVING_AI: [&str; 6] = [
-    "arena.map",
-    "den312d.map",
-    "lak303d.map",
-    "maze512-1-0.map",
-    "random512-10-0.map",
-    "32room_000.map",
-];
-
 /// Checks every `stride`-th scenario of `map` with whole-grid 8-connected jump point
 /// search; returns how many were checked.
 fn check_map(map: &str, stride: usize) -> usize {
@@ -304,7 +295,7 @@ fn check_map(map: &str, stride: usize) -> usize {
 
 #[test]
 fn movingai_maps_sample() {
-    for map in MOVING_AI {
+    for map in MOVING_AI_MAPS {
         let count = load_scenarios(map).len();
         let n = check_map(map, (count / 150).max(1));
         println!("{map}: {n} of {count} scenarios match");
@@ -316,7 +307,7 @@ fn movingai_maps_sample() {
 #[ignore = "all ~17,000 scenarios; run before resolving search changes"]
 fn movingai_maps_every_scenario() {
     let mut total = 0;
-    for map in MOVING_AI {
+    for map in MOVING_AI_MAPS {
         let n = check_map(map, 1);
         println!("{map}: {n} scenarios match");
         total += n;

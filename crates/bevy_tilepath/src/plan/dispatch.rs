@@ -95,18 +95,7 @@ impl Dispatch {
                 // Small batches (a few far searches) go a job at a time, so that every
                 // thread gets some.
                 let per_take = (jobs.len() / (4 * parts)).clamp(1, JOBS_PER_TAKE);
-                let takes = Mutex::new(jobs.chunks_mut(per_take));
-                let scratches = Mutex::new(self.scratch.iter_mut());
-                threads.run(&|| {
-                    let Some(s) = lock(&scratches).next() else {
-                        return;
-                    };
-                    while let Some(take) = lock(&takes).next() {
-                        for job in take {
-                            solve(job, s);
-                        }
-                    }
-                });
+                share_out(threads, jobs, per_take, &mut self.scratch, &solve);
             }
             Parallelism::ComputeTaskPool => {
                 while self.scratch.len() < parts {
@@ -128,7 +117,70 @@ impl Dispatch {
     }
 }
 
+/// Solves `jobs` on `threads` and the caller, each with a scratch of its own from
+/// `scratches` (at least one per thread and the caller), handing out `per_take` jobs at
+/// a time.
+fn share_out<J: Send, S: Send>(
+    threads: &SolverThreads,
+    jobs: &mut [J],
+    per_take: usize,
+    scratches: &mut [S],
+    solve: &(dyn Fn(&mut J, &mut S) + Sync),
+) {
+    let takes = Mutex::new(jobs.chunks_mut(per_take.max(1)));
+    let scratches = Mutex::new(scratches.iter_mut());
+    threads.run(&|| {
+        let Some(s) = lock(&scratches).next() else {
+            return;
+        };
+        loop {
+            // The lock is let go at the end of this statement: a `while let` would hold
+            // it while the jobs are solved, one thread at a time.
+            let take = lock(&takes).next();
+            let Some(take) = take else { break };
+            for job in take {
+                solve(job, s);
+            }
+        }
+    });
+}
+
 /// A lock whose holder cannot leave the data half-updated (it only takes the next item).
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Condvar;
+    use std::time::Duration;
+
+    /// Two jobs, a solver thread and the caller: each job waits until the other one has
+    /// started. Threads that took jobs one at a time would never both be inside.
+    #[test]
+    fn threads_solve_their_jobs_at_the_same_time() {
+        let threads = SolverThreads::new(1);
+        assert_eq!(threads.len(), 1, "no thread could be started here");
+        let inside = Mutex::new(0_usize);
+        let both = Condvar::new();
+        let mut jobs = [false, false];
+        let mut scratches = [(), ()];
+        share_out(
+            &threads,
+            &mut jobs,
+            1,
+            &mut scratches,
+            &|met: &mut bool, _| {
+                let mut n = lock(&inside);
+                *n += 1;
+                both.notify_all();
+                let (n, timeout) = both
+                    .wait_timeout_while(n, Duration::from_secs(20), |n| *n < 2)
+                    .unwrap_or_else(PoisonError::into_inner);
+                *met = !timeout.timed_out() && *n == 2;
+            },
+        );
+        assert_eq!(jobs, [true, true], "a job never met the other");
+    }
 }

@@ -385,7 +385,13 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
             }
             if let Some(k) = goal_at {
                 let (kx, ky) = (cx + dx * k, cy + dy * k);
-                self.offer(nodes, open, (kx, ky), cg + k as u64 * OCTILE_DIAGONAL, diagonal);
+                self.offer(
+                    nodes,
+                    open,
+                    (kx, ky),
+                    cg + k as u64 * OCTILE_DIAGONAL,
+                    diagonal,
+                );
                 return;
             }
             if steps < RUN {
