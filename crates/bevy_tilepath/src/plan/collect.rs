@@ -34,6 +34,11 @@ struct Since<'a> {
 }
 
 impl Since<'_> {
+    /// Whether any cell changed: when none did (most ticks), no path is walked.
+    fn any_changed(&self) -> bool {
+        !self.changed.is_empty()
+    }
+
     fn cell_changed(&self, c: Cell) -> bool {
         if self.changed.is_empty()
             || !(0..self.grid_width).contains(&c.x)
@@ -92,7 +97,7 @@ fn needs_plan(
                 || retarget
                 || (path.continues && path.remaining() <= settings.replan_margin)
                 || (partial && path.is_finished() && ticks >= settings.retry_interval)
-                || path.cells_ahead().any(|c| since.cell_changed(c));
+                || (since.any_changed() && path.cells_ahead().any(|c| since.cell_changed(c)));
             (now, partial && edited)
         }
     };
