@@ -81,7 +81,7 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 /// A* over jump points (Harabor and Grastien's jump point search, in its
 /// no-corner-cutting form): a scan runs along a row, column or diagonal until a cell
 /// where an optimal path may turn, which alone enters the open list (a monotone
-/// [`RadixHeap`] on fixed-point octile or Manhattan f-values). 4-connected, vertical
+/// [`RadixHeap`](crate::queue::RadixHeap) on fixed-point octile or Manhattan f-values). 4-connected, vertical
 /// scans play the role of diagonal ones. `search/jps/jump.rs` states the rules.
 ///
 /// Rows are scanned a word at a time, as in block-based jump point search. The grid

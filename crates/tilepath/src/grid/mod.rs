@@ -1,109 +1,13 @@
 //! The packed grid: 2 bits per cell, and the same cells as bit planes.
 
+mod error;
+mod planes;
+
+pub use error::{GridError, GridMismatch};
+use planes::BitPlanes;
+
 use crate::{Cell, Direction8, Mobility, TileKind};
 use core::fmt;
-
-/// Why a grid could not be built or changed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GridError {
-    /// A side is larger than [`Grid::MAX_SIDE`].
-    TooLarge {
-        /// Requested width.
-        width: u32,
-        /// Requested height.
-        height: u32,
-    },
-    /// A cell outside the grid was written to.
-    OutOfBounds {
-        /// The cell.
-        cell: Cell,
-    },
-    /// The system could not give the memory the grid needs (nothing was allocated).
-    OutOfMemory {
-        /// Bytes the grid needs: [`Grid::bytes_for`].
-        bytes: u64,
-    },
-    /// A row of an ASCII map has a different length than the first one.
-    RaggedRow {
-        /// Row index (0 = first line).
-        row: u32,
-        /// Width of the first row.
-        expected: u32,
-        /// Width of this row.
-        found: u32,
-    },
-    /// The legend of an ASCII map does not know a character.
-    UnknownChar {
-        /// The character.
-        ch: char,
-        /// Where it is.
-        cell: Cell,
-    },
-}
-
-impl fmt::Display for GridError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Self::TooLarge { width, height } => write!(
-                f,
-                "grid of {width}x{height} cells is too large (each side at most {})",
-                Grid::MAX_SIDE
-            ),
-            Self::OutOfBounds { cell } => write!(f, "cell {cell} is outside the grid"),
-            Self::OutOfMemory { bytes } => {
-                write!(f, "out of memory: the grid needs {bytes} bytes")
-            }
-            Self::RaggedRow {
-                row,
-                expected,
-                found,
-            } => write!(
-                f,
-                "row {row} has {found} cells but the first row has {expected}"
-            ),
-            Self::UnknownChar { ch, cell } => {
-                write!(f, "unknown map character {ch:?} at {cell}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for GridError {}
-
-/// A grid of another size than the one a [`DistanceField`](crate::DistanceField) or
-/// [`NextHopTable`](crate::NextHopTable) was made for: the same error from both
-/// (nothing was changed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct GridMismatch {
-    /// Width and height the structure was made for.
-    pub expected: (u32, u32),
-    /// Width and height of the grid given.
-    pub found: (u32, u32),
-}
-
-impl GridMismatch {
-    /// `Ok` when `grid` is `expected` in size, else the mismatch.
-    pub(crate) fn check(expected: (u32, u32), grid: &Grid) -> Result<(), Self> {
-        let found = (grid.width(), grid.height());
-        if found == expected {
-            Ok(())
-        } else {
-            Err(Self { expected, found })
-        }
-    }
-}
-
-impl fmt::Display for GridMismatch {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "made for a {}x{} grid but given a {}x{} one",
-            self.expected.0, self.expected.1, self.found.0, self.found.1
-        )
-    }
-}
-
-impl std::error::Error for GridMismatch {}
 
 /// A `width x height` map of [`TileKind`]s, 2 bits per cell, row-major (index
 /// `y * width + x`), 4 cells per byte ([`as_bytes`](Self::as_bytes)). The grid also
@@ -135,12 +39,7 @@ pub struct Grid {
     width: u32,
     height: u32,
     bytes: Vec<u8>,
-    /// Row `y`'s planes: the low bits of its kinds (cell `x` at bit `x % 8` of byte
-    /// `x / 8`) in the [`plane_stride`](Self::plane_stride) bytes from `2 * y *
-    /// stride` on, the high bits in the next `stride`. Bits past the width are 0, and
-    /// each plane row ends with at least 8 such bytes, so that an 8-byte load from
-    /// any cell of a row stays in that plane row.
-    planes: Vec<u8>,
+    planes: BitPlanes,
 }
 
 impl Grid {
@@ -163,13 +62,7 @@ impl Grid {
     /// (their padding).
     #[must_use]
     pub const fn bytes_for(width: u32, height: u32) -> u64 {
-        (width as u64 * height as u64).div_ceil(4)
-            + 2 * height as u64 * Self::plane_stride(width) as u64
-    }
-
-    /// Bytes per plane row: whole 8-byte words for `width` bits, and one word more.
-    const fn plane_stride(width: u32) -> usize {
-        (width as usize).div_ceil(64) * 8 + 8
+        (width as u64 * height as u64).div_ceil(4) + BitPlanes::bytes_for(width, height)
     }
 
     /// A `width x height` grid filled with `kind`.
@@ -195,21 +88,7 @@ impl Grid {
         {
             *last &= (1u8 << (2 * (cells % 4))) - 1;
         }
-        let stride = Self::plane_stride(width);
-        // Zeroed (and so lazily mapped) for kind 0; the set bits of each plane row
-        // otherwise.
-        let mut planes = vec![0u8; 2 * stride * height as usize];
-        if k != 0 {
-            let full = width as usize / 8;
-            let rest = (1u8 << (width % 8)) - 1;
-            for (r, row) in planes.chunks_exact_mut(stride).enumerate() {
-                // Even plane rows hold the low bits, odd ones the high bits.
-                if k >> (r % 2) & 1 == 1 {
-                    row[..full].fill(u8::MAX);
-                    row[full] = rest;
-                }
-            }
-        }
+        let planes = BitPlanes::filled(width, height, kind);
         Ok(Self {
             width,
             height,
@@ -312,7 +191,7 @@ impl Grid {
     #[inline]
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
-        self.bytes.len() + self.planes.len()
+        self.bytes.len() + self.planes.len_bytes()
     }
 
     /// Whether `cell` is inside the grid.
@@ -474,10 +353,10 @@ impl Grid {
         (unsafe { *self.bytes.get_unchecked(i >> 2) } >> ((i & 3) * 2)) & 3
     }
 
-    /// The bit planes, and the bytes per plane row (see the field's comment).
+    /// The bit planes, and the bytes per plane row (see `planes.rs`).
     #[inline]
     pub(crate) fn planes(&self) -> (&[u8], usize) {
-        (&self.planes, Self::plane_stride(self.width))
+        self.planes.rows()
     }
 
     /// Sets cell `(x, y)` (inside the grid), packed and in the planes.
@@ -488,12 +367,7 @@ impl Grid {
         let b = &mut self.bytes[i >> 2];
         let k = kind.index();
         *b = (*b & !(3 << shift)) | (k << shift);
-        let stride = Self::plane_stride(self.width);
-        let (at, bit) = (2 * y * stride + x / 8, x % 8);
-        for (plane, value) in [(at, k & 1), (at + stride, k >> 1)] {
-            let b = &mut self.planes[plane];
-            *b = (*b & !(1 << bit)) | (value << bit);
-        }
+        self.planes.set(x, y, k);
     }
 }
 
