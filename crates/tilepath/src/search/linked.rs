@@ -14,6 +14,7 @@
 use super::NO_PARENT;
 use super::bit_rows::{LEFT, PassRows, RIGHT, SELF};
 use super::window::{Visit, WINDOW_SHIFT, Window, window_cell};
+use crate::footprint::CellCosts;
 use crate::queue::Generation;
 use crate::topology::{Four, Neighborhood};
 use crate::{Grid, Mobility};
@@ -227,7 +228,15 @@ impl LinkedNodes {
                 // window made for `grid`.
                 #[expect(unsafe_code, reason = "bounds proven by the window")]
                 unsafe {
-                    Four::visit_neighbours(window, grid, mobility, slot, lx, ly, skip, &mut open);
+                    Four::visit_neighbours(
+                        window,
+                        &CellCosts { grid, mobility },
+                        slot,
+                        lx,
+                        ly,
+                        skip,
+                        &mut open,
+                    );
                 }
             }
         }
