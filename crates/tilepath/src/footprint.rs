@@ -85,6 +85,24 @@ pub fn footprint_centre(cell: Cell, size: u8) -> (f32, f32) {
     (cell.x as f32 + half, cell.y as f32 + half)
 }
 
+/// What entering `cell` costs a unit of `size x size` cells anchored there, read cell
+/// by cell: 0 if any cell under the footprint is blocked or outside the grid, else
+/// the highest of their costs. For the few cells an edit changes; searches use
+/// [`FootprintCosts`] and fields the padded loader.
+pub(crate) fn footprint_cost(grid: &Grid, mobility: Mobility, cell: Cell, size: u8) -> u8 {
+    let n = i32::from(size);
+    let mut highest = 0;
+    for dy in 0..n {
+        for dx in 0..n {
+            match grid.cost(Cell::new(cell.x + dx, cell.y + dy), mobility) {
+                0 => return 0,
+                c => highest = highest.max(c),
+            }
+        }
+    }
+    highest
+}
+
 /// What it costs a unit to enter a cell, by grid index: the one rule the solvers'
 /// loops read costs through.
 pub(crate) trait EnterCost: Copy {

@@ -18,6 +18,6 @@ pub use random::{maze_grid, random_cell, random_grid, random_mobility, rng};
 pub use reference::{
     E, check_optimal, check_optimal_sized, check_result, check_result_sized, close, estimate,
     footprint_cost, footprint_cost_leaving, in_window, reference_dijkstra,
-    reference_dijkstra_sized, reference_distances, reference_field_units, reference_units, walk,
-    walk_sized,
+    reference_dijkstra_sized, reference_distances, reference_distances_by, reference_field_units,
+    reference_units, walk, walk_sized,
 };

@@ -49,7 +49,7 @@ pub fn reference_distances(
     eight: bool,
     allowed: impl Fn(Cell) -> bool,
 ) -> Vec<Option<f64>> {
-    distances_by(grid, |c| grid.cost(c, mobility), sources, eight, allowed)
+    reference_distances_by(grid, |c| grid.cost(c, mobility), sources, eight, allowed)
 }
 
 /// [`reference_dijkstra`] for a unit of `size x size` cells: a cell may be entered when
@@ -65,7 +65,7 @@ pub fn reference_dijkstra_sized(
     allowed: impl Fn(Cell) -> bool,
 ) -> Vec<Option<f64>> {
     let cost = |c: Cell| footprint_cost_leaving(grid, mobility, c, size, start);
-    distances_by(grid, cost, &[(start, 0.0)], eight, allowed)
+    reference_distances_by(grid, cost, &[(start, 0.0)], eight, allowed)
 }
 
 /// [`footprint_cost`] for a unit that started at `start`: the cells under its
@@ -118,8 +118,9 @@ pub fn footprint_cost(grid: &Grid, mobility: Mobility, cell: Cell, size: u8) -> 
     highest
 }
 
-/// Plain multi-source Dijkstra where entering a cell costs `cost(cell)` (0 = closed).
-fn distances_by(
+/// Plain multi-source Dijkstra where entering a cell costs `cost(cell)` (0 = closed;
+/// steps as in [`reference_dijkstra`]): the one the other references run.
+pub fn reference_distances_by(
     grid: &Grid,
     cost: impl Fn(Cell) -> u8,
     sources: &[(Cell, f64)],
