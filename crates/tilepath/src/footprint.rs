@@ -2,7 +2,9 @@
 //! unit the highest cost under its footprint. The solvers read every cost through
 //! [`EnterCost`], so one search loop serves every unit size.
 
-use crate::search::bit_rows::EVEN;
+#[cfg(doc)]
+use crate::search::bit_rows::open_anf;
+use crate::search::bit_rows::{EVEN, open_cells};
 use crate::{Cell, Clearance, Grid, MAX_UNIT_SIZE, Mobility, PathError};
 
 /// A square unit bigger than one cell, for the solvers' `*_sized` queries: its side
@@ -86,21 +88,38 @@ pub fn footprint_centre(cell: Cell, size: u8) -> (f32, f32) {
 }
 
 /// What entering `cell` costs a unit of `size x size` cells anchored there, read cell
-/// by cell: 0 if any cell under the footprint is blocked or outside the grid, else
-/// the highest of their costs. For the few cells an edit changes; searches use
-/// [`FootprintCosts`] and fields the padded loader.
-pub(crate) fn footprint_cost(grid: &Grid, mobility: Mobility, cell: Cell, size: u8) -> u8 {
+/// by cell: 0 if any cell under the footprint is outside the grid, or blocked and not
+/// under the footprint anchored at `leaving` (the one a unit walled over walks out
+/// of); else the highest cost of the passable cells under it (the mobility's lowest
+/// if none is). The one statement of the footprint rule: the fast paths (clearance
+/// reads, the padded loader) are tested against it. `size >= 1`.
+pub(crate) fn footprint_cost(
+    grid: &Grid,
+    mobility: Mobility,
+    cell: Cell,
+    size: u8,
+    leaving: Option<Cell>,
+) -> u8 {
     let n = i32::from(size);
+    let under_leaving = |c: Cell| {
+        leaving.is_some_and(|s| (s.x..s.x + n).contains(&c.x) && (s.y..s.y + n).contains(&c.y))
+    };
     let mut highest = 0;
     for dy in 0..n {
         for dx in 0..n {
-            match grid.cost(Cell::new(cell.x + dx, cell.y + dy), mobility) {
+            let c = Cell::new(cell.x + dx, cell.y + dy);
+            match grid.cost(c, mobility) {
+                0 if grid.contains(c) && under_leaving(c) => {}
                 0 => return 0,
-                c => highest = highest.max(c),
+                cost => highest = highest.max(cost),
             }
         }
     }
-    highest
+    if highest == 0 {
+        mobility.min_cost()
+    } else {
+        highest
+    }
 }
 
 /// What it costs a unit to enter a cell, by grid index: the one rule the solvers'
@@ -119,6 +138,11 @@ pub(crate) trait EnterCost: Copy {
     /// The cost every enterable cell has, if the costs are all the same: a route's
     /// cost then follows from its steps alone.
     fn uniform(&self) -> Option<u8>;
+
+    /// The cells the unit may enter among the 32 from grid index `i`: bit `2j` for
+    /// cell `i + j` (odd bits are noise; cells past the grid's end read closed). `anf`
+    /// is the mobility's [`open_anf`], which one-cell costs read the packed grid with.
+    fn enterable_from(&self, anf: [u64; 4], i: usize) -> u64;
 
     /// [`at_unchecked`](Self::at_unchecked), checked: 0 outside the grid.
     #[inline]
@@ -167,6 +191,11 @@ impl EnterCost for CellCosts<'_> {
     fn uniform(&self) -> Option<u8> {
         let m = self.mobility;
         (m.min_cost() == m.max_cost()).then(|| m.min_cost())
+    }
+
+    #[inline(always)]
+    fn enterable_from(&self, anf: [u64; 4], i: usize) -> u64 {
+        open_cells(anf, self.grid.cells_from(i))
     }
 }
 
@@ -269,28 +298,10 @@ impl<'a> FootprintCosts<'a> {
         let w = self.grid.width() as usize;
         let n = i32::from(self.size);
         let at = Cell::new((i % w) as i32, (i / w) as i32);
-        let under_start = |c: Cell| {
-            (start.x..start.x + n).contains(&c.x) && (start.y..start.y + n).contains(&c.y)
-        };
         if (at.x - start.x).abs() >= n || (at.y - start.y).abs() >= n {
             return 0;
         }
-        let mut highest = 0;
-        for dy in 0..n {
-            for dx in 0..n {
-                let c = Cell::new(at.x + dx, at.y + dy);
-                match self.grid.cost(c, self.mobility) {
-                    0 if self.grid.contains(c) && under_start(c) => {}
-                    0 => return 0,
-                    cost => highest = highest.max(cost),
-                }
-            }
-        }
-        if highest == 0 {
-            self.mobility.min_cost()
-        } else {
-            highest
-        }
+        footprint_cost(self.grid, self.mobility, at, self.size, Some(start))
     }
 
     /// The kinds under the footprint anchored at grid index `i` (which fits, so its
@@ -335,6 +346,15 @@ impl EnterCost for FootprintCosts<'_> {
     #[inline]
     fn uniform(&self) -> Option<u8> {
         self.uniform
+    }
+
+    #[inline]
+    fn enterable_from(&self, _anf: [u64; 4], i: usize) -> u64 {
+        (i..(i + 32).min(self.grid.len()))
+            .enumerate()
+            .fold(0, |bits, (j, k)| {
+                bits | u64::from(self.enterable(k)) << (2 * j)
+            })
     }
 }
 

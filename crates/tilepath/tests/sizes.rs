@@ -216,3 +216,63 @@ fn a_unit_walled_over_walks_out() {
         assert_eq!(end, to);
     }
 }
+
+#[test]
+fn grid_steps_follow_the_footprint_rule() {
+    let mut rng = rng(77);
+    let grid = random_grid(&mut rng, 30, 20, 0.15);
+    let m = Mobility::new([1, 4, 0, 2]);
+    let clear = Clearance::new(&grid, m);
+    for i in 0..grid.len() {
+        let from = grid.cell_of(i).unwrap();
+        for dir in tilepath::Direction8::ALL {
+            // Size 1 is the one-cell rule.
+            assert_eq!(
+                grid.can_step_sized(from, dir, m, 1),
+                grid.can_step(from, dir, m)
+            );
+            assert!(!grid.can_step_sized(from, dir, m, 0));
+            // From a footprint that fits, a step is legal iff the clearance says every
+            // footprint it needs fits.
+            for size in 2..=3u8 {
+                if !clear.fits(from, size) {
+                    continue;
+                }
+                let (dx, dy) = dir.offset();
+                let to = Cell::new(from.x + dx, from.y + dy);
+                let want = clear.fits(to, size)
+                    && (!dir.is_diagonal()
+                        || (clear.fits(Cell::new(to.x, from.y), size)
+                            && clear.fits(Cell::new(from.x, to.y), size)));
+                assert_eq!(
+                    grid.can_step_sized(from, dir, m, size),
+                    want,
+                    "{from} {dir:?} {size}"
+                );
+            }
+        }
+    }
+    // Every step of a walled-over unit's way out is one the grid allows.
+    let mut grid = Grid::new(12, 12).unwrap();
+    grid.set(Cell::new(5, 5), TileKind::K1).unwrap();
+    let clear = Clearance::new(&grid, Mobility::FLOOR_ONLY);
+    let from = Cell::new(4, 4);
+    let r = AStar::new()
+        .build_path8_sized(
+            clear.footprint(3),
+            &grid,
+            from,
+            Cell::new(8, 8),
+            Mobility::FLOOR_ONLY,
+        )
+        .unwrap();
+    let mut at = from;
+    for step in r.path {
+        assert!(
+            grid.can_step_sized(at, step, Mobility::FLOOR_ONLY, 3),
+            "{at} {step:?}"
+        );
+        at = at.step(step);
+    }
+    assert_eq!(at, Cell::new(8, 8));
+}

@@ -33,7 +33,7 @@ impl DistanceField {
         });
         for cell in anchors {
             let Some(i) = self.index(cell) else { continue };
-            let c = footprint_cost(grid, self.mobility, cell, self.unit_size);
+            let c = footprint_cost(grid, self.mobility, cell, self.unit_size, None);
             if c == self.costs[i] {
                 continue;
             }

@@ -384,7 +384,7 @@ impl AStar {
     ) -> Result<PathResult<N::Path>, PathError> {
         match FootprintCosts::of(footprint, grid, mobility, from)? {
             None => self.run::<N>(grid, from, to, mobility),
-            Some(costs) => self.run_with::<N, _>(costs, from, to, mobility, false),
+            Some(costs) => self.run_with::<N, _>(costs, from, to, mobility),
         }
     }
 
@@ -395,18 +395,16 @@ impl AStar {
         to: Cell,
         mobility: Mobility,
     ) -> Result<PathResult<N::Path>, PathError> {
-        self.run_with::<N, _>(CellCosts { grid, mobility }, from, to, mobility, true)
+        self.run_with::<N, _>(CellCosts { grid, mobility }, from, to, mobility)
     }
 
-    /// The search proper, over `costs` (of a unit of `mobility`); `one_cell`: whether
-    /// they are a one-cell unit's, which the linked search is specialised for.
+    /// The search proper, over `costs` (of a unit of `mobility`).
     fn run_with<N: Neighborhood, C: EnterCost>(
         &mut self,
         costs: C,
         from: Cell,
         to: Cell,
         mobility: Mobility,
-        one_cell: bool,
     ) -> Result<PathResult<N::Path>, PathError> {
         let grid = costs.grid();
         if !grid.contains(from) {
@@ -436,13 +434,12 @@ impl AStar {
         let ring_ok =
             !N::DIAGONALS && u32::from(mobility.max_cost()) + u32::from(mobility.min_cost()) < 64;
         if ring_ok
-            && one_cell
             && let Some(linked) = self.linked.as_deref_mut()
             && linked.len() >= window.slots()
             && linked.fits(mobility)
         {
             let answer = linked.search(
-                grid,
+                &query.costs,
                 mobility,
                 &window,
                 start_slot,

@@ -10,7 +10,7 @@ use crate::footprint::{CellCosts, EnterCost, FootprintCosts};
 use crate::queue::BucketQueue;
 use crate::{Cell, Footprint, Grid, GridPath, Mobility};
 use scratch::{DIR_SHIFT, GENERATION_SHIFT, NIL, OFFSET, SLOTS, Slots, get, set};
-use walls::{Enterable, Marked, Walls};
+use walls::{Marked, Walls};
 
 /// Greedy best-first search: the fastest way to a good (not always the shortest) path.
 ///
@@ -101,8 +101,7 @@ impl Greedy {
         to: Cell,
         mobility: Mobility,
     ) -> Result<PathResult<GridPath>, PathError> {
-        let open = Enterable { grid, fits: None };
-        self.run(CellCosts { grid, mobility }, open, from, to, mobility)
+        self.run(CellCosts { grid, mobility }, from, to, mobility)
     }
 
     /// [`build_path`](Self::build_path) for a unit of `footprint.size() x
@@ -122,25 +121,18 @@ impl Greedy {
     ) -> Result<PathResult<GridPath>, PathError> {
         match FootprintCosts::of(footprint, grid, mobility, from)? {
             None => self.build_path(grid, from, to, mobility),
-            Some(costs) => {
-                let open = Enterable {
-                    grid,
-                    fits: Some(&costs),
-                };
-                self.run(costs, open, from, to, mobility)
-            }
+            Some(costs) => self.run(costs, from, to, mobility),
         }
     }
 
     fn run<C: EnterCost>(
         &mut self,
         costs: C,
-        open: Enterable<'_>,
         from: Cell,
         to: Cell,
         mobility: Mobility,
     ) -> Result<PathResult<GridPath>, PathError> {
-        let grid = open.grid;
+        let grid = costs.grid();
         if !grid.contains(from) {
             return Err(PathError::start_out_of_bounds(grid, from));
         }
@@ -152,9 +144,9 @@ impl Greedy {
         // A limit the search cannot reach (a window holds fewer cells) needs no test
         // per expansion.
         let answer = if self.max_expansions >= WINDOW_SIDE * WINDOW_SIDE {
-            self.search::<false>(open, mobility, &window, start_slot, to)
+            self.search::<false, C>(&costs, mobility, &window, start_slot, to)
         } else {
-            self.search::<true>(open, mobility, &window, start_slot, to)
+            self.search::<true, C>(&costs, mobility, &window, start_slot, to)
         };
         let slots = &self.slots;
         Ok(backtrack(
@@ -184,9 +176,9 @@ impl Greedy {
     // Out of line: the loop is then compiled on its own, its registers allocated for
     // it alone whatever the caller around it becomes.
     #[inline(never)]
-    fn search<const LIMITED: bool>(
+    fn search<const LIMITED: bool, C: EnterCost>(
         &mut self,
-        open: Enterable<'_>,
+        costs: &C,
         mobility: Mobility,
         window: &Window,
         start_slot: u32,
@@ -230,7 +222,7 @@ impl Greedy {
         // The goal's key, the least of all: a popped cell with it is the goal.
         let goal_key = -base;
         let walls = &mut self.walls;
-        walls.start(mobility, open.grid, window);
+        walls.start(mobility, costs.grid(), window);
         // The slots whose rows and the rows above and below are marked (a copy of
         // the walls' own, kept where the loop can test it without their pointer).
         let mut marked = Marked::NONE;
@@ -265,7 +257,7 @@ impl Greedy {
             // The walls around the cell: those of its row and the rows above and
             // below.
             if !marked.covers(slot) {
-                marked = walls.extend(cells, wall, open, slot >> WINDOW_SHIFT);
+                marked = walls.extend(cells, wall, costs, slot >> WINDOW_SHIFT);
             }
             budget -= 1;
             debug_assert_eq!(key, {

@@ -1,38 +1,14 @@
 //! Walls marked in the greedy scratch a row at a time, as a search reaches new rows.
 
-use super::super::bit_rows::{EVEN, open_anf, open_cells};
+use super::super::bit_rows::{EVEN, open_anf};
 use super::super::window::{WINDOW_SHIFT, WINDOW_SIDE, Window};
 use super::scratch::set;
-use crate::footprint::FootprintCosts;
+use crate::footprint::EnterCost;
 use crate::{Grid, Mobility};
 
 /// Rows marked beyond those a search needs when it grows the marked range: fewer calls
 /// for a row or two more (2 made the fewest instructions on the reference maps).
 pub(super) const SLACK: u32 = 2;
-
-/// What a greedy search may enter: cells open to the mobility, or, for a unit bigger
-/// than one cell, the cells its footprint costs allow.
-#[derive(Clone, Copy)]
-pub(super) struct Enterable<'a> {
-    pub(super) grid: &'a Grid,
-    pub(super) fits: Option<&'a FootprintCosts<'a>>,
-}
-
-impl Enterable<'_> {
-    /// The enterable cells among the 32 from grid index `i`: bit `2j` for cell `i + j`
-    /// (odd bits are noise), given the mobility's [`open_anf`].
-    #[inline(always)]
-    fn cells_from(self, anf: [u64; 4], i: usize) -> u64 {
-        match self.fits {
-            None => open_cells(anf, self.grid.cells_from(i)),
-            Some(costs) => (i..(i + 32).min(self.grid.len()))
-                .enumerate()
-                .fold(0, |bits, (j, k)| {
-                    bits | u64::from(costs.enterable(k)) << (2 * j)
-                }),
-        }
-    }
-}
 
 /// Which rows of the greedy search's slots have their walls marked, and where the
 /// query's window lies in the grid.
@@ -99,11 +75,11 @@ impl Walls {
     /// greedy slot row); the slots now [`Marked`].
     #[cold]
     #[inline(never)]
-    pub(super) fn extend(
+    pub(super) fn extend<C: EnterCost>(
         &mut self,
         cells: &mut [u32],
         wall: u32,
-        open: Enterable<'_>,
+        costs: &C,
         r: u32,
     ) -> Marked {
         if self.first > self.last {
@@ -116,14 +92,14 @@ impl Walls {
             let top = r.saturating_sub(SLACK + 1);
             while self.first > top {
                 self.first -= 1;
-                self.mark(cells, wall, open, self.first);
+                self.mark(cells, wall, costs, self.first);
             }
         }
         if self.last < r + 1 {
             let bottom = (r + SLACK + 1).min(WINDOW_SIDE + 1);
             while self.last < bottom {
                 self.last += 1;
-                self.mark(cells, wall, open, self.last);
+                self.mark(cells, wall, costs, self.last);
             }
         }
         // At least three rows now.
@@ -137,7 +113,7 @@ impl Walls {
     /// either side of the usable columns, or all its usable columns if the row is
     /// outside the window or the grid.
     #[inline(always)]
-    pub(super) fn mark(&self, cells: &mut [u32], wall: u32, open: Enterable<'_>, r: u32) {
+    pub(super) fn mark<C: EnterCost>(&self, cells: &mut [u32], wall: u32, costs: &C, r: u32) {
         debug_assert!(r <= WINDOW_SIDE + 1);
         // The stores below are unchecked: a row past the guard row is never marked,
         // whatever the caller passes.
@@ -167,7 +143,7 @@ impl Walls {
         let at = row + x0 + 1 - s;
         // Marks the closed cells among those of `keep` in the word from bit `j0` on.
         let word = |cells: &mut [u32], j0: usize, keep: u64| {
-            let mut closed = !open.cells_from(self.anf, i - s + j0) & keep;
+            let mut closed = !costs.enterable_from(self.anf, i - s + j0) & keep;
             while closed != 0 {
                 let j = j0 + closed.trailing_zeros() as usize / 2;
                 // SAFETY: a usable column (s <= j < end) of a row <= WINDOW_SIDE + 1.
