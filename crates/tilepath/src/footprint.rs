@@ -260,19 +260,24 @@ impl<'a> FootprintCosts<'a> {
     ) -> Self {
         let size = footprint.size;
         debug_assert!((2..=MAX_UNIT_SIZE).contains(&size));
-        let costs = mobility.costs();
-        let highest = core::array::from_fn(|set| {
-            (0..4)
-                .filter(|k| set >> k & 1 == 1)
-                .map(|k| costs[k])
-                .max()
-                .unwrap_or(0)
-        });
+        let uniform = (mobility.min_cost() == mobility.max_cost()).then(|| mobility.min_cost());
+        // Only mobilities with several costs read the kinds under a footprint.
+        let mut highest = [0; 16];
+        if uniform.is_none() {
+            let costs = mobility.costs();
+            for (set, h) in highest.iter_mut().enumerate() {
+                *h = (0..4)
+                    .filter(|k| set >> k & 1 == 1)
+                    .map(|k| costs[k])
+                    .max()
+                    .unwrap_or(0);
+            }
+        }
         Self {
             grid,
             clearance: footprint.clearance.values(),
             size,
-            uniform: (mobility.min_cost() == mobility.max_cost()).then(|| mobility.min_cost()),
+            uniform,
             highest,
             mobility,
             leaving: (grid.contains(start) && !footprint.clearance.fits(start, size))
@@ -350,18 +355,88 @@ impl EnterCost for FootprintCosts<'_> {
 
     #[inline]
     fn enterable_from(&self, _anf: [u64; 4], i: usize) -> u64 {
-        (i..(i + 32).min(self.grid.len()))
-            .enumerate()
-            .fold(0, |bits, (j, k)| {
-                bits | u64::from(self.enterable(k)) << (2 * j)
-            })
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        const LOW: u64 = 0x0101_0101_0101_0101;
+        // Rows the 32 cells lie in, and whether the start's walled-over footprint is
+        // near them (then the cold rule decides cell by cell).
+        let w = self.grid.width() as usize;
+        let near_start = self.leaving.is_some_and(|s| {
+            let n = i64::from(self.size);
+            let (y0, y1) = ((i / w) as i64, ((i + 31) / w) as i64);
+            y0 - i64::from(s.y) < n && i64::from(s.y) - y1 < n
+        });
+        match self.clearance.get(i..i + 32) {
+            Some(values) if !near_start => {
+                // Per byte, `value >= size` sets its high bit (values are at most
+                // MAX_UNIT_SIZE < 128: no borrow crosses bytes); a multiply gathers the
+                // 8 high bits of a word, a table spreads them to every other bit.
+                let n = u64::from(self.size) * LOW;
+                values
+                    .chunks_exact(8)
+                    .enumerate()
+                    .fold(0, |bits, (k, eight)| {
+                        let v = u64::from_le_bytes(eight.try_into().unwrap_or([0; 8]));
+                        let fits = ((v | HIGH) - n) & HIGH;
+                        let gathered =
+                            ((fits >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as usize;
+                        bits | u64::from(SPREAD[gathered]) << (16 * k)
+                    })
+            }
+            _ => (i..(i + 32).min(self.grid.len()))
+                .enumerate()
+                .fold(0, |bits, (j, k)| {
+                    bits | u64::from(self.enterable(k)) << (2 * j)
+                }),
+        }
     }
 }
+
+/// Per byte: its bit `j` moved to bit `2j`.
+static SPREAD: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut j = 0;
+        while j < 8 {
+            t[b] |= ((b as u16 >> j) & 1) << (2 * j);
+            j += 1;
+        }
+        b += 1;
+    }
+    t
+};
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::TileKind;
+
+    #[test]
+    fn enterable_cells_come_a_word_at_a_time() {
+        let mut s = 3u32;
+        let mut grid = Grid::from_fn(45, 30, |_| {
+            s = s.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            TileKind::from_bits(u8::from((s >> 16).is_multiple_of(13)))
+        })
+        .unwrap();
+        grid.set(Cell::new(20, 15), TileKind::K1).unwrap();
+        let mobility = Mobility::FLOOR_ONLY;
+        let clear = Clearance::new(&grid, mobility);
+        for size in 2..=4u8 {
+            // From a start that fits, and from one walled over (its rows take the
+            // cell-by-cell rule).
+            for start in [Cell::new(-50, -50), Cell::new(19, 14)] {
+                let costs = FootprintCosts::new(&grid, clear.footprint(size), mobility, start);
+                for i in 0..grid.len() {
+                    let got = costs.enterable_from([0; 4], i);
+                    for j in 0..32 {
+                        let want = i + j < grid.len() && costs.enterable(i + j);
+                        assert_eq!(got >> (2 * j) & 1 == 1, want, "size {size} from {i}+{j}");
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn a_footprint_costs_the_most_expensive_cell_under_it() {

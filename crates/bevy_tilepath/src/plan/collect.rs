@@ -49,6 +49,12 @@ impl Since<'_> {
         let i = c.y as usize * self.grid_width as usize + c.x as usize;
         self.changed[i / 64] & (1 << (i % 64)) != 0
     }
+
+    /// Whether a cell under the `size x size` footprint anchored at `c` changed.
+    fn footprint_changed(&self, c: Cell, size: u8) -> bool {
+        let n = i32::from(size.max(1));
+        (0..n).any(|dy| (0..n).any(|dx| self.cell_changed(Cell::new(c.x + dx, c.y + dy))))
+    }
 }
 
 /// Whether a unit needs a new plan, and in which lane.
@@ -97,7 +103,10 @@ fn needs_plan(
                 || retarget
                 || (path.continues && path.remaining() <= settings.replan_margin)
                 || (partial && path.is_finished() && ticks >= settings.retry_interval)
-                || (since.any_changed() && path.cells_ahead().any(|c| since.cell_changed(c)));
+                || (since.any_changed()
+                    && path
+                        .cells_ahead()
+                        .any(|c| since.footprint_changed(c, path.size)));
             (now, partial && edited)
         }
     };

@@ -28,7 +28,7 @@ use crate::grid::ChangeCursor;
 use dispatch::Dispatch;
 use fields::FieldCache;
 use job::Job;
-use reach::ReachCache;
+use reach::PerMobility;
 
 /// A unit's planning record (required by [`PathRequest`](crate::PathRequest)).
 #[derive(Component, Clone, Copy, Debug, Default)]
@@ -69,7 +69,10 @@ pub(crate) struct Planner {
     jobs: Vec<Job>,
     dispatch: Dispatch,
     fields: FieldCache,
-    reach: ReachCache,
+    /// Connected components per mobility: goals out of reach answered at once.
+    reach: PerMobility<tilepath::Components>,
+    /// Clearance per mobility of the units bigger than one cell.
+    clearance: PerMobility<tilepath::Clearance>,
     /// Where `collect` stopped reading the grid's change log.
     collect_cursor: ChangeCursor,
     /// One bit per cell: the cells changed since `collect` last ran.
@@ -88,7 +91,8 @@ impl Default for Planner {
             jobs: Vec::new(),
             dispatch: Dispatch::default(),
             fields: FieldCache::default(),
-            reach: ReachCache::default(),
+            reach: PerMobility::default(),
+            clearance: PerMobility::default(),
             collect_cursor: ChangeCursor::default(),
             changed_bits: Vec::new(),
             tick: 0,

@@ -44,7 +44,9 @@ pub(crate) fn solve_requests(
     let planner = &mut *planner;
     let tick = planner.tick;
 
-    let mut spent = planner.fields.maintain(&grid) + planner.reach.maintain(&grid);
+    let mut spent = planner.fields.maintain(&grid)
+        + planner.reach.maintain(&grid)
+        + planner.clearance.maintain(&grid);
     diag.fields_repaired = planner.fields.repaired();
 
     while !planner.is_idle() {
@@ -70,7 +72,18 @@ pub(crate) fn solve_requests(
         let (work, built) = planner
             .fields
             .assign(grid.grid(), &settings, &mut planner.jobs, tick);
-        spent += work + planner.reach.prepare(grid.grid(), &planner.jobs);
+        spent += work
+            + planner
+                .reach
+                .prepare(grid.grid(), planner.jobs.iter().map(|j| j.mobility))
+            + planner.clearance.prepare(
+                grid.grid(),
+                planner
+                    .jobs
+                    .iter()
+                    .filter(|j| j.size > 1)
+                    .map(|j| j.mobility),
+            );
         diag.fields_built += built;
         planner.dispatch.solve(
             grid.grid(),
@@ -78,6 +91,7 @@ pub(crate) fn solve_requests(
             &mut planner.jobs,
             &planner.fields,
             &planner.reach,
+            &planner.clearance,
         );
 
         let mut batch_work = 0;
@@ -144,6 +158,11 @@ fn take(
             Some(NoPathReason::TargetMissing)
         } else if goal.is_some_and(|c| !g.contains(c)) {
             Some(NoPathReason::GoalOutsideGrid)
+        } else if request.size == 0
+            || request.size > tilepath::MAX_UNIT_SIZE
+            || u32::from(request.size) > g.width().min(g.height())
+        {
+            Some(NoPathReason::UnitSize)
         } else {
             None
         };
@@ -155,6 +174,7 @@ fn take(
             connectivity: request.connectivity,
             mode: request.mode,
             max_expansions: request.max_expansions.unwrap_or(settings.max_expansions),
+            size: request.size,
             field: None,
             answer: reason.map_or(Answer::Unsolved, Answer::NoPath),
             work: 0,
@@ -193,6 +213,7 @@ fn deliver(
                 continues: route.continues,
                 route_cost: route.cost,
                 mobility: job.mobility,
+                size: job.size,
             };
             status.set_if_neq(match route.short {
                 None => PathStatus::Found,
