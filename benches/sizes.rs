@@ -10,31 +10,15 @@
 
 mod support;
 
+use support::median_us;
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tilepath::{AStar, Cell, Clearance, Grid, Mobility};
 use tilepath_testkit::MOVING_AI_MAPS;
 
 const SIZES: [u8; 3] = [1, 2, 3];
-
-/// Median over `queries` of the fastest of 3 timings of `query`, in microseconds.
-fn median_us(queries: &[(Cell, Cell)], mut query: impl FnMut(Cell, Cell)) -> f64 {
-    let mut times: Vec<f64> = queries
-        .iter()
-        .map(|&(s, g)| {
-            (0..3)
-                .map(|_| {
-                    let t = Instant::now();
-                    query(s, g);
-                    t.elapsed().as_secs_f64() * 1e6
-                })
-                .fold(f64::INFINITY, f64::min)
-        })
-        .collect();
-    times.sort_by(f64::total_cmp);
-    times[times.len() / 2]
-}
 
 /// One search: whole-grid 8-connected or windowed 4-connected: whether it reached the
 /// goal, and the nodes it expanded.
@@ -90,7 +74,7 @@ fn group(
     let medians: Vec<String> = SIZES
         .iter()
         .map(|&n| {
-            let us = median_us(&queries, |s, g| {
+            let us = median_us(&queries, 3, |s, g| {
                 black_box(search(
                     &mut astar,
                     eight,
