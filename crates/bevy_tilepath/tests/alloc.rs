@@ -1,6 +1,6 @@
 //! The pathing systems allocate nothing per tick in steady state, counted by a global
 //! counting allocator: allocations per tick of an app with the plugin and thousands of
-//! busy units, minus those of the same app without them.
+//! busy units of three sizes, minus those of the same app without them.
 
 mod common;
 
@@ -61,7 +61,13 @@ fn churn(
 }
 
 /// Allocations per tick and parallel batches per tick over 300 ticks after a warm-up.
-fn allocations_per_tick(units: usize, threads: usize, parallelism: Parallelism) -> (f64, f64) {
+/// `mixed`: one unit in 7 is 2x2 and one in 11 is 3x3.
+fn allocations_per_tick(
+    units: usize,
+    threads: usize,
+    parallelism: Parallelism,
+    mixed: bool,
+) -> (f64, f64) {
     let mut rng = seeded(21);
     let grid = random_grid(80, 80, 0.2, &mut rng);
     let floor: Vec<Cell> = (0..80 * 80)
@@ -83,6 +89,11 @@ fn allocations_per_tick(units: usize, threads: usize, parallelism: Parallelism) 
         } else {
             PathRequest::chase(target)
         };
+        let request = request.with_size(match i {
+            _ if mixed && i % 11 == 0 => 3,
+            _ if mixed && i % 7 == 0 => 2,
+            _ => 1,
+        });
         app.world_mut().spawn((
             GridCell(at),
             request.with_mobility(MOBILITY),
@@ -141,10 +152,11 @@ fn allocations_per_tick(units: usize, threads: usize, parallelism: Parallelism) 
 #[test]
 fn no_allocation_per_tick_in_steady_state() {
     // One test, so that nothing else runs (and allocates) while counting.
-    let (baseline, _) = allocations_per_tick(0, 1, Parallelism::SolverThreads);
+    let (baseline, _) = allocations_per_tick(0, 1, Parallelism::SolverThreads, false);
     // 0: one thread per core (the default).
     for threads in [1, 2, 4, 0] {
-        let (busy, parallel) = allocations_per_tick(3000, threads, Parallelism::SolverThreads);
+        let (busy, parallel) =
+            allocations_per_tick(3000, threads, Parallelism::SolverThreads, true);
         println!(
             "allocations per tick, `threads: {threads}`: without units {baseline}, \
              with 3000 units {busy} ({parallel:.2} parallel batches per tick)"
@@ -160,9 +172,12 @@ fn no_allocation_per_tick_in_steady_state() {
     }
 
     // On Bevy's compute task pool, `scope` allocates its tasks: a small fixed cost per
-    // batch (how many depends on thread scheduling), never per unit.
+    // batch (how many depends on thread scheduling), never per unit. (One-cell units:
+    // only batches of 64 requests or more are counted, and big units' far searches
+    // spread smaller ones too.)
     for units in [600, 3000] {
-        let (allocations, batches) = allocations_per_tick(units, 0, Parallelism::ComputeTaskPool);
+        let (allocations, batches) =
+            allocations_per_tick(units, 0, Parallelism::ComputeTaskPool, false);
         let per_batch = (allocations - baseline) / batches;
         println!(
             "compute pool, {units} units: {allocations:.2} allocations and {batches:.2} \

@@ -123,10 +123,10 @@ impl QuadCosts {
 /// Footprint costs in a padded array: what entering each cell costs a unit of
 /// `size x size` cells anchored there (see [`Footprint`](crate::Footprint)): the
 /// highest cost under the footprint, 0 if any cell under it is blocked or outside the
-/// grid. The field's loader for sized units; its scratch is sized once for a region.
+/// grid. The field's loader for sized units; its scratch is sized once for a region,
+/// for every size up to [`MAX_UNIT_SIZE`](crate::MAX_UNIT_SIZE).
 #[derive(Clone, Debug)]
 pub(crate) struct FootprintLoader {
-    size: usize,
     /// The region's cell costs, grown by `size - 1` columns and rows towards `+x`
     /// and `+y` (clipped to the grid), padded by a blocked border.
     cells: Vec<u8>,
@@ -146,17 +146,14 @@ fn highest(costs: impl Iterator<Item = u8>) -> u8 {
 }
 
 impl FootprintLoader {
-    /// Scratch for loading a `width x height` region's footprints of side `size`
-    /// (`2..=MAX_UNIT_SIZE`), or the bytes the system refused.
-    pub(crate) fn new(size: u8, width: u32, height: u32) -> Result<Self, u64> {
-        let (ew, eh) = (
-            width as usize + 2 * size as usize,
-            height as usize + 2 * size as usize,
-        );
+    /// Scratch for loading a `width x height` region's footprints of any side up to
+    /// `MAX_UNIT_SIZE`, or the bytes the system refused.
+    pub(crate) fn new(width: u32, height: u32) -> Result<Self, u64> {
+        let n = usize::from(crate::MAX_UNIT_SIZE);
+        let (ew, eh) = (width as usize + n + 2, height as usize + n + 2);
         let bytes = (ew * eh + width as usize * eh) as u64;
         crate::memory::ensure(bytes)?;
         Ok(Self {
-            size: usize::from(size),
             cells: vec![0; ew * eh],
             rows: vec![0; width as usize * eh],
         })
@@ -167,7 +164,8 @@ impl FootprintLoader {
         self.cells.capacity() + self.rows.capacity()
     }
 
-    /// As [`QuadCosts::load`], with each cell's footprint cost in place of its own.
+    /// As [`QuadCosts::load`], with each cell's footprint cost for units of side `size`
+    /// (`2..=MAX_UNIT_SIZE`) in place of its own.
     /// `seen` tells the kinds of the cells read (those under the region's footprints)
     /// and the footprints blocked.
     #[expect(clippy::too_many_arguments, reason = "the padded layout's parameters")]
@@ -180,15 +178,23 @@ impl FootprintLoader {
         height: usize,
         stride: usize,
         costs: &mut [u8],
+        size: u8,
     ) -> Loaded {
-        let n = self.size;
+        let n = usize::from(size);
         let ew = (width + n - 1).min((grid.width() as usize).saturating_sub(origin.x as usize));
         let eh = (height + n - 1).min((grid.height() as usize).saturating_sub(origin.y as usize));
         if width == 0 || height == 0 {
             return Loaded::default();
         }
         let es = ew + 2;
-        // Only the loaded cells are written: the border stays blocked.
+        // The border of this load's rectangle reads blocked (a load of another size
+        // left cells there).
+        self.cells[..es].fill(0);
+        self.cells[(eh + 1) * es..(eh + 2) * es].fill(0);
+        for r in 1..=eh {
+            self.cells[r * es] = 0;
+            self.cells[r * es + ew + 1] = 0;
+        }
         let mut seen = quads.load(grid, origin, ew, eh, es, &mut self.cells);
         for r in 0..eh {
             let row = &self.cells[(r + 1) * es + 1..(r + 1) * es + 1 + ew];
@@ -263,12 +269,22 @@ mod tests {
         .unwrap();
         let mobility = Mobility::new([1, 0, 3, 7]);
         let quads = QuadCosts::new(mobility);
-        for size in 2..=5u8 {
-            for (ox, oy, w, h) in [(0, 0, 29, 17), (1, 2, 5, 3), (20, 10, 9, 7), (28, 16, 1, 1)] {
-                let mut loader = FootprintLoader::new(size, w as u32, h as u32).unwrap();
+        for (ox, oy, w, h) in [(0, 0, 29, 17), (1, 2, 5, 3), (20, 10, 9, 7), (28, 16, 1, 1)] {
+            // One loader for every size, in any order.
+            let mut loader = FootprintLoader::new(w as u32, h as u32).unwrap();
+            for size in [5, 2, 4, 3, 16] {
                 let stride = w + 2;
                 let mut costs = vec![9u8; stride * (h + 2)];
-                let seen = loader.load(&quads, &grid, Cell::new(ox, oy), w, h, stride, &mut costs);
+                let seen = loader.load(
+                    &quads,
+                    &grid,
+                    Cell::new(ox, oy),
+                    w,
+                    h,
+                    stride,
+                    &mut costs,
+                    size,
+                );
                 let mut blocked = 0;
                 for y in 0..h {
                     for x in 0..w {

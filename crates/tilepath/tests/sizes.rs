@@ -8,7 +8,7 @@ use tilepath::{
 };
 use tilepath_testkit::*;
 
-const GRIDS: u64 = 600;
+const GRIDS: u64 = 1500;
 
 #[test]
 fn sized_searches_match_a_footprint_checking_reference() {

@@ -193,14 +193,15 @@ impl FieldCache {
                 .filter(|(_, s)| s.last_used < tick || !s.valid)
                 .min_by_key(|(_, s)| (s.valid, s.last_used))?;
             let entry = &mut self.fields[i];
+            // Any unit size: a field keeps the scratch of the sizes it served.
             let reusable = entry.field.mobility() == key.mobility
                 && entry.field.connectivity() == key.connectivity
-                && entry.field.unit_size() == key.size
                 && entry.field.region().max
                     == Cell::new(grid.width() as i32 - 1, grid.height() as i32 - 1);
             if !reusable {
                 entry.field = key.field(grid)?;
             }
+            entry.field.set_unit_size(key.size).ok()?;
             i
         };
         let entry = &mut self.fields[i];

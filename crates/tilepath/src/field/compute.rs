@@ -86,16 +86,17 @@ impl DistanceField {
         let kind_costs = self.mobility.costs();
         let (width, height) = (self.width as usize, self.height as usize);
         let seen = match &mut self.footprints {
-            None => self.quad_costs.load(
+            Some(loader) if self.unit_size > 1 => loader.load(
+                &self.quad_costs,
                 grid,
                 self.origin,
                 width,
                 height,
                 self.stride,
                 &mut self.costs,
+                self.unit_size,
             ),
-            Some(loader) => loader.load(
-                &self.quad_costs,
+            _ => self.quad_costs.load(
                 grid,
                 self.origin,
                 width,

@@ -311,9 +311,9 @@ impl DistanceField {
     /// cost under the footprint there, and cells where the footprint does not fit
     /// (blocked, or reaching past the grid) are blocked. A goal the footprint cannot
     /// occupy is ignored, as a blocked goal is. The footprint may reach past the
-    /// field's region into the grid. Sizes above 1 hold a scratch of about 2 bytes a
-    /// cell of the region. A computed field becomes [`FieldState::Stale`] if the
-    /// size changes.
+    /// field's region into the grid. The first size above 1 allocates a scratch of
+    /// about 2 bytes a cell of the region, which every later size reuses. A computed
+    /// field becomes [`FieldState::Stale`] if the size changes.
     ///
     /// # Errors
     /// [`FieldError::InvalidUnitSize`] for size 0 or above
@@ -326,13 +326,12 @@ impl DistanceField {
         if size == self.unit_size {
             return Ok(());
         }
-        self.footprints = if size > 1 {
-            let loader = FootprintLoader::new(size, self.width, self.height)
+        // The scratch serves every size: made once, kept when the size changes.
+        if size > 1 && self.footprints.is_none() {
+            let loader = FootprintLoader::new(self.width, self.height)
                 .map_err(|bytes| FieldError::OutOfMemory { bytes })?;
-            Some(loader)
-        } else {
-            None
-        };
+            self.footprints = Some(loader);
+        }
         self.unit_size = size;
         self.invalidate();
         Ok(())

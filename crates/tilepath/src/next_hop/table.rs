@@ -16,7 +16,9 @@ use crate::topology::direction_codes;
 /// with one door) need no entries at all: see [`TableCells::Passable`]. A 100x100 open grid
 /// takes 20 MB, a loop-free 159x159 maze 0.8 MB; a table is for maps up to a few
 /// hundred cells a side (see [`TableBuilder::estimate`] and
-/// [`TableBuilder::memory_limit`]).
+/// [`TableBuilder::memory_limit`]). Tables are for one-cell units: a unit bigger than
+/// one cell takes a [`Footprint`](crate::Footprint) query or a sized
+/// [`DistanceField`](crate::DistanceField) instead.
 ///
 /// Ties between cheapest first steps are broken in direction order (right, down,
 /// left, up; clockwise from right when 8-connected), so a table's answers depend on
