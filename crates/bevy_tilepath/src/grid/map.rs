@@ -16,7 +16,8 @@ use crate::{LayerRule, PathingDiagnostics};
 /// on any entity and fill it yourself through [`grid_mut`](Self::grid_mut).
 ///
 /// Every grid has its own change log, waiting requests, distance fields, reachability
-/// and [diagnostics](Self::diagnostics); requests never cross grids. Despawning the
+/// and [diagnostics](Self::diagnostics); requests never cross grids. (The plugin writes
+/// the component every tick, so `Changed<PathingMap>` says little.) Despawning the
 /// entity (or removing this component) fails the requests of its units with
 /// [`NoPathReason::GridMissing`](crate::NoPathReason::GridMissing).
 ///

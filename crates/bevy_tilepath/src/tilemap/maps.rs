@@ -234,7 +234,8 @@ fn rebuild(
         {
             warn!(
                 "tilemaps {} and {} are layers of {} but do not cover the same cells: {} {why}; \
-                 the grid stays empty (requests fail with LayersMismatch) until they agree",
+                 the grid stays empty (requests fail with LayersMismatch) until they agree \
+                 (to keep them apart, give each its own PathingMap)",
                 bottom.0,
                 f.2,
                 describe(key),
