@@ -317,3 +317,49 @@ fn each_mirrored_map_is_its_own_grid() {
     );
     assert_eq!(status(&app, units[0]), PathStatus::Found);
 }
+
+/// A grid taken away (its `PathingMap` removed) fails its unit; put back, even empty
+/// at first, the unit is planned again on it, never on the default grid.
+#[test]
+fn a_grid_taken_away_and_put_back() {
+    let open = Grid::new(10, 10).unwrap();
+    // The default grid would give another answer: a wall across it.
+    let mut walled = open.clone();
+    walled.fill_rect(Cell::new(0, 5), Cell::new(9, 5), TileKind::K1);
+    let mut app = app(Some(walled), PathingSettings::default());
+    let map = app
+        .world_mut()
+        .spawn(PathingMap::from_grid(open.clone()))
+        .id();
+    let unit = app
+        .world_mut()
+        .spawn((
+            GridCell(Cell::new(0, 0)),
+            OnGrid(map),
+            PathRequest::to_cell(Cell::new(0, 9)),
+        ))
+        .id();
+    ticks(&mut app, 1);
+    assert_eq!(status(&app, unit), PathStatus::Found);
+    app.world_mut().entity_mut(map).remove::<PathingMap>();
+    ticks(&mut app, 2);
+    assert_eq!(
+        status(&app, unit),
+        PathStatus::NoPath(NoPathReason::GridMissing)
+    );
+    // Back, empty: no grid yet.
+    app.world_mut()
+        .entity_mut(map)
+        .insert(PathingMap::default());
+    ticks(&mut app, 1);
+    assert_eq!(status(&app, unit), PathStatus::NoPath(NoPathReason::NoGrid));
+    // Filled: planned on it (straight up; the default grid's wall is not there).
+    app.world_mut()
+        .get_mut::<PathingMap>(map)
+        .unwrap()
+        .grid_mut()
+        .replace(open);
+    ticks(&mut app, 1);
+    assert_eq!(status(&app, unit), PathStatus::Found);
+    assert_eq!(app.world().get::<UnitPath>(unit).unwrap().route_cost, 9.0);
+}

@@ -65,7 +65,8 @@ fn needs_plan(
     let retarget = goal_now.is_some_and(|g| g != state.goal) && ticks >= settings.retarget_interval;
     let edited = state.generation != since.plan.generation;
     let (now, retry) = match status {
-        PathStatus::Pending => (true, false),
+        // Its grid is back (this unit's grid exists, or it would not be asked).
+        PathStatus::Pending | PathStatus::NoPath(NoPathReason::GridMissing) => (true, false),
         PathStatus::NoPath(NoPathReason::TargetMissing | NoPathReason::TargetOnOtherGrid) => {
             (goal_now.is_some(), false)
         }
