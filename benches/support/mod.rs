@@ -2,6 +2,7 @@
 //! the reference maps padded into `large_map`.
 #![allow(dead_code, unreachable_pub)]
 
+use std::time::Instant;
 use tilepath::{Cell, Grid, TileKind};
 pub use tilepath_testkit::{load_movingai, load_scenarios, maps_dir};
 
@@ -41,4 +42,22 @@ pub fn passable(grid: &Grid) -> Vec<bool> {
     (0..grid.len())
         .map(|i| grid.is_passable(grid.cell_of(i).unwrap(), tilepath::Mobility::FLOOR_ONLY))
         .collect()
+}
+
+/// Median over `queries` of the fastest of `runs` timings of `query`, in microseconds.
+pub fn median_us(queries: &[(Cell, Cell)], runs: usize, mut query: impl FnMut(Cell, Cell)) -> f64 {
+    let mut times: Vec<f64> = queries
+        .iter()
+        .map(|&(s, g)| {
+            (0..runs)
+                .map(|_| {
+                    let t = Instant::now();
+                    query(s, g);
+                    t.elapsed().as_secs_f64() * 1e6
+                })
+                .fold(f64::INFINITY, f64::min)
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
 }

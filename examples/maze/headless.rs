@@ -45,6 +45,7 @@ pub(crate) fn run_headless(options: Options) {
         match options.map {
             MapKind::Maze => "maze",
             MapKind::Rooms => "rooms",
+            MapKind::Halls => "halls",
         },
         options.width,
         options.height,
@@ -144,7 +145,7 @@ mod tests {
     use crate::layout::Maze;
     use crate::options::parse_args;
     use crate::orders::Unit;
-    use crate::simulation::Player;
+    use crate::simulation::{Chaser, Player};
     use std::collections::HashMap;
 
     fn args(s: &str) -> Vec<String> {
@@ -229,6 +230,70 @@ mod tests {
         }
         // 2 s at 7 cells a second: the player has been somewhere.
         assert!(visited.len() >= 5, "the player barely moved: {visited:?}");
+    }
+
+    /// Halls with chasers of three sizes: the 2x2 and 3x3 ones get paths, walk them
+    /// with their whole footprint on the floor every tick, and close in on the player.
+    #[test]
+    fn big_chasers_keep_their_footprints_on_the_floor() {
+        let options = parse_args(args(
+            "--headless --map halls --size 96 --chasers 60 --seed 4",
+        ))
+        .unwrap()
+        .unwrap();
+        let mut app = headless_app(options, false);
+        app.update();
+        let maze = app.world().resource::<Maze>().clone();
+        let chasers = |app: &mut App| -> Vec<(Entity, Cell, u8, PathStatus)> {
+            let world = app.world_mut();
+            let mut q = world
+                .query_filtered::<(Entity, &GridCell, &PathRequest, &PathStatus), With<Chaser>>();
+            q.iter(world)
+                .map(|(e, c, r, s)| (e, c.0, r.size, *s))
+                .collect()
+        };
+        let initial = chasers(&mut app);
+        let start: HashMap<Entity, Cell> = initial.iter().map(|c| (c.0, c.1)).collect();
+        let sizes = |n: u8| initial.iter().filter(|c| c.2 == n).count();
+        assert!(
+            sizes(2) >= 6 && sizes(3) >= 3,
+            "2x2: {}, 3x3: {}",
+            sizes(2),
+            sizes(3)
+        );
+        for _ in 0..240 {
+            app.update();
+            for (_, at, size, _) in chasers(&mut app) {
+                let n = i32::from(size);
+                for (dx, dy) in (0..n).flat_map(|dy| (0..n).map(move |dx| (dx, dy))) {
+                    let c = Cell::new(at.x + dx, at.y + dy);
+                    assert!(
+                        !maze.is_wall(c),
+                        "a {size}x{size} chaser at {at} covers the wall {c}"
+                    );
+                }
+            }
+        }
+        // Every big chaser got an answer: a path, or (where its footprint cannot stand
+        // on the player's cell, next to a wall) a partial one to the closest cell it
+        // can, or none when it is there already; and most of them moved.
+        let now = chasers(&mut app);
+        let big: Vec<_> = now.iter().filter(|c| c.2 > 1).collect();
+        assert!(
+            big.iter().all(|c| matches!(
+                c.3,
+                PathStatus::Found
+                    | PathStatus::Partial(_)
+                    | PathStatus::NoPath(NoPathReason::GoalBlocked)
+            )),
+            "{big:?}"
+        );
+        let moved = big.iter().filter(|c| start.get(&c.0) != Some(&c.1)).count();
+        assert!(
+            moved * 2 >= big.len(),
+            "only {moved} of {} big chasers moved",
+            big.len()
+        );
     }
 
     /// The orders scenario on a small rooms map: every order and every next segment is

@@ -27,6 +27,21 @@ pub(crate) enum MapKind {
     Maze,
     /// Rooms joined by doors and corridors, and open areas strewn with pillars.
     Rooms,
+    /// Rooms and open areas joined by corridors one, two or three cells wide, without
+    /// pillars: the map for units of several sizes.
+    Halls,
+}
+
+impl MapKind {
+    /// The side of the chaser spawned `i`-th: on halls, one in five is 2x2 and one in
+    /// ten 3x3; elsewhere all are 1x1.
+    pub(crate) fn unit_size(self, i: usize) -> u8 {
+        match (self, i % 10) {
+            (Self::Halls, 0) => 3,
+            (Self::Halls, 1 | 2) => 2,
+            _ => 1,
+        }
+    }
 }
 
 /// The maze layout: `true` = wall. Row-major, `y` up (tile positions).
@@ -35,16 +50,21 @@ pub(crate) struct Maze {
     pub(crate) width: u32,
     pub(crate) height: u32,
     pub(crate) walls: Vec<bool>,
+    /// The kind of map it is.
+    pub(crate) kind: MapKind,
 }
 
 impl Maze {
     /// A map of `kind`, `width` x `height` cells, walled all round, every floor cell
     /// reachable from every other.
     pub(crate) fn new(kind: MapKind, width: u32, height: u32, rng: &mut StdRng) -> Self {
-        match kind {
+        let mut map = match kind {
             MapKind::Maze => Self::generate(width, height, rng),
-            MapKind::Rooms => Self::rooms(width, height, rng),
-        }
+            MapKind::Rooms => Self::rooms(width, height, rng, false),
+            MapKind::Halls => Self::rooms(width, height, rng, true),
+        };
+        map.kind = kind;
+        map
     }
 
     /// A maze carved by a randomised depth-first search on the odd cells, with one wall
@@ -84,6 +104,7 @@ impl Maze {
             }
         }
         Self {
+            kind: MapKind::Maze,
             width,
             height,
             walls,
@@ -96,7 +117,7 @@ impl Maze {
     /// with pillars.
     /// Neighbouring blocks are joined along a random spanning tree plus one pair in
     /// four besides (loops to go round by), by corridors one or two cells wide.
-    pub(crate) fn rooms(width: u32, height: u32, rng: &mut StdRng) -> Self {
+    pub(crate) fn rooms(width: u32, height: u32, rng: &mut StdRng, halls: bool) -> Self {
         let (w, h) = (width as i32, height as i32);
         let mut walls = vec![true; (width * height) as usize];
         let idx = |x: i32, y: i32| (y * w + x) as usize;
@@ -149,7 +170,7 @@ impl Maze {
         // through them: every block's centre is on a corridor.
         for by in 0..bh {
             for bx in 0..bw {
-                if !open[(by * bw + bx) as usize] {
+                if halls || !open[(by * bw + bx) as usize] {
                     continue;
                 }
                 let (x0, y0, x1, y1) = block(bx, by);
@@ -206,8 +227,12 @@ impl Maze {
                 centres[(ay * bw + ax) as usize],
                 centres[(cy * bw + cx) as usize],
             );
-            let wide = rng.random_range(0..3) == 0;
-            let extra = i32::from(wide);
+            // Rooms: one corridor in three is 2 cells wide; halls: 1, 2 or 3.
+            let extra = if halls {
+                rng.random_range(0..3)
+            } else {
+                i32::from(rng.random_range(0..3) == 0)
+            };
             carve(
                 &mut walls,
                 a.x.min(c.x),
@@ -224,6 +249,7 @@ impl Maze {
             );
         }
         let mut map = Self {
+            kind: MapKind::Rooms,
             width,
             height,
             walls,

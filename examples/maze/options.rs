@@ -11,7 +11,10 @@ usage: maze [options]
 
   --seed N          maze and spawn seed (default 1)
   --size N|WxH      maze size in cells, 8..=1024 (default 80x80)
-  --map maze|rooms  a maze, or rooms and open areas (default maze)
+  --map maze|rooms|halls
+                    a maze; rooms and open areas; or halls: rooms joined by
+                    corridors 1 to 3 cells wide, where one chaser in 5 is 2x2
+                    and one in 10 is 3x3 (default maze)
   --chasers N       chasers at the start (default 300 windowed, 1000 headless)
   --orders SECS     instead of chasing, N units (--units N, the same as --chasers)
                     walk to far goals of their own, each getting a new one every
@@ -90,7 +93,10 @@ pub(crate) fn parse_args(
                 o.map = match value("--map")?.as_str() {
                     "maze" => MapKind::Maze,
                     "rooms" => MapKind::Rooms,
-                    other => return Err(format!("--map: `{other}` is not maze or rooms")),
+                    "halls" => MapKind::Halls,
+                    other => {
+                        return Err(format!("--map: `{other}` is not maze, rooms or halls"));
+                    }
                 }
             }
             "--ticks" => o.ticks = number(&value("--ticks")?, "--ticks")?,

@@ -221,14 +221,29 @@ pub(crate) fn spawn_chasers(
         return;
     }
     let request = PathRequest::chase(player).with_mobility(Mobility::FLOOR_ONLY);
+    // A chaser bigger than one cell starts where its whole footprint is floor.
+    let fits = |c: Cell, size: u8| {
+        let n = i32::from(size);
+        (0..n).all(|dy| (0..n).all(|dx| !maze.is_wall(Cell::new(c.x + dx, c.y + dy))))
+    };
     let chasers: Vec<_> = (0..n)
-        .map(|_| {
-            let cell = far[rng.random_range(0..far.len())];
+        .map(|i| {
+            let mut size = maze.kind.unit_size(i);
+            let mut cell = far[rng.random_range(0..far.len())];
+            for _ in 0..20 {
+                if fits(cell, size) {
+                    break;
+                }
+                cell = far[rng.random_range(0..far.len())];
+            }
+            if !fits(cell, size) {
+                size = 1;
+            }
             let speed = rng.random_range(3.0..5.5);
             (
                 Chaser,
                 GridCell(cell),
-                request,
+                request.with_size(size),
                 PathFollower::new(speed).smoothed(),
                 Transform::from_xyz(0.0, 0.0, 2.0),
             )
@@ -236,13 +251,19 @@ pub(crate) fn spawn_chasers(
         .collect();
     match art {
         Some(art) => {
-            let sprite = |rng: &mut StdRng| Sprite {
+            let sprite = |rng: &mut StdRng, size: u8| Sprite {
                 image: art.chaser.clone(),
-                custom_size: Some(Vec2::splat(TILE_PX)),
+                custom_size: Some(Vec2::splat(TILE_PX * f32::from(size))),
                 color: Color::hsl(rng.random_range(300.0..390.0) % 360.0, 0.9, 0.75),
                 ..default()
             };
-            let with_sprites: Vec<_> = chasers.into_iter().map(|c| (c, sprite(rng))).collect();
+            let with_sprites: Vec<_> = chasers
+                .into_iter()
+                .map(|c| {
+                    let size = c.2.size;
+                    (c, sprite(rng, size))
+                })
+                .collect();
             commands.spawn_batch(with_sprites);
         }
         None => {
@@ -317,16 +338,19 @@ pub(crate) fn steer_player(
     }
 }
 
-/// A chaser on the player's cell is caught (removed), as in the bit_gossip demo.
+/// A chaser whose footprint covers the player's cell is caught (removed), as in the
+/// bit_gossip demo.
 pub(crate) fn catch_chasers(
     mut commands: Commands,
     mut score: ResMut<Score>,
     player: Query<&GridCell, With<Player>>,
-    chasers: Query<(Entity, &GridCell), With<Chaser>>,
+    chasers: Query<(Entity, &GridCell, &PathRequest), With<Chaser>>,
 ) {
     let Ok(at) = player.single() else { return };
-    for (entity, cell) in &chasers {
-        if cell == at {
+    for (entity, cell, request) in &chasers {
+        let n = i32::from(request.size.max(1));
+        if (cell.0.x..cell.0.x + n).contains(&at.0.x) && (cell.0.y..cell.0.y + n).contains(&at.0.y)
+        {
             commands.entity(entity).despawn();
             score.caught += 1;
         }

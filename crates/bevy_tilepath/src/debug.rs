@@ -52,9 +52,17 @@ pub(crate) fn draw_paths(
         gizmos.linestrip_2d(
             start
                 .chain(path.cells_ahead())
-                .map(|c| world.cell_to_world(c)),
+                .map(|c| world.footprint_to_world(c, path.size)),
             settings.path_color,
         );
+        // A unit bigger than one cell: its footprint where it stands.
+        if path.size > 1 {
+            gizmos.rect_2d(
+                world.footprint_to_world(path.at, path.size),
+                world.cell_size * f32::from(path.size),
+                settings.path_color,
+            );
+        }
     }
     let Some(mobility) = settings.blocked_for else {
         return;

@@ -3,7 +3,7 @@
 use core::f32::consts::SQRT_2;
 
 use bevy::prelude::*;
-use tilepath::{Cell, Direction8};
+use tilepath::{Cell, Direction8, Grid, Mobility};
 
 use crate::grid::Grids;
 use crate::{GridCell, OnGrid, UnitPath};
@@ -59,11 +59,14 @@ impl PathFollower {
 
 /// Moves every [`PathFollower`] along its [`UnitPath`].
 ///
-/// A unit moves `speed * dt` cells a tick, cell centre to cell centre. It enters its
+/// A unit moves `speed * dt` cells a tick, cell centre to cell centre (a unit bigger
+/// than one cell, footprint centre to footprint centre:
+/// [`GridTransform::footprint_to_world`](crate::GridTransform::footprint_to_world)). It enters its
 /// next cell (its [`GridCell`] changes) when it leaves the current one, so other
 /// systems see the cell it is heading into. Every step is checked with
-/// [`Grid::can_step`](tilepath::Grid::can_step) against the mobility the path was planned
-/// for ([`UnitPath::mobility`]), so a unit never enters a blocked cell:
+/// [`Grid::can_step_sized`](tilepath::Grid::can_step_sized) against the mobility and
+/// size the path was planned for ([`UnitPath::mobility`], [`UnitPath::size`]), so a
+/// unit never enters a blocked cell:
 /// - it stops, and waits for the new plan the plugin then makes, when its next step
 ///   has become illegal or when it is not where its path says;
 /// - when the cell it is stepping into is blocked while it is on its way, it turns
@@ -87,7 +90,7 @@ pub(crate) fn follow_paths(
             continue;
         };
         let grid = grid.grid();
-        let mobility = path.mobility;
+        let (mobility, size) = (path.mobility, path.size);
         let mut budget = follower.speed.max(0.0) * dt;
         let mut f = *follower;
         let mut at = cell.0;
@@ -96,8 +99,8 @@ pub(crate) fn follow_paths(
         // ago; if it is blocked too, going on is the only way out).
         if f.progress < 1.0
             && let Some(from) = f.from
-            && !grid.is_passable(at, mobility)
-            && grid.is_passable(from, mobility)
+            && !fits(grid, at, mobility, size)
+            && fits(grid, from, mobility, size)
         {
             f.from = Some(at);
             at = from;
@@ -117,7 +120,7 @@ pub(crate) fn follow_paths(
                 break;
             }
             let Some(d1) = p.steps.peek() else { break };
-            if !grid.can_step(at, d1, mobility) {
+            if !grid.can_step_sized(at, d1, mobility, size) {
                 break;
             }
             p.advance();
@@ -128,7 +131,7 @@ pub(crate) fn follow_paths(
                 && let Some(d2) = p.steps.peek()
                 && let (Some(a), Some(b)) = (d1.orthogonal(), d2.orthogonal())
                 && let Some(diagonal) = Direction8::combine(a, b)
-                && grid.can_step(at, diagonal, mobility)
+                && grid.can_step_sized(at, diagonal, mobility, size)
             {
                 p.advance();
                 to = at.step(diagonal);
@@ -143,8 +146,8 @@ pub(crate) fn follow_paths(
         path.set_if_neq(p);
         cell.set_if_neq(GridCell(at));
         if let Some(mut transform) = transform {
-            let a = world.cell_to_world(f.from.unwrap_or(at));
-            let b = world.cell_to_world(at);
+            let a = world.footprint_to_world(f.from.unwrap_or(at), size);
+            let b = world.footprint_to_world(at, size);
             let pos = a.lerp(b, f.progress.min(1.0));
             if transform.translation.truncate() != pos {
                 transform.translation.x = pos.x;
@@ -152,4 +155,12 @@ pub(crate) fn follow_paths(
             }
         }
     }
+}
+
+/// Whether a unit of `size` fits at `cell`: its footprint's cells are inside the grid
+/// and open.
+fn fits(grid: &Grid, cell: Cell, mobility: Mobility, size: u8) -> bool {
+    let n = i32::from(size.max(1));
+    (0..n)
+        .all(|dy| (0..n).all(|dx| grid.is_passable(Cell::new(cell.x + dx, cell.y + dy), mobility)))
 }

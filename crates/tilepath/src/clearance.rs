@@ -1,7 +1,7 @@
 //! How large a square unit fits at each cell, per mobility: the footprint rule of units
 //! bigger than one cell.
 
-use crate::{Cell, Grid, GridError, GridMismatch, Mobility};
+use crate::{Cell, Footprint, Grid, GridError, GridMismatch, Mobility};
 
 /// The largest unit side a [`Clearance`] tells apart: larger squares read as this.
 pub const MAX_UNIT_SIZE: u8 = 16;
@@ -125,6 +125,24 @@ impl Clearance {
     #[must_use]
     pub fn fits(&self, cell: Cell, size: u8) -> bool {
         size > 0 && self.get(cell) >= size.min(MAX_UNIT_SIZE)
+    }
+
+    /// A unit of side `size` moving on this clearance, for the solvers' `*_sized`
+    /// queries.
+    #[must_use]
+    pub const fn footprint(&self, size: u8) -> Footprint<'_> {
+        Footprint::new(self, size)
+    }
+
+    /// Whether this clearance is of a `width x height` grid.
+    #[must_use]
+    pub const fn is_of_size(&self, width: u32, height: u32) -> bool {
+        self.width == width && self.height == height
+    }
+
+    /// The values, by grid index.
+    pub(crate) fn values(&self) -> &[u8] {
+        &self.values
     }
 
     /// Whether this is the clearance of `mobility`: it lets units enter the same tile

@@ -6,6 +6,7 @@ mod components;
 mod cost;
 mod direction;
 mod field;
+mod footprint;
 mod grid;
 mod memory;
 mod mobility;
@@ -22,6 +23,7 @@ pub use components::{ComponentStats, Components};
 pub use cost::{OCTILE_DIAGONAL, OCTILE_STRAIGHT};
 pub use direction::{Connectivity, Direction, Direction8};
 pub use field::{DistanceField, FieldError, FieldState, FieldStats, Region, combined_next_step};
+pub use footprint::{Footprint, footprint_centre};
 pub use grid::{Grid, GridError, GridMismatch};
 pub use mobility::{Mobility, TileKind};
 pub use next_hop::{

@@ -120,6 +120,101 @@ impl QuadCosts {
     }
 }
 
+/// Footprint costs in a padded array: what entering each cell costs a unit of
+/// `size x size` cells anchored there (see [`Footprint`](crate::Footprint)): the
+/// highest cost under the footprint, 0 if any cell under it is blocked or outside the
+/// grid. The field's loader for sized units; its scratch is sized once for a region.
+#[derive(Clone, Debug)]
+pub(crate) struct FootprintLoader {
+    size: usize,
+    /// The region's cell costs, grown by `size - 1` columns and rows towards `+x`
+    /// and `+y` (clipped to the grid), padded by a blocked border.
+    cells: Vec<u8>,
+    /// Per row of `cells` and column of the region: the row's part of a footprint.
+    rows: Vec<u8>,
+}
+
+/// The footprint rule's "highest, but blocked if any is": 0 (blocked) maps to 255
+/// below, so that the highest of the shifted costs is blocked iff any is.
+#[inline(always)]
+fn highest(costs: impl Iterator<Item = u8>) -> u8 {
+    costs
+        .map(|c| c.wrapping_sub(1))
+        .max()
+        .unwrap_or(255)
+        .wrapping_add(1)
+}
+
+impl FootprintLoader {
+    /// Scratch for loading a `width x height` region's footprints of side `size`
+    /// (`2..=MAX_UNIT_SIZE`), or the bytes the system refused.
+    pub(crate) fn new(size: u8, width: u32, height: u32) -> Result<Self, u64> {
+        let (ew, eh) = (
+            width as usize + 2 * size as usize,
+            height as usize + 2 * size as usize,
+        );
+        let bytes = (ew * eh + width as usize * eh) as u64;
+        crate::memory::ensure(bytes)?;
+        Ok(Self {
+            size: usize::from(size),
+            cells: vec![0; ew * eh],
+            rows: vec![0; width as usize * eh],
+        })
+    }
+
+    /// Bytes held.
+    pub(crate) fn bytes(&self) -> usize {
+        self.cells.capacity() + self.rows.capacity()
+    }
+
+    /// As [`QuadCosts::load`], with each cell's footprint cost in place of its own.
+    /// `seen` tells the kinds of the cells read (those under the region's footprints)
+    /// and the footprints blocked.
+    #[expect(clippy::too_many_arguments, reason = "the padded layout's parameters")]
+    pub(crate) fn load(
+        &mut self,
+        quads: &QuadCosts,
+        grid: &Grid,
+        origin: Cell,
+        width: usize,
+        height: usize,
+        stride: usize,
+        costs: &mut [u8],
+    ) -> Loaded {
+        let n = self.size;
+        let ew = (width + n - 1).min((grid.width() as usize).saturating_sub(origin.x as usize));
+        let eh = (height + n - 1).min((grid.height() as usize).saturating_sub(origin.y as usize));
+        if width == 0 || height == 0 {
+            return Loaded::default();
+        }
+        let es = ew + 2;
+        // Only the loaded cells are written: the border stays blocked.
+        let mut seen = quads.load(grid, origin, ew, eh, es, &mut self.cells);
+        for r in 0..eh {
+            let row = &self.cells[(r + 1) * es + 1..(r + 1) * es + 1 + ew];
+            for x in 0..width {
+                self.rows[r * width + x] = match row.get(x..x + n) {
+                    Some(part) => highest(part.iter().copied()),
+                    None => 0, // the footprint leaves the grid
+                };
+            }
+        }
+        seen.blocked = 0;
+        for y in 0..height {
+            for x in 0..width {
+                let c = if y + n <= eh {
+                    highest((y..y + n).map(|r| self.rows[r * width + x]))
+                } else {
+                    0
+                };
+                seen.blocked += usize::from(c == 0);
+                costs[(y + 1) * stride + x + 1] = c;
+            }
+        }
+        seen
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,6 +246,45 @@ mod tests {
             }
             assert_eq!(seen, Loaded { kinds, blocked });
             assert_eq!(costs[0], 9, "the border is left alone");
+        }
+    }
+
+    #[test]
+    fn loads_the_footprint_costs_of_any_rectangle() {
+        let mut s = 7u32;
+        let grid = Grid::from_fn(29, 17, |_| {
+            s = s.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            TileKind::from_bits(if (s >> 16).is_multiple_of(11) {
+                1
+            } else {
+                (s >> 20) as u8 & 3
+            })
+        })
+        .unwrap();
+        let mobility = Mobility::new([1, 0, 3, 7]);
+        let quads = QuadCosts::new(mobility);
+        for size in 2..=5u8 {
+            for (ox, oy, w, h) in [(0, 0, 29, 17), (1, 2, 5, 3), (20, 10, 9, 7), (28, 16, 1, 1)] {
+                let mut loader = FootprintLoader::new(size, w as u32, h as u32).unwrap();
+                let stride = w + 2;
+                let mut costs = vec![9u8; stride * (h + 2)];
+                let seen = loader.load(&quads, &grid, Cell::new(ox, oy), w, h, stride, &mut costs);
+                let mut blocked = 0;
+                for y in 0..h {
+                    for x in 0..w {
+                        let cell = Cell::new(ox + x as i32, oy + y as i32);
+                        let want =
+                            crate::footprint::footprint_cost(&grid, mobility, cell, size, None);
+                        blocked += usize::from(want == 0);
+                        assert_eq!(
+                            costs[(y + 1) * stride + x + 1],
+                            want,
+                            "size {size} at {cell}"
+                        );
+                    }
+                }
+                assert_eq!(seen.blocked, blocked);
+            }
         }
     }
 }

@@ -12,9 +12,10 @@
 //! [`Grid::can_step`](crate::Grid::can_step); the loops apply it on the offsets here.
 
 use crate::cost::{OCTILE_DIAGONAL, OCTILE_STRAIGHT, octile_units};
+use crate::footprint::EnterCost;
 use crate::search::window::{Visit, Window};
 use crate::search::{NO_PARENT, PackedSteps};
-use crate::{Connectivity, Grid, GridPath, GridPath8, Mobility};
+use crate::{Connectivity, GridPath, GridPath8};
 
 /// A way of moving between cells, as the solvers' hot loops see it. Implemented by the
 /// zero-sized [`Four`] and [`Eight`]; the runtime [`Connectivity`] picks one.
@@ -50,16 +51,11 @@ pub(crate) trait Neighborhood: 'static {
     ///
     /// # Safety
     /// As [`Window::visit_square`]: `slot` is the slot of local cell `(lx, ly)`,
-    /// inside the window, and `grid` is the grid the window was made for.
-    #[expect(
-        clippy::too_many_arguments,
-        reason = "hot path: plain values in registers"
-    )]
+    /// inside the window, and `costs` are of the grid the window was made for.
     #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
-    unsafe fn visit_neighbours<V: Visit>(
+    unsafe fn visit_neighbours<C: EnterCost, V: Visit>(
         window: &Window,
-        grid: &Grid,
-        mobility: Mobility,
+        costs: &C,
         slot: u32,
         lx: u32,
         ly: u32,
@@ -102,10 +98,9 @@ impl Neighborhood for Four {
 
     #[inline(always)]
     #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
-    unsafe fn visit_neighbours<V: Visit>(
+    unsafe fn visit_neighbours<C: EnterCost, V: Visit>(
         window: &Window,
-        grid: &Grid,
-        mobility: Mobility,
+        costs: &C,
         slot: u32,
         lx: u32,
         ly: u32,
@@ -113,7 +108,7 @@ impl Neighborhood for Four {
         visitor: &mut V,
     ) {
         // SAFETY: forwarded from the caller.
-        unsafe { window.visit_square::<false, V>(grid, mobility, slot, lx, ly, skip, visitor) }
+        unsafe { window.visit_square::<false, C, V>(costs, slot, lx, ly, skip, visitor) }
     }
 }
 
@@ -149,10 +144,9 @@ impl Neighborhood for Eight {
 
     #[inline(always)]
     #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
-    unsafe fn visit_neighbours<V: Visit>(
+    unsafe fn visit_neighbours<C: EnterCost, V: Visit>(
         window: &Window,
-        grid: &Grid,
-        mobility: Mobility,
+        costs: &C,
         slot: u32,
         lx: u32,
         ly: u32,
@@ -160,7 +154,7 @@ impl Neighborhood for Eight {
         visitor: &mut V,
     ) {
         // SAFETY: forwarded from the caller.
-        unsafe { window.visit_square::<true, V>(grid, mobility, slot, lx, ly, skip, visitor) }
+        unsafe { window.visit_square::<true, C, V>(costs, slot, lx, ly, skip, visitor) }
     }
 }
 

@@ -20,7 +20,22 @@ fn reference_field(
     eight: bool,
     allowed: impl Fn(Cell) -> bool,
 ) -> Vec<Option<f64>> {
-    let ok = |c: Cell| grid.is_passable(c, mobility) && allowed(c);
+    reference_field_sized(grid, mobility, 1, goals, eight, allowed)
+}
+
+/// [`reference_field`] for units of `size x size` cells: a cell is open when the
+/// footprint anchored there is, and entering it costs the footprint's cost (both
+/// checked cell by cell, [`footprint_cost`]).
+fn reference_field_sized(
+    grid: &Grid,
+    mobility: Mobility,
+    size: u8,
+    goals: &[(Cell, u32)],
+    eight: bool,
+    allowed: impl Fn(Cell) -> bool,
+) -> Vec<Option<f64>> {
+    let cost = |c: Cell| footprint_cost(grid, mobility, c, size);
+    let ok = |c: Cell| cost(c) != 0 && allowed(c);
     let w = grid.width() as usize;
     let mut dist: Vec<Option<f64>> = vec![None; grid.len()];
     let mut heap = BinaryHeap::new();
@@ -38,7 +53,7 @@ fn reference_field(
             continue;
         }
         let n = Cell::new((i % w) as i32, (i / w) as i32);
-        let enter = f64::from(grid.cost(n, mobility));
+        let enter = f64::from(cost(n));
         for dir in Direction8::ALL {
             if dir.is_diagonal() && !eight {
                 continue;
@@ -99,7 +114,8 @@ fn check_field(
             let Some(dir) = field.next_step(at) else {
                 break;
             };
-            let (end, step) = walk(grid, mobility, at, std::iter::once(dir));
+            let size = field.unit_size();
+            let (end, step) = walk_sized(grid, mobility, size, at, std::iter::once(dir));
             cost += step;
             at = end;
         }
@@ -155,7 +171,7 @@ fn dedup(goals: &[(Cell, u32)]) -> Vec<(Cell, u32)> {
 
 #[test]
 fn fields_match_reference_dijkstra_on_random_grids() {
-    let mut checked = 0;
+    let (mut checked, mut sized) = (0, 0);
     for seed in 0..400u64 {
         let mut rng = rng(1000 + seed);
         let (w, h) = (rng.random_range(1..=40), rng.random_range(1..=40));
@@ -174,9 +190,21 @@ fn fields_match_reference_dijkstra_on_random_grids() {
             let reference = reference_field(&grid, mobility, &goals, eight, |_| true);
             check_field(&grid, &field, &reference, &goals);
             checked += 1;
+            // The same goals for a bigger unit.
+            let size = rng.random_range(2..=4);
+            let mut big = DistanceField::new(&grid, mobility, conn(eight))
+                .with_unit_size(size)
+                .unwrap();
+            for &(g, s) in &goals {
+                big.add_goal(g, s);
+            }
+            big.compute(&grid).unwrap();
+            let reference = reference_field_sized(&grid, mobility, size, &goals, eight, |_| true);
+            check_field(&grid, &big, &reference, &goals);
+            sized += 1;
         }
     }
-    println!("checked {checked} fields cell for cell");
+    println!("checked {checked} fields and {sized} fields for bigger units cell for cell");
 }
 
 #[test]
@@ -230,6 +258,9 @@ fn repairs_equal_full_recomputes_after_every_edit() {
         let max = [1, 5, 200][rng.random_range(0..3usize)];
         let mobility = random_mobility(&mut rng, max);
         let bounded = seed % 5 == 0;
+        // Units of 1 to 3 cells a side: an edit changes the footprint costs of every
+        // unit whose footprint covers it.
+        let size = [1, 1, 2, 3][(seed % 4) as usize];
         let make = |grid: &Grid| {
             let f = if bounded {
                 DistanceField::bounded(
@@ -241,6 +272,7 @@ fn repairs_equal_full_recomputes_after_every_edit() {
             } else {
                 DistanceField::new(grid, mobility, conn(eight))
             };
+            let f = f.with_unit_size(size).unwrap();
             if seed % 3 == 0 {
                 f.with_max_distance(25.0)
             } else {
@@ -410,6 +442,24 @@ fn bad_input_has_documented_results() {
     let mut grid = Grid::new(10, 10).unwrap();
     grid.set(Cell::new(3, 3), TileKind::K1).unwrap();
     let mobility = Mobility::FLOOR_ONLY;
+    // Unit sizes: 0 and past MAX_UNIT_SIZE are errors that change nothing; a goal a
+    // 2x2 footprint cannot occupy is ignored, as a blocked one is.
+    let f = DistanceField::new(&grid, mobility, Connectivity::Four);
+    for size in [0, tilepath::MAX_UNIT_SIZE + 1] {
+        let err = f.clone().with_unit_size(size).unwrap_err();
+        assert_eq!(err, FieldError::InvalidUnitSize { size });
+        assert!(!err.to_string().is_empty());
+    }
+    let mut big = f.clone().with_unit_size(2).unwrap();
+    assert_eq!(big.unit_size(), 2);
+    big.add_goal(Cell::new(2, 2), 0); // covers the wall at (3, 3)
+    big.add_goal(Cell::new(9, 0), 0); // reaches past the grid
+    big.add_goal(Cell::new(5, 5), 0);
+    let s = big.compute(&grid).unwrap();
+    assert_eq!((s.goals_used, s.goals_ignored), (1, 2));
+    assert_eq!(big.distance(Cell::new(8, 8)), Some(6.0));
+    assert_eq!(big.distance(Cell::new(2, 2)), None);
+    assert_eq!(big.distance(Cell::new(9, 9)), None);
     // No goals: everything unreachable, no steps.
     let mut f = DistanceField::new(&grid, mobility, Connectivity::Four);
     let s = f.compute(&grid).unwrap();

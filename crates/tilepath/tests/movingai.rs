@@ -5,7 +5,7 @@
 //! least 300 per 512x512 map; `cargo test -p tilepath --test movingai -- --ignored`
 //! checks all ~17,000.
 
-use tilepath::{AStar, GridPath8};
+use tilepath::{AStar, Cell, Clearance, GridPath8, Jps, Mobility};
 use tilepath_testkit::*;
 
 const DRAGON_AGE: [&str; 3] = ["arena.map", "den312d.map", "lak303d.map"];
@@ -48,6 +48,55 @@ fn check_map(map: &str, stride: usize) -> usize {
         checked += 1;
     }
     checked
+}
+
+/// Units of 2x2 and 3x3 cells on every shared map: whole-grid A* (and [`Jps`], which
+/// hands them to its A*) against a reference Dijkstra over footprint costs checked
+/// cell by cell, on a sample of each map's scenarios whose start the footprint fits
+/// (the .scen lengths are for one-cell units only).
+#[test]
+fn bigger_units_on_every_map_match_a_reference() {
+    let mobility = Mobility::FLOOR_ONLY;
+    let mut checked = 0;
+    for map in MOVING_AI_MAPS {
+        let grid = load_movingai(map);
+        let clear = Clearance::new(&grid, mobility);
+        let mut astar = AStar::for_grid(&grid);
+        let mut jps = Jps::for_grid(&grid);
+        let scenarios = load_scenarios(map);
+        for size in [2, 3] {
+            let costs: Vec<u8> = (0..grid.len())
+                .map(|i| footprint_cost(&grid, mobility, grid.cell_of(i).unwrap(), size))
+                .collect();
+            let cost = |c: Cell| grid.index_of(c).map_or(0, |i| costs[i]);
+            let sample = scenarios
+                .iter()
+                .skip(size as usize * 7)
+                .step_by(scenarios.len() / 5)
+                .filter(|s| clear.fits(s.start, size))
+                .take(3);
+            for s in sample {
+                let reference =
+                    reference_distances_by(&grid, cost, &[(s.start, 0.0)], true, |_| true);
+                let foot = clear.footprint(size);
+                let q = (s.start, s.goal);
+                let r = astar
+                    .build_path8_sized(foot, &grid, s.start, s.goal, mobility)
+                    .unwrap();
+                check_optimal_sized(&grid, mobility, size, q, true, &reference, &r);
+                let j = jps
+                    .build_path8_sized(foot, &grid, s.start, s.goal, mobility)
+                    .unwrap();
+                check_optimal_sized(&grid, mobility, size, q, true, &reference, &j);
+                checked += 1;
+            }
+        }
+    }
+    println!("checked {checked} scenarios for 2x2 and 3x3 units");
+    assert!(
+        checked >= 24,
+        "only {checked} scenarios had a start a unit fits"
+    );
 }
 
 #[test]

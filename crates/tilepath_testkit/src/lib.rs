@@ -16,6 +16,8 @@ pub use counting::{CountingAlloc, allocations_in, peak_bytes_in, total_allocatio
 pub use maps::{MOVING_AI_MAPS, Scenario, load_movingai, load_reference, load_scenarios, maps_dir};
 pub use random::{maze_grid, random_cell, random_grid, random_mobility, rng};
 pub use reference::{
-    E, check_optimal, check_result, close, estimate, in_window, reference_dijkstra,
-    reference_distances, reference_field_units, reference_units, walk,
+    E, check_optimal, check_optimal_sized, check_result, check_result_sized, close, estimate,
+    footprint_cost, footprint_cost_leaving, in_window, reference_dijkstra,
+    reference_dijkstra_sized, reference_distances, reference_distances_by, reference_field_units,
+    reference_units, walk, walk_sized,
 };

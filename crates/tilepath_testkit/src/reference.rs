@@ -49,9 +49,87 @@ pub fn reference_distances(
     eight: bool,
     allowed: impl Fn(Cell) -> bool,
 ) -> Vec<Option<f64>> {
+    reference_distances_by(grid, |c| grid.cost(c, mobility), sources, eight, allowed)
+}
+
+/// [`reference_dijkstra`] for a unit of `size x size` cells: a cell may be entered when
+/// every cell of the footprint there is inside the grid and passable, and costs the
+/// highest cost under it ([`footprint_cost`], checked cell by cell); the diagonal
+/// rule applies to footprints.
+pub fn reference_dijkstra_sized(
+    grid: &Grid,
+    mobility: Mobility,
+    size: u8,
+    start: Cell,
+    eight: bool,
+    allowed: impl Fn(Cell) -> bool,
+) -> Vec<Option<f64>> {
+    let cost = |c: Cell| footprint_cost_leaving(grid, mobility, c, size, start);
+    reference_distances_by(grid, cost, &[(start, 0.0)], eight, allowed)
+}
+
+/// [`footprint_cost`] for a unit that started at `start`: the cells under its
+/// starting footprint count as open (a unit walled over walks out), at no more than
+/// the highest cost of the other passable cells under it (the mobility's lowest cost
+/// if there are none).
+pub fn footprint_cost_leaving(
+    grid: &Grid,
+    mobility: Mobility,
+    cell: Cell,
+    size: u8,
+    start: Cell,
+) -> u8 {
+    let n = i32::from(size);
+    let under_start =
+        |c: Cell| (start.x..start.x + n).contains(&c.x) && (start.y..start.y + n).contains(&c.y);
+    let mut highest = 0;
+    for dy in 0..n {
+        for dx in 0..n {
+            let c = Cell::new(cell.x + dx, cell.y + dy);
+            match grid.cost(c, mobility) {
+                0 if grid.contains(c) && under_start(c) => {}
+                0 => return 0,
+                cost => highest = highest.max(cost),
+            }
+        }
+    }
+    if highest == 0 {
+        mobility.min_cost()
+    } else {
+        highest
+    }
+}
+
+/// What entering `cell` costs a unit of `size x size` cells anchored there (covering
+/// `x..x + size` by `y..y + size`): 0 if any of those cells is outside the grid or
+/// blocked, else the highest of their costs. Size 1 is [`Grid::cost`].
+pub fn footprint_cost(grid: &Grid, mobility: Mobility, cell: Cell, size: u8) -> u8 {
+    let n = i32::from(size);
+    let mut highest = 0;
+    for dy in 0..n {
+        for dx in 0..n {
+            let c = grid.cost(Cell::new(cell.x + dx, cell.y + dy), mobility);
+            if c == 0 {
+                return 0;
+            }
+            highest = highest.max(c);
+        }
+    }
+    highest
+}
+
+/// Plain multi-source Dijkstra where entering a cell costs `cost(cell)` (0 = closed;
+/// steps as in [`reference_dijkstra`]): the one the other references run.
+pub fn reference_distances_by(
+    grid: &Grid,
+    cost: impl Fn(Cell) -> u8,
+    sources: &[(Cell, f64)],
+    eight: bool,
+    allowed: impl Fn(Cell) -> bool,
+) -> Vec<Option<f64>> {
     let mut heap = BinaryHeap::new();
     let mut dist = vec![None; grid.len()];
-    let ok = |c: Cell| grid.is_passable(c, mobility) && allowed(c);
+    let ok = |c: Cell| cost(c) != 0 && allowed(c);
     for &(c, start) in sources {
         if let Some(i) = grid.index_of(c)
             && dist[i].is_none_or(|d| start < d)
@@ -66,7 +144,7 @@ pub fn reference_distances(
             continue;
         }
         let c = Cell::new((i % w) as i32, (i / w) as i32);
-        for (n, step) in legal_steps(grid, mobility, c, eight, &ok) {
+        for (n, step) in legal_steps(&cost, c, eight, &ok) {
             let step = if step.1 {
                 f64::from(step.0) * std::f64::consts::SQRT_2
             } else {
@@ -147,7 +225,7 @@ fn integer_dijkstra(
             continue;
         }
         let c = Cell::new((i % w) as i32, (i / w) as i32);
-        for (n, (cost, diag)) in legal_steps(grid, mobility, c, eight, &ok) {
+        for (n, (cost, diag)) in legal_steps(&|c| grid.cost(c, mobility), c, eight, &ok) {
             let cost = if toward { grid.cost(c, mobility) } else { cost };
             let ni = grid.index_of(n).expect("legal steps stay inside");
             let nd = d + u64::from(cost) * if diag { diagonal } else { straight };
@@ -164,8 +242,7 @@ fn integer_dijkstra(
 /// enters a cell `ok` accepts; a diagonal also needs both orthogonal cells beside it
 /// accepted (no corner cutting).
 fn legal_steps(
-    grid: &Grid,
-    mobility: Mobility,
+    cost: &impl Fn(Cell) -> u8,
     c: Cell,
     eight: bool,
     ok: &impl Fn(Cell) -> bool,
@@ -185,7 +262,7 @@ fn legal_steps(
                 continue;
             }
         }
-        out.push((n, (grid.cost(n, mobility), dir.is_diagonal())));
+        out.push((n, (cost(n), dir.is_diagonal())));
     }
     out
 }
@@ -198,21 +275,34 @@ pub fn walk(
     start: Cell,
     dirs: impl Iterator<Item = Direction8>,
 ) -> (Cell, f64) {
+    walk_sized(grid, mobility, 1, start, dirs)
+}
+
+/// [`walk`] for a unit of `size x size` cells: every footprint entered is checked cell
+/// by cell ([`footprint_cost`]), and a diagonal step's two orthogonal footprints too.
+pub fn walk_sized(
+    grid: &Grid,
+    mobility: Mobility,
+    size: u8,
+    start: Cell,
+    dirs: impl Iterator<Item = Direction8>,
+) -> (Cell, f64) {
+    let enter = |c: Cell| footprint_cost_leaving(grid, mobility, c, size, start);
+    let fits = |c: Cell| enter(c) != 0;
     let mut c = start;
     let mut cost = 0.0;
     for d in dirs {
         let n = c.step(d);
         assert!(
-            grid.is_passable(n, mobility),
-            "step {d:?} from {c} enters blocked {n}"
+            fits(n),
+            "step {d:?} from {c} enters blocked {n} (size {size})"
         );
-        let mut step = f64::from(grid.cost(n, mobility));
+        let mut step = f64::from(enter(n));
         if d.is_diagonal() {
             let (dx, dy) = d.offset();
             assert!(
-                grid.is_passable(Cell::new(c.x + dx, c.y), mobility)
-                    && grid.is_passable(Cell::new(c.x, c.y + dy), mobility),
-                "diagonal {d:?} from {c} cuts a corner"
+                fits(Cell::new(c.x + dx, c.y)) && fits(Cell::new(c.x, c.y + dy)),
+                "diagonal {d:?} from {c} cuts a corner (size {size})"
             );
             step *= std::f64::consts::SQRT_2;
         }
@@ -229,9 +319,24 @@ where
     P: Iterator<Item = D> + Copy + ExactSizeIterator,
     D: Into<Direction8>,
 {
+    check_result_sized(grid, mobility, 1, from, to, r);
+}
+
+/// [`check_result`] for a unit of `size x size` cells ([`walk_sized`]).
+pub fn check_result_sized<P, D>(
+    grid: &Grid,
+    mobility: Mobility,
+    size: u8,
+    from: Cell,
+    to: Cell,
+    r: &PathResult<P>,
+) where
+    P: Iterator<Item = D> + Copy + ExactSizeIterator,
+    D: Into<Direction8>,
+{
     let mut p = r.path;
     let n = p.len();
-    let (end, cost) = walk(grid, mobility, from, (&mut p).map(Into::into));
+    let (end, cost) = walk_sized(grid, mobility, size, from, (&mut p).map(Into::into));
     assert_eq!(end, r.end, "path from {from} ends elsewhere than reported");
     assert!(
         close(cost, r.cost),
@@ -284,7 +389,24 @@ pub fn check_optimal<P, D>(
     P: Iterator<Item = D> + Copy + ExactSizeIterator,
     D: Into<Direction8>,
 {
-    check_result(grid, mobility, from, to, r);
+    check_optimal_sized(grid, mobility, 1, (from, to), eight, dist, r);
+}
+
+/// [`check_optimal`] for a unit of `size x size` cells, against
+/// [`reference_dijkstra_sized`]'s distances.
+pub fn check_optimal_sized<P, D>(
+    grid: &Grid,
+    mobility: Mobility,
+    size: u8,
+    (from, to): (Cell, Cell),
+    eight: bool,
+    dist: &[Option<f64>],
+    r: &PathResult<P>,
+) where
+    P: Iterator<Item = D> + Copy + ExactSizeIterator,
+    D: Into<Direction8>,
+{
+    check_result_sized(grid, mobility, size, from, to, r);
     let at = |c: Cell| grid.index_of(c).and_then(|i| dist[i]);
     match at(to) {
         Some(d) => {

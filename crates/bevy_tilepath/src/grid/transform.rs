@@ -34,6 +34,15 @@ impl GridTransform {
         self.origin + Vec2::new(cell.x as f32, cell.y as f32) * self.cell_size
     }
 
+    /// The world position of the centre of the `size x size` footprint anchored at
+    /// `cell` (its corner with the smallest `x` and `y`): where a unit of that size
+    /// standing at `cell` is drawn. Size 1 is [`cell_to_world`](Self::cell_to_world).
+    #[must_use]
+    pub fn footprint_to_world(&self, cell: Cell, size: u8) -> Vec2 {
+        let half = (f32::from(size.max(1)) - 1.0) / 2.0;
+        self.cell_to_world(cell) + Vec2::splat(half) * self.cell_size
+    }
+
     /// The cell whose square contains `world` (it may be outside the grid).
     #[must_use]
     pub fn world_to_cell(&self, world: Vec2) -> Cell {

@@ -92,7 +92,7 @@ fn needs_plan(
                 || (since.plan.any_changed
                     && path
                         .cells_ahead()
-                        .any(|c| since.plan.cell_changed(c.x, c.y)));
+                        .any(|c| since.plan.footprint_changed(c.x, c.y, path.size)));
             (now, partial && edited)
         }
     };

@@ -3,12 +3,12 @@
 use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
 use bevy::tasks::{ComputeTaskPool, TaskPool};
-use tilepath::Grid;
+use tilepath::{Clearance, Components, Grid};
 
-use super::engine::{Scratch, solve_job};
+use super::engine::{Known, Scratch, solve_job};
 use super::fields::FieldCache;
 use super::job::{Answer, Job};
-use super::reach::ReachCache;
+use super::reach::PerMobility;
 use super::threads::SolverThreads;
 use super::whole::WholeGridPool;
 use crate::{Parallelism, PathingSettings};
@@ -38,14 +38,20 @@ impl Dispatch {
         settings: &PathingSettings,
         jobs: &mut [Job],
         fields: &FieldCache,
-        reach: &ReachCache,
+        reach: &PerMobility<Components>,
+        clearance: &PerMobility<Clearance>,
     ) {
         let window = settings.window_distance;
         self.whole.set_limit(settings.whole_grid_solvers);
         let whole = &self.whole;
         let solve = |job: &mut Job, s: &mut Scratch| {
             if job.answer == Answer::Unsolved {
-                solve_job(job, grid, fields, reach.get(job.mobility), s, whole, window);
+                let known = Known {
+                    // Components tell one-cell units' reach only.
+                    reach: reach.get(job.mobility).filter(|_| job.size == 1),
+                    clearance: clearance.get(job.mobility),
+                };
+                solve_job(job, grid, fields, known, s, whole, window);
             }
         };
         let parts = match (settings.threads, settings.parallelism) {

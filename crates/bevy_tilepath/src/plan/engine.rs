@@ -9,10 +9,17 @@
 //! components say is out of reach never costs a whole-grid search: the search stops
 //! after [`UNREACHABLE_EXPANSIONS`] and the unit walks towards the closest cell it
 //! found.
+//!
+//! Units bigger than one cell search on the clearance of their mobility (the same
+//! engines, reading footprints; see [`Footprint`]); the components describe one-cell
+//! units only, so their goals out of reach are bounded by the expansion cap alone.
 
 #[cfg(doc)]
 use tilepath::UNREACHABLE_EXPANSIONS;
-use tilepath::{AStar, Components, Connectivity, Greedy, Grid, GridPath8, Jps, PathResult};
+use tilepath::{
+    AStar, Cell, Clearance, Components, Connectivity, Footprint, Greedy, Grid, GridPath8, Jps,
+    PathResult,
+};
 
 use super::fields::FieldCache;
 use super::job::{Answer, Job, Route};
@@ -40,16 +47,40 @@ impl Scratch {
     }
 }
 
+/// What the planner knows of the grid for a job's mobility.
+#[derive(Clone, Copy)]
+pub(crate) struct Known<'a> {
+    /// The components, for one-cell units (none: not known).
+    pub(crate) reach: Option<&'a Components>,
+    /// The clearance, built for the units bigger than one cell.
+    pub(crate) clearance: Option<&'a Clearance>,
+}
+
 /// Answers `job` (which must be [`Answer::Unsolved`]).
 pub(crate) fn solve_job(
     job: &mut Job,
     grid: &Grid,
     fields: &FieldCache,
-    reach: Option<&Components>,
+    known: Known<'_>,
     s: &mut Scratch,
     whole: &WholeGridPool,
     window: u32,
 ) {
+    let reach = known.reach;
+    let foot = match (job.size, known.clearance) {
+        (1, _) => None,
+        (size, Some(c)) => Some(c.footprint(size)),
+        (_, None) => {
+            // The planner builds a clearance for every sized job's mobility.
+            job.answer = Answer::NoPath(NoPathReason::UnitSize);
+            return;
+        }
+    };
+    // Whether the unit can stand at a cell: its footprint fits there.
+    let enterable = |c: Cell| match foot {
+        None => grid.is_passable(c, job.mobility),
+        Some(f) => f.clearance().fits(c, f.size()),
+    };
     let reachable = reach.is_none_or(|p| p.is_reachable(job.start, job.goal));
     if let Some(i) = job.field
         && let Some(route) = fields.route(i, job)
@@ -65,12 +96,16 @@ pub(crate) fn solve_job(
     if job.start.manhattan(job.goal) <= window {
         let r = if job.mode == SearchMode::Greedy && job.connectivity == Connectivity::Four {
             s.greedy.set_max_expansions(job.max_expansions);
-            s.greedy
-                .build_path(grid, job.start, job.goal, job.mobility)
-                .map(|r| r.map_path(GridPath8::from))
+            match foot {
+                None => s.greedy.build_path(grid, job.start, job.goal, job.mobility),
+                Some(f) => s
+                    .greedy
+                    .build_path_sized(f, grid, job.start, job.goal, job.mobility),
+            }
+            .map(|r| r.map_path(GridPath8::from))
         } else {
             s.window.set_max_expansions(job.max_expansions);
-            search(&mut s.window, grid, job)
+            search(&mut s.window, grid, job, foot)
         };
         // Only an unusable start fails, and the planner checked it.
         if let Ok(r) = r {
@@ -78,7 +113,7 @@ pub(crate) fn solve_job(
             // A near goal that needs a detour out of the window: search the whole grid.
             let detour = !r.route.reaches_goal
                 && reachable
-                && grid.is_passable(job.goal, job.mobility)
+                && enterable(job.goal)
                 && r.expanded < job.max_expansions;
             if !detour {
                 found = Some(r);
@@ -90,7 +125,7 @@ pub(crate) fn solve_job(
         None => {
             let mut solver = whole.borrow();
             solver.set_max_expansions(job.max_expansions);
-            match search_whole(&mut solver, reach, grid, job) {
+            match search_whole(&mut solver, reach, foot, grid, job) {
                 Ok(r) => {
                     let weight = if Jps::applies_to(job.mobility) {
                         JUMP_POINT_WORK
@@ -109,7 +144,7 @@ pub(crate) fn solve_job(
         }
     };
     let short = (!r.route.reaches_goal).then(|| {
-        if !grid.is_passable(job.goal, job.mobility) {
+        if !enterable(job.goal) {
             NoPathReason::GoalBlocked
         } else if !reachable {
             NoPathReason::Unreachable
@@ -137,11 +172,17 @@ fn search(
     solver: &mut AStar,
     grid: &Grid,
     job: &Job,
+    foot: Option<Footprint<'_>>,
 ) -> Result<PathResult<GridPath8>, tilepath::PathError> {
-    match job.connectivity {
-        Connectivity::Eight => solver.build_path8(grid, job.start, job.goal, job.mobility),
-        Connectivity::Four => solver
-            .build_path(grid, job.start, job.goal, job.mobility)
+    let (from, to, m) = (job.start, job.goal, job.mobility);
+    match (job.connectivity, foot) {
+        (Connectivity::Eight, None) => solver.build_path8(grid, from, to, m),
+        (Connectivity::Eight, Some(f)) => solver.build_path8_sized(f, grid, from, to, m),
+        (Connectivity::Four, None) => solver
+            .build_path(grid, from, to, m)
+            .map(|r| r.map_path(GridPath8::from)),
+        (Connectivity::Four, Some(f)) => solver
+            .build_path_sized(f, grid, from, to, m)
             .map(|r| r.map_path(GridPath8::from)),
     }
 }
@@ -150,9 +191,19 @@ fn search(
 fn search_whole(
     solver: &mut Jps,
     reach: Option<&Components>,
+    foot: Option<Footprint<'_>>,
     grid: &Grid,
     job: &Job,
 ) -> Result<PathResult<GridPath8>, tilepath::PathError> {
+    if let Some(f) = foot {
+        let (from, to, m) = (job.start, job.goal, job.mobility);
+        return match job.connectivity {
+            Connectivity::Eight => solver.build_path8_sized(f, grid, from, to, m),
+            Connectivity::Four => solver
+                .build_path_sized(f, grid, from, to, m)
+                .map(|r| r.map_path(GridPath8::from)),
+        };
+    }
     let Some(parts) = reach else {
         return match job.connectivity {
             Connectivity::Eight => solver.build_path8(grid, job.start, job.goal, job.mobility),

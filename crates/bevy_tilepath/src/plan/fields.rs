@@ -1,4 +1,4 @@
-//! Shared distance fields: one per (goal, mobility, connectivity) that enough units head
+//! Shared distance fields: one per (goal, mobility, connectivity, unit size) that enough units head
 //! for, kept across ticks, repaired after grid edits, reused least recently used first.
 
 use std::collections::HashMap;
@@ -18,6 +18,7 @@ struct FieldKey {
     goal: Cell,
     mobility: Mobility,
     connectivity: Connectivity,
+    size: u8,
 }
 
 impl FieldKey {
@@ -26,7 +27,17 @@ impl FieldKey {
             goal: job.goal,
             mobility: job.mobility,
             connectivity: job.connectivity,
+            size: job.size,
         }
+    }
+
+    /// A new field for this key, with its repair scratch reserved.
+    fn field(&self, grid: &Grid) -> Option<DistanceField> {
+        let mut field = DistanceField::new(grid, self.mobility, self.connectivity)
+            .with_unit_size(self.size)
+            .ok()?;
+        field.reserve_repair(REPAIR_RESERVE.min(grid.len()));
+        Some(field)
     }
 }
 
@@ -166,8 +177,7 @@ impl FieldCache {
         tick: u64,
     ) -> Option<(usize, u64)> {
         let i = if self.fields.len() < settings.max_fields {
-            let mut field = DistanceField::new(grid, key.mobility, key.connectivity);
-            field.reserve_repair(REPAIR_RESERVE.min(grid.len()));
+            let field = key.field(grid)?;
             self.fields.push(CachedField {
                 key,
                 field,
@@ -185,11 +195,11 @@ impl FieldCache {
             let entry = &mut self.fields[i];
             let reusable = entry.field.mobility() == key.mobility
                 && entry.field.connectivity() == key.connectivity
+                && entry.field.unit_size() == key.size
                 && entry.field.region().max
                     == Cell::new(grid.width() as i32 - 1, grid.height() as i32 - 1);
             if !reusable {
-                entry.field = DistanceField::new(grid, key.mobility, key.connectivity);
-                entry.field.reserve_repair(REPAIR_RESERVE.min(grid.len()));
+                entry.field = key.field(grid)?;
             }
             i
         };

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 
 use super::Lane;
 use super::fields::FieldCache;
-use super::reach::ReachCache;
+use super::reach::PerMobility;
 use crate::PathingDiagnostics;
 use crate::grid::{ChangeCursor, GridKey};
 
@@ -22,7 +22,10 @@ pub(crate) struct GridPlan {
     /// Entries of the lanes still waiting (withdrawn ones excluded).
     pub(super) waiting: u32,
     pub(super) fields: FieldCache,
-    pub(super) reach: ReachCache,
+    /// Connected components per mobility: goals out of reach answered at once.
+    pub(super) reach: PerMobility<tilepath::Components>,
+    /// Clearance per mobility of the units bigger than one cell.
+    pub(super) clearance: PerMobility<tilepath::Clearance>,
     /// Where `collect` stopped reading the grid's change log.
     pub(super) collect_cursor: ChangeCursor,
     /// Where `collect` started reading it this tick.
@@ -52,7 +55,8 @@ impl GridPlan {
             lanes: [VecDeque::new(), VecDeque::new()],
             waiting: 0,
             fields: FieldCache::default(),
-            reach: ReachCache::default(),
+            reach: PerMobility::default(),
+            clearance: PerMobility::default(),
             collect_cursor: ChangeCursor::default(),
             collect_from: ChangeCursor::default(),
             changed_bits: Vec::new(),
@@ -91,6 +95,13 @@ impl GridPlan {
         if self.waiting == 0 {
             self.lanes.iter_mut().for_each(VecDeque::clear);
         }
+    }
+
+    /// Whether a cell under the `size x size` footprint anchored at `(x, y)` changed
+    /// since the last collection.
+    pub(super) fn footprint_changed(&self, x: i32, y: i32, size: u8) -> bool {
+        let n = i32::from(size.max(1));
+        (0..n).any(|dy| (0..n).any(|dx| self.cell_changed(x + dx, y + dy)))
     }
 
     /// Whether cell `(x, y)` changed since the last collection.

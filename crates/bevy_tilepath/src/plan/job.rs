@@ -15,6 +15,8 @@ pub(crate) struct Job {
     pub(crate) connectivity: Connectivity,
     pub(crate) mode: SearchMode,
     pub(crate) max_expansions: u32,
+    /// The unit's side in cells (checked: at least 1, and it fits the grid).
+    pub(crate) size: u8,
     /// The index of the shared distance field that serves it, if any.
     pub(crate) field: Option<usize>,
     pub(crate) answer: Answer,

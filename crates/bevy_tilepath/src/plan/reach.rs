@@ -1,61 +1,105 @@
-//! Which cells can reach which, per mobility: the grid's connected components, kept in
-//! step with its edits, so that a goal out of reach is answered without searching a
-//! whole component.
+//! What the planner keeps per mobility, in step with the grid's edits: the connected
+//! components (so that a goal out of reach is answered without searching a whole
+//! component) and the clearance of units bigger than one cell.
 
-use tilepath::{Components, Grid, Mobility};
+use tilepath::{Clearance, Components, Grid, Mobility};
 
-use super::job::Job;
 use crate::PathingGrid;
 use crate::grid::{ChangeCursor, Changes};
 
-/// The components of every mobility the requests used so far (one per set of passable
-/// tile kinds: at most 16), built on first use and repaired after edits.
-#[derive(Default)]
-pub(crate) struct ReachCache {
-    parts: Vec<Components>,
-    /// Where the components were last repaired up to in the grid's change log.
+/// Something derived from the grid for one mobility (one set of passable tile kinds),
+/// built on first use and repaired after edits.
+pub(crate) trait PerMobilityItem: Sized {
+    /// Builds it for `mobility` on `grid`.
+    fn build(grid: &Grid, mobility: Mobility) -> Self;
+    /// Repairs it after `cells` changed on `grid`; returns the work done.
+    fn repair(&mut self, grid: &Grid, cells: &[tilepath::Cell]) -> u64;
+    /// Whether it serves `mobility`.
+    fn serves(&self, mobility: Mobility) -> bool;
+}
+
+impl PerMobilityItem for Components {
+    fn build(grid: &Grid, mobility: Mobility) -> Self {
+        Components::new(grid, mobility)
+    }
+    fn repair(&mut self, grid: &Grid, cells: &[tilepath::Cell]) -> u64 {
+        // The sizes match: a resized grid is a replaced one.
+        Components::repair(self, grid, cells)
+            .map_or(0, |s| (s.opened + s.closed + s.cells_searched) as u64)
+    }
+    fn serves(&self, mobility: Mobility) -> bool {
+        Components::serves(self, mobility)
+    }
+}
+
+impl PerMobilityItem for Clearance {
+    fn build(grid: &Grid, mobility: Mobility) -> Self {
+        Clearance::new(grid, mobility)
+    }
+    fn repair(&mut self, grid: &Grid, cells: &[tilepath::Cell]) -> u64 {
+        Clearance::repair(self, grid, cells).map_or(0, |n| n as u64)
+    }
+    fn serves(&self, mobility: Mobility) -> bool {
+        Clearance::serves(self, mobility)
+    }
+}
+
+/// One `T` for every mobility the requests needed so far (at most 16: one per set of
+/// passable tile kinds), built on first use, repaired with the tick's edits before
+/// any request is solved, forgotten when the grid is replaced.
+pub(crate) struct PerMobility<T> {
+    items: Vec<T>,
+    /// Where the items were last repaired up to in the grid's change log.
     cursor: ChangeCursor,
 }
 
-impl ReachCache {
-    /// Brings the kept components in step with the grid; forgets them when the grid
-    /// was replaced. Returns the work done (cells searched).
+impl<T> Default for PerMobility<T> {
+    fn default() -> Self {
+        Self {
+            items: Vec::new(),
+            cursor: ChangeCursor::default(),
+        }
+    }
+}
+
+impl<T: PerMobilityItem> PerMobility<T> {
+    /// Brings the kept items in step with the grid; forgets them when the grid was
+    /// replaced. Returns the work done.
     pub(crate) fn maintain(&mut self, grid: &PathingGrid) -> u64 {
         let changes = grid.changes_since(self.cursor);
         self.cursor = grid.change_cursor();
         match changes {
             Changes::Replaced => {
-                self.parts.clear();
+                self.items.clear();
                 0
             }
-            Changes::Cells(cells) => {
-                let mut work = 0;
-                for parts in &mut self.parts {
-                    // The sizes match: a resized grid is a replaced one.
-                    if let Ok(stats) = parts.repair(grid.grid(), cells) {
-                        work += (stats.opened + stats.closed + stats.cells_searched) as u64;
-                    }
-                }
-                work
-            }
+            Changes::Cells(cells) => self
+                .items
+                .iter_mut()
+                .map(|item| item.repair(grid.grid(), cells))
+                .sum(),
         }
     }
 
-    /// Builds the components the batch's mobilities need and does not have yet. Returns
-    /// the work done (cells labelled).
-    pub(crate) fn prepare(&mut self, grid: &Grid, jobs: &[Job]) -> u64 {
+    /// Builds the items `mobilities` need and do not have yet. Returns the work done
+    /// (cells read).
+    pub(crate) fn prepare(
+        &mut self,
+        grid: &Grid,
+        mobilities: impl Iterator<Item = Mobility>,
+    ) -> u64 {
         let mut work = 0;
-        for job in jobs {
-            if self.get(job.mobility).is_none() {
-                self.parts.push(Components::new(grid, job.mobility));
+        for mobility in mobilities {
+            if self.get(mobility).is_none() {
+                self.items.push(T::build(grid, mobility));
                 work += grid.len() as u64;
             }
         }
         work
     }
 
-    /// The components serving `mobility`, if built.
-    pub(crate) fn get(&self, mobility: Mobility) -> Option<&Components> {
-        self.parts.iter().find(|p| p.serves(mobility))
+    /// The item serving `mobility`, if built.
+    pub(crate) fn get(&self, mobility: Mobility) -> Option<&T> {
+        self.items.iter().find(|p| p.serves(mobility))
     }
 }

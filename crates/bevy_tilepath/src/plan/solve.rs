@@ -147,7 +147,8 @@ fn serve_grid(
     plan.alive = grid.is_some();
     let mut spent = 0;
     if let Some(grid) = grid.as_deref() {
-        spent += plan.fields.maintain(grid) + plan.reach.maintain(grid);
+        spent +=
+            plan.fields.maintain(grid) + plan.reach.maintain(grid) + plan.clearance.maintain(grid);
         plan.diag.fields_repaired = plan.fields.repaired();
     }
     while !plan.is_idle() {
@@ -173,9 +174,23 @@ fn serve_grid(
         let generation = grid.as_deref().map_or(0, PathingGrid::generation);
         if let Some(grid) = grid.as_deref() {
             let (work, built) = plan.fields.assign(grid.grid(), s.settings, jobs, s.tick);
-            spent += work + plan.reach.prepare(grid.grid(), jobs);
+            spent += work
+                + plan
+                    .reach
+                    .prepare(grid.grid(), jobs.iter().map(|j| j.mobility))
+                + plan.clearance.prepare(
+                    grid.grid(),
+                    jobs.iter().filter(|j| j.size > 1).map(|j| j.mobility),
+                );
             plan.diag.fields_built += built;
-            dispatch.solve(grid.grid(), s.settings, jobs, &plan.fields, &plan.reach);
+            dispatch.solve(
+                grid.grid(),
+                s.settings,
+                jobs,
+                &plan.fields,
+                &plan.reach,
+                &plan.clearance,
+            );
         }
 
         let mut batch_work = 0;
@@ -240,6 +255,13 @@ fn take(
                     match goal {
                         Err(reason) => Some(reason),
                         Ok(c) if !g.contains(c) => Some(NoPathReason::GoalOutsideGrid),
+                        Ok(_)
+                            if request.size == 0
+                                || request.size > tilepath::MAX_UNIT_SIZE
+                                || u32::from(request.size) > g.width().min(g.height()) =>
+                        {
+                            Some(NoPathReason::UnitSize)
+                        }
                         Ok(_) => None,
                     }
                 }
@@ -253,6 +275,7 @@ fn take(
             connectivity: request.connectivity,
             mode: request.mode,
             max_expansions: request.max_expansions.unwrap_or(s.settings.max_expansions),
+            size: request.size,
             field: None,
             answer: reason.map_or(Answer::Unsolved, Answer::NoPath),
             work: 0,
@@ -291,6 +314,7 @@ fn deliver(
                 continues: route.continues,
                 route_cost: route.cost,
                 mobility: job.mobility,
+                size: job.size,
             };
             status.set_if_neq(match route.short {
                 None => PathStatus::Found,

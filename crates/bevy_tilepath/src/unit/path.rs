@@ -32,6 +32,11 @@ pub struct UnitPath {
     /// yourself should set it to the walker's mobility (the default,
     /// [`Mobility::ALL_PASSABLE`], lets it step onto any cell of the grid).
     pub mobility: Mobility,
+    /// The side of the unit the path was planned for, in cells: a follower checks
+    /// each step for the whole footprint
+    /// ([`Grid::can_step_sized`](tilepath::Grid::can_step_sized)) and places the unit
+    /// at the footprint's centre. 1 by default.
+    pub size: u8,
 }
 
 impl Default for UnitPath {
@@ -45,6 +50,7 @@ impl Default for UnitPath {
             continues: false,
             route_cost: 0.0,
             mobility: Mobility::ALL_PASSABLE,
+            size: 1,
         }
     }
 }

@@ -65,6 +65,13 @@ pub struct PathRequest {
     pub mode: SearchMode,
     /// Caps the nodes one search may expand (`None`: the settings' default).
     pub max_expansions: Option<u32>,
+    /// The unit's side in cells: it covers `size x size` cells, its [`GridCell`] being
+    /// the footprint's corner with the smallest `x` and `y` (see
+    /// [`Footprint`](tilepath::Footprint) for the movement and cost rules). 1 by
+    /// default; 0, or more than the grid's sides or
+    /// [`MAX_UNIT_SIZE`](tilepath::MAX_UNIT_SIZE), fails with
+    /// [`NoPathReason::UnitSize`](crate::NoPathReason::UnitSize).
+    pub size: u8,
 }
 
 impl PathRequest {
@@ -77,6 +84,7 @@ impl PathRequest {
             connectivity: Connectivity::Four,
             mode: SearchMode::Auto,
             max_expansions: None,
+            size: 1,
         }
     }
 
@@ -107,6 +115,19 @@ impl PathRequest {
     #[must_use]
     pub fn with_mode(mut self, mode: SearchMode) -> Self {
         self.mode = mode;
+        self
+    }
+
+    /// For a unit of `size x size` cells (see [`size`](Self::size)).
+    ///
+    /// ```
+    /// # use bevy_tilepath::prelude::*;
+    /// let ogre = PathRequest::to_cell(Cell::new(40, 12)).with_size(2);
+    /// assert_eq!(ogre.size, 2);
+    /// ```
+    #[must_use]
+    pub fn with_size(mut self, size: u8) -> Self {
+        self.size = size;
         self
     }
 

@@ -31,6 +31,9 @@ pub enum NoPathReason {
     Unreachable,
     /// The search hit its expansion cap before reaching the goal.
     SearchLimit,
+    /// The unit's [`size`](crate::PathRequest::size) is 0, or larger than the grid's
+    /// width or height or [`MAX_UNIT_SIZE`](tilepath::MAX_UNIT_SIZE).
+    UnitSize,
 }
 
 /// Where a unit's request stands.

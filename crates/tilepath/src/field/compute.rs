@@ -85,14 +85,25 @@ impl DistanceField {
     pub(super) fn load_costs(&mut self, grid: &Grid) -> CostProfile {
         let kind_costs = self.mobility.costs();
         let (width, height) = (self.width as usize, self.height as usize);
-        let seen = self.quad_costs.load(
-            grid,
-            self.origin,
-            width,
-            height,
-            self.stride,
-            &mut self.costs,
-        );
+        let seen = match &mut self.footprints {
+            None => self.quad_costs.load(
+                grid,
+                self.origin,
+                width,
+                height,
+                self.stride,
+                &mut self.costs,
+            ),
+            Some(loader) => loader.load(
+                &self.quad_costs,
+                grid,
+                self.origin,
+                width,
+                height,
+                self.stride,
+                &mut self.costs,
+            ),
+        };
         let (present, blocked) = (seen.kinds, seen.blocked);
         for y in 0..height {
             let row = (y + 1) * self.stride + 1..(y + 1) * self.stride + 1 + width;

@@ -23,6 +23,12 @@ pub enum FieldError {
     },
     /// A flee factor that is not finite and greater than 0 (nothing was changed).
     InvalidFleeFactor,
+    /// A unit size of 0 or above [`MAX_UNIT_SIZE`](crate::MAX_UNIT_SIZE) (nothing was
+    /// changed).
+    InvalidUnitSize {
+        /// The size asked for.
+        size: u8,
+    },
     /// The system could not give the memory the field needs: at construction
     /// (nothing was allocated), or for the work queues of a computation (checked
     /// before it starts; the field is unchanged).
@@ -44,6 +50,11 @@ impl fmt::Display for FieldError {
             Self::InvalidFleeFactor => {
                 write!(f, "a flee factor must be finite and greater than 0")
             }
+            Self::InvalidUnitSize { size } => write!(
+                f,
+                "a unit size must be 1 to {}, not {size}",
+                crate::MAX_UNIT_SIZE
+            ),
             Self::OutOfMemory { bytes } => {
                 write!(f, "out of memory: the field needs {bytes} bytes")
             }

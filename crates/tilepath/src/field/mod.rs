@@ -18,7 +18,7 @@ pub use query::combined_next_step;
 pub use region::Region;
 
 use crate::cost::OCTILE_DIAGONAL;
-use crate::padded::QuadCosts;
+use crate::padded::{FootprintLoader, QuadCosts};
 use crate::queue::{RadixHeap, StepQueues};
 use crate::{Cell, Connectivity, Direction8, Grid, GridPath, GridPath8, MAX_STEPS, Mobility};
 
@@ -82,8 +82,11 @@ struct Goal {
 /// and [`try_bounded`](Self::try_bounded) report a refusal as an error), plus work
 /// queues that grow to the largest computation the field has run (8 bytes an entry,
 /// for Dijkstra-based computations: 8-connected or several costs) and are reused
-/// ([`memory_bytes`](Self::memory_bytes) says how much is held): once a field has
-/// computed, computing and repairing again allocate nothing.
+/// ([`memory_bytes`](Self::memory_bytes) says how much is held), and a repair scratch
+/// that grows to the largest repair seen ([`reserve_repair`](Self::reserve_repair)
+/// sizes it up front): once a field has computed and repaired its workload,
+/// computing and repairing again allocate nothing. Fields for units bigger than one
+/// cell hold about 2 bytes a cell more ([`set_unit_size`](Self::set_unit_size)).
 ///
 /// Distances are exact fixed-point integers up to [`MAX_UNITS`](Self::MAX_UNITS):
 /// 4 billion cost units 4-connected, 1.8 million 8-connected. A field never answers
@@ -156,6 +159,10 @@ pub struct DistanceField {
     queues: StepQueues,
     /// The mobility's costs a packed grid byte at a time (the padded-grid loader).
     quad_costs: QuadCosts,
+    /// The side of the units the field is for (1: one cell).
+    unit_size: u8,
+    /// The footprint loader, for units bigger than one cell.
+    footprints: Option<FootprintLoader>,
 }
 
 /// A Dijkstra candidate `v + step`, or `None` past `limit`. `fast`: `v` is far enough
@@ -283,7 +290,58 @@ impl DistanceField {
             touched: Vec::with_capacity(64),
             queues: StepQueues::new(mobility),
             quad_costs: QuadCosts::new(mobility),
+            unit_size: 1,
+            footprints: None,
         })
+    }
+
+    /// This field for units of `size x size` cells: see
+    /// [`set_unit_size`](Self::set_unit_size).
+    ///
+    /// # Errors
+    /// As [`set_unit_size`](Self::set_unit_size).
+    pub fn with_unit_size(mut self, size: u8) -> Result<Self, FieldError> {
+        self.set_unit_size(size)?;
+        Ok(self)
+    }
+
+    /// Makes the field one for units of `size x size` cells (1 by default), with the
+    /// footprint rule of [`Footprint`](crate::Footprint): a cell's value is what a
+    /// unit anchored there pays to reach a goal, entering a cell costs the highest
+    /// cost under the footprint there, and cells where the footprint does not fit
+    /// (blocked, or reaching past the grid) are blocked. A goal the footprint cannot
+    /// occupy is ignored, as a blocked goal is. The footprint may reach past the
+    /// field's region into the grid. Sizes above 1 hold a scratch of about 2 bytes a
+    /// cell of the region. A computed field becomes [`FieldState::Stale`] if the
+    /// size changes.
+    ///
+    /// # Errors
+    /// [`FieldError::InvalidUnitSize`] for size 0 or above
+    /// [`MAX_UNIT_SIZE`](crate::MAX_UNIT_SIZE); [`FieldError::OutOfMemory`] if the
+    /// scratch cannot be had. The field is unchanged then.
+    pub fn set_unit_size(&mut self, size: u8) -> Result<(), FieldError> {
+        if size == 0 || size > crate::MAX_UNIT_SIZE {
+            return Err(FieldError::InvalidUnitSize { size });
+        }
+        if size == self.unit_size {
+            return Ok(());
+        }
+        self.footprints = if size > 1 {
+            let loader = FootprintLoader::new(size, self.width, self.height)
+                .map_err(|bytes| FieldError::OutOfMemory { bytes })?;
+            Some(loader)
+        } else {
+            None
+        };
+        self.unit_size = size;
+        self.invalidate();
+        Ok(())
+    }
+
+    /// The side of the units the field is for ([`set_unit_size`](Self::set_unit_size)).
+    #[must_use]
+    pub fn unit_size(&self) -> u8 {
+        self.unit_size
     }
 
     /// Sizes the repair scratch so that repairs touching up to `cells` cells allocate
@@ -397,6 +455,7 @@ impl DistanceField {
             + self.heap.memory_bytes()
             + self.queues.memory_bytes()
             + QuadCosts::bytes()
+            + self.footprints.as_ref().map_or(0, FootprintLoader::bytes)
     }
 
     /// Fixed-point units per cost unit: 1 (4-connected) or [`OCTILE_STRAIGHT`].

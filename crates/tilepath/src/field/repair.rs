@@ -1,6 +1,7 @@
 //! Local repair after grid edits and goal changes, identical to a full computation.
 
 use super::*;
+use crate::footprint::footprint_cost;
 use crate::topology::{corner_open, direction_codes, step_weight};
 
 impl DistanceField {
@@ -21,13 +22,18 @@ impl DistanceField {
             return self.compute(grid);
         }
         self.clipped = false;
-        let costs = self.mobility.costs();
         let mut indices = [0u32; 64];
         let mut n = 0;
         let mut stats = FieldStats::default();
-        for &cell in changed {
+        // An edit changes the footprint costs of the units whose footprint covers it:
+        // those anchored up to `size - 1` cells below and left of it.
+        let reach = i32::from(self.unit_size) - 1;
+        let anchors = changed.iter().flat_map(|&c| {
+            (c.y - reach..=c.y).flat_map(move |y| (c.x - reach..=c.x).map(move |x| Cell::new(x, y)))
+        });
+        for cell in anchors {
             let Some(i) = self.index(cell) else { continue };
-            let c = grid.get(cell).map_or(0, |k| costs[usize::from(k.index())]);
+            let c = footprint_cost(grid, self.mobility, cell, self.unit_size, None);
             if c == self.costs[i] {
                 continue;
             }

@@ -270,6 +270,33 @@ impl Grid {
                     && self.is_passable(Cell::new(from.x, y), mobility)))
     }
 
+    /// [`can_step`](Self::can_step) for a unit of `size x size` cells (see
+    /// [`Footprint`](crate::Footprint)): every cell of the footprint at the cell
+    /// entered is inside the grid and passable, or under the footprint at `from` (a
+    /// unit walled over walks out); a diagonal step needs both orthogonal steps beside
+    /// it legal too. Size 1 is `can_step`; size 0 never steps. Reads `size²` cells a
+    /// footprint: for checking steps, not for searching (the solvers read a
+    /// [`Clearance`](crate::Clearance)).
+    #[must_use]
+    pub fn can_step_sized(
+        &self,
+        from: Cell,
+        dir: impl Into<Direction8>,
+        mobility: Mobility,
+        size: u8,
+    ) -> bool {
+        let dir = dir.into();
+        let (dx, dy) = dir.offset();
+        let (Some(x), Some(y)) = (from.x.checked_add(dx), from.y.checked_add(dy)) else {
+            return false;
+        };
+        let fits = |c: Cell| {
+            size > 0 && crate::footprint::footprint_cost(self, mobility, c, size, Some(from)) != 0
+        };
+        fits(Cell::new(x, y))
+            && (!dir.is_diagonal() || (fits(Cell::new(x, from.y)) && fits(Cell::new(from.x, y))))
+    }
+
     /// Sets the kind of `cell`, returning the previous kind.
     ///
     /// # Errors

@@ -5,10 +5,13 @@ use super::nodes::{CLOSED, node_g, node_parent, node_store, open_node};
 use super::window::{Visit, WINDOW_SLOTS, Window};
 use super::{NO_PARENT, PathError, PathResult, Query, backtrack};
 #[cfg(doc)]
+use crate::MAX_UNIT_SIZE;
+#[cfg(doc)]
 use crate::OCTILE_STRAIGHT;
+use crate::footprint::{CellCosts, EnterCost, FootprintCosts};
 use crate::queue::{BucketQueue, RadixHeap, StampedWords};
 use crate::topology::{Eight, Four, Neighborhood};
-use crate::{Cell, Components, Grid, GridPath, GridPath8, Mobility};
+use crate::{Cell, Components, Footprint, Grid, GridPath, GridPath8, Mobility};
 use core::marker::PhantomData;
 
 /// The most cells [`AStar::build_path_in`] expands for a goal out of reach.
@@ -329,6 +332,62 @@ impl AStar {
         })
     }
 
+    /// [`build_path`](Self::build_path) for a unit of `footprint.size() x
+    /// footprint.size()` cells (see [`Footprint`] for the movement rule and where the
+    /// unit's cell is in it). A goal the footprint cannot occupy gives a partial path
+    /// towards the closest cell it can, as a blocked goal does. Size 1 is
+    /// `build_path` itself.
+    ///
+    /// `footprint`'s clearance must be up to date with `grid` and built for a mobility
+    /// that lets units enter the same tile kinds as `mobility`.
+    ///
+    /// # Errors
+    /// As [`build_path`](Self::build_path), and [`PathError::ZeroUnitSize`],
+    /// [`PathError::UnitTooLarge`] (larger than the grid or [`MAX_UNIT_SIZE`]) or
+    /// [`PathError::ClearanceMismatch`].
+    pub fn build_path_sized(
+        &mut self,
+        footprint: Footprint<'_>,
+        grid: &Grid,
+        from: Cell,
+        to: Cell,
+        mobility: Mobility,
+    ) -> Result<PathResult<GridPath>, PathError> {
+        self.run_sized::<Four>(footprint, grid, from, to, mobility)
+    }
+
+    /// [`build_path8`](Self::build_path8) for a unit of `footprint.size() x
+    /// footprint.size()` cells: [`build_path_sized`](Self::build_path_sized)'s rules,
+    /// 8-connected (a diagonal step needs both orthogonal steps beside it legal).
+    ///
+    /// # Errors
+    /// As [`build_path_sized`](Self::build_path_sized).
+    pub fn build_path8_sized(
+        &mut self,
+        footprint: Footprint<'_>,
+        grid: &Grid,
+        from: Cell,
+        to: Cell,
+        mobility: Mobility,
+    ) -> Result<PathResult<GridPath8>, PathError> {
+        self.run_sized::<Eight>(footprint, grid, from, to, mobility)
+    }
+
+    /// The search for a footprint: size 1 is the one-cell search.
+    pub(crate) fn run_sized<N: Neighborhood>(
+        &mut self,
+        footprint: Footprint<'_>,
+        grid: &Grid,
+        from: Cell,
+        to: Cell,
+        mobility: Mobility,
+    ) -> Result<PathResult<N::Path>, PathError> {
+        match FootprintCosts::of(footprint, grid, mobility, from)? {
+            None => self.run::<N>(grid, from, to, mobility),
+            Some(costs) => self.run_with::<N, _>(costs, from, to, mobility),
+        }
+    }
+
     fn run<N: Neighborhood>(
         &mut self,
         grid: &Grid,
@@ -336,6 +395,18 @@ impl AStar {
         to: Cell,
         mobility: Mobility,
     ) -> Result<PathResult<N::Path>, PathError> {
+        self.run_with::<N, _>(CellCosts { grid, mobility }, from, to, mobility)
+    }
+
+    /// The search proper, over `costs` (of a unit of `mobility`).
+    fn run_with<N: Neighborhood, C: EnterCost>(
+        &mut self,
+        costs: C,
+        from: Cell,
+        to: Cell,
+        mobility: Mobility,
+    ) -> Result<PathResult<N::Path>, PathError> {
+        let grid = costs.grid();
         if !grid.contains(from) {
             return Err(PathError::start_out_of_bounds(grid, from));
         }
@@ -355,8 +426,7 @@ impl AStar {
             "scratch smaller than its window"
         );
         let query = Query {
-            grid,
-            mobility,
+            costs,
             window: &window,
             start: from,
             goal: to,
@@ -369,7 +439,7 @@ impl AStar {
             && linked.fits(mobility)
         {
             let answer = linked.search(
-                grid,
+                &query.costs,
                 mobility,
                 &window,
                 start_slot,
@@ -383,8 +453,8 @@ impl AStar {
         }
         self.nodes.reset();
         let search = Search {
-            grid,
-            mobility,
+            costs,
+            min_cost: mobility.min_cost(),
             window: &window,
             goal: to,
             max_expansions: self.max_expansions,
@@ -487,9 +557,10 @@ impl OpenList for RadixHeap<u32> {
     }
 }
 
-struct Search<'a> {
-    grid: &'a Grid,
-    mobility: Mobility,
+struct Search<'a, C> {
+    costs: C,
+    /// The least cost a step can have: the heuristic's scale.
+    min_cost: u8,
     window: &'a Window,
     goal: Cell,
     max_expansions: u32,
@@ -545,7 +616,7 @@ impl<Q: OpenList, N: Neighborhood> Visit for Relax<'_, Q, N> {
     }
 }
 
-impl Search<'_> {
+impl<C: EnterCost> Search<'_, C> {
     /// Runs A* from `start_slot`; returns the slot the route ends at (the goal, or the
     /// closest expanded cell to it) and the number of expansions.
     #[inline(always)]
@@ -559,7 +630,7 @@ impl Search<'_> {
         let heuristic = Heuristic {
             gx,
             gy,
-            scale: u64::from(self.mobility.min_cost()),
+            scale: u64::from(self.min_cost),
         };
         let goal_slot = self.window.slot_of(self.goal).unwrap_or(u32::MAX);
         nodes.set(start_slot as usize, open_node(0, NO_PARENT));
@@ -610,8 +681,7 @@ impl Search<'_> {
             unsafe {
                 N::visit_neighbours(
                     self.window,
-                    self.grid,
-                    self.mobility,
+                    &self.costs,
                     slot,
                     lx,
                     ly,

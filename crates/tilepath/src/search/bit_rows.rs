@@ -2,7 +2,8 @@
 //! converted from the packed grid a row at a time when a search first looks at the row.
 
 use super::window::{WINDOW_SIDE, Window};
-use crate::{Grid, Mobility};
+use crate::Mobility;
+use crate::footprint::EnterCost;
 
 /// Rows of the bit map: the window's, plus a blank row above and below.
 const ROWS: usize = WINDOW_SIDE as usize + 2;
@@ -95,35 +96,38 @@ impl PassRows {
     /// Makes rows `r - 1`, `r` and `r + 1` ready (`1 <= r <= WINDOW_SIDE`), and every
     /// row between them and the rows already converted.
     #[inline(always)]
-    pub(crate) fn prepare(&mut self, grid: &Grid, window: &Window, r: u32) {
+    pub(crate) fn prepare<C: EnterCost>(&mut self, costs: &C, window: &Window, r: u32) {
         if r - 1 < self.first || r + 1 > self.last {
-            self.extend(grid, window, r);
+            self.extend(costs, window, r);
         }
     }
 
     #[cold]
     #[inline(never)]
-    fn extend(&mut self, grid: &Grid, window: &Window, r: u32) {
+    fn extend<C: EnterCost>(&mut self, costs: &C, window: &Window, r: u32) {
         if self.first > self.last {
             (self.first, self.last) = (r, r);
-            self.convert(grid, window, r);
+            self.convert(costs, window, r);
         }
         while self.first > r - 1 {
             self.first -= 1;
-            self.convert(grid, window, self.first);
+            self.convert(costs, window, self.first);
         }
         while self.last < r + 1 {
             self.last += 1;
-            self.convert(grid, window, self.last);
+            self.convert(costs, window, self.last);
         }
     }
 
-    fn convert(&mut self, grid: &Grid, window: &Window, r: u32) {
+    fn convert<C: EnterCost>(&mut self, costs: &C, window: &Window, r: u32) {
         let mut words = [0; WORDS];
-        if let Some(i) = r.checked_sub(1).and_then(|ly| window.row_start(grid, ly)) {
+        if let Some(i) = r
+            .checked_sub(1)
+            .and_then(|ly| window.row_start(costs.grid(), ly))
+        {
             for (word, &(offset, mask, shift)) in words.iter_mut().zip(&self.plan) {
                 if mask != 0 {
-                    let open = open_cells(self.anf, grid.cells_from(i + offset as usize));
+                    let open = costs.enterable_from(self.anf, i + offset as usize);
                     *word = (open & mask) << shift;
                 }
             }
@@ -198,7 +202,7 @@ pub(crate) fn open_cells([c0, c1, c2, c3]: [u64; 4], v: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Cell, TileKind};
+    use crate::{Cell, Grid, TileKind};
 
     #[test]
     fn locate_finds_the_word_holding_three_cells() {
@@ -233,7 +237,11 @@ mod tests {
                     let mut rows = PassRows::new();
                     rows.start(mobility, &window);
                     for r in 1..=WINDOW_SIDE {
-                        rows.prepare(&grid, &window, r);
+                        let costs = crate::footprint::CellCosts {
+                            grid: &grid,
+                            mobility,
+                        };
+                        rows.prepare(&costs, &window, r);
                     }
                     for r in 0..ROWS as u32 {
                         for x in 0..WINDOW_SIDE {

@@ -14,9 +14,10 @@
 use super::NO_PARENT;
 use super::bit_rows::{LEFT, PassRows, RIGHT, SELF};
 use super::window::{Visit, WINDOW_SHIFT, Window, window_cell};
+use crate::Mobility;
+use crate::footprint::EnterCost;
 use crate::queue::Generation;
 use crate::topology::{Four, Neighborhood};
-use crate::{Grid, Mobility};
 
 /// The end of a bucket list (window slots are below 2^14).
 const NIL: u64 = 0x3FFF;
@@ -97,9 +98,9 @@ impl LinkedNodes {
         clippy::too_many_arguments,
         reason = "hot path: plain values in registers"
     )]
-    pub(crate) fn search(
+    pub(crate) fn search<C: EnterCost>(
         &mut self,
-        grid: &Grid,
+        costs: &C,
         mobility: Mobility,
         window: &Window,
         start_slot: u32,
@@ -135,8 +136,9 @@ impl LinkedNodes {
             hot: start_slot,
         };
         open.nodes[start_slot as usize] = stamp | u64::from(NO_PARENT) << DIR_SHIFT | LINKS;
-        let one_cost = mobility.min_cost() == mobility.max_cost();
-        let cost = u64::from(mobility.min_cost());
+        // Where every enterable cell costs the same, neighbours are read from bit rows.
+        let one_cost = costs.uniform().is_some();
+        let cost = u64::from(costs.uniform().unwrap_or(0));
         let rows = &mut self.rows;
         if one_cost {
             rows.start(mobility, window);
@@ -185,7 +187,7 @@ impl LinkedNodes {
                 let skip = ((n >> DIR_SHIFT) & 0xF) as u8 ^ 2;
                 // Row ly + 1 is this cell's (see `PassRows`).
                 let r = ly + 1;
-                rows.prepare(grid, window, r);
+                rows.prepare(costs, window, r);
                 let at = PassRows::locate(lx);
                 let [up, around, down] = rows.three(r, at);
                 const STRIDE: u32 = 1 << WINDOW_SHIFT;
@@ -227,7 +229,7 @@ impl LinkedNodes {
                 // window made for `grid`.
                 #[expect(unsafe_code, reason = "bounds proven by the window")]
                 unsafe {
-                    Four::visit_neighbours(window, grid, mobility, slot, lx, ly, skip, &mut open);
+                    Four::visit_neighbours(window, costs, slot, lx, ly, skip, &mut open);
                 }
             }
         }
@@ -373,7 +375,7 @@ impl Open<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Cell, Mobility};
+    use crate::{Cell, Grid};
 
     #[test]
     fn generation_wrap_really_clears() {
@@ -386,7 +388,10 @@ mod tests {
         let local = window.local(Cell::new(3, 0));
         let run = |s: &mut LinkedNodes| {
             s.search(
-                &grid,
+                &crate::footprint::CellCosts {
+                    grid: &grid,
+                    mobility: Mobility::FLOOR_ONLY,
+                },
                 Mobility::FLOOR_ONLY,
                 &window,
                 start,

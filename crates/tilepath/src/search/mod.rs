@@ -9,7 +9,8 @@ pub(crate) mod nodes;
 pub(crate) mod window;
 
 use crate::cost::CostSum;
-use crate::{Cell, Direction, Direction8, Grid, GridPath, GridPath8, MAX_STEPS, Mobility};
+use crate::footprint::EnterCost;
+use crate::{Cell, Direction, Direction8, Grid, GridPath, GridPath8, MAX_STEPS};
 use core::fmt;
 use window::Window;
 
@@ -104,6 +105,21 @@ pub enum PathError {
         /// Bytes the scratch needs: [`AStar::whole_grid_bytes`](crate::AStar::whole_grid_bytes).
         bytes: u64,
     },
+    /// A sized query's unit has size 0.
+    ZeroUnitSize,
+    /// A sized query's unit cannot fit anywhere: it is larger than the grid's width or
+    /// height, or than [`MAX_UNIT_SIZE`](crate::MAX_UNIT_SIZE).
+    UnitTooLarge {
+        /// The unit's side.
+        size: u8,
+        /// Width of the grid.
+        width: u32,
+        /// Height of the grid.
+        height: u32,
+    },
+    /// A sized query's [`Clearance`](crate::Clearance) is of another grid size, or
+    /// was built for a mobility that enters other tile kinds than the query's.
+    ClearanceMismatch,
 }
 
 impl fmt::Display for PathError {
@@ -121,6 +137,19 @@ impl fmt::Display for PathError {
             Self::OutOfMemory { bytes } => write!(
                 f,
                 "out of memory: a whole-grid search of this grid needs {bytes} bytes"
+            ),
+            Self::ZeroUnitSize => f.write_str("a unit of size 0 occupies no cell"),
+            Self::UnitTooLarge {
+                size,
+                width,
+                height,
+            } => write!(
+                f,
+                "a {size}x{size} unit fits nowhere on a {width}x{height} grid (sizes go up to {})",
+                crate::MAX_UNIT_SIZE
+            ),
+            Self::ClearanceMismatch => f.write_str(
+                "the clearance is of another grid size or of a mobility entering other tile kinds",
             ),
         }
     }
@@ -195,9 +224,8 @@ impl PackedSteps for GridPath8 {
 }
 
 /// What a query searched: everything [`backtrack`] needs besides the search's answer.
-pub(crate) struct Query<'a> {
-    pub(crate) grid: &'a Grid,
-    pub(crate) mobility: Mobility,
+pub(crate) struct Query<'a, C> {
+    pub(crate) costs: C,
     pub(crate) window: &'a Window,
     pub(crate) start: Cell,
     pub(crate) goal: Cell,
@@ -206,8 +234,8 @@ pub(crate) struct Query<'a> {
 /// Walks parent links back from `end_slot` (where the search's route ends, after
 /// `expanded` expansions), keeping the first [`MAX_STEPS`] steps of the route in a
 /// packed path and summing the route's exact cost on the way.
-pub(crate) fn backtrack<P: PackedSteps>(
-    s: &Query<'_>,
+pub(crate) fn backtrack<P: PackedSteps, C: EnterCost>(
+    s: &Query<'_, C>,
     (end_slot, expanded): (u32, u32),
     mut parent: impl FnMut(u32) -> u8,
 ) -> PathResult<P> {
@@ -217,9 +245,9 @@ pub(crate) fn backtrack<P: PackedSteps>(
     let mut len = 0u32;
     let mut cost = CostSum::default();
     let mut slot = end_slot;
-    let w = s.grid.width() as isize;
-    let mut gi = s
-        .grid
+    let grid = s.costs.grid();
+    let w = grid.width() as isize;
+    let mut gi = grid
         .index_of(s.window.cell_of(end_slot))
         .map_or(0, |i| i as isize);
     // Per direction code: how a step back moves the slot and the grid index.
@@ -231,9 +259,9 @@ pub(crate) fn backtrack<P: PackedSteps>(
             -(dx as isize) - dy as isize * w,
         );
     }
-    // On a mobility where every open kind costs the same, the route's cost follows from
-    // its steps alone: no grid reads on the way back.
-    let uniform = (s.mobility.min_cost() == s.mobility.max_cost()).then(|| s.mobility.min_cost());
+    // Where every enterable cell costs the same, the route's cost follows from its
+    // steps alone: no grid reads on the way back.
+    let uniform = s.costs.uniform();
     loop {
         let code = parent(slot);
         if code == NO_PARENT {
@@ -241,7 +269,7 @@ pub(crate) fn backtrack<P: PackedSteps>(
         }
         let entered = match uniform {
             Some(c) => c,
-            None => s.mobility.cost_of_bits(s.grid.bits_at(gi as usize)),
+            None => s.costs.at(gi as usize),
         };
         cost.add(entered, P::BITS == 3 && code & 1 == 1);
         words = [
@@ -268,7 +296,7 @@ pub(crate) fn backtrack<P: PackedSteps>(
         for i in 0..path.steps() {
             let dir = P::dir8(path.code_at(i));
             cell = cell.step(dir);
-            sum.add(s.grid.cost(cell, s.mobility), dir.is_diagonal());
+            sum.add(s.costs.of_cell(cell), dir.is_diagonal());
         }
         (cell, sum.value())
     } else {

@@ -1,6 +1,7 @@
 //! Where a search may go, and how its cells map to scratch slots.
 
-use crate::{Cell, Grid, MAX_STEPS, Mobility};
+use crate::footprint::EnterCost;
+use crate::{Cell, Grid, MAX_STEPS};
 
 /// Side of the window a windowed search is confined to: every cell a path of
 /// [`MAX_STEPS`] steps can reach from the start.
@@ -173,28 +174,27 @@ impl Window {
             .wrapping_add((i64::from(dy) * i64::from(self.rows.len)) as u32)
     }
 
-    /// The grid index of local cell `(lx, ly)` and the costs of its right, up (`+y`), left
-    /// and down neighbours (0 if blocked or outside the window).
+    /// The grid index of local cell `(lx, ly)` and the costs of entering its right, up
+    /// (`+y`), left and down neighbours (0 if closed or outside the window).
     ///
     /// # Safety
-    /// `(lx, ly)` is inside the window and `grid` is the grid the window was made for
-    /// (the neighbours' indices it reads unchecked are then inside the grid).
+    /// `(lx, ly)` is inside the window and `costs` are of the grid the window was made
+    /// for (the neighbours' indices it reads unchecked are then inside the grid).
     #[inline(always)]
     #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
-    pub(crate) unsafe fn straight_costs(
+    pub(crate) unsafe fn straight_costs<C: EnterCost>(
         &self,
-        grid: &Grid,
-        mobility: Mobility,
+        costs: &C,
         lx: u32,
         ly: u32,
     ) -> (usize, [u8; 4]) {
+        let grid = costs.grid();
         let w = grid.width() as usize;
         let gi = self.grid_index(grid, lx, ly);
         // SAFETY: `cost` is only called for neighbours inside `[x0, x1) x [y0, y1)`,
         // which `around`/`whole` clip to the grid: their index is below `grid.len()`.
-        // (A shift of the packed mobility keeps the lookup in registers.)
         #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
-        let cost = |i: usize| mobility.cost_of_bits(unsafe { grid.bits_at_unchecked(i) });
+        let cost = |i: usize| unsafe { costs.at_unchecked(i) };
         let cr = if lx + 1 < self.x1 { cost(gi + 1) } else { 0 };
         let cu = if ly + 1 < self.y1 { cost(gi + w) } else { 0 };
         let cl = if lx > self.x0 { cost(gi - 1) } else { 0 };
@@ -202,7 +202,7 @@ impl Window {
         (gi, [cr, cu, cl, cd])
     }
 
-    /// Calls `visitor.visit` for every passable neighbour of local cell `(lx, ly)`
+    /// Calls `visitor.visit` for every enterable neighbour of local cell `(lx, ly)`
     /// (slot `slot`) inside the window, except the one in direction code `skip` (the
     /// cell a search reached this one from, which it has already seen): the 4
     /// orthogonal neighbours with [`Direction`](crate::Direction) codes, or with `DIAGONALS`
@@ -212,33 +212,28 @@ impl Window {
     /// callers go through.
     ///
     /// # Safety
-    /// `slot` is the slot of local cell `(lx, ly)`, inside the window, and `grid` is the
-    /// grid the window was made for; `visitor` may then be given every slot inside the
-    /// window (see [`Visit::visit`]).
+    /// `slot` is the slot of local cell `(lx, ly)`, inside the window, and `costs` are
+    /// of the grid the window was made for; `visitor` may then be given every slot
+    /// inside the window (see [`Visit::visit`]).
     #[inline(always)]
-    #[expect(
-        clippy::too_many_arguments,
-        reason = "hot path: plain values in registers"
-    )]
     #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
-    pub(crate) unsafe fn visit_square<const DIAGONALS: bool, V: Visit>(
+    pub(crate) unsafe fn visit_square<const DIAGONALS: bool, C: EnterCost, V: Visit>(
         &self,
-        grid: &Grid,
-        mobility: Mobility,
+        costs: &C,
         slot: u32,
         lx: u32,
         ly: u32,
         skip: u8,
         visitor: &mut V,
     ) {
-        let w = grid.width() as usize;
-        // SAFETY: `(lx, ly)` is inside the window made for `grid`, as promised.
-        let (gi, [cr, cu, cl, cd]) = unsafe { self.straight_costs(grid, mobility, lx, ly) };
+        let w = costs.grid().width() as usize;
+        // SAFETY: `(lx, ly)` is inside the window made for the costs' grid, as promised.
+        let (gi, [cr, cu, cl, cd]) = unsafe { self.straight_costs(costs, lx, ly) };
         let stride = self.rows.len;
         // SAFETY: as in `straight_costs`: only called for diagonals whose two
         // orthogonal neighbours are inside `[x0, x1) x [y0, y1)`, so they are too.
         #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
-        let cost = |i: usize| mobility.cost_of_bits(unsafe { grid.bits_at_unchecked(i) });
+        let cost = |i: usize| unsafe { costs.at_unchecked(i) };
         let (r, u, l, d) = if DIAGONALS {
             (0, 2, 4, 6)
         } else {

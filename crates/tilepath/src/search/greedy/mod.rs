@@ -5,9 +5,10 @@ mod walls;
 
 use super::window::{WINDOW_SHIFT, WINDOW_SIDE, Window};
 use super::{NO_PARENT, PathError, PathResult, Query, backtrack};
+use crate::footprint::{CellCosts, EnterCost, FootprintCosts};
 #[cfg(doc)]
 use crate::queue::BucketQueue;
-use crate::{Cell, Grid, GridPath, Mobility};
+use crate::{Cell, Footprint, Grid, GridPath, Mobility};
 use scratch::{DIR_SHIFT, GENERATION_SHIFT, NIL, OFFSET, SLOTS, Slots, get, set};
 use walls::{Marked, Walls};
 
@@ -100,6 +101,38 @@ impl Greedy {
         to: Cell,
         mobility: Mobility,
     ) -> Result<PathResult<GridPath>, PathError> {
+        self.run(CellCosts { grid, mobility }, from, to, mobility)
+    }
+
+    /// [`build_path`](Self::build_path) for a unit of `footprint.size() x
+    /// footprint.size()` cells: it enters only cells where its footprint fits, and the
+    /// reported cost is the footprint's (see [`Footprint`]). Size 1 is `build_path`
+    /// itself.
+    ///
+    /// # Errors
+    /// As [`AStar::build_path_sized`](crate::AStar::build_path_sized).
+    pub fn build_path_sized(
+        &mut self,
+        footprint: Footprint<'_>,
+        grid: &Grid,
+        from: Cell,
+        to: Cell,
+        mobility: Mobility,
+    ) -> Result<PathResult<GridPath>, PathError> {
+        match FootprintCosts::of(footprint, grid, mobility, from)? {
+            None => self.build_path(grid, from, to, mobility),
+            Some(costs) => self.run(costs, from, to, mobility),
+        }
+    }
+
+    fn run<C: EnterCost>(
+        &mut self,
+        costs: C,
+        from: Cell,
+        to: Cell,
+        mobility: Mobility,
+    ) -> Result<PathResult<GridPath>, PathError> {
+        let grid = costs.grid();
         if !grid.contains(from) {
             return Err(PathError::start_out_of_bounds(grid, from));
         }
@@ -111,15 +144,14 @@ impl Greedy {
         // A limit the search cannot reach (a window holds fewer cells) needs no test
         // per expansion.
         let answer = if self.max_expansions >= WINDOW_SIDE * WINDOW_SIDE {
-            self.search::<false>(grid, mobility, &window, start_slot, to)
+            self.search::<false, C>(&costs, mobility, &window, start_slot, to)
         } else {
-            self.search::<true>(grid, mobility, &window, start_slot, to)
+            self.search::<true, C>(&costs, mobility, &window, start_slot, to)
         };
         let slots = &self.slots;
         Ok(backtrack(
             &Query {
-                grid,
-                mobility,
+                costs,
                 window: &window,
                 start: from,
                 goal: to,
@@ -144,9 +176,9 @@ impl Greedy {
     // Out of line: the loop is then compiled on its own, its registers allocated for
     // it alone whatever the caller around it becomes.
     #[inline(never)]
-    fn search<const LIMITED: bool>(
+    fn search<const LIMITED: bool, C: EnterCost>(
         &mut self,
-        grid: &Grid,
+        costs: &C,
         mobility: Mobility,
         window: &Window,
         start_slot: u32,
@@ -190,7 +222,7 @@ impl Greedy {
         // The goal's key, the least of all: a popped cell with it is the goal.
         let goal_key = -base;
         let walls = &mut self.walls;
-        walls.start(mobility, grid, window);
+        walls.start(mobility, costs.grid(), window);
         // The slots whose rows and the rows above and below are marked (a copy of
         // the walls' own, kept where the loop can test it without their pointer).
         let mut marked = Marked::NONE;
@@ -225,7 +257,7 @@ impl Greedy {
             // The walls around the cell: those of its row and the rows above and
             // below.
             if !marked.covers(slot) {
-                marked = walls.extend(cells, wall, grid, slot >> WINDOW_SHIFT);
+                marked = walls.extend(cells, wall, costs, slot >> WINDOW_SHIFT);
             }
             budget -= 1;
             debug_assert_eq!(key, {

@@ -1,8 +1,9 @@
 //! Walls marked in the greedy scratch a row at a time, as a search reaches new rows.
 
-use super::super::bit_rows::{EVEN, open_anf, open_cells};
+use super::super::bit_rows::{EVEN, open_anf};
 use super::super::window::{WINDOW_SHIFT, WINDOW_SIDE, Window};
 use super::scratch::set;
+use crate::footprint::EnterCost;
 use crate::{Grid, Mobility};
 
 /// Rows marked beyond those a search needs when it grows the marked range: fewer calls
@@ -74,7 +75,13 @@ impl Walls {
     /// greedy slot row); the slots now [`Marked`].
     #[cold]
     #[inline(never)]
-    pub(super) fn extend(&mut self, cells: &mut [u32], wall: u32, grid: &Grid, r: u32) -> Marked {
+    pub(super) fn extend<C: EnterCost>(
+        &mut self,
+        cells: &mut [u32],
+        wall: u32,
+        costs: &C,
+        r: u32,
+    ) -> Marked {
         if self.first > self.last {
             // An empty range at r.
             (self.first, self.last) = (r, r - 1);
@@ -85,14 +92,14 @@ impl Walls {
             let top = r.saturating_sub(SLACK + 1);
             while self.first > top {
                 self.first -= 1;
-                self.mark(cells, wall, grid, self.first);
+                self.mark(cells, wall, costs, self.first);
             }
         }
         if self.last < r + 1 {
             let bottom = (r + SLACK + 1).min(WINDOW_SIDE + 1);
             while self.last < bottom {
                 self.last += 1;
-                self.mark(cells, wall, grid, self.last);
+                self.mark(cells, wall, costs, self.last);
             }
         }
         // At least three rows now.
@@ -106,7 +113,7 @@ impl Walls {
     /// either side of the usable columns, or all its usable columns if the row is
     /// outside the window or the grid.
     #[inline(always)]
-    pub(super) fn mark(&self, cells: &mut [u32], wall: u32, grid: &Grid, r: u32) {
+    pub(super) fn mark<C: EnterCost>(&self, cells: &mut [u32], wall: u32, costs: &C, r: u32) {
         debug_assert!(r <= WINDOW_SIDE + 1);
         // The stores below are unchecked: a row past the guard row is never marked,
         // whatever the caller passes.
@@ -136,7 +143,7 @@ impl Walls {
         let at = row + x0 + 1 - s;
         // Marks the closed cells among those of `keep` in the word from bit `j0` on.
         let word = |cells: &mut [u32], j0: usize, keep: u64| {
-            let mut closed = !open_cells(self.anf, grid.cells_from(i - s + j0)) & keep;
+            let mut closed = !costs.enterable_from(self.anf, i - s + j0) & keep;
             while closed != 0 {
                 let j = j0 + closed.trailing_zeros() as usize / 2;
                 // SAFETY: a usable column (s <= j < end) of a row <= WINDOW_SIDE + 1.

@@ -12,8 +12,11 @@ use super::{NO_PARENT, PackedSteps, PathError, PathResult};
 #[cfg(doc)]
 use crate::UNREACHABLE_EXPANSIONS;
 use crate::cost::OCTILE_DIAGONAL;
+use crate::footprint::FootprintCosts;
 use crate::queue::StampedWords;
-use crate::{AStar, Cell, Components, Direction8, Grid, GridPath, GridPath8, MAX_STEPS, Mobility};
+use crate::{
+    AStar, Cell, Components, Direction8, Footprint, Grid, GridPath, GridPath8, MAX_STEPS, Mobility,
+};
 use jump::{NOWHERE, Nearest, Outcome, Search, Slots};
 use rows::Rows;
 
@@ -309,6 +312,49 @@ impl Jps {
             return self.astar.build_path8(grid, from, to, mobility);
         }
         self.run::<GridPath8, true>(grid, from, to, mobility)
+    }
+
+    /// [`build_path`](Self::build_path) for a unit of `footprint.size() x
+    /// footprint.size()` cells, with [`AStar::build_path_sized`]'s rules: jump point
+    /// search for size 1 where it applies, the solver's [`AStar`] for larger units.
+    ///
+    /// # Errors
+    /// As [`AStar::build_path_sized`].
+    pub fn build_path_sized(
+        &mut self,
+        footprint: Footprint<'_>,
+        grid: &Grid,
+        from: Cell,
+        to: Cell,
+        mobility: Mobility,
+    ) -> Result<PathResult<GridPath>, PathError> {
+        match FootprintCosts::of(footprint, grid, mobility, from)? {
+            None => self.build_path(grid, from, to, mobility),
+            Some(_) => self
+                .astar
+                .build_path_sized(footprint, grid, from, to, mobility),
+        }
+    }
+
+    /// [`build_path8`](Self::build_path8) for a unit of `footprint.size() x
+    /// footprint.size()` cells; see [`build_path_sized`](Self::build_path_sized).
+    ///
+    /// # Errors
+    /// As [`AStar::build_path_sized`].
+    pub fn build_path8_sized(
+        &mut self,
+        footprint: Footprint<'_>,
+        grid: &Grid,
+        from: Cell,
+        to: Cell,
+        mobility: Mobility,
+    ) -> Result<PathResult<GridPath8>, PathError> {
+        match FootprintCosts::of(footprint, grid, mobility, from)? {
+            None => self.build_path8(grid, from, to, mobility),
+            Some(_) => self
+                .astar
+                .build_path8_sized(footprint, grid, from, to, mobility),
+        }
     }
 
     fn run<P: PackedSteps, const EIGHT: bool>(

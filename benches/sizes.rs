@@ -1,0 +1,163 @@
+//! Units bigger than one cell: whole-grid 8-connected A* for 1x1, 2x2 and 3x3 units on
+//! the same queries, and windowed 4-connected A* the same way, on every shared Moving
+//! AI map.
+//!
+//! `cargo bench -p tilepath-benches --bench sizes` (needs `../shared/maps`). The
+//! queries are the map's scenarios (whole-grid) or near pairs within 30 cells
+//! (windowed) whose start and goal a 3x3 unit fits and that every size reaches, so
+//! that each size answers the same question. Before each group the median time of one
+//! query per size (each query timed alone, the fastest of 3 runs) is printed.
+
+mod support;
+
+use support::median_us;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+use std::time::Duration;
+use tilepath::{AStar, Cell, Clearance, Grid, Mobility};
+use tilepath_testkit::MOVING_AI_MAPS;
+
+const SIZES: [u8; 3] = [1, 2, 3];
+
+/// One search: whole-grid 8-connected or windowed 4-connected: whether it reached the
+/// goal, and the nodes it expanded.
+fn search(
+    astar: &mut AStar,
+    eight: bool,
+    foot: tilepath::Footprint<'_>,
+    grid: &Grid,
+    q: (Cell, Cell),
+    m: Mobility,
+) -> (bool, u32) {
+    let r = if eight {
+        astar
+            .build_path8_sized(foot, grid, q.0, q.1, m)
+            .map(|r| r.map_path(|_| ()))
+    } else {
+        astar
+            .build_path_sized(foot, grid, q.0, q.1, m)
+            .map(|r| r.map_path(|_| ()))
+    };
+    let r = r.unwrap();
+    (r.route.reaches_goal, r.expanded)
+}
+
+fn group(
+    c: &mut Criterion,
+    name: &str,
+    grid: &Grid,
+    mobility: Mobility,
+    eight: bool,
+    candidates: Vec<(Cell, Cell)>,
+) {
+    let clear = Clearance::new(grid, mobility);
+    let mut astar = if eight {
+        AStar::for_grid(grid)
+    } else {
+        AStar::new()
+    };
+    let queries: Vec<(Cell, Cell)> = candidates
+        .into_iter()
+        .filter(|&(s, g)| clear.fits(s, 3) && clear.fits(g, 3))
+        .filter(|&q| {
+            SIZES
+                .iter()
+                .all(|&n| search(&mut astar, eight, clear.footprint(n), grid, q, mobility).0)
+        })
+        .take(200)
+        .collect();
+    if queries.is_empty() {
+        eprintln!("{name}: no query a 3x3 unit can make");
+        return;
+    }
+    let medians: Vec<String> = SIZES
+        .iter()
+        .map(|&n| {
+            let us = median_us(&queries, 3, |s, g| {
+                black_box(search(
+                    &mut astar,
+                    eight,
+                    clear.footprint(n),
+                    grid,
+                    (s, g),
+                    mobility,
+                ));
+            });
+            let expanded: u64 = queries
+                .iter()
+                .map(|&q| {
+                    u64::from(search(&mut astar, eight, clear.footprint(n), grid, q, mobility).1)
+                })
+                .sum();
+            format!("size {n} {us:.2} us ({expanded} expanded)")
+        })
+        .collect();
+    eprintln!(
+        "{name}: {} queries; median per query: {}",
+        queries.len(),
+        medians.join(", ")
+    );
+    let mut g = c.benchmark_group(name);
+    g.throughput(Throughput::Elements(queries.len() as u64));
+    g.measurement_time(Duration::from_secs(3));
+    g.sample_size(10);
+    for &n in &SIZES {
+        g.bench_function(format!("size{n}"), |b| {
+            b.iter(|| {
+                for &q in &queries {
+                    black_box(search(
+                        &mut astar,
+                        eight,
+                        clear.footprint(n),
+                        grid,
+                        q,
+                        mobility,
+                    ));
+                }
+            });
+        });
+    }
+    g.finish();
+}
+
+fn sizes(c: &mut Criterion) {
+    for map in MOVING_AI_MAPS {
+        let (grid, scenarios) = support::movingai(map);
+        let name = map.trim_end_matches(".map");
+        let stride = (scenarios.len() / 1000).max(1);
+        let pairs = scenarios
+            .iter()
+            .step_by(stride)
+            .map(|&(s, g, _)| (s, g))
+            .collect();
+        group(
+            c,
+            &format!("sizes_whole8/{name}"),
+            &grid,
+            Mobility::FLOOR_ONLY,
+            true,
+            pairs,
+        );
+        let near: Vec<(Cell, Cell)> = scenarios
+            .iter()
+            .flat_map(|&(s, _, _)| {
+                [
+                    (s, Cell::new(s.x + 17, s.y + 9)),
+                    (s, Cell::new(s.x - 12, s.y + 21)),
+                ]
+            })
+            .collect();
+        group(
+            c,
+            &format!("sizes_window4/{name}"),
+            &grid,
+            Mobility::FLOOR_ONLY,
+            false,
+            near,
+        );
+    }
+}
+
+criterion_group!(benches, sizes);
+criterion_main!(benches);

@@ -1,0 +1,473 @@
+//! What it costs a unit to enter a cell: a one-cell unit pays the cell's cost, a larger
+//! unit the highest cost under its footprint. The solvers read every cost through
+//! [`EnterCost`], so one search loop serves every unit size.
+
+#[cfg(doc)]
+use crate::search::bit_rows::open_anf;
+use crate::search::bit_rows::{EVEN, open_cells};
+use crate::{Cell, Clearance, Grid, MAX_UNIT_SIZE, Mobility, PathError};
+
+/// A square unit bigger than one cell, for the solvers' `*_sized` queries: its side
+/// and the [`Clearance`] of its mobility, which says where it fits.
+///
+/// A unit of size `n` standing at cell `(x, y)` covers the `n x n` cells `x..x + n` by
+/// `y..y + n`: its cell (the *anchor*, the one its paths are made of) is the footprint's
+/// corner with the smallest `x` and `y`, and the footprint's centre is at
+/// `(x + n / 2, y + n / 2)` in cell units (see [`centre`](Self::centre)).
+///
+/// The movement rule for size `n` is the one-cell rule applied to footprints:
+/// - the unit may enter a cell when its whole footprint there is inside the grid and
+///   passable ([`Clearance::fits`]);
+/// - a diagonal step also needs both orthogonal steps beside it legal (no corner
+///   cutting);
+/// - entering a cell costs the highest cost of the `n x n` cells under the footprint
+///   there, so mud under any part of a big unit slows it;
+/// - a unit whose footprint was walled over walks out: the cells under the footprint
+///   it starts from count as open for the query (at no more than the cost of the
+///   other cells under it), so it may slide off the walls step by step. As for a
+///   one-cell unit, the start's own cost is never paid.
+///
+/// Size 1 is the plain one-cell query (the same answers, at the same speed).
+///
+/// ```
+/// use tilepath::{AStar, Cell, Clearance, Grid, Mobility, TileKind};
+/// // A 1-wide gap in the middle wall, a 2-wide one at the top.
+/// let grid = Grid::from_ascii(
+///     "......\n......\n##.#..\n......\n......",
+///     |c| Some(if c == '#' { TileKind::K1 } else { TileKind::K0 }),
+/// )?;
+/// let clear = Clearance::new(&grid, Mobility::FLOOR_ONLY);
+/// let mut astar = AStar::new();
+/// let (from, to) = (Cell::new(0, 0), Cell::new(0, 3));
+/// let small = astar.build_path(&grid, from, to, Mobility::FLOOR_ONLY)?;
+/// let big = astar.build_path_sized(clear.footprint(2), &grid, from, to, Mobility::FLOOR_ONLY)?;
+/// assert_eq!((small.path.len(), big.path.len()), (7, 11)); // the 2x2 unit takes the wide gap
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Footprint<'a> {
+    clearance: &'a Clearance,
+    size: u8,
+}
+
+impl<'a> Footprint<'a> {
+    /// A unit of side `size` that moves on `clearance`'s mobility. Any `size` may be
+    /// given: the solvers answer size 0 and sizes that cannot fit with an error.
+    #[must_use]
+    pub const fn new(clearance: &'a Clearance, size: u8) -> Self {
+        Self { clearance, size }
+    }
+
+    /// The unit's side in cells.
+    #[must_use]
+    pub const fn size(self) -> u8 {
+        self.size
+    }
+
+    /// The clearance the unit moves on.
+    #[must_use]
+    pub const fn clearance(self) -> &'a Clearance {
+        self.clearance
+    }
+
+    /// Where the footprint of a unit anchored at `cell` has its centre, in cell units
+    /// (cell `(x, y)` spans `x..x + 1`): `(x + n / 2, y + n / 2)`. A one-cell unit's
+    /// centre is its cell's centre, `(x + 0.5, y + 0.5)`.
+    #[must_use]
+    pub fn centre(self, cell: Cell) -> (f32, f32) {
+        footprint_centre(cell, self.size)
+    }
+}
+
+/// The centre of the `size x size` footprint anchored at `cell` (see
+/// [`Footprint::centre`]).
+#[must_use]
+pub fn footprint_centre(cell: Cell, size: u8) -> (f32, f32) {
+    let half = f32::from(size) / 2.0;
+    (cell.x as f32 + half, cell.y as f32 + half)
+}
+
+/// What entering `cell` costs a unit of `size x size` cells anchored there, read cell
+/// by cell: 0 if any cell under the footprint is outside the grid, or blocked and not
+/// under the footprint anchored at `leaving` (the one a unit walled over walks out
+/// of); else the highest cost of the passable cells under it (the mobility's lowest
+/// if none is). The one statement of the footprint rule: the fast paths (clearance
+/// reads, the padded loader) are tested against it. `size >= 1`.
+pub(crate) fn footprint_cost(
+    grid: &Grid,
+    mobility: Mobility,
+    cell: Cell,
+    size: u8,
+    leaving: Option<Cell>,
+) -> u8 {
+    let n = i32::from(size);
+    let under_leaving = |c: Cell| {
+        leaving.is_some_and(|s| (s.x..s.x + n).contains(&c.x) && (s.y..s.y + n).contains(&c.y))
+    };
+    let mut highest = 0;
+    for dy in 0..n {
+        for dx in 0..n {
+            let c = Cell::new(cell.x + dx, cell.y + dy);
+            match grid.cost(c, mobility) {
+                0 if grid.contains(c) && under_leaving(c) => {}
+                0 => return 0,
+                cost => highest = highest.max(cost),
+            }
+        }
+    }
+    if highest == 0 {
+        mobility.min_cost()
+    } else {
+        highest
+    }
+}
+
+/// What it costs a unit to enter a cell, by grid index: the one rule the solvers'
+/// loops read costs through.
+pub(crate) trait EnterCost: Copy {
+    /// The grid the costs are of.
+    fn grid(&self) -> &Grid;
+
+    /// The cost of entering the cell at grid index `i` (0 = the unit may not).
+    ///
+    /// # Safety
+    /// `i < self.grid().len()`.
+    #[expect(unsafe_code, reason = "the solvers' hot path; callers prove the bound")]
+    unsafe fn at_unchecked(&self, i: usize) -> u8;
+
+    /// The cost every enterable cell has, if the costs are all the same: a route's
+    /// cost then follows from its steps alone.
+    fn uniform(&self) -> Option<u8>;
+
+    /// The cells the unit may enter among the 32 from grid index `i`: bit `2j` for
+    /// cell `i + j` (odd bits are noise; cells past the grid's end read closed). `anf`
+    /// is the mobility's [`open_anf`], which one-cell costs read the packed grid with.
+    fn enterable_from(&self, anf: [u64; 4], i: usize) -> u64;
+
+    /// [`at_unchecked`](Self::at_unchecked), checked: 0 outside the grid.
+    #[inline]
+    fn at(&self, i: usize) -> u8 {
+        if i < self.grid().len() {
+            // SAFETY: just checked.
+            #[expect(unsafe_code, reason = "checked above")]
+            unsafe {
+                self.at_unchecked(i)
+            }
+        } else {
+            0
+        }
+    }
+
+    /// The cost of entering `cell` (0 outside the grid).
+    #[inline]
+    fn of_cell(&self, cell: Cell) -> u8 {
+        self.grid().index_of(cell).map_or(0, |i| self.at(i))
+    }
+}
+
+/// A one-cell unit's costs: the cell's own.
+#[derive(Clone, Copy)]
+pub(crate) struct CellCosts<'a> {
+    pub(crate) grid: &'a Grid,
+    pub(crate) mobility: Mobility,
+}
+
+impl EnterCost for CellCosts<'_> {
+    #[inline(always)]
+    fn grid(&self) -> &Grid {
+        self.grid
+    }
+
+    #[inline(always)]
+    #[expect(unsafe_code, reason = "the solvers' hot path; callers prove the bound")]
+    unsafe fn at_unchecked(&self, i: usize) -> u8 {
+        // SAFETY: `i < grid.len()`, as the caller promises. (A shift of the packed
+        // mobility keeps the lookup in registers.)
+        self.mobility
+            .cost_of_bits(unsafe { self.grid.bits_at_unchecked(i) })
+    }
+
+    #[inline]
+    fn uniform(&self) -> Option<u8> {
+        let m = self.mobility;
+        (m.min_cost() == m.max_cost()).then(|| m.min_cost())
+    }
+
+    #[inline(always)]
+    fn enterable_from(&self, anf: [u64; 4], i: usize) -> u64 {
+        open_cells(anf, self.grid.cells_from(i))
+    }
+}
+
+/// A square unit's costs: 0 where its footprint does not fit, else the highest cost
+/// under it.
+#[derive(Clone, Copy)]
+pub(crate) struct FootprintCosts<'a> {
+    grid: &'a Grid,
+    clearance: &'a [u8],
+    size: u8,
+    /// The cost of every fitting footprint, on a one-cost mobility.
+    uniform: Option<u8>,
+    /// Per set of kinds under a footprint (bit `k`: kind `k`), the highest cost.
+    highest: [u8; 16],
+    mobility: Mobility,
+    /// The start's anchor, when its footprint does not fit: its cells count as open.
+    leaving: Option<Cell>,
+    /// The low bit of each of the footprint's `size` cells in a packed row.
+    row_mask: u64,
+}
+
+impl<'a> FootprintCosts<'a> {
+    /// The costs of a unit of `footprint` and `mobility` on `grid`, after the checks
+    /// every sized query makes: `None` for size 1 (the one-cell costs serve).
+    ///
+    /// # Errors
+    /// [`PathError::ZeroUnitSize`]; [`PathError::UnitTooLarge`] past
+    /// [`MAX_UNIT_SIZE`] or the grid's sides; [`PathError::ClearanceMismatch`] when
+    /// the clearance is of another grid size or mobility.
+    pub(crate) fn of(
+        footprint: Footprint<'a>,
+        grid: &'a Grid,
+        mobility: Mobility,
+        start: Cell,
+    ) -> Result<Option<Self>, PathError> {
+        let size = footprint.size;
+        if size == 0 {
+            return Err(PathError::ZeroUnitSize);
+        }
+        let (w, h) = (grid.width(), grid.height());
+        if size > MAX_UNIT_SIZE || u32::from(size) > w.min(h) {
+            return Err(PathError::UnitTooLarge {
+                size,
+                width: w,
+                height: h,
+            });
+        }
+        let clear = footprint.clearance;
+        if !clear.is_of_size(w, h) || !clear.serves(mobility) {
+            return Err(PathError::ClearanceMismatch);
+        }
+        Ok((size > 1).then(|| Self::new(grid, footprint, mobility, start)))
+    }
+
+    /// The costs of `footprint` on `grid` for `mobility` (which its clearance serves;
+    /// the size is `2..=MAX_UNIT_SIZE`), for a query from `start`.
+    pub(crate) fn new(
+        grid: &'a Grid,
+        footprint: Footprint<'a>,
+        mobility: Mobility,
+        start: Cell,
+    ) -> Self {
+        let size = footprint.size;
+        debug_assert!((2..=MAX_UNIT_SIZE).contains(&size));
+        let uniform = (mobility.min_cost() == mobility.max_cost()).then(|| mobility.min_cost());
+        // Only mobilities with several costs read the kinds under a footprint.
+        let mut highest = [0; 16];
+        if uniform.is_none() {
+            let costs = mobility.costs();
+            for (set, h) in highest.iter_mut().enumerate() {
+                *h = (0..4)
+                    .filter(|k| set >> k & 1 == 1)
+                    .map(|k| costs[k])
+                    .max()
+                    .unwrap_or(0);
+            }
+        }
+        Self {
+            grid,
+            clearance: footprint.clearance.values(),
+            size,
+            uniform,
+            highest,
+            mobility,
+            leaving: (grid.contains(start) && !footprint.clearance.fits(start, size))
+                .then_some(start),
+            row_mask: EVEN & (!0 >> (64 - 2 * u32::from(size))),
+        }
+    }
+
+    /// Whether the unit may enter grid index `i` (`i < grid.len()`).
+    #[inline]
+    pub(crate) fn enterable(&self, i: usize) -> bool {
+        self.clearance[i] >= self.size || self.leaving_cost(i) != 0
+    }
+
+    /// The cost of entering grid index `i`, whose footprint does not fit, while
+    /// leaving a start that does not fit either: the footprint's cells must be inside
+    /// the grid and passable or under the start's footprint; the cost is the highest
+    /// of the passable ones' (the mobility's lowest if none is).
+    #[cold]
+    #[inline(never)]
+    fn leaving_cost(&self, i: usize) -> u8 {
+        let Some(start) = self.leaving else { return 0 };
+        let w = self.grid.width() as usize;
+        let n = i32::from(self.size);
+        let at = Cell::new((i % w) as i32, (i / w) as i32);
+        if (at.x - start.x).abs() >= n || (at.y - start.y).abs() >= n {
+            return 0;
+        }
+        footprint_cost(self.grid, self.mobility, at, self.size, Some(start))
+    }
+
+    /// The kinds under the footprint anchored at grid index `i` (which fits, so its
+    /// rows are inside the grid): a packed read a row.
+    #[inline]
+    fn kinds_under(&self, i: usize) -> usize {
+        let w = self.grid.width() as usize;
+        let m = self.row_mask;
+        let mut set = 0;
+        for r in 0..usize::from(self.size) {
+            let v = self.grid.cells_from(i + r * w);
+            let (lo, hi) = (v & m, (v >> 1) & m);
+            set |= usize::from(!lo & !hi & m != 0)
+                | usize::from(lo & !hi != 0) << 1
+                | usize::from(!lo & hi & m != 0) << 2
+                | usize::from(lo & hi != 0) << 3;
+        }
+        set
+    }
+}
+
+impl EnterCost for FootprintCosts<'_> {
+    #[inline(always)]
+    fn grid(&self) -> &Grid {
+        self.grid
+    }
+
+    #[inline(always)]
+    #[expect(unsafe_code, reason = "the solvers' hot path; callers prove the bound")]
+    unsafe fn at_unchecked(&self, i: usize) -> u8 {
+        // SAFETY: the clearance is the grid's size (checked when the query began) and
+        // `i < grid.len()`, as the caller promises.
+        if unsafe { *self.clearance.get_unchecked(i) } < self.size {
+            return self.leaving_cost(i);
+        }
+        match self.uniform {
+            Some(c) => c,
+            None => self.highest[self.kinds_under(i)],
+        }
+    }
+
+    #[inline]
+    fn uniform(&self) -> Option<u8> {
+        self.uniform
+    }
+
+    #[inline]
+    fn enterable_from(&self, _anf: [u64; 4], i: usize) -> u64 {
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        const LOW: u64 = 0x0101_0101_0101_0101;
+        // Rows the 32 cells lie in, and whether the start's walled-over footprint is
+        // near them (then the cold rule decides cell by cell).
+        let w = self.grid.width() as usize;
+        let near_start = self.leaving.is_some_and(|s| {
+            let n = i64::from(self.size);
+            let (y0, y1) = ((i / w) as i64, ((i + 31) / w) as i64);
+            y0 - i64::from(s.y) < n && i64::from(s.y) - y1 < n
+        });
+        match self.clearance.get(i..i + 32) {
+            Some(values) if !near_start => {
+                // Per byte, `value >= size` sets its high bit (values are at most
+                // MAX_UNIT_SIZE < 128: no borrow crosses bytes); a multiply gathers the
+                // 8 high bits of a word, a table spreads them to every other bit.
+                let n = u64::from(self.size) * LOW;
+                values
+                    .chunks_exact(8)
+                    .enumerate()
+                    .fold(0, |bits, (k, eight)| {
+                        let v = u64::from_le_bytes(eight.try_into().unwrap_or([0; 8]));
+                        let fits = ((v | HIGH) - n) & HIGH;
+                        let gathered =
+                            ((fits >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as usize;
+                        bits | u64::from(SPREAD[gathered]) << (16 * k)
+                    })
+            }
+            _ => (i..(i + 32).min(self.grid.len()))
+                .enumerate()
+                .fold(0, |bits, (j, k)| {
+                    bits | u64::from(self.enterable(k)) << (2 * j)
+                }),
+        }
+    }
+}
+
+/// Per byte: its bit `j` moved to bit `2j`.
+static SPREAD: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut j = 0;
+        while j < 8 {
+            t[b] |= ((b as u16 >> j) & 1) << (2 * j);
+            j += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::TileKind;
+
+    #[test]
+    fn enterable_cells_come_a_word_at_a_time() {
+        let mut s = 3u32;
+        let mut grid = Grid::from_fn(45, 30, |_| {
+            s = s.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            TileKind::from_bits(u8::from((s >> 16).is_multiple_of(13)))
+        })
+        .unwrap();
+        grid.set(Cell::new(20, 15), TileKind::K1).unwrap();
+        let mobility = Mobility::FLOOR_ONLY;
+        let clear = Clearance::new(&grid, mobility);
+        for size in 2..=4u8 {
+            // From a start that fits, and from one walled over (its rows take the
+            // cell-by-cell rule).
+            for start in [Cell::new(-50, -50), Cell::new(19, 14)] {
+                let costs = FootprintCosts::new(&grid, clear.footprint(size), mobility, start);
+                for i in 0..grid.len() {
+                    let got = costs.enterable_from([0; 4], i);
+                    for j in 0..32 {
+                        let want = i + j < grid.len() && costs.enterable(i + j);
+                        assert_eq!(got >> (2 * j) & 1 == 1, want, "size {size} from {i}+{j}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_footprint_costs_the_most_expensive_cell_under_it() {
+        let mut s = 11u32;
+        let grid = Grid::from_fn(37, 21, |_| {
+            s = s.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            TileKind::from_bits(if (s >> 16).is_multiple_of(9) {
+                3
+            } else {
+                (s >> 20) as u8 % 3
+            })
+        })
+        .unwrap();
+        let mobility = Mobility::new([1, 4, 9, 0]);
+        let clear = Clearance::new(&grid, mobility);
+        for size in 2..=5u8 {
+            let costs =
+                FootprintCosts::new(&grid, clear.footprint(size), mobility, Cell::new(-99, -99));
+            for i in 0..grid.len() {
+                let cell = grid.cell_of(i).unwrap();
+                let n = i32::from(size);
+                let under = (0..n)
+                    .flat_map(|dy| (0..n).map(move |dx| Cell::new(cell.x + dx, cell.y + dy)))
+                    .map(|c| grid.cost(c, mobility));
+                let want = if under.clone().any(|c| c == 0) {
+                    0
+                } else {
+                    under.max().unwrap()
+                };
+                assert_eq!(costs.at(i), want, "size {size} at {cell}");
+            }
+        }
+    }
+}
