@@ -3,7 +3,8 @@
 use bevy::prelude::*;
 use tilepath::Mobility;
 
-use crate::{GridTransform, PathingGrid, UnitPath};
+use crate::grid::Grids;
+use crate::{OnGrid, UnitPath};
 
 /// What the debug drawing shows. Toggle [`enabled`](Self::enabled) at run time.
 #[derive(Resource, Reflect, Clone, Copy, Debug, PartialEq)]
@@ -36,15 +37,17 @@ impl Default for PathingDebug {
 
 pub(crate) fn draw_paths(
     settings: Res<PathingDebug>,
-    grid: Res<PathingGrid>,
-    world: Res<GridTransform>,
-    paths: Query<&UnitPath>,
+    grids: Grids,
+    paths: Query<(&UnitPath, Option<&OnGrid>)>,
     mut gizmos: Gizmos,
 ) {
     if !settings.enabled {
         return;
     }
-    for path in paths.iter().take(settings.max_paths) {
+    for (path, on_grid) in paths.iter().take(settings.max_paths) {
+        let Some((_, world)) = grids.get(on_grid.map(|g| g.0)) else {
+            continue;
+        };
         let start = core::iter::once(path.at);
         gizmos.linestrip_2d(
             start
@@ -61,7 +64,10 @@ pub(crate) fn draw_paths(
             );
         }
     }
-    if let Some(mobility) = settings.blocked_for {
+    let Some(mobility) = settings.blocked_for else {
+        return;
+    };
+    for (_, grid, world) in grids.iter() {
         let g = grid.grid();
         for y in 0..g.height() as i32 {
             for x in 0..g.width() as i32 {

@@ -6,6 +6,10 @@ use core::time::Duration;
 
 /// What the pathing systems did in the last tick: fixed-size counters, reset each tick,
 /// also published to Bevy's `DiagnosticsStore` under the `PATH_*` paths.
+///
+/// The resource adds up every grid; each [`PathingMap`](crate::PathingMap) has its own
+/// share ([`PathingMap::diagnostics`](crate::PathingMap::diagnostics), where `time` is
+/// the time spent serving that grid's requests).
 #[derive(Resource, Reflect, Clone, Copy, Debug, Default, PartialEq)]
 #[reflect(Resource, Default, Debug, PartialEq)]
 pub struct PathingDiagnostics {

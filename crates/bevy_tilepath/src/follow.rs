@@ -5,12 +5,15 @@ use core::f32::consts::SQRT_2;
 use bevy::prelude::*;
 use tilepath::{Cell, Direction8, Grid, Mobility};
 
-use crate::{GridCell, GridTransform, PathingGrid, UnitPath};
+use crate::grid::Grids;
+use crate::{GridCell, OnGrid, UnitPath};
 
 /// Walks a unit along its [`UnitPath`] at `speed` cells per second, updating its
-/// [`GridCell`] and (if it has one) its `Transform`, positioned with the
-/// [`GridTransform`](crate::GridTransform). Replace it with your own movement system
-/// by not adding this component.
+/// [`GridCell`] and (if it has one) its `Transform`, positioned with its grid's
+/// [`GridTransform`](crate::GridTransform) (the resource, or
+/// [`PathingMap::transform`](crate::PathingMap::transform) for a unit
+/// [`OnGrid`]). A unit whose grid does not exist stands still. Replace it with your
+/// own movement system by not adding this component.
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Component, Debug, PartialEq)]
 pub struct PathFollower {
@@ -58,7 +61,7 @@ impl PathFollower {
 ///
 /// A unit moves `speed * dt` cells a tick, cell centre to cell centre (a unit bigger
 /// than one cell, footprint centre to footprint centre:
-/// [`GridTransform::footprint_to_world`]). It enters its
+/// [`GridTransform::footprint_to_world`](crate::GridTransform::footprint_to_world)). It enters its
 /// next cell (its [`GridCell`] changes) when it leaves the current one, so other
 /// systems see the cell it is heading into. Every step is checked with
 /// [`Grid::can_step_sized`](tilepath::Grid::can_step_sized) against the mobility and
@@ -69,20 +72,24 @@ impl PathFollower {
 /// - when the cell it is stepping into is blocked while it is on its way, it turns
 ///   back to the cell it came from (its `GridCell` goes back too) and the plugin plans
 ///   again from there.
+#[expect(clippy::type_complexity, reason = "a system's query")]
 pub(crate) fn follow_paths(
     time: Res<Time>,
-    grid: Res<PathingGrid>,
-    world: Res<GridTransform>,
+    grids: Grids,
     mut units: Query<(
         &mut PathFollower,
         &mut UnitPath,
         &mut GridCell,
+        Option<&OnGrid>,
         Option<&mut Transform>,
     )>,
 ) {
     let dt = time.delta_secs();
-    let grid = grid.grid();
-    for (mut follower, mut path, mut cell, transform) in &mut units {
+    for (mut follower, mut path, mut cell, on_grid, transform) in &mut units {
+        let Some((grid, world)) = grids.get(on_grid.map(|g| g.0)) else {
+            continue;
+        };
+        let grid = grid.grid();
         let (mobility, size) = (path.mobility, path.size);
         let mut budget = follower.speed.max(0.0) * dt;
         let mut f = *follower;

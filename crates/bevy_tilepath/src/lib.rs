@@ -5,6 +5,7 @@ mod debug;
 mod diagnostics;
 mod follow;
 mod grid;
+mod layer_rule;
 mod messages;
 mod plan;
 mod settings;
@@ -21,22 +22,26 @@ use bevy::prelude::*;
 pub use debug::PathingDebug;
 pub use diagnostics::PathingDiagnostics;
 pub use follow::PathFollower;
-pub use grid::{ChangeCursor, Changes, GridTransform, PathingGrid};
+pub use grid::{ChangeCursor, Changes, GridTransform, PathingGrid, PathingMap};
+#[cfg(feature = "tilemap")]
+pub use layer_rule::LayerRule;
 pub use messages::{PathFailed, PathFound};
 pub use settings::{Parallelism, PathingBudget, PathingSettings};
-#[cfg(feature = "tilemap")]
 pub use tilemap::{PathTile, PathingTilemap, cell_to_tile_pos, tile_pos_to_cell};
 pub use tilepath;
-pub use unit::{GridCell, NoPathReason, PathGoal, PathRequest, PathStatus, SearchMode, UnitPath};
+pub use unit::{
+    GridCell, NoPathReason, OnGrid, PathGoal, PathRequest, PathStatus, SearchMode, UnitPath,
+};
 
 /// Everything a game needs: `use bevy_tilepath::prelude::*;`.
 pub mod prelude {
     #[cfg(feature = "debug")]
     pub use crate::PathingDebug;
     pub use crate::{
-        GridCell, GridTransform, NoPathReason, Parallelism, PathFailed, PathFollower, PathFound,
-        PathGoal, PathRequest, PathStatus, PathingBudget, PathingDiagnostics, PathingGrid,
-        PathingPlugin, PathingSettings, PathingSystems, SearchMode, UnitPath,
+        GridCell, GridTransform, LayerRule, NoPathReason, OnGrid, Parallelism, PathFailed,
+        PathFollower, PathFound, PathGoal, PathRequest, PathStatus, PathingBudget,
+        PathingDiagnostics, PathingGrid, PathingMap, PathingPlugin, PathingSettings,
+        PathingSystems, SearchMode, UnitPath,
     };
     #[cfg(feature = "tilemap")]
     pub use crate::{PathTile, PathingTilemap};
@@ -47,7 +52,7 @@ pub mod prelude {
 /// e.g. `.after(PathingSystems::Solve)` to read fresh paths.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PathingSystems {
-    /// Mirror the tilemap into the [`PathingGrid`].
+    /// Mirror the tilemaps into their grids ([`PathingGrid`], [`PathingMap`]).
     SyncGrid,
     /// Queue the units whose paths need planning.
     Collect,
@@ -102,7 +107,10 @@ impl Plugin for PathingPlugin {
             .register_type::<PathingBudget>()
             .register_type::<Parallelism>()
             .register_type::<PathingDiagnostics>()
-            .register_type::<GridTransform>();
+            .register_type::<GridTransform>()
+            .register_type::<OnGrid>()
+            .register_type::<PathingMap>()
+            .register_type::<LayerRule>();
         #[cfg(feature = "tilemap")]
         app.register_type::<PathingTilemap>()
             .register_type::<PathTile>();
@@ -158,12 +166,11 @@ impl Plugin for PathingPlugin {
             app.init_resource::<tilemap::MirrorState>()
                 .add_systems(
                     self.schedule,
-                    (tilemap::sync_tilemap, tilemap::sync_tiles)
+                    (tilemap::maps::sync_tilemap, tilemap::tiles::sync_tiles)
                         .chain()
                         .in_set(PathingSystems::SyncGrid),
                 )
-                .add_observer(tilemap::on_tile_removed)
-                .add_observer(tilemap::on_tilemap_removed);
+                .add_observer(tilemap::tiles::on_tile_removed);
         }
 
         #[cfg(feature = "debug")]

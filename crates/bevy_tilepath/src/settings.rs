@@ -3,13 +3,18 @@
 use bevy::prelude::*;
 use core::time::Duration;
 
+use crate::LayerRule;
+
 /// How much solving one tick may do. What does not fit waits, in FIFO order, for the
 /// following ticks; nothing is dropped.
 ///
 /// The budget is checked between batches, so a tick may overshoot it by one batch
 /// (batches are sized from the recent average cost of a request to fit what is left).
 /// At least one request is served every tick whatever the budget, so the FIFO always
-/// moves: `Expansions(0)` serves exactly one request a tick. Repairing the kept
+/// moves: `Expansions(0)` serves exactly one request a tick. With several grids
+/// ([`PathingMap`](crate::PathingMap)) each has its own FIFO and serves at least one
+/// request a tick; the budget is shared out between the grids with requests waiting,
+/// which take turns going first, and what one grid leaves goes to the next. Repairing the kept
 /// distance fields after grid edits is charged to the budget first.
 #[derive(Reflect, Clone, Copy, Debug, PartialEq, Eq)]
 #[reflect(Debug, PartialEq)]
@@ -74,6 +79,10 @@ pub struct PathingSettings {
     pub whole_grid_solvers: usize,
     /// Where the threads come from. Default: [`Parallelism::SolverThreads`].
     pub parallelism: Parallelism,
+    /// How the tilemaps mirrored into the default grid (its layers) combine into each
+    /// cell's kind; a [`PathingMap`](crate::PathingMap) has its own
+    /// [`layer_rule`](crate::PathingMap::layer_rule). Default: [`LayerRule::Highest`].
+    pub layer_rule: LayerRule,
 }
 
 /// Where a batch's parallel solving runs.
@@ -106,6 +115,7 @@ impl Default for PathingSettings {
             threads: 0,
             whole_grid_solvers: 2,
             parallelism: Parallelism::SolverThreads,
+            layer_rule: LayerRule::Highest,
         }
     }
 }

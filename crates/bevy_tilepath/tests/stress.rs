@@ -283,6 +283,8 @@ fn random_settings(rng: &mut StdRng) -> PathingSettings {
         } else {
             Parallelism::ComputeTaskPool
         },
+        // One tilemap: every rule gives its tiles' kinds.
+        layer_rule: LayerRule::default(),
     }
 }
 

@@ -6,7 +6,12 @@
 //! between. Each reader keeps a [`ChangeCursor`]; an entry is dropped only once every
 //! reader has passed it, so no reader ever misses an edit.
 
+use core::sync::atomic::{AtomicU64, Ordering};
+
 use tilepath::Cell;
+
+/// The next replacement epoch of any change log (0 is a fresh log's).
+static NEXT_EPOCH: AtomicU64 = AtomicU64::new(1);
 
 /// A position in the change log. Take one with
 /// [`PathingGrid::change_cursor`](super::PathingGrid::change_cursor).
@@ -62,7 +67,9 @@ impl ChangeLog {
     pub(super) fn replaced(&mut self) {
         self.start += self.cells.len() as u64;
         self.cells.clear();
-        self.epoch += 1;
+        // Unique across every grid: a cursor taken on one grid (a map's grid swapped
+        // for another value) never reads another grid's log as its own.
+        self.epoch = NEXT_EPOCH.fetch_add(1, Ordering::Relaxed);
     }
 
     pub(super) fn since(&self, cursor: ChangeCursor) -> Changes<'_> {

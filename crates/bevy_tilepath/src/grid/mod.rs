@@ -1,22 +1,32 @@
 //! The pathing grid resource: the packed grid, its change log, and where cells are in
 //! the world.
 
+mod access;
 mod changes;
+mod map;
 mod transform;
 
 use bevy::prelude::*;
 use tilepath::{Cell, Grid, GridError, Mobility, TileKind};
 
 pub use changes::{ChangeCursor, Changes};
+pub use map::PathingMap;
 pub use transform::GridTransform;
+
+pub(crate) use access::{GridKey, Grids, GridsMut};
 
 use changes::ChangeLog;
 
-/// The packed grid every request is solved on.
+use crate::NoPathReason;
+
+/// A packed grid requests are solved on. As a resource it is the default grid: units
+/// without [`OnGrid`](crate::OnGrid) walk on it. A game with several maps gives each its
+/// own in a [`PathingMap`](crate::PathingMap) (which holds one of these).
 ///
 /// With the `tilemap` feature and a [`PathingTilemap`](crate::PathingTilemap) on a
-/// `bevy_ecs_tilemap` map, the plugin keeps it equal to the tilemap. Without one, edit
-/// it yourself: [`set`](Self::set) a cell or [`replace`](Self::replace) the whole grid.
+/// `bevy_ecs_tilemap` map, the plugin keeps it equal to the tilemap (or to several
+/// tilemaps, its layers). Without one, edit it yourself: [`set`](Self::set) a cell or
+/// [`replace`](Self::replace) the whole grid.
 /// Every change is recorded, so paths that cross a changed cell are planned again and
 /// distance fields are repaired rather than rebuilt. An edit made at any point of the
 /// frame (also between the plugin's own systems) is seen by the next planning step.
@@ -30,8 +40,9 @@ pub struct PathingGrid {
     log: ChangeLog,
     /// Bumped by every change.
     generation: u64,
-    /// The last grid asked for was larger than supported.
-    too_large: Option<(u32, u32)>,
+    /// Why the grid could not be made (larger than supported, layers that disagree):
+    /// every request fails with it until the grid is set again.
+    failure: Option<NoPathReason>,
 }
 
 impl PathingGrid {
@@ -93,7 +104,7 @@ impl PathingGrid {
     pub fn replace(&mut self, grid: Grid) {
         self.grid = grid;
         self.log.replaced();
-        self.too_large = None;
+        self.failure = None;
         self.generation += 1;
     }
 
@@ -124,13 +135,16 @@ impl PathingGrid {
         self.log.pending()
     }
 
-    pub(crate) fn set_too_large(&mut self, width: u32, height: u32) {
+    /// Removes the grid and makes every request fail with `reason` until a grid is set
+    /// again.
+    pub(crate) fn set_failed(&mut self, reason: NoPathReason) {
         self.clear();
-        self.too_large = Some((width, height));
+        self.failure = Some(reason);
     }
 
-    pub(crate) fn too_large(&self) -> Option<(u32, u32)> {
-        self.too_large
+    /// Why the grid could not be made, if it could not.
+    pub(crate) fn failure(&self) -> Option<NoPathReason> {
+        self.failure
     }
 
     /// Drops the log entries before `cursor`: every reader has seen them.

@@ -5,7 +5,9 @@ use tilepath::Cell;
 
 /// Where cells are in the world: the world position of the centre of cell `(0, 0)` and
 /// the distance between neighbouring cell centres. The mirror sets it from the
-/// tilemap's transform, grid size and anchor; without a tilemap set it yourself.
+/// tilemap's transform, grid size and anchor; without a tilemap set it yourself. The
+/// resource places the default grid; a [`PathingMap`](crate::PathingMap) has its own
+/// [`transform`](crate::PathingMap::transform).
 #[derive(Resource, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Resource, Default, Debug, PartialEq)]
 pub struct GridTransform {

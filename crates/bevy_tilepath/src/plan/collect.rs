@@ -1,60 +1,43 @@
-//! Which units need a path: the replanning policy, applied once a tick.
+//! Which units need a path: the replanning policy, applied once a tick, grid by grid.
 
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use tilepath::Cell;
 
+use super::grid_plan::GridPlan;
 use super::{Lane, PlanState, Planner};
-use crate::grid::Changes;
+use crate::grid::{Changes, GridKey, Grids};
 use crate::{
-    GridCell, NoPathReason, PathGoal, PathRequest, PathStatus, PathingDiagnostics, PathingGrid,
-    PathingSettings, UnitPath,
+    GridCell, NoPathReason, OnGrid, PathFailed, PathGoal, PathRequest, PathStatus,
+    PathingDiagnostics, PathingSettings, UnitPath,
 };
 
-/// The cell a request leads to now: its cell, or its target's; `None` when the target
-/// is gone or has no [`GridCell`].
-pub(crate) fn resolve_goal(request: &PathRequest, targets: &Query<&GridCell>) -> Option<Cell> {
+/// Where chased entities are: their cell and their grid.
+pub(crate) type Targets<'w, 's> = Query<'w, 's, (&'static GridCell, Option<&'static OnGrid>)>;
+
+/// The cell a request on grid `grid` leads to now: its cell, or its target's. Fails
+/// when the target is gone, has no [`GridCell`], or walks on another grid.
+pub(crate) fn resolve_goal(
+    request: &PathRequest,
+    grid: GridKey,
+    targets: &Targets,
+) -> Result<Cell, NoPathReason> {
     match request.goal {
-        PathGoal::Cell(c) => Some(c),
-        PathGoal::Entity(t) => targets.get(t).ok().map(|c| c.0),
+        PathGoal::Cell(c) => Ok(c),
+        PathGoal::Entity(t) => match targets.get(t) {
+            Err(_) => Err(NoPathReason::TargetMissing),
+            Ok((_, on)) if on.map(|o| o.0) != grid => Err(NoPathReason::TargetOnOtherGrid),
+            Ok((c, _)) => Ok(c.0),
+        },
     }
 }
 
-/// What changed since a unit's answer was planned, as far as the policy cares.
+/// What changed on a unit's grid since its answer was planned, as far as the policy
+/// cares.
 struct Since<'a> {
     tick: u64,
-    generation: u64,
-    /// The grid was replaced since the last collection.
-    replaced: bool,
-    /// One bit per cell changed since the last collection (empty: none changed).
-    changed: &'a [u64],
-    grid_width: i32,
-    grid_height: i32,
+    plan: &'a GridPlan,
     settings: &'a PathingSettings,
-}
-
-impl Since<'_> {
-    /// Whether any cell changed: when none did (most ticks), no path is walked.
-    fn any_changed(&self) -> bool {
-        !self.changed.is_empty()
-    }
-
-    fn cell_changed(&self, c: Cell) -> bool {
-        if self.changed.is_empty()
-            || !(0..self.grid_width).contains(&c.x)
-            || !(0..self.grid_height).contains(&c.y)
-        {
-            return false;
-        }
-        let i = c.y as usize * self.grid_width as usize + c.x as usize;
-        self.changed[i / 64] & (1 << (i % 64)) != 0
-    }
-
-    /// Whether a cell under the `size x size` footprint anchored at `c` changed.
-    fn footprint_changed(&self, c: Cell, size: u8) -> bool {
-        let n = i32::from(size.max(1));
-        (0..n).any(|dy| (0..n).any(|dx| self.cell_changed(Cell::new(c.x + dx, c.y + dy))))
-    }
 }
 
 /// Whether a unit needs a new plan, and in which lane.
@@ -75,15 +58,18 @@ fn needs_plan(
     since: &Since<'_>,
 ) -> Option<Lane> {
     let settings = since.settings;
-    if request.is_changed() || since.replaced {
+    if request.is_changed() || since.plan.replaced {
         return Some(Lane::Request);
     }
     let ticks = since.tick.saturating_sub(state.tick);
     let retarget = goal_now.is_some_and(|g| g != state.goal) && ticks >= settings.retarget_interval;
-    let edited = state.generation != since.generation;
+    let edited = state.generation != since.plan.generation;
     let (now, retry) = match status {
-        PathStatus::Pending => (true, false),
-        PathStatus::NoPath(NoPathReason::TargetMissing) => (goal_now.is_some(), false),
+        // Its grid is back (this unit's grid exists, or it would not be asked).
+        PathStatus::Pending | PathStatus::NoPath(NoPathReason::GridMissing) => (true, false),
+        PathStatus::NoPath(NoPathReason::TargetMissing | NoPathReason::TargetOnOtherGrid) => {
+            (goal_now.is_some(), false)
+        }
         // An edit may open the way; it cannot bring a start or goal into the grid
         // (a resized grid is replaced, which plans everything again).
         PathStatus::NoPath(reason) => (
@@ -103,10 +89,10 @@ fn needs_plan(
                 || retarget
                 || (path.continues && path.remaining() <= settings.replan_margin)
                 || (partial && path.is_finished() && ticks >= settings.retry_interval)
-                || (since.any_changed()
+                || (since.plan.any_changed
                     && path
                         .cells_ahead()
-                        .any(|c| since.footprint_changed(c, path.size)));
+                        .any(|c| since.plan.footprint_changed(c.x, c.y, path.size)));
             (now, partial && edited)
         }
     };
@@ -119,11 +105,67 @@ fn needs_plan(
     }
 }
 
-/// Puts every unit whose path needs (re)planning at the back of the FIFO. Starts the
-/// tick's diagnostics.
+/// Reads what changed on each grid since the last collection into its plan (made for
+/// grids seen for the first time).
+fn read_changes(planner: &mut Planner, grids: &Grids) {
+    for plan in &mut planner.grids {
+        plan.alive = false;
+    }
+    for (key, grid, _) in grids.iter() {
+        let i = planner.find_or_add(key);
+        let plan = &mut planner.grids[i];
+        let g = grid.grid();
+        let changes = grid.changes_since(plan.collect_cursor);
+        plan.collect_from = plan.collect_cursor;
+        plan.collect_cursor = grid.change_cursor();
+        plan.alive = true;
+        plan.any_changed = false;
+        // A plan made this tick was created replaced.
+        plan.replaced |= changes == Changes::Replaced;
+        if let Changes::Cells(cells) = changes
+            && !cells.is_empty()
+        {
+            plan.changed_bits.resize(g.len().div_ceil(64), 0);
+            for &c in cells {
+                if let Some(i) = g.index_of(c) {
+                    plan.changed_bits[i / 64] |= 1 << (i % 64);
+                }
+            }
+            plan.any_changed = true;
+        }
+        plan.generation = grid.generation();
+        plan.width = g.width() as i32;
+        plan.height = g.height() as i32;
+    }
+}
+
+/// Clears the change bits [`read_changes`] set.
+fn forget_changes(planner: &mut Planner, grids: &Grids) {
+    for plan in &mut planner.grids {
+        plan.replaced = false;
+        if !plan.any_changed {
+            continue;
+        }
+        plan.any_changed = false;
+        let Some((grid, _)) = grids.get(plan.key) else {
+            continue;
+        };
+        if let Changes::Cells(cells) = grid.changes_since(plan.collect_from) {
+            for &c in cells {
+                if let Some(i) = grid.grid().index_of(c) {
+                    plan.changed_bits[i / 64] = 0;
+                }
+            }
+        }
+    }
+}
+
+/// Puts every unit whose path needs (re)planning at the back of its grid's FIFO. A unit
+/// whose grid does not exist fails at once with [`NoPathReason::GridMissing`]. Starts
+/// the tick's diagnostics.
 #[expect(clippy::type_complexity, reason = "a system's query")]
 pub(crate) fn collect_requests(
-    grid: Res<PathingGrid>,
+    grids: Grids,
     settings: Res<PathingSettings>,
     mut planner: ResMut<Planner>,
     mut diag: ResMut<PathingDiagnostics>,
@@ -131,11 +173,13 @@ pub(crate) fn collect_requests(
         Entity,
         Ref<PathRequest>,
         &GridCell,
+        Option<&OnGrid>,
         &mut PlanState,
         &UnitPath,
-        &PathStatus,
+        &mut PathStatus,
     )>,
-    targets: Query<&GridCell>,
+    targets: Targets,
+    mut failed: MessageWriter<PathFailed>,
 ) {
     let started = Instant::now();
     let planner = &mut *planner;
@@ -145,52 +189,56 @@ pub(crate) fn collect_requests(
         total_served: diag.total_served,
         ..default()
     };
+    for plan in &mut planner.grids {
+        plan.diag = PathingDiagnostics {
+            tick: planner.tick,
+            total_served: plan.diag.total_served,
+            ..default()
+        };
+    }
+    read_changes(planner, &grids);
 
-    // The cells changed since the last collection, as bits.
-    let g = grid.grid();
-    let changes = grid.changes_since(planner.collect_cursor);
-    planner.collect_cursor = grid.change_cursor();
-    let mut bits = core::mem::take(&mut planner.changed_bits);
-    let marked = match changes {
-        Changes::Cells(cells) if !cells.is_empty() => {
-            bits.resize(g.len().div_ceil(64), 0);
-            for &c in cells {
-                if let Some(i) = g.index_of(c) {
-                    bits[i / 64] |= 1 << (i % 64);
-                }
+    for (entity, request, cell, on_grid, mut state, path, mut status) in &mut units {
+        let key = on_grid.map(|g| g.0);
+        let Some(i) = planner.find(key).filter(|&i| planner.grids[i].alive) else {
+            // No such grid: fail once, and again only when asked again.
+            let reason = NoPathReason::GridMissing;
+            if state.grid != key || request.is_changed() || *status != PathStatus::NoPath(reason) {
+                planner.withdraw(&mut state);
+                state.grid = key;
+                state.start = cell.0;
+                state.tick = planner.tick;
+                status.set_if_neq(PathStatus::NoPath(reason));
+                failed.write(PathFailed { entity, reason });
+                diag.served += 1;
+                diag.failed += 1;
             }
-            cells
-        }
-        _ => &[],
-    };
-    let since = Since {
-        tick: planner.tick,
-        generation: grid.generation(),
-        replaced: changes == Changes::Replaced,
-        changed: if marked.is_empty() { &[] } else { &bits },
-        grid_width: g.width() as i32,
-        grid_height: g.height() as i32,
-        settings: &settings,
-    };
-
-    for (entity, request, cell, mut state, path, status) in &mut units {
-        let waiting = state.ticket.map(|(_, lane)| lane);
+            continue;
+        };
+        let moved = state.grid != key;
+        let waiting = state.ticket.map(|(_, lane)| lane).filter(|_| !moved);
         if waiting == Some(Lane::Request) {
             continue;
         }
-        let goal_now = resolve_goal(&request, &targets);
-        let lane = needs_plan(&request, cell.0, &state, path, *status, goal_now, &since);
+        let lane = if moved {
+            Some(Lane::Request)
+        } else {
+            let goal_now = resolve_goal(&request, key, &targets).ok();
+            let since = Since {
+                tick: planner.tick,
+                plan: &planner.grids[i],
+                settings: &settings,
+            };
+            needs_plan(&request, cell.0, &state, path, *status, goal_now, &since)
+        };
         // A retrying unit that now needs a plan for another reason moves up.
-        if lane.is_some() && (waiting.is_none() || lane == Some(Lane::Request)) {
-            planner.enqueue(entity, &mut state, lane.unwrap_or(Lane::Request));
+        if let Some(lane) = lane
+            && (waiting.is_none() || lane == Lane::Request)
+        {
+            planner.enqueue(entity, &mut state, i, lane);
         }
     }
 
-    for &c in marked {
-        if let Some(i) = g.index_of(c) {
-            bits[i / 64] = 0;
-        }
-    }
-    planner.changed_bits = bits;
+    forget_changes(planner, &grids);
     diag.time += started.elapsed();
 }

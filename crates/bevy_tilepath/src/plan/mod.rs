@@ -1,5 +1,6 @@
 //! Planning: which units need a path ([`collect`]), and serving them in FIFO order
-//! under a budget ([`solve`]).
+//! under a budget ([`solve`]), grid by grid: every grid has its own [`grid_plan`]
+//! (FIFOs, distance fields, reachability, diagnostics); solver scratch is shared.
 //!
 //! A request flows one way: `collect` queues the unit; `solve` takes it from the queue
 //! into a [`job::Job`] (one read of the unit), answers it at once if it cannot be
@@ -13,28 +14,29 @@ pub(crate) mod collect;
 mod dispatch;
 mod engine;
 mod fields;
+mod grid_plan;
 mod job;
 mod reach;
 pub(crate) mod solve;
 mod threads;
 mod whole;
 
-use std::collections::VecDeque;
-
 use bevy::prelude::*;
 use tilepath::Cell;
 
-use crate::grid::ChangeCursor;
+use crate::grid::GridKey;
 use dispatch::Dispatch;
-use fields::FieldCache;
+use grid_plan::GridPlan;
 use job::Job;
-use reach::PerMobility;
 
 /// A unit's planning record (required by [`PathRequest`](crate::PathRequest)).
 #[derive(Component, Clone, Copy, Debug, Default)]
 pub(crate) struct PlanState {
-    /// The ticket of the unit's entry in a FIFO, and which, while it waits there.
+    /// The ticket of the unit's entry in a FIFO of [`grid`](Self::grid)'s plan, and
+    /// which, while it waits there.
     pub(crate) ticket: Option<(u64, Lane)>,
+    /// The grid the unit was last queued on (and its current answer planned on).
+    pub(crate) grid: GridKey,
     /// The goal cell the current answer was planned for.
     pub(crate) goal: Cell,
     /// The cell the current answer was planned from.
@@ -56,78 +58,68 @@ pub(crate) enum Lane {
     Retry = 1,
 }
 
-/// The plugin's private state: the FIFOs of waiting units and all reusable scratch.
+/// The plugin's private state: the plan of every grid and the scratch they share.
 #[derive(Resource)]
 pub(crate) struct Planner {
-    /// Waiting units with the ticket they were queued with, per [`Lane`]. An entry
-    /// whose ticket no longer matches its unit's [`PlanState::ticket`] was withdrawn
-    /// and is skipped.
-    lanes: [VecDeque<(Entity, u64)>; 2],
-    /// Entries of the lanes still waiting (withdrawn ones excluded).
-    waiting: u32,
+    /// One per grid: the default grid's first, then the maps' in the order they were
+    /// first seen.
+    grids: Vec<GridPlan>,
     next_ticket: u64,
     jobs: Vec<Job>,
     dispatch: Dispatch,
-    fields: FieldCache,
-    /// Connected components per mobility: goals out of reach answered at once.
-    reach: PerMobility<tilepath::Components>,
-    /// Clearance per mobility of the units bigger than one cell.
-    clearance: PerMobility<tilepath::Clearance>,
-    /// Where `collect` stopped reading the grid's change log.
-    collect_cursor: ChangeCursor,
-    /// One bit per cell: the cells changed since `collect` last ran.
-    changed_bits: Vec<u64>,
     pub(crate) tick: u64,
-    /// Running average of the work one request costs, for sizing batches.
-    avg_cost: u64,
+    /// The grid that goes first this tick (grids take turns, so that none is always
+    /// served last).
+    first: usize,
 }
 
 impl Default for Planner {
     fn default() -> Self {
         Self {
-            lanes: [VecDeque::new(), VecDeque::new()],
-            waiting: 0,
+            grids: vec![GridPlan::new(None)],
             next_ticket: 0,
             jobs: Vec::new(),
             dispatch: Dispatch::default(),
-            fields: FieldCache::default(),
-            reach: PerMobility::default(),
-            clearance: PerMobility::default(),
-            collect_cursor: ChangeCursor::default(),
-            changed_bits: Vec::new(),
             tick: 0,
-            avg_cost: 64,
+            first: 0,
         }
     }
 }
 
 impl Planner {
-    /// Puts `entity` at the back of `lane` (withdrawing it from where it waited).
-    fn enqueue(&mut self, entity: Entity, state: &mut PlanState, lane: Lane) {
+    /// The index of the plan of `key`'s grid, if there is one.
+    fn find(&self, key: GridKey) -> Option<usize> {
+        match key {
+            None => Some(0),
+            // Grids are few: a scan beats hashing.
+            Some(_) => self.grids.iter().position(|g| g.key == key),
+        }
+    }
+
+    /// The index of the plan of `key`'s grid, made if there is none yet.
+    fn find_or_add(&mut self, key: GridKey) -> usize {
+        self.find(key).unwrap_or_else(|| {
+            self.grids.push(GridPlan::new(key));
+            self.grids.len() - 1
+        })
+    }
+
+    /// Puts `entity` at the back of `lane` of grid `index`'s plan (withdrawing it from
+    /// where it waited).
+    fn enqueue(&mut self, entity: Entity, state: &mut PlanState, index: usize, lane: Lane) {
         self.withdraw(state);
         self.next_ticket += 1;
         state.ticket = Some((self.next_ticket, lane));
-        self.lanes[lane as usize].push_back((entity, self.next_ticket));
-        self.waiting += 1;
-    }
-
-    /// The next entry to serve: requests first, then retries.
-    fn pop(&mut self) -> Option<(Entity, u64, Lane)> {
-        if let Some((e, t)) = self.lanes[0].pop_front() {
-            return Some((e, t, Lane::Request));
-        }
-        let (e, t) = self.lanes[1].pop_front()?;
-        Some((e, t, Lane::Retry))
-    }
-
-    fn is_idle(&self) -> bool {
-        self.lanes.iter().all(VecDeque::is_empty)
+        state.grid = self.grids[index].key;
+        self.grids[index].push(entity, self.next_ticket, lane);
     }
 
     /// Withdraws a waiting unit (its entry stays in the FIFO and is skipped).
     fn withdraw(&mut self, state: &mut PlanState) {
-        if state.ticket.take().is_some() {
-            self.waiting -= 1;
+        if state.ticket.take().is_some()
+            && let Some(i) = self.find(state.grid)
+        {
+            self.grids[i].waiting -= 1;
         }
     }
 }

@@ -1,15 +1,19 @@
-//! Serving the FIFO batch by batch under the budget: take, solve, deliver.
+//! Serving the FIFOs batch by batch under the budget: take, solve, deliver; grid by
+//! grid, the budget shared between them.
 
-use std::collections::VecDeque;
+use core::time::Duration;
 
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
 
-use super::collect::resolve_goal;
+use super::collect::{Targets, resolve_goal};
+use super::dispatch::Dispatch;
+use super::grid_plan::GridPlan;
 use super::job::{Answer, Job};
 use super::{PlanState, Planner};
+use crate::grid::GridsMut;
 use crate::{
-    GridCell, NoPathReason, PathFailed, PathFound, PathRequest, PathStatus, PathingBudget,
+    GridCell, NoPathReason, OnGrid, PathFailed, PathFound, PathRequest, PathStatus, PathingBudget,
     PathingDiagnostics, PathingGrid, PathingSettings, UnitPath,
 };
 
@@ -19,161 +23,258 @@ type Units<'w, 's> = Query<
     (
         &'static PathRequest,
         &'static GridCell,
+        Option<&'static OnGrid>,
         &'static mut PlanState,
         &'static mut UnitPath,
         &'static mut PathStatus,
     ),
 >;
 
-/// Serves waiting requests in FIFO order, batch by batch, until the budget is spent
-/// (at least one request a tick, so the FIFO always moves). Repairs the kept distance
-/// fields first, charging that work to the budget.
+/// What one grid may spend this tick.
+#[derive(Clone, Copy)]
+enum Share {
+    /// Units of work.
+    Expansions(u64),
+    /// Until this much time has passed since the pathing systems started this tick.
+    Until(Duration),
+    Unlimited,
+}
+
+/// What every grid's serving shares: the settings, the units, the messages.
+struct Serve<'a, 'uw, 'us, 'tw, 'ts, 'fw, 'xw> {
+    settings: &'a PathingSettings,
+    units: &'a mut Units<'uw, 'us>,
+    targets: &'a Targets<'tw, 'ts>,
+    found: &'a mut MessageWriter<'fw, PathFound>,
+    failed: &'a mut MessageWriter<'xw, PathFailed>,
+    tick: u64,
+    /// When the pathing systems started this tick (collect's time included).
+    started: Instant,
+    before: Duration,
+}
+
+/// Serves waiting requests grid by grid, each in FIFO order, batch by batch, until its
+/// share of the budget is spent (at least one request a tick on every grid with
+/// requests waiting, so every FIFO always moves). Grids take turns going first; a grid
+/// that needs less than its share leaves the rest to those after it. Repairs each
+/// grid's kept distance fields first, charging that work to its share.
 #[expect(clippy::too_many_arguments, reason = "a system's parameters")]
 pub(crate) fn solve_requests(
-    mut grid: ResMut<PathingGrid>,
+    mut grids: GridsMut,
     settings: Res<PathingSettings>,
     mut planner: ResMut<Planner>,
     mut diag: ResMut<PathingDiagnostics>,
     mut units: Units,
-    targets: Query<&GridCell>,
+    targets: Targets,
     mut found: MessageWriter<PathFound>,
     mut failed: MessageWriter<PathFailed>,
 ) {
     let started = Instant::now();
     let before = diag.time;
-    let planner = &mut *planner;
-    let tick = planner.tick;
-
-    let mut spent = planner.fields.maintain(&grid)
-        + planner.reach.maintain(&grid)
-        + planner.clearance.maintain(&grid);
-    diag.fields_repaired = planner.fields.repaired();
-
-    while !planner.is_idle() {
-        let remaining = match settings.budget {
-            PathingBudget::Expansions(n) => n.saturating_sub(spent),
-            PathingBudget::Time(t) if before + started.elapsed() >= t => 0,
-            PathingBudget::Time(_) | PathingBudget::Unlimited => u64::MAX,
+    let Planner {
+        grids: plans,
+        jobs,
+        dispatch,
+        tick,
+        first,
+        ..
+    } = &mut *planner;
+    let mut serve = Serve {
+        settings: &settings,
+        units: &mut units,
+        targets: &targets,
+        found: &mut found,
+        failed: &mut failed,
+        tick: *tick,
+        started,
+        before,
+    };
+    let n = plans.len();
+    let mut spent = 0_u64;
+    for k in 0..n {
+        let i = (*first + k) % n;
+        let left = (n - k) as u64;
+        let share = match settings.budget {
+            PathingBudget::Expansions(total) => {
+                Share::Expansions(total.saturating_sub(spent) / left)
+            }
+            PathingBudget::Time(total) => {
+                let used = before + started.elapsed();
+                Share::Until(used + total.saturating_sub(used) / left as u32)
+            }
+            PathingBudget::Unlimited => Share::Unlimited,
         };
-        if remaining == 0 && diag.served > 0 {
-            break;
-        }
-        let batch = match settings.budget {
-            PathingBudget::Expansions(_) => (remaining / planner.avg_cost.max(1)).clamp(1, 1 << 16),
-            PathingBudget::Time(_) => 1024,
-            PathingBudget::Unlimited => 1 << 16,
-        } as usize;
-
-        take(planner, &units, &targets, &grid, &settings, batch);
-        if planner.jobs.is_empty() {
-            continue;
-        }
-        diag.batches += 1;
-        let (work, built) = planner
-            .fields
-            .assign(grid.grid(), &settings, &mut planner.jobs, tick);
-        spent += work
-            + planner
-                .reach
-                .prepare(grid.grid(), planner.jobs.iter().map(|j| j.mobility))
-            + planner.clearance.prepare(
-                grid.grid(),
-                planner
-                    .jobs
-                    .iter()
-                    .filter(|j| j.size > 1)
-                    .map(|j| j.mobility),
-            );
-        diag.fields_built += built;
-        planner.dispatch.solve(
-            grid.grid(),
-            &settings,
-            &mut planner.jobs,
-            &planner.fields,
-            &planner.reach,
-            &planner.clearance,
-        );
-
-        let mut batch_work = 0;
-        for job in &planner.jobs {
-            batch_work += job.work;
-            deliver(
-                job,
-                &mut units,
-                &mut diag,
-                &mut found,
-                &mut failed,
-                tick,
-                grid.generation(),
-            );
-        }
-        spent += batch_work;
-        let per_job = batch_work / planner.jobs.len() as u64;
-        planner.avg_cost = ((planner.avg_cost * 3 + per_job) / 4).max(1);
+        let plan = &mut plans[i];
+        let grid = grids.get_mut(plan.key);
+        spent += serve_grid(plan, grid, share, jobs, dispatch, &mut serve);
     }
-    planner.jobs.clear();
-    if planner.waiting == 0 {
-        planner.lanes.iter_mut().for_each(VecDeque::clear); // only withdrawn entries
-    }
-    // Edits made after `collect` ran stay in the log for the next collection.
-    grid.forget_changes_before(planner.collect_cursor);
+    *first = (*first + 1) % n.max(1);
 
-    diag.expanded = spent;
-    diag.waiting = planner.waiting;
+    // Every grid's share of the tick, and the sum.
+    for plan in plans.iter_mut() {
+        let d = &mut plan.diag;
+        d.total_served += u64::from(d.served);
+        diag.served += d.served;
+        diag.waiting += d.waiting;
+        diag.failed += d.failed;
+        diag.fields_built += d.fields_built;
+        diag.fields_repaired += d.fields_repaired;
+        diag.served_by_field += d.served_by_field;
+        diag.expanded += d.expanded;
+        diag.batches += d.batches;
+        if let Some(e) = plan.key
+            && let Some(mut map) = grids.map_mut(e)
+        {
+            map.set_diagnostics(plan.diag);
+        }
+    }
+    // The plans of grids that are gone, once nobody waits there.
+    plans.retain(|p| p.key.is_none() || p.alive || !p.is_idle());
     diag.total_served += u64::from(diag.served);
     diag.time = before + started.elapsed();
 }
 
-/// Takes up to `batch` waiting requests into `planner.jobs`, reading each unit once
-/// and answering at once what cannot be searched.
+/// Serves one grid's FIFOs within `share`; returns the work spent.
+fn serve_grid(
+    plan: &mut GridPlan,
+    grid: Option<&mut PathingGrid>,
+    share: Share,
+    jobs: &mut Vec<Job>,
+    dispatch: &mut Dispatch,
+    s: &mut Serve<'_, '_, '_, '_, '_, '_, '_>,
+) -> u64 {
+    let grid_started = Instant::now();
+    plan.alive = grid.is_some();
+    let mut spent = 0;
+    if let Some(grid) = grid.as_deref() {
+        spent +=
+            plan.fields.maintain(grid) + plan.reach.maintain(grid) + plan.clearance.maintain(grid);
+        plan.diag.fields_repaired = plan.fields.repaired();
+    }
+    while !plan.is_idle() {
+        let remaining = match share {
+            Share::Expansions(n) => n.saturating_sub(spent),
+            Share::Until(t) if s.before + s.started.elapsed() >= t => 0,
+            Share::Until(_) | Share::Unlimited => u64::MAX,
+        };
+        if remaining == 0 && plan.diag.served > 0 {
+            break;
+        }
+        let batch = match share {
+            Share::Expansions(_) => (remaining / plan.avg_cost.max(1)).clamp(1, 1 << 16),
+            Share::Until(_) => 1024,
+            Share::Unlimited => 1 << 16,
+        } as usize;
+
+        take(plan, jobs, s, grid.as_deref(), batch);
+        if jobs.is_empty() {
+            continue;
+        }
+        plan.diag.batches += 1;
+        let generation = grid.as_deref().map_or(0, PathingGrid::generation);
+        if let Some(grid) = grid.as_deref() {
+            let (work, built) = plan.fields.assign(grid.grid(), s.settings, jobs, s.tick);
+            spent += work
+                + plan
+                    .reach
+                    .prepare(grid.grid(), jobs.iter().map(|j| j.mobility))
+                + plan.clearance.prepare(
+                    grid.grid(),
+                    jobs.iter().filter(|j| j.size > 1).map(|j| j.mobility),
+                );
+            plan.diag.fields_built += built;
+            dispatch.solve(
+                grid.grid(),
+                s.settings,
+                jobs,
+                &plan.fields,
+                &plan.reach,
+                &plan.clearance,
+            );
+        }
+
+        let mut batch_work = 0;
+        for job in jobs.iter() {
+            batch_work += job.work;
+            deliver(job, s, &mut plan.diag, generation);
+        }
+        spent += batch_work;
+        let per_job = batch_work / jobs.len() as u64;
+        plan.avg_cost = ((plan.avg_cost * 3 + per_job) / 4).max(1);
+    }
+    jobs.clear();
+    plan.clear_withdrawn();
+    // Edits made after `collect` ran stay in the log for the next collection.
+    if let Some(grid) = grid {
+        grid.forget_changes_before(plan.collect_cursor);
+    }
+    plan.diag.expanded = spent;
+    plan.diag.waiting = plan.waiting;
+    plan.diag.time += grid_started.elapsed();
+    spent
+}
+
+/// Takes up to `batch` waiting requests of `plan` into `jobs`, reading each unit once
+/// and answering at once what cannot be searched (everything, when the grid is gone).
 fn take(
-    planner: &mut Planner,
-    units: &Units,
-    targets: &Query<&GridCell>,
-    grid: &PathingGrid,
-    settings: &PathingSettings,
+    plan: &mut GridPlan,
+    jobs: &mut Vec<Job>,
+    s: &Serve<'_, '_, '_, '_, '_, '_, '_>,
+    grid: Option<&PathingGrid>,
     batch: usize,
 ) {
-    planner.jobs.clear();
-    while planner.jobs.len() < batch {
-        let Some((entity, ticket, lane)) = planner.pop() else {
+    jobs.clear();
+    while jobs.len() < batch {
+        let Some((entity, ticket, lane)) = plan.pop() else {
             break;
         };
-        let Ok((request, cell, state, _, _)) = units.get(entity) else {
+        let Ok((request, cell, on_grid, state, _, _)) = s.units.get(entity) else {
             continue; // despawned, or withdrawn when its request or cell was removed
         };
         if state.ticket != Some((ticket, lane)) {
             continue; // withdrawn, and perhaps queued again further back
         }
-        planner.waiting -= 1;
-        let goal = resolve_goal(request, targets);
-        let g = grid.grid();
-        let reason = if grid.too_large().is_some() {
-            Some(NoPathReason::GridTooLarge)
-        } else if grid.is_empty() {
-            Some(NoPathReason::NoGrid)
-        } else if !g.contains(cell.0) {
-            Some(NoPathReason::StartOutsideGrid)
-        } else if goal.is_none() {
-            Some(NoPathReason::TargetMissing)
-        } else if goal.is_some_and(|c| !g.contains(c)) {
-            Some(NoPathReason::GoalOutsideGrid)
-        } else if request.size == 0
-            || request.size > tilepath::MAX_UNIT_SIZE
-            || u32::from(request.size) > g.width().min(g.height())
-        {
-            Some(NoPathReason::UnitSize)
-        } else {
-            None
+        if on_grid.map(|g| g.0) != plan.key {
+            // Moved to another grid since it was queued: the next collection withdraws
+            // it from here and queues it there.
+            continue;
+        }
+        plan.waiting -= 1;
+        let goal = resolve_goal(request, plan.key, s.targets);
+        let reason = match grid {
+            None => Some(NoPathReason::GridMissing),
+            Some(grid) => {
+                let g = grid.grid();
+                if let Some(reason) = grid.failure() {
+                    Some(reason)
+                } else if grid.is_empty() {
+                    Some(NoPathReason::NoGrid)
+                } else if !g.contains(cell.0) {
+                    Some(NoPathReason::StartOutsideGrid)
+                } else {
+                    match goal {
+                        Err(reason) => Some(reason),
+                        Ok(c) if !g.contains(c) => Some(NoPathReason::GoalOutsideGrid),
+                        Ok(_)
+                            if request.size == 0
+                                || request.size > tilepath::MAX_UNIT_SIZE
+                                || u32::from(request.size) > g.width().min(g.height()) =>
+                        {
+                            Some(NoPathReason::UnitSize)
+                        }
+                        Ok(_) => None,
+                    }
+                }
+            }
         };
-        planner.jobs.push(Job {
+        jobs.push(Job {
             entity,
             start: cell.0,
             goal: goal.unwrap_or(cell.0),
             mobility: request.mobility,
             connectivity: request.connectivity,
             mode: request.mode,
-            max_expansions: request.max_expansions.unwrap_or(settings.max_expansions),
+            max_expansions: request.max_expansions.unwrap_or(s.settings.max_expansions),
             size: request.size,
             field: None,
             answer: reason.map_or(Answer::Unsolved, Answer::NoPath),
@@ -185,21 +286,21 @@ fn take(
 /// Writes a job's answer to its unit and reports it.
 fn deliver(
     job: &Job,
-    units: &mut Units,
+    s: &mut Serve<'_, '_, '_, '_, '_, '_, '_>,
     diag: &mut PathingDiagnostics,
-    found: &mut MessageWriter<PathFound>,
-    failed: &mut MessageWriter<PathFailed>,
-    tick: u64,
     generation: u64,
 ) {
-    let Ok((_, _, mut state, mut path, mut status)) = units.get_mut(job.entity) else {
+    let Ok((_, _, _, mut state, mut path, mut status)) = s.units.get_mut(job.entity) else {
         return; // taken from this query in this system: cannot happen
     };
     state.ticket = None;
-    state.tick = tick;
+    state.tick = s.tick;
     state.generation = generation;
     state.start = job.start;
-    if job.answer != Answer::NoPath(NoPathReason::TargetMissing) {
+    if !matches!(
+        job.answer,
+        Answer::NoPath(NoPathReason::TargetMissing | NoPathReason::TargetOnOtherGrid)
+    ) {
         state.goal = job.goal;
     }
     diag.served += 1;
@@ -220,7 +321,7 @@ fn deliver(
                 Some(reason) => PathStatus::Partial(reason),
             });
             diag.served_by_field += u32::from(route.by_field);
-            found.write(PathFound {
+            s.found.write(PathFound {
                 entity: job.entity,
                 goal: job.goal,
                 complete: route.short.is_none(),
@@ -231,7 +332,7 @@ fn deliver(
         Answer::NoPath(reason) => {
             status.set_if_neq(PathStatus::NoPath(reason));
             diag.failed += 1;
-            failed.write(PathFailed {
+            s.failed.write(PathFailed {
                 entity: job.entity,
                 reason,
             });
@@ -240,7 +341,7 @@ fn deliver(
             debug_assert!(false, "every job of a batch is answered");
             status.set_if_neq(PathStatus::NoPath(NoPathReason::Unreachable));
             diag.failed += 1;
-            failed.write(PathFailed {
+            s.failed.write(PathFailed {
                 entity: job.entity,
                 reason: NoPathReason::Unreachable,
             });

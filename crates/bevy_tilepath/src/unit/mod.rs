@@ -1,5 +1,6 @@
 //! The components a unit carries: where it is, what it asked for, what it got.
 
+mod on_grid;
 mod path;
 mod request;
 mod status;
@@ -7,6 +8,7 @@ mod status;
 use bevy::prelude::*;
 use tilepath::Cell;
 
+pub use on_grid::OnGrid;
 pub use path::UnitPath;
 pub use request::{PathGoal, PathRequest, SearchMode};
 pub use status::{NoPathReason, PathStatus};

@@ -11,12 +11,20 @@ pub enum NoPathReason {
     /// The mirrored tilemap is larger than a grid can be
     /// ([`Grid::MAX_SIDE`](tilepath::Grid::MAX_SIDE)).
     GridTooLarge,
+    /// The unit's [`OnGrid`](crate::OnGrid) entity has no
+    /// [`PathingMap`](crate::PathingMap): it never had one, or it was despawned.
+    GridMissing,
+    /// The layers mirrored into the grid disagree (size, grid size, layout, anchor or
+    /// transform): the grid is empty until they agree again.
+    LayersMismatch,
     /// The unit's [`GridCell`] is outside the grid.
     StartOutsideGrid,
     /// The goal cell is outside the grid.
     GoalOutsideGrid,
     /// The chased entity was despawned or has no [`GridCell`].
     TargetMissing,
+    /// The chased entity walks on another grid (see [`OnGrid`](crate::OnGrid)).
+    TargetOnOtherGrid,
     /// The goal cell is blocked for the unit's mobility.
     GoalBlocked,
     /// No route leads to the goal.

@@ -1,0 +1,115 @@
+//! One grid's plan: its FIFOs of waiting units, its distance fields and reachability,
+//! where it read the grid's change log, and its diagnostics.
+
+use std::collections::VecDeque;
+
+use bevy::prelude::*;
+
+use super::Lane;
+use super::fields::FieldCache;
+use super::reach::PerMobility;
+use crate::PathingDiagnostics;
+use crate::grid::{ChangeCursor, GridKey};
+
+/// What the plugin keeps for one grid between ticks.
+pub(crate) struct GridPlan {
+    /// The grid it plans on.
+    pub(super) key: GridKey,
+    /// Waiting units with the ticket they were queued with, per [`Lane`]. An entry
+    /// whose ticket no longer matches its unit's
+    /// [`PlanState::ticket`](super::PlanState::ticket) was withdrawn and is skipped.
+    lanes: [VecDeque<(Entity, u64)>; 2],
+    /// Entries of the lanes still waiting (withdrawn ones excluded).
+    pub(super) waiting: u32,
+    pub(super) fields: FieldCache,
+    /// Connected components per mobility: goals out of reach answered at once.
+    pub(super) reach: PerMobility<tilepath::Components>,
+    /// Clearance per mobility of the units bigger than one cell.
+    pub(super) clearance: PerMobility<tilepath::Clearance>,
+    /// Where `collect` stopped reading the grid's change log.
+    pub(super) collect_cursor: ChangeCursor,
+    /// Where `collect` started reading it this tick.
+    pub(super) collect_from: ChangeCursor,
+    /// One bit per cell: the cells changed since `collect` last ran.
+    pub(super) changed_bits: Vec<u64>,
+    /// Whether any bit of `changed_bits` is set this tick.
+    pub(super) any_changed: bool,
+    /// The grid was replaced since the last collection.
+    pub(super) replaced: bool,
+    /// The grid's generation and size when collected this tick.
+    pub(super) generation: u64,
+    pub(super) width: i32,
+    pub(super) height: i32,
+    /// The grid existed when collected this tick.
+    pub(super) alive: bool,
+    /// Running average of the work one request costs, for sizing batches.
+    pub(super) avg_cost: u64,
+    /// This tick's diagnostics of this grid.
+    pub(super) diag: PathingDiagnostics,
+}
+
+impl GridPlan {
+    pub(super) fn new(key: GridKey) -> Self {
+        Self {
+            key,
+            lanes: [VecDeque::new(), VecDeque::new()],
+            waiting: 0,
+            fields: FieldCache::default(),
+            reach: PerMobility::default(),
+            clearance: PerMobility::default(),
+            collect_cursor: ChangeCursor::default(),
+            collect_from: ChangeCursor::default(),
+            changed_bits: Vec::new(),
+            any_changed: false,
+            // A grid seen for the first time plans every unit on it.
+            replaced: true,
+            generation: 0,
+            width: 0,
+            height: 0,
+            alive: false,
+            avg_cost: 64,
+            diag: PathingDiagnostics::default(),
+        }
+    }
+
+    pub(super) fn push(&mut self, entity: Entity, ticket: u64, lane: Lane) {
+        self.lanes[lane as usize].push_back((entity, ticket));
+        self.waiting += 1;
+    }
+
+    /// The next entry to serve: requests first, then retries.
+    pub(super) fn pop(&mut self) -> Option<(Entity, u64, Lane)> {
+        if let Some((e, t)) = self.lanes[0].pop_front() {
+            return Some((e, t, Lane::Request));
+        }
+        let (e, t) = self.lanes[1].pop_front()?;
+        Some((e, t, Lane::Retry))
+    }
+
+    pub(super) fn is_idle(&self) -> bool {
+        self.lanes.iter().all(VecDeque::is_empty)
+    }
+
+    /// Drops the withdrawn entries once nobody waits any more.
+    pub(super) fn clear_withdrawn(&mut self) {
+        if self.waiting == 0 {
+            self.lanes.iter_mut().for_each(VecDeque::clear);
+        }
+    }
+
+    /// Whether a cell under the `size x size` footprint anchored at `(x, y)` changed
+    /// since the last collection.
+    pub(super) fn footprint_changed(&self, x: i32, y: i32, size: u8) -> bool {
+        let n = i32::from(size.max(1));
+        (0..n).any(|dy| (0..n).any(|dx| self.cell_changed(x + dx, y + dy)))
+    }
+
+    /// Whether cell `(x, y)` changed since the last collection.
+    pub(super) fn cell_changed(&self, x: i32, y: i32) -> bool {
+        if !self.any_changed || !(0..self.width).contains(&x) || !(0..self.height).contains(&y) {
+            return false;
+        }
+        let i = y as usize * self.width as usize + x as usize;
+        self.changed_bits[i / 64] & (1 << (i % 64)) != 0
+    }
+}
