@@ -5,8 +5,9 @@ use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 use bevy::tasks::{ComputeTaskPool, TaskPool};
 use tilepath::Grid;
 
-use super::engine::{Scratch, solve_job};
+use super::engine::{Help, Scratch, solve_job};
 use super::fields::FieldCache;
+use super::guides::GuideCache;
 use super::job::{Answer, Job};
 use super::reach::ReachCache;
 use super::threads::SolverThreads;
@@ -39,13 +40,18 @@ impl Dispatch {
         jobs: &mut [Job],
         fields: &FieldCache,
         reach: &ReachCache,
+        guides: &GuideCache,
     ) {
         let window = settings.window_distance;
         self.whole.set_limit(settings.whole_grid_solvers);
         let whole = &self.whole;
         let solve = |job: &mut Job, s: &mut Scratch| {
             if job.answer == Answer::Unsolved {
-                solve_job(job, grid, fields, reach.get(job.mobility), s, whole, window);
+                let helps = Help {
+                    reach: reach.get(job.mobility),
+                    guide: guides.get(job.mobility, job.connectivity),
+                };
+                solve_job(job, grid, fields, helps, s, whole, window);
             }
         };
         let parts = match (settings.threads, settings.parallelism) {

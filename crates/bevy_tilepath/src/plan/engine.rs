@@ -12,7 +12,9 @@
 
 #[cfg(doc)]
 use tilepath::UNREACHABLE_EXPANSIONS;
-use tilepath::{AStar, Components, Connectivity, Greedy, Grid, GridPath8, Jps, PathResult};
+use tilepath::{
+    AStar, Components, Connectivity, Greedy, Grid, GridPath8, Jps, Landmarks, PathResult,
+};
 
 use super::fields::FieldCache;
 use super::job::{Answer, Job, Route};
@@ -40,17 +42,29 @@ impl Scratch {
     }
 }
 
+/// What the plugin keeps for a job's mobility and connectivity that makes searches
+/// cheaper.
+#[derive(Clone, Copy)]
+pub(crate) struct Help<'a> {
+    /// Which cells can reach which.
+    pub(crate) reach: Option<&'a Components>,
+    /// Landmarks for whole-grid jump point searches.
+    pub(crate) guide: Option<&'a Landmarks>,
+}
+
 /// Answers `job` (which must be [`Answer::Unsolved`]).
 pub(crate) fn solve_job(
     job: &mut Job,
     grid: &Grid,
     fields: &FieldCache,
-    reach: Option<&Components>,
+    help: Help<'_>,
     s: &mut Scratch,
     whole: &WholeGridPool,
     window: u32,
 ) {
-    let reachable = reach.is_none_or(|p| p.is_reachable(job.start, job.goal));
+    let reachable = help
+        .reach
+        .is_none_or(|p| p.is_reachable(job.start, job.goal));
     if let Some(i) = job.field
         && let Some(route) = fields.route(i, job)
     {
@@ -90,7 +104,7 @@ pub(crate) fn solve_job(
         None => {
             let mut solver = whole.borrow();
             solver.set_max_expansions(job.max_expansions);
-            match search_whole(&mut solver, reach, grid, job) {
+            match search_whole(&mut solver, help, grid, job) {
                 Ok(r) => {
                     let weight = if Jps::applies_to(job.mobility) {
                         JUMP_POINT_WORK
@@ -146,27 +160,33 @@ fn search(
     }
 }
 
-/// A whole-grid search, bounded when `reach` says the goal is out of reach.
+/// A whole-grid search, bounded when `help.reach` says the goal is out of reach, and
+/// guided by `help.guide`'s landmarks if there are any.
 fn search_whole(
     solver: &mut Jps,
-    reach: Option<&Components>,
+    help: Help<'_>,
     grid: &Grid,
     job: &Job,
 ) -> Result<PathResult<GridPath8>, tilepath::PathError> {
-    let Some(parts) = reach else {
-        return match job.connectivity {
-            Connectivity::Eight => solver.build_path8(grid, job.start, job.goal, job.mobility),
-            Connectivity::Four => solver
-                .build_path(grid, job.start, job.goal, job.mobility)
-                .map(|r| r.map_path(GridPath8::from)),
-        };
-    };
-    match job.connectivity {
-        Connectivity::Eight => {
-            solver.build_path8_in(parts, grid, job.start, job.goal, job.mobility)
+    let (from, to, mobility) = (job.start, job.goal, job.mobility);
+    let eight = job.connectivity == Connectivity::Eight;
+    let r = match (help.reach, help.guide) {
+        (Some(parts), Some(guide)) if eight => {
+            return solver.build_path8_in_guided(parts, guide, grid, from, to, mobility);
         }
-        Connectivity::Four => solver
-            .build_path_in(parts, grid, job.start, job.goal, job.mobility)
-            .map(|r| r.map_path(GridPath8::from)),
-    }
+        (Some(parts), Some(guide)) => {
+            solver.build_path_in_guided(parts, guide, grid, from, to, mobility)
+        }
+        (Some(parts), None) if eight => {
+            return solver.build_path8_in(parts, grid, from, to, mobility);
+        }
+        (Some(parts), None) => solver.build_path_in(parts, grid, from, to, mobility),
+        (None, Some(guide)) if eight => {
+            return solver.build_path8_guided(guide, grid, from, to, mobility);
+        }
+        (None, Some(guide)) => solver.build_path_guided(guide, grid, from, to, mobility),
+        (None, None) if eight => return solver.build_path8(grid, from, to, mobility),
+        (None, None) => solver.build_path(grid, from, to, mobility),
+    };
+    r.map(|r| r.map_path(GridPath8::from))
 }

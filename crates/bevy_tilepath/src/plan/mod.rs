@@ -4,8 +4,8 @@
 //! A request flows one way: `collect` queues the unit; `solve` takes it from the queue
 //! into a [`job::Job`] (one read of the unit), answers it at once if it cannot be
 //! searched, lets [`fields`] serve crowds heading for one cell, [`engine`] pick and run
-//! the search for the rest (with [`reach`] telling goals out of reach apart, and
-//! [`whole`] lending whole-grid solvers; [`dispatch`] spreads a batch over [`threads`]),
+//! the search for the rest (with [`reach`] telling goals out of reach apart,
+//! [`guides`] guiding long searches and [`whole`] lending whole-grid solvers; [`dispatch`] spreads a batch over [`threads`]),
 //! and writes
 //! the one [`job::Answer`] back to the unit (one write).
 
@@ -13,6 +13,7 @@ pub(crate) mod collect;
 mod dispatch;
 mod engine;
 mod fields;
+mod guides;
 mod job;
 mod reach;
 pub(crate) mod solve;
@@ -27,6 +28,7 @@ use tilepath::Cell;
 use crate::grid::ChangeCursor;
 use dispatch::Dispatch;
 use fields::FieldCache;
+use guides::GuideCache;
 use job::Job;
 use reach::ReachCache;
 
@@ -70,6 +72,7 @@ pub(crate) struct Planner {
     dispatch: Dispatch,
     fields: FieldCache,
     reach: ReachCache,
+    guides: GuideCache,
     /// Where `collect` stopped reading the grid's change log.
     collect_cursor: ChangeCursor,
     /// One bit per cell: the cells changed since `collect` last ran.
@@ -89,6 +92,7 @@ impl Default for Planner {
             dispatch: Dispatch::default(),
             fields: FieldCache::default(),
             reach: ReachCache::default(),
+            guides: GuideCache::default(),
             collect_cursor: ChangeCursor::default(),
             changed_bits: Vec::new(),
             tick: 0,

@@ -44,7 +44,9 @@ pub(crate) fn solve_requests(
     let planner = &mut *planner;
     let tick = planner.tick;
 
-    let mut spent = planner.fields.maintain(&grid) + planner.reach.maintain(&grid);
+    let mut spent = planner.fields.maintain(&grid)
+        + planner.reach.maintain(&grid)
+        + planner.guides.maintain(&grid, settings.landmarks);
     diag.fields_repaired = planner.fields.repaired();
 
     while !planner.is_idle() {
@@ -70,7 +72,11 @@ pub(crate) fn solve_requests(
         let (work, built) = planner
             .fields
             .assign(grid.grid(), &settings, &mut planner.jobs, tick);
-        spent += work + planner.reach.prepare(grid.grid(), &planner.jobs);
+        spent += work
+            + planner.reach.prepare(grid.grid(), &planner.jobs)
+            + planner
+                .guides
+                .prepare(grid.grid(), &planner.jobs, settings.window_distance);
         diag.fields_built += built;
         planner.dispatch.solve(
             grid.grid(),
@@ -78,6 +84,7 @@ pub(crate) fn solve_requests(
             &mut planner.jobs,
             &planner.fields,
             &planner.reach,
+            &planner.guides,
         );
 
         let mut batch_work = 0;
