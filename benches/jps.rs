@@ -8,22 +8,54 @@
 //!   `32room_000` tiled 8x8, and a seeded random map with 25% walls. A* (seconds a
 //!   route on the tiled map) is timed once per route, outside criterion.
 //!
-//! Before each group, the median time of one query over the sample (each query timed
-//! alone, the fastest of a few runs) is printed, with the nodes each search expanded.
-//! `JPS_BENCH_4096=0` skips the 4096x4096 maps.
+//! - `jps_rooms/<map>`: with `JPS_BENCH_MAP=PATH`, the map and scenarios the maze
+//!   example exports (`maze --map rooms --size 1024 --units 300 --export PATH`: the
+//!   big-map scenario's map and far-goal routes), 300 routes.
+//!
+//! Every group also times jump point search guided by 16 [`Landmarks`] (`jps8_guided`;
+//! built before the group, outside the timings, its build time and memory printed).
+//!
+//! Before each group, the median and mean time of one query over the sample (each
+//! query timed alone, the fastest of a few runs) is printed, with the nodes each search
+//! expanded. `JPS_BENCH_4096=0` skips the 4096x4096 maps.
 
 mod support;
-
-use support::median_us;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::RngExt;
 use std::hint::black_box;
-use std::time::Duration;
-use tilepath::{AStar, Cell, Grid, Jps, Mobility, TileKind};
+use std::time::{Duration, Instant};
+use tilepath::{AStar, Cell, Connectivity, Grid, Jps, Landmarks, Mobility, TileKind};
 use tilepath_testkit::MOVING_AI_MAPS;
 
 const MOBILITY: Mobility = Mobility::FLOOR_ONLY;
+
+/// Landmarks the guided searches take.
+const LANDMARKS: usize = 16;
+
+/// Median and mean over `queries` of the fastest of `runs` timings of `query`, in
+/// microseconds.
+fn median_us(
+    queries: &[(Cell, Cell)],
+    runs: usize,
+    mut query: impl FnMut(Cell, Cell),
+) -> (f64, f64) {
+    let mut times: Vec<f64> = queries
+        .iter()
+        .map(|&(s, g)| {
+            (0..runs)
+                .map(|_| {
+                    let t = Instant::now();
+                    query(s, g);
+                    t.elapsed().as_secs_f64() * 1e6
+                })
+                .fold(f64::INFINITY, f64::min)
+        })
+        .collect();
+    let mean = times.iter().sum::<f64>() / times.len() as f64;
+    times.sort_by(f64::total_cmp);
+    (times[times.len() / 2], mean)
+}
 
 /// Checks that both solvers agree on every query, prints their medians and
 /// expansions, and benchmarks them side by side.
@@ -37,30 +69,49 @@ fn compare(
 ) {
     let mut astar = AStar::for_grid(grid);
     let mut jps = Jps::for_grid(grid);
-    let (mut a_expanded, mut j_expanded) = (0u64, 0u64);
+    let built = Instant::now();
+    let guide = Landmarks::new(grid, MOBILITY, Connectivity::Eight, LANDMARKS).unwrap();
+    let built = built.elapsed();
+    let (mut a_expanded, mut j_expanded, mut l_expanded) = (0u64, 0u64, 0u64);
     for &(s, g) in queries {
         let a = astar.build_path8(grid, s, g, MOBILITY).unwrap();
         let j = jps.build_path8(grid, s, g, MOBILITY).unwrap();
-        assert!(
-            (a.route.cost - j.route.cost).abs() < 1e-6 * a.route.cost.max(1.0),
-            "{group}: {s} -> {g}: A* {:?}, JPS {:?}",
-            a.route,
-            j.route
-        );
+        let l = jps
+            .build_path8_guided(&guide, grid, s, g, MOBILITY)
+            .unwrap();
+        for (name, r) in [("JPS", &j), ("guided JPS", &l)] {
+            assert!(
+                (a.route.cost - r.route.cost).abs() < 1e-6 * a.route.cost.max(1.0),
+                "{group}: {s} -> {g}: A* {:?}, {name} {:?}",
+                a.route,
+                r.route
+            );
+        }
         a_expanded += u64::from(a.expanded);
         j_expanded += u64::from(j.expanded);
+        l_expanded += u64::from(l.expanded);
     }
-    let a_us = median_us(queries, runs, |s, g| {
+    let (a_us, a_mean) = median_us(queries, runs, |s, g| {
         black_box(astar.build_path8(grid, s, g, MOBILITY).unwrap().route.cost);
     });
-    let j_us = median_us(queries, runs, |s, g| {
+    let (j_us, j_mean) = median_us(queries, runs, |s, g| {
         black_box(jps.build_path8(grid, s, g, MOBILITY).unwrap().route.cost);
     });
+    let (l_us, l_mean) = median_us(queries, runs, |s, g| {
+        let r = jps
+            .build_path8_guided(&guide, grid, s, g, MOBILITY)
+            .unwrap();
+        black_box(r.route.cost);
+    });
     eprintln!(
-        "{group}: {} queries; median per query: A* {a_us:.2} us, JPS {j_us:.2} us ({:.1}x); \
-         expanded: A* {a_expanded}, JPS {j_expanded} jump points",
+        "{group}: {} queries; median (mean) per query: A* {a_us:.2} ({a_mean:.2}) us, JPS \
+         {j_us:.2} ({j_mean:.2}) us ({:.1}x), guided JPS {l_us:.2} ({l_mean:.2}) us; \
+         expanded: A* {a_expanded}, JPS {j_expanded}, guided {l_expanded} jump points; \
+         {LANDMARKS} landmarks built in {:.1} ms, {:.1} bytes a cell",
         queries.len(),
-        a_us / j_us
+        a_us / j_us,
+        built.as_secs_f64() * 1e3,
+        guide.memory_bytes() as f64 / grid.len() as f64
     );
     let mut g = c.benchmark_group(group);
     g.throughput(Throughput::Elements(queries.len() as u64));
@@ -77,6 +128,16 @@ fn compare(
         b.iter(|| {
             for &(s, t) in queries {
                 black_box(jps.build_path8(grid, s, t, MOBILITY).unwrap().route.cost);
+            }
+        })
+    });
+    g.bench_function("jps8_guided", |b| {
+        b.iter(|| {
+            for &(s, t) in queries {
+                let r = jps
+                    .build_path8_guided(&guide, grid, s, t, MOBILITY)
+                    .unwrap();
+                black_box(r.route.cost);
             }
         })
     });
@@ -156,6 +217,33 @@ fn maps_4096(c: &mut Criterion) {
     }
 }
 
+/// The maze example's exported map and routes (`JPS_BENCH_MAP=PATH`: `PATH.map` and
+/// `PATH.scen`), if asked for.
+fn exported_map(c: &mut Criterion) {
+    let Ok(base) = std::env::var("JPS_BENCH_MAP") else {
+        return;
+    };
+    let text = std::fs::read_to_string(format!("{base}.map")).expect("PATH.map");
+    let body = text.split_once("\nmap\n").expect("a Moving AI map").1;
+    let grid = Grid::from_ascii(body, |c| {
+        Some(if c == '.' { TileKind::K0 } else { TileKind::K3 })
+    })
+    .unwrap();
+    let scen = std::fs::read_to_string(format!("{base}.scen")).expect("PATH.scen");
+    let queries: Vec<(Cell, Cell)> = scen
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let f: Vec<i32> = l.split('\t').filter_map(|x| x.parse().ok()).collect();
+            // bucket, width, height, start x, y, goal x, y (the map name is not a number)
+            (f.len() >= 7).then(|| (Cell::new(f[3], f[4]), Cell::new(f[5], f[6])))
+        })
+        .take(300)
+        .collect();
+    // A* takes milliseconds a route here: its median above, not criterion's.
+    compare(c, "jps_rooms/exported", &grid, &queries, 1, false);
+}
+
 fn config() -> Criterion {
     Criterion::default()
         .warm_up_time(Duration::from_millis(500))
@@ -166,6 +254,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = movingai_maps, maps_4096
+    targets = movingai_maps, exported_map, maps_4096
 }
 criterion_main!(benches);

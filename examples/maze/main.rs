@@ -20,8 +20,10 @@
 //! generation), `simulation.rs` (player, chasers, catching: shared by both modes),
 //! `orders.rs` (the orders scenario and its account of requests), `headless.rs` (tick
 //! statistics, and the simulation's tests), `window.rs` (window, input, screenshots),
-//! `ui.rs` (the panel).
+//! `ui.rs` (the panel), `export.rs` (the map and far-goal scenarios in Moving AI
+//! formats, for other solvers).
 
+mod export;
 mod headless;
 mod layout;
 mod options;
@@ -46,6 +48,15 @@ fn main() -> AppExit {
             return AppExit::from_code(2);
         }
     };
+    if let Some(path) = &options.export {
+        return match export::export(&options, path) {
+            Ok(()) => AppExit::Success,
+            Err(e) => {
+                eprintln!("error: {e}");
+                AppExit::from_code(1)
+            }
+        };
+    }
     if options.headless {
         headless::run_headless(options);
         return AppExit::Success;

@@ -24,6 +24,8 @@ usage: maze [options]
   --ticks N         headless: fixed ticks to run (default 600)
   --budget N        pathing work per tick in expansions, 0 = unlimited
                     (default: the plugin's, 500000)
+  --landmarks N     landmarks guiding long searches (PathingSettings::landmarks;
+                    default 0)
   --threads N       threads solving a batch, the caller included; 0 = one per
                     core (default 0)
   --compute-pool    solve on Bevy's compute task pool instead of the plugin's
@@ -32,6 +34,8 @@ usage: maze [options]
   --after SECS      when to take the screenshot (default 6)
   --autopilot       windowed: the player wanders by itself (always on headless)
   --gizmos          windowed: start with the path gizmos on
+  --export PATH     write the map as PATH.map and N far-goal scenarios as
+                    PATH.scen (Moving AI formats; N = --units), then quit
   -h, --help        this text";
 
 /// What the command line asked for.
@@ -53,6 +57,10 @@ pub(crate) struct Options {
     pub(crate) budget: Option<u64>,
     pub(crate) threads: usize,
     pub(crate) compute_pool: bool,
+    /// Write the map and scenarios in Moving AI formats to this path (no extension).
+    pub(crate) export: Option<PathBuf>,
+    /// `PathingSettings::landmarks`.
+    pub(crate) landmarks: usize,
 }
 
 pub(crate) fn parse_args(
@@ -74,6 +82,8 @@ pub(crate) fn parse_args(
         budget: None,
         threads: 0,
         compute_pool: false,
+        export: None,
+        landmarks: 0,
     };
     let mut chasers = None;
     let mut args = args.into_iter();
@@ -85,6 +95,7 @@ pub(crate) fn parse_args(
             "--autopilot" => o.autopilot = true,
             "--gizmos" => o.gizmos = true,
             "--compute-pool" => o.compute_pool = true,
+            "--landmarks" => o.landmarks = number(&value("--landmarks")?, "--landmarks")?,
             "--threads" => o.threads = number(&value("--threads")?, "--threads")?,
             "--seed" => o.seed = number(&value("--seed")?, "--seed")?,
             "--chasers" | "--units" => chasers = Some(number::<usize>(&value(&arg)?, &arg)?),
@@ -103,6 +114,7 @@ pub(crate) fn parse_args(
             "--budget" => o.budget = Some(number(&value("--budget")?, "--budget")?),
             "--after" => o.after = number(&value("--after")?, "--after")?,
             "--screenshot" => o.screenshot = Some(PathBuf::from(value("--screenshot")?)),
+            "--export" => o.export = Some(PathBuf::from(value("--export")?)),
             "--size" => {
                 let v = value("--size")?;
                 let (w, h) = v.split_once('x').unwrap_or((&v, &v));

@@ -67,7 +67,7 @@ impl Destinations {
 
     /// A random floor cell far from `from` (the farthest of a few tries if none is far
     /// enough).
-    fn far_goal(&self, from: Cell, rng: &mut StdRng) -> Option<Cell> {
+    pub(crate) fn far_goal(&self, from: Cell, rng: &mut StdRng) -> Option<Cell> {
         let mut best = None;
         for _ in 0..64 {
             let c = *self

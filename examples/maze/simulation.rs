@@ -65,6 +65,7 @@ impl Plugin for MazePlugin {
                     Some(n) => PathingBudget::Expansions(n),
                 },
                 threads: o.threads,
+                landmarks: o.landmarks,
                 parallelism: if o.compute_pool {
                     Parallelism::ComputeTaskPool
                 } else {

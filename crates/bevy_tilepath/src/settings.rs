@@ -77,6 +77,17 @@ pub struct PathingSettings {
     /// thread waits for one to be free. Windowed searches and fields need none.
     /// Default: 2.
     pub whole_grid_solvers: usize,
+    /// Landmarks guiding whole-grid jump point searches (see
+    /// [`Landmarks`](tilepath::Landmarks)): for each mobility with one cost (and
+    /// connectivity) that such a search uses, this many distance fields, built on its
+    /// first use and repaired after every edit; 0 = none (at most 16). They make
+    /// long routes on maps of rooms several times cheaper, and cost about 18 bytes per
+    /// landmark and cell of the grid (16 landmarks on a 1024x1024 map: 288 MB), a
+    /// build of `landmarks + 1` distance field computations on the first tick that
+    /// needs them, and after each tick with edits a repair of every field and a
+    /// rewrite of the guide's table (a read of every landmark's distance at every
+    /// cell). Answers are the same with or without. Default: 0.
+    pub landmarks: usize,
     /// Where the threads come from. Default: [`Parallelism::SolverThreads`].
     pub parallelism: Parallelism,
     /// How the tilemaps mirrored into the default grid (its layers) combine into each
@@ -114,6 +125,7 @@ impl Default for PathingSettings {
             parallel_min_batch: 64,
             threads: 0,
             whole_grid_solvers: 2,
+            landmarks: 0,
             parallelism: Parallelism::SolverThreads,
             layer_rule: LayerRule::Highest,
         }

@@ -35,7 +35,12 @@ fn paths_are_optimal() {
         } else {
             Connectivity::Four
         };
-        let mut app = app(Some(grid.clone()), PathingSettings::default());
+        // Half the seeds guide their whole-grid searches with landmarks.
+        let settings = PathingSettings {
+            landmarks: if seed % 4 < 2 { 4 } else { 0 },
+            ..default()
+        };
+        let mut app = app(Some(grid.clone()), settings);
         let floor: Vec<Cell> = (0..40 * 40)
             .filter_map(|i| grid.cell_of(i))
             .filter(|&c| grid.is_passable(c, MOBILITY))
@@ -184,8 +189,23 @@ fn chasing_a_moving_target() {
 /// partial path; opening it again finds the goal again.
 #[test]
 fn replanning_after_edits() {
+    replanning_after_edits_with(PathingSettings::default());
+}
+
+/// As [`replanning_after_edits`], every search whole-grid and guided by landmarks,
+/// which the edits must repair.
+#[test]
+fn replanning_after_edits_with_landmarks() {
+    replanning_after_edits_with(PathingSettings {
+        window_distance: 0,
+        landmarks: 3,
+        ..default()
+    });
+}
+
+fn replanning_after_edits_with(settings: PathingSettings) {
     let grid = Grid::new(30, 30).unwrap();
-    let mut app = app(Some(grid), PathingSettings::default());
+    let mut app = app(Some(grid), settings);
     let goal = Cell::new(29, 15);
     let unit = app
         .world_mut()

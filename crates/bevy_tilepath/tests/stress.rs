@@ -278,6 +278,11 @@ fn random_settings(rng: &mut StdRng) -> PathingSettings {
         threads: rng.random_range(0..4),
         // 0 is taken as 1: threads then wait for the one solver.
         whole_grid_solvers: rng.random_range(0..3),
+        landmarks: if rng.random_bool(0.3) {
+            rng.random_range(1..6)
+        } else {
+            0
+        },
         parallelism: if rng.random_bool(0.8) {
             Parallelism::SolverThreads
         } else {

@@ -32,7 +32,7 @@ pub use next_hop::{
 pub use path::{GridPath, GridPath8, MAX_STEPS};
 pub use search::astar::{AStar, UNREACHABLE_EXPANSIONS};
 pub use search::greedy::Greedy;
-pub use search::jps::Jps;
+pub use search::jps::{Jps, Landmarks};
 pub use search::{PathError, PathResult, Route};
 
 /// The names most programs need: `use tilepath::prelude::*;`.

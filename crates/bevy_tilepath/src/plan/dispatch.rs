@@ -7,6 +7,7 @@ use tilepath::{Clearance, Components, Grid};
 
 use super::engine::{Known, Scratch, solve_job};
 use super::fields::FieldCache;
+use super::guides::GuideCache;
 use super::job::{Answer, Job};
 use super::reach::PerMobility;
 use super::threads::SolverThreads;
@@ -40,6 +41,7 @@ impl Dispatch {
         fields: &FieldCache,
         reach: &PerMobility<Components>,
         clearance: &PerMobility<Clearance>,
+        guides: &GuideCache,
     ) {
         let window = settings.window_distance;
         self.whole.set_limit(settings.whole_grid_solvers);
@@ -50,6 +52,7 @@ impl Dispatch {
                     // Components tell one-cell units' reach only.
                     reach: reach.get(job.mobility).filter(|_| job.size == 1),
                     clearance: clearance.get(job.mobility),
+                    guide: guides.get(job.mobility, job.connectivity),
                 };
                 solve_job(job, grid, fields, known, s, whole, window);
             }

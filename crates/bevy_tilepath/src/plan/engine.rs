@@ -18,7 +18,7 @@
 use tilepath::UNREACHABLE_EXPANSIONS;
 use tilepath::{
     AStar, Cell, Clearance, Components, Connectivity, Footprint, Greedy, Grid, GridPath8, Jps,
-    PathResult,
+    Landmarks, PathResult,
 };
 
 use super::fields::FieldCache;
@@ -54,6 +54,8 @@ pub(crate) struct Known<'a> {
     pub(crate) reach: Option<&'a Components>,
     /// The clearance, built for the units bigger than one cell.
     pub(crate) clearance: Option<&'a Clearance>,
+    /// Landmarks for whole-grid jump point searches (one-cell units).
+    pub(crate) guide: Option<&'a Landmarks>,
 }
 
 /// Answers `job` (which must be [`Answer::Unsolved`]).
@@ -125,7 +127,7 @@ pub(crate) fn solve_job(
         None => {
             let mut solver = whole.borrow();
             solver.set_max_expansions(job.max_expansions);
-            match search_whole(&mut solver, reach, foot, grid, job) {
+            match search_whole(&mut solver, (reach, known.guide), foot, grid, job) {
                 Ok(r) => {
                     let weight = if Jps::applies_to(job.mobility) {
                         JUMP_POINT_WORK
@@ -187,37 +189,37 @@ fn search(
     }
 }
 
-/// A whole-grid search, bounded when `reach` says the goal is out of reach.
+/// A whole-grid search: for a unit bigger than one cell, on its footprint; otherwise
+/// bounded when `reach` says the goal is out of reach, and guided by `guide`'s
+/// landmarks if there are any.
 fn search_whole(
     solver: &mut Jps,
-    reach: Option<&Components>,
+    (reach, guide): (Option<&Components>, Option<&Landmarks>),
     foot: Option<Footprint<'_>>,
     grid: &Grid,
     job: &Job,
 ) -> Result<PathResult<GridPath8>, tilepath::PathError> {
-    if let Some(f) = foot {
-        let (from, to, m) = (job.start, job.goal, job.mobility);
-        return match job.connectivity {
-            Connectivity::Eight => solver.build_path8_sized(f, grid, from, to, m),
-            Connectivity::Four => solver
-                .build_path_sized(f, grid, from, to, m)
-                .map(|r| r.map_path(GridPath8::from)),
-        };
-    }
-    let Some(parts) = reach else {
-        return match job.connectivity {
-            Connectivity::Eight => solver.build_path8(grid, job.start, job.goal, job.mobility),
-            Connectivity::Four => solver
-                .build_path(grid, job.start, job.goal, job.mobility)
-                .map(|r| r.map_path(GridPath8::from)),
-        };
-    };
-    match job.connectivity {
-        Connectivity::Eight => {
-            solver.build_path8_in(parts, grid, job.start, job.goal, job.mobility)
+    let (from, to, mobility) = (job.start, job.goal, job.mobility);
+    let eight = job.connectivity == Connectivity::Eight;
+    let r = match (foot, reach, guide) {
+        (Some(f), _, _) if eight => return solver.build_path8_sized(f, grid, from, to, mobility),
+        (Some(f), _, _) => solver.build_path_sized(f, grid, from, to, mobility),
+        (None, Some(parts), Some(guide)) if eight => {
+            return solver.build_path8_in_guided(parts, guide, grid, from, to, mobility);
         }
-        Connectivity::Four => solver
-            .build_path_in(parts, grid, job.start, job.goal, job.mobility)
-            .map(|r| r.map_path(GridPath8::from)),
-    }
+        (None, Some(parts), Some(guide)) => {
+            solver.build_path_in_guided(parts, guide, grid, from, to, mobility)
+        }
+        (None, Some(parts), None) if eight => {
+            return solver.build_path8_in(parts, grid, from, to, mobility);
+        }
+        (None, Some(parts), None) => solver.build_path_in(parts, grid, from, to, mobility),
+        (None, None, Some(guide)) if eight => {
+            return solver.build_path8_guided(guide, grid, from, to, mobility);
+        }
+        (None, None, Some(guide)) => solver.build_path_guided(guide, grid, from, to, mobility),
+        (None, None, None) if eight => return solver.build_path8(grid, from, to, mobility),
+        (None, None, None) => solver.build_path(grid, from, to, mobility),
+    };
+    r.map(|r| r.map_path(GridPath8::from))
 }

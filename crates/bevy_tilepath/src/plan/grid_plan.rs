@@ -7,6 +7,7 @@ use bevy::prelude::*;
 
 use super::Lane;
 use super::fields::FieldCache;
+use super::guides::GuideCache;
 use super::reach::PerMobility;
 use crate::PathingDiagnostics;
 use crate::grid::{ChangeCursor, GridKey};
@@ -26,6 +27,8 @@ pub(crate) struct GridPlan {
     pub(super) reach: PerMobility<tilepath::Components>,
     /// Clearance per mobility of the units bigger than one cell.
     pub(super) clearance: PerMobility<tilepath::Clearance>,
+    /// Landmark guides for whole-grid searches, per mobility and connectivity.
+    pub(super) guides: GuideCache,
     /// Where `collect` stopped reading the grid's change log.
     pub(super) collect_cursor: ChangeCursor,
     /// Where `collect` started reading it this tick.
@@ -57,6 +60,7 @@ impl GridPlan {
             fields: FieldCache::default(),
             reach: PerMobility::default(),
             clearance: PerMobility::default(),
+            guides: GuideCache::default(),
             collect_cursor: ChangeCursor::default(),
             collect_from: ChangeCursor::default(),
             changed_bits: Vec::new(),

@@ -15,6 +15,7 @@ mod dispatch;
 mod engine;
 mod fields;
 mod grid_plan;
+mod guides;
 mod job;
 mod reach;
 pub(crate) mod solve;

@@ -147,8 +147,10 @@ fn serve_grid(
     plan.alive = grid.is_some();
     let mut spent = 0;
     if let Some(grid) = grid.as_deref() {
-        spent +=
-            plan.fields.maintain(grid) + plan.reach.maintain(grid) + plan.clearance.maintain(grid);
+        spent += plan.fields.maintain(grid)
+            + plan.reach.maintain(grid)
+            + plan.clearance.maintain(grid)
+            + plan.guides.maintain(grid, s.settings.landmarks);
         plan.diag.fields_repaired = plan.fields.repaired();
     }
     while !plan.is_idle() {
@@ -181,7 +183,10 @@ fn serve_grid(
                 + plan.clearance.prepare(
                     grid.grid(),
                     jobs.iter().filter(|j| j.size > 1).map(|j| j.mobility),
-                );
+                )
+                + plan
+                    .guides
+                    .prepare(grid.grid(), jobs, s.settings.window_distance);
             plan.diag.fields_built += built;
             dispatch.solve(
                 grid.grid(),
@@ -190,6 +195,7 @@ fn serve_grid(
                 &plan.fields,
                 &plan.reach,
                 &plan.clearance,
+                &plan.guides,
             );
         }
 

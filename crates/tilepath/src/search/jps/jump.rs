@@ -19,6 +19,7 @@
 //! that meets it (see [`Search::jump_diagonal`]); it is written to its slot, but not
 //! queued, so the links stay straight.
 
+use super::landmarks::Guide;
 use super::rows::Rows;
 use crate::Direction8;
 use crate::cost::{OCTILE_DIAGONAL, OCTILE_STRAIGHT, octile_units};
@@ -99,6 +100,8 @@ pub(super) struct Search<'a, const EIGHT: bool, const TRACK: bool> {
     /// scan meets.
     pub(super) target: (i64, i64),
     pub(super) max_expansions: u32,
+    /// Landmark distances that tighten the estimate (or none).
+    pub(super) guide: Guide<'a>,
     /// The jump point being expanded, for [`Nearest`].
     from: u32,
     nearest: Nearest,
@@ -134,6 +137,7 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
         goal: (i64, i64),
         target: (i64, i64),
         max_expansions: u32,
+        guide: Guide<'a>,
     ) -> Self {
         Self {
             rows,
@@ -141,6 +145,7 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
             goal,
             target,
             max_expansions,
+            guide,
             from: 0,
             nearest: Nearest {
                 d: u64::MAX,
@@ -158,6 +163,18 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
         let dx = x.abs_diff(self.goal.0);
         let dy = y.abs_diff(self.goal.1);
         if EIGHT { octile_units(dx, dy) } else { dx + dy }
+    }
+
+    /// The open list's estimate: [`h`](Self::h), or the landmarks' bound where that is
+    /// larger (both never overestimate and are consistent, so their maximum is too).
+    #[inline(always)]
+    fn estimate(&self, x: i64, y: i64) -> u64 {
+        let h = self.h(x, y);
+        if self.guide.is_some() {
+            h.max(self.guide.bound(x, y))
+        } else {
+            h
+        }
     }
 
     /// A tracking search crossed `end` at cost `g`, on a straight line from `mid`.
@@ -420,7 +437,7 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
             return;
         }
         nodes.set(j as usize, open_node(g, dir));
-        open.push(g + self.h(x, y), j);
+        open.push(g + self.estimate(x, y), j);
     }
 
     /// The column scans (direction `dy`) from the diagonal cells `(cx + dx * k, cy + dy
@@ -550,7 +567,7 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
     ) -> (Outcome, u32) {
         let start_slot = self.slots.slot(start.0, start.1);
         nodes.set(start_slot as usize, open_node(0, NO_PARENT));
-        open.push(self.h(start.0, start.1), start_slot);
+        open.push(self.estimate(start.0, start.1), start_slot);
         self.from = start_slot;
         if TRACK {
             self.crossed(start, start, 0);

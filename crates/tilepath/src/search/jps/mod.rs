@@ -3,6 +3,7 @@
 
 mod direct;
 mod jump;
+mod landmarks;
 mod route;
 mod rows;
 
@@ -18,6 +19,8 @@ use crate::{
     AStar, Cell, Components, Direction8, Footprint, Grid, GridPath, GridPath8, MAX_STEPS, Mobility,
 };
 use jump::{NOWHERE, Nearest, Outcome, Search, Slots};
+use landmarks::Guide;
+pub use landmarks::Landmarks;
 use rows::Rows;
 
 /// Where a [`Jps`] may search.
@@ -46,6 +49,13 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 ///
 /// Build it once and reuse it: a query allocates nothing. No preprocessing: editing
 /// the grid between queries costs nothing.
+///
+/// For long routes on big maps of rooms, the `*_guided` queries
+/// ([`build_path8_guided`](Self::build_path8_guided) ...) take [`Landmarks`]:
+/// precomputed distances from a few cells that bound the distance to the goal far
+/// better than the straight line, so that the search expands the jump points along
+/// the route rather than those of every room the straight line points into. Same
+/// answers; the guide costs memory and must be repaired after edits.
 ///
 /// - [`Jps::new`]: the search stays within the 113x113 cells a 56-step path can reach
 ///   from the start, as [`AStar::new`]; memory is fixed now: the scratch of the
@@ -293,7 +303,7 @@ impl Jps {
         if !Self::applies_to(mobility) {
             return self.astar.build_path(grid, from, to, mobility);
         }
-        self.run::<GridPath, false>(grid, from, to, mobility)
+        self.run::<GridPath, false>(None, grid, from, to, mobility)
     }
 
     /// The optimal 8-connected path (no corner cutting, diagonal steps cost `sqrt(2)`
@@ -311,7 +321,84 @@ impl Jps {
         if !Self::applies_to(mobility) {
             return self.astar.build_path8(grid, from, to, mobility);
         }
-        self.run::<GridPath8, true>(grid, from, to, mobility)
+        self.run::<GridPath8, true>(None, grid, from, to, mobility)
+    }
+
+    /// [`build_path`](Self::build_path) guided by `landmarks`: the same cost, usually
+    /// found with far fewer jump points on maps of rooms and corridors. `landmarks`
+    /// built for another mobility, connectivity or grid size is ignored.
+    ///
+    /// # Errors
+    /// As [`build_path`](Self::build_path).
+    pub fn build_path_guided(
+        &mut self,
+        landmarks: &Landmarks,
+        grid: &Grid,
+        from: Cell,
+        to: Cell,
+        mobility: Mobility,
+    ) -> Result<PathResult<GridPath>, PathError> {
+        if !Self::applies_to(mobility) {
+            return self.astar.build_path(grid, from, to, mobility);
+        }
+        self.run::<GridPath, false>(Some(landmarks), grid, from, to, mobility)
+    }
+
+    /// [`build_path8`](Self::build_path8) guided by `landmarks`, as
+    /// [`build_path_guided`](Self::build_path_guided).
+    ///
+    /// # Errors
+    /// As [`build_path8`](Self::build_path8).
+    pub fn build_path8_guided(
+        &mut self,
+        landmarks: &Landmarks,
+        grid: &Grid,
+        from: Cell,
+        to: Cell,
+        mobility: Mobility,
+    ) -> Result<PathResult<GridPath8>, PathError> {
+        if !Self::applies_to(mobility) {
+            return self.astar.build_path8(grid, from, to, mobility);
+        }
+        self.run::<GridPath8, true>(Some(landmarks), grid, from, to, mobility)
+    }
+
+    /// [`build_path_in`](Self::build_path_in) guided by `landmarks`, as
+    /// [`build_path_guided`](Self::build_path_guided).
+    ///
+    /// # Errors
+    /// As [`build_path`](Self::build_path).
+    pub fn build_path_in_guided(
+        &mut self,
+        parts: &Components,
+        landmarks: &Landmarks,
+        grid: &Grid,
+        from: Cell,
+        to: Cell,
+        mobility: Mobility,
+    ) -> Result<PathResult<GridPath>, PathError> {
+        within_reach(self, parts, (from, to), mobility, |s| {
+            s.build_path_guided(landmarks, grid, from, to, mobility)
+        })
+    }
+
+    /// [`build_path8_in`](Self::build_path8_in) guided by `landmarks`, as
+    /// [`build_path_guided`](Self::build_path_guided).
+    ///
+    /// # Errors
+    /// As [`build_path`](Self::build_path).
+    pub fn build_path8_in_guided(
+        &mut self,
+        parts: &Components,
+        landmarks: &Landmarks,
+        grid: &Grid,
+        from: Cell,
+        to: Cell,
+        mobility: Mobility,
+    ) -> Result<PathResult<GridPath8>, PathError> {
+        within_reach(self, parts, (from, to), mobility, |s| {
+            s.build_path8_guided(landmarks, grid, from, to, mobility)
+        })
     }
 
     /// [`build_path`](Self::build_path) for a unit of `footprint.size() x
@@ -359,6 +446,7 @@ impl Jps {
 
     fn run<P: PackedSteps, const EIGHT: bool>(
         &mut self,
+        landmarks: Option<&Landmarks>,
         grid: &Grid,
         from: Cell,
         to: Cell,
@@ -395,13 +483,14 @@ impl Jps {
         let reachable = goal == start || rows.is_open(goal.0, goal.1);
         let target = if reachable { goal } else { NOWHERE };
         let ends = (from, to);
+        let guide = landmarks.map_or(Guide::NONE, |l| l.guide(grid, mobility, EIGHT, goal));
         let mut expanded = 0;
         // Under an expansion limit the one search must also track the nearest cell,
         // so that the limit bounds the query; without one, an untracked search is
         // cheaper and the tracking one runs only if the goal is not found.
         if reachable && self.max_expansions == u32::MAX {
             let mut search =
-                Search::<EIGHT, false>::new(rows, slots, goal, target, self.max_expansions);
+                Search::<EIGHT, false>::new(rows, slots, goal, target, self.max_expansions, guide);
             let (nodes, open) = self.astar.borrow_scratch(grid)?;
             let (outcome, n) = search.run(nodes, open, start);
             expanded += n;
@@ -410,7 +499,8 @@ impl Jps {
                 return Ok(route::build(grid, mobility, ends, corners, expanded));
             }
         }
-        let mut search = Search::<EIGHT, true>::new(rows, slots, goal, target, self.max_expansions);
+        let mut search =
+            Search::<EIGHT, true>::new(rows, slots, goal, target, self.max_expansions, guide);
         let (nodes, open) = self.astar.borrow_scratch(grid)?;
         let (outcome, n) = search.run(nodes, open, start);
         expanded = expanded.saturating_add(n);

@@ -1,0 +1,308 @@
+//! Landmarks: exact distances from a few far-apart cells, which bound the distance
+//! between any two cells far more tightly than the octile estimate on maps of rooms.
+
+use crate::{Cell, Connectivity, DistanceField, FieldError, Grid, Mobility};
+
+/// A cell's distance to a landmark that it does not have (blocked, or not reached).
+const NONE: u32 = u32::MAX;
+
+/// Precomputed distances that guide [`Jps`](crate::Jps) (the `*_guided` queries) to
+/// the goal: for a few landmark cells spread over the grid, the exact distance from
+/// every cell. By the triangle inequality, `|d(L, goal) - d(L, cell)|` is a lower
+/// bound on the distance from `cell` to the goal, and on maps of rooms and corridors
+/// it is far tighter than the straight-line estimate, which ignores walls: a guided
+/// search expands the jump points along the route, not those of every room the
+/// estimate points it into. Answers stay optimal (the bound never overestimates and
+/// is consistent), so guided and unguided queries return routes of the same cost.
+///
+/// Built for one [`Mobility`] and [`Connectivity`] over one grid; a query with another
+/// mobility, connectivity or grid size ignores it. After the grid changes, call
+/// [`repair`](Self::repair) with the changed cells before the next guided query: a
+/// guide that no longer matches the grid never makes a query fail or panic, but its
+/// answers may then be longer than optimal.
+///
+/// Cost: building is one distance field computation per landmark (see
+/// [`DistanceField::compute`]), plus one to place the first; a repair is a
+/// [`DistanceField::repair`] per landmark and a refresh of the guide's table (a read
+/// of every landmark's distance for every cell). Memory: per landmark and cell of the
+/// grid, a distance field (9 bytes, plus the work queues of its computations, up to
+/// 8 more) and 4 bytes of the guide's table: about 18 bytes in all on a map of rooms
+/// ([`memory_bytes`](Self::memory_bytes) says what is held).
+///
+/// ```
+/// use tilepath::{Cell, Connectivity, Grid, Jps, Landmarks, Mobility, TileKind};
+/// let mut grid = Grid::new(64, 64)?;
+/// grid.fill_rect(Cell::new(32, 0), Cell::new(32, 60), TileKind::K1); // a wall, open at the top
+/// let mobility = Mobility::FLOOR_ONLY;
+/// let mut guide = Landmarks::new(&grid, mobility, Connectivity::Eight, 4)?;
+/// let mut jps = Jps::whole_grid();
+/// let (from, to) = (Cell::new(30, 5), Cell::new(34, 5));
+/// let guided = jps.build_path8_guided(&guide, &grid, from, to, mobility)?;
+/// let plain = jps.build_path8(&grid, from, to, mobility)?;
+/// assert_eq!(guided.cost, plain.cost);
+///
+/// // An edit: repair the guide before the next guided query.
+/// grid.set(Cell::new(32, 62), TileKind::K1)?;
+/// guide.repair(&grid, &[Cell::new(32, 62)])?;
+/// let guided = jps.build_path8_guided(&guide, &grid, from, to, mobility)?;
+/// assert_eq!(guided.cost, jps.build_path8(&grid, from, to, mobility)?.cost);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Implementation
+///
+/// The landmarks are placed farthest-first: the first is the cell farthest from an
+/// arbitrary open cell, each next one the open cell farthest from all placed so far
+/// (cells no landmark reaches first, so that every component gets one). Landmarks on
+/// the edges of the map bound well in every direction ("differential heuristics",
+/// Sturtevant et al.; ALT in road networks).
+///
+/// Each landmark is a [`DistanceField`] (so a repair touches only the cells whose
+/// distance changes); the guide's table keeps the distances again, cell-major (all
+/// landmarks of a cell side by side, in the searches' step units), so that a bound
+/// costs one cache line rather than a miss per landmark. A landmark a cell or the
+/// goal has no distance to adds nothing to the bound: within the start's component
+/// every cell has a distance to a landmark or none does, so the bound stays
+/// consistent, and for a goal out of reach it is the plain estimate.
+#[derive(Clone, Debug)]
+pub struct Landmarks {
+    mobility: Mobility,
+    connectivity: Connectivity,
+    size: (u32, u32),
+    fields: Vec<DistanceField>,
+    cells: Vec<Cell>,
+    /// `cells.len()` distances a cell, cell-major, in step units; [`NONE`] if none.
+    table: Vec<u32>,
+}
+
+impl Landmarks {
+    /// The most landmarks a guide takes.
+    pub const MAX: usize = 16;
+
+    /// A guide of `count` landmarks (1 to [`MAX`](Self::MAX); clamped) for `mobility`
+    /// and `connectivity` on `grid`. A grid with no cell `mobility` can enter gets no
+    /// landmark (queries are then unguided).
+    ///
+    /// # Errors
+    /// [`FieldError::OutOfMemory`] if the memory cannot be had;
+    /// [`FieldError::DistanceOverflow`] if a distance exceeds what a field holds (see
+    /// [`DistanceField`]).
+    pub fn new(
+        grid: &Grid,
+        mobility: Mobility,
+        connectivity: Connectivity,
+        count: usize,
+    ) -> Result<Self, FieldError> {
+        let count = count.clamp(1, Self::MAX);
+        let mut guide = Self {
+            mobility,
+            connectivity,
+            size: (grid.width(), grid.height()),
+            fields: Vec::with_capacity(count),
+            cells: Vec::with_capacity(count),
+            table: Vec::new(),
+        };
+        let open = |c: Cell| grid.is_passable(c, mobility);
+        let all = (0..grid.height())
+            .flat_map(|y| (0..grid.width()).map(move |x| Cell::new(x as i32, y as i32)));
+        let Some(first) = all.clone().find(|&c| open(c)) else {
+            return Ok(guide);
+        };
+        // Each open cell's distance to the nearest landmark so far (step units).
+        let mut nearest = vec![NONE; grid.len()];
+        let mut field = DistanceField::try_new(grid, mobility, connectivity)?;
+        let mut seed = first;
+        // The first pass measures from an arbitrary cell only to place landmark 0.
+        for pass in 0..=count {
+            field.clear_goals();
+            field.add_goal(seed, 0);
+            field.compute(grid)?;
+            let scale = guide.scale();
+            let mut far = (0u32, seed);
+            for (i, c) in all.clone().enumerate() {
+                if !open(c) {
+                    continue;
+                }
+                let d = field.units(c).map_or(NONE, |u| (u / scale) as u32);
+                if pass > 0 {
+                    nearest[i] = nearest[i].min(d);
+                }
+                let key = if pass > 0 { nearest[i] } else { d };
+                // Unreached cells (NONE) first: another component needs a landmark.
+                if key > far.0 && !guide.cells.contains(&c) {
+                    far = (key, c);
+                }
+            }
+            if pass > 0 {
+                guide.cells.push(seed);
+                guide.fields.push(field.clone());
+            }
+            if far.0 == 0 {
+                break; // every open cell is a landmark already
+            }
+            seed = far.1;
+        }
+        guide.refresh();
+        Ok(guide)
+    }
+
+    /// Brings the guide up to date after the cells in `changed` changed kind (in any
+    /// number of edits since the last build or repair): afterwards it equals a guide
+    /// built on `grid` with the same landmarks. A landmark walled in keeps its place
+    /// (it then bounds nothing). A grid of another size is refused.
+    ///
+    /// # Errors
+    /// The errors of [`DistanceField::repair`] ([`FieldError::GridMismatch`] for a
+    /// grid of another size, [`FieldError::DistanceOverflow`]); the guide then guides
+    /// nothing until a repair succeeds.
+    pub fn repair(&mut self, grid: &Grid, changed: &[Cell]) -> Result<(), FieldError> {
+        let mut result = Ok(());
+        for field in &mut self.fields {
+            if let Err(e) = field.repair(grid, changed) {
+                result = Err(e);
+                break;
+            }
+        }
+        if result.is_err() || (grid.width(), grid.height()) != self.size {
+            self.table.clear();
+            return result;
+        }
+        self.refresh();
+        Ok(())
+    }
+
+    /// The landmark cells.
+    #[must_use]
+    pub fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+
+    /// The mobility the guide was built for.
+    #[must_use]
+    pub const fn mobility(&self) -> Mobility {
+        self.mobility
+    }
+
+    /// The connectivity the guide was built for.
+    #[must_use]
+    pub const fn connectivity(&self) -> Connectivity {
+        self.connectivity
+    }
+
+    /// Bytes held: the fields' and the table's.
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        self.fields
+            .iter()
+            .map(DistanceField::memory_bytes)
+            .sum::<usize>()
+            + self.table.capacity() * 4
+            + self.cells.capacity() * size_of::<Cell>()
+    }
+
+    /// Fixed-point units of the fields per step of a search: their cell cost (every
+    /// open kind costs the same where jump point search runs).
+    fn scale(&self) -> i64 {
+        i64::from(self.mobility.min_cost().max(1))
+    }
+
+    /// Rewrites the table from the fields.
+    fn refresh(&mut self) {
+        let k = self.fields.len();
+        let (w, h) = self.size;
+        let cells = w as usize * h as usize;
+        self.table.clear();
+        self.table.resize(cells * k, NONE);
+        let scale = self.scale();
+        for (j, field) in self.fields.iter().enumerate() {
+            for y in 0..h {
+                for x in 0..w {
+                    let c = Cell::new(x as i32, y as i32);
+                    if let Some(u) = field.units(c) {
+                        let i = y as usize * w as usize + x as usize;
+                        self.table[i * k + j] = u32::try_from(u / scale).unwrap_or(NONE);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The guide for a query towards `goal`, if this guide was built for `grid`'s
+    /// size, `mobility` and the query's connectivity (`eight`).
+    pub(crate) fn guide(
+        &self,
+        grid: &Grid,
+        mobility: Mobility,
+        eight: bool,
+        goal: (i64, i64),
+    ) -> Guide<'_> {
+        let k = self.fields.len();
+        let connectivity = if eight {
+            Connectivity::Eight
+        } else {
+            Connectivity::Four
+        };
+        let (w, h) = self.size;
+        let fits = mobility == self.mobility
+            && connectivity == self.connectivity
+            && (grid.width(), grid.height()) == self.size
+            && self.table.len() == w as usize * h as usize * k
+            && k > 0;
+        let inside = (0..i64::from(w)).contains(&goal.0) && (0..i64::from(h)).contains(&goal.1);
+        if !fits || !inside {
+            return Guide::NONE;
+        }
+        let mut at_goal = [NONE; Self::MAX];
+        let i = (goal.1 * i64::from(w) + goal.0) as usize * k;
+        at_goal[..k].copy_from_slice(&self.table[i..i + k]);
+        Guide {
+            table: &self.table,
+            k,
+            width: i64::from(w),
+            at_goal,
+        }
+    }
+}
+
+/// One query's view of [`Landmarks`]: the goal's distances, and the table.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Guide<'a> {
+    table: &'a [u32],
+    /// Landmarks; 0: no guide.
+    k: usize,
+    width: i64,
+    at_goal: [u32; Landmarks::MAX],
+}
+
+impl Guide<'_> {
+    /// No guide: the bound is 0.
+    pub(crate) const NONE: Guide<'static> = Guide {
+        table: &[],
+        k: 0,
+        width: 0,
+        at_goal: [NONE; Landmarks::MAX],
+    };
+
+    /// Whether there is a bound to take.
+    #[inline(always)]
+    pub(crate) const fn is_some(&self) -> bool {
+        self.k > 0
+    }
+
+    /// A lower bound on the distance from `(x, y)` (a cell of the grid) to the goal,
+    /// in step units: the largest `|d(L, goal) - d(L, cell)|`.
+    #[inline(always)]
+    pub(crate) fn bound(&self, x: i64, y: i64) -> u64 {
+        let i = (y * self.width + x) as usize * self.k;
+        let Some(at_cell) = self.table.get(i..i + self.k) else {
+            return 0;
+        };
+        let mut best = 0;
+        for (&a, &b) in at_cell.iter().zip(&self.at_goal) {
+            if a != NONE && b != NONE {
+                best = best.max(a.abs_diff(b));
+            }
+        }
+        u64::from(best)
+    }
+}
