@@ -21,6 +21,8 @@
 
 mod support;
 
+use support::median_us;
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::RngExt;
 use std::hint::black_box;
@@ -32,30 +34,6 @@ const MOBILITY: Mobility = Mobility::FLOOR_ONLY;
 
 /// Landmarks the guided searches take.
 const LANDMARKS: usize = 16;
-
-/// Median and mean over `queries` of the fastest of `runs` timings of `query`, in
-/// microseconds.
-fn median_us(
-    queries: &[(Cell, Cell)],
-    runs: usize,
-    mut query: impl FnMut(Cell, Cell),
-) -> (f64, f64) {
-    let mut times: Vec<f64> = queries
-        .iter()
-        .map(|&(s, g)| {
-            (0..runs)
-                .map(|_| {
-                    let t = Instant::now();
-                    query(s, g);
-                    t.elapsed().as_secs_f64() * 1e6
-                })
-                .fold(f64::INFINITY, f64::min)
-        })
-        .collect();
-    let mean = times.iter().sum::<f64>() / times.len() as f64;
-    times.sort_by(f64::total_cmp);
-    (times[times.len() / 2], mean)
-}
 
 /// Checks that both solvers agree on every query, prints their medians and
 /// expansions, and benchmarks them side by side.

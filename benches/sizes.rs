@@ -74,7 +74,7 @@ fn group(
     let medians: Vec<String> = SIZES
         .iter()
         .map(|&n| {
-            let us = median_us(&queries, 3, |s, g| {
+            let (us, _) = median_us(&queries, 3, |s, g| {
                 black_box(search(
                     &mut astar,
                     eight,

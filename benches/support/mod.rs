@@ -44,8 +44,13 @@ pub fn passable(grid: &Grid) -> Vec<bool> {
         .collect()
 }
 
-/// Median over `queries` of the fastest of `runs` timings of `query`, in microseconds.
-pub fn median_us(queries: &[(Cell, Cell)], runs: usize, mut query: impl FnMut(Cell, Cell)) -> f64 {
+/// Median and mean over `queries` of the fastest of `runs` timings of `query`, in
+/// microseconds.
+pub fn median_us(
+    queries: &[(Cell, Cell)],
+    runs: usize,
+    mut query: impl FnMut(Cell, Cell),
+) -> (f64, f64) {
     let mut times: Vec<f64> = queries
         .iter()
         .map(|&(s, g)| {
@@ -58,6 +63,7 @@ pub fn median_us(queries: &[(Cell, Cell)], runs: usize, mut query: impl FnMut(Ce
                 .fold(f64::INFINITY, f64::min)
         })
         .collect();
+    let mean = times.iter().sum::<f64>() / times.len() as f64;
     times.sort_by(f64::total_cmp);
-    times[times.len() / 2]
+    (times[times.len() / 2], mean)
 }
