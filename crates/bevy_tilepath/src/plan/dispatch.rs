@@ -29,6 +29,14 @@ pub(crate) struct Dispatch {
     solver_threads: Option<(usize, SolverThreads)>,
 }
 
+/// What a grid's plan keeps per mobility (and connectivity) for its searches.
+#[derive(Clone, Copy)]
+pub(crate) struct Kept<'a> {
+    pub(crate) reach: &'a PerMobility<Components>,
+    pub(crate) clearance: &'a PerMobility<Clearance>,
+    pub(crate) guides: &'a GuideCache,
+}
+
 impl Dispatch {
     /// Answers every [`Answer::Unsolved`] job of the batch, spread over several threads
     /// when it is large enough. Every job is solved on its own, so results do not
@@ -39,10 +47,13 @@ impl Dispatch {
         settings: &PathingSettings,
         jobs: &mut [Job],
         fields: &FieldCache,
-        reach: &PerMobility<Components>,
-        clearance: &PerMobility<Clearance>,
-        guides: &GuideCache,
+        kept: Kept<'_>,
     ) {
+        let Kept {
+            reach,
+            clearance,
+            guides,
+        } = kept;
         let window = settings.window_distance;
         self.whole.set_limit(settings.whole_grid_solvers);
         let whole = &self.whole;

@@ -7,7 +7,7 @@ use bevy::platform::time::Instant;
 use bevy::prelude::*;
 
 use super::collect::{Targets, resolve_goal};
-use super::dispatch::Dispatch;
+use super::dispatch::{Dispatch, Kept};
 use super::grid_plan::GridPlan;
 use super::job::{Answer, Job};
 use super::{PlanState, Planner};
@@ -193,9 +193,11 @@ fn serve_grid(
                 s.settings,
                 jobs,
                 &plan.fields,
-                &plan.reach,
-                &plan.clearance,
-                &plan.guides,
+                Kept {
+                    reach: &plan.reach,
+                    clearance: &plan.clearance,
+                    guides: &plan.guides,
+                },
             );
         }
 
