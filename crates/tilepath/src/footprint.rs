@@ -340,7 +340,13 @@ impl EnterCost for FootprintCosts<'_> {
         // SAFETY: the clearance is the grid's size (checked when the query began) and
         // `i < grid.len()`, as the caller promises.
         if unsafe { *self.clearance.get_unchecked(i) } < self.size {
-            return self.leaving_cost(i);
+            // Tested here, not in the out-of-line rule: most queries start where the
+            // unit fits, and a wall then costs no call.
+            return if self.leaving.is_some() {
+                self.leaving_cost(i)
+            } else {
+                0
+            };
         }
         match self.uniform {
             Some(c) => c,
