@@ -3,6 +3,9 @@
 use bevy::prelude::*;
 use tilepath::{Cell, GridPath8, Mobility};
 
+#[cfg(doc)]
+use crate::PathFollower;
+
 /// The path a unit follows: the plugin writes it, a movement system (the ready-made
 /// [`PathFollower`] or your own) steps through it with [`advance`](Self::advance).
 ///

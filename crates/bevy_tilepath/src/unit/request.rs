@@ -5,6 +5,8 @@ use tilepath::{Cell, Connectivity, Mobility};
 
 use super::{PathStatus, UnitPath};
 use crate::plan::PlanState;
+#[cfg(doc)]
+use crate::{GridCell, NoPathReason};
 
 /// Where a [`PathRequest`] leads.
 #[derive(Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -2,6 +2,9 @@
 
 use bevy::prelude::*;
 
+#[cfg(doc)]
+use crate::GridCell;
+
 /// Why a request has no (complete) path.
 #[derive(Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[reflect(Debug, PartialEq)]
