@@ -6,6 +6,7 @@ mod jump;
 mod landmarks;
 mod route;
 mod rows;
+mod scan;
 
 use super::astar::{ExpansionLimit, within_reach};
 use super::nodes::{node_g, node_parent};
