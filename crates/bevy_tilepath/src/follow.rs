@@ -3,7 +3,7 @@
 use core::f32::consts::SQRT_2;
 
 use bevy::prelude::*;
-use tilepath::{Cell, Direction8, Grid, Mobility};
+use tilepath::{Cell, Direction8};
 
 use crate::grid::Grids;
 use crate::{GridCell, OnGrid, UnitPath};
@@ -99,8 +99,8 @@ pub(crate) fn follow_paths(
         // ago; if it is blocked too, going on is the only way out).
         if f.progress < 1.0
             && let Some(from) = f.from
-            && !fits(grid, at, mobility, size)
-            && fits(grid, from, mobility, size)
+            && !grid.fits(at, mobility, size)
+            && grid.fits(from, mobility, size)
         {
             f.from = Some(at);
             at = from;
@@ -155,12 +155,4 @@ pub(crate) fn follow_paths(
             }
         }
     }
-}
-
-/// Whether a unit of `size` fits at `cell`: its footprint's cells are inside the grid
-/// and open.
-fn fits(grid: &Grid, cell: Cell, mobility: Mobility, size: u8) -> bool {
-    let n = i32::from(size.max(1));
-    (0..n)
-        .all(|dy| (0..n).all(|dx| grid.is_passable(Cell::new(cell.x + dx, cell.y + dy), mobility)))
 }

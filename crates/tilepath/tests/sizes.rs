@@ -226,7 +226,14 @@ fn grid_steps_follow_the_footprint_rule() {
     for i in 0..grid.len() {
         let from = grid.cell_of(i).unwrap();
         for dir in tilepath::Direction8::ALL {
-            // Size 1 is the one-cell rule.
+            // A footprint fits where the clearance says; size 1 is the one-cell rule.
+            for size in 0..=4u8 {
+                assert_eq!(
+                    grid.fits(from, m, size),
+                    clear.fits(from, size),
+                    "{from} {size}"
+                );
+            }
             assert_eq!(
                 grid.can_step_sized(from, dir, m, 1),
                 grid.can_step(from, dir, m)

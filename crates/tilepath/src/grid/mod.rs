@@ -270,6 +270,15 @@ impl Grid {
                     && self.is_passable(Cell::new(from.x, y), mobility)))
     }
 
+    /// Whether a unit of `size x size` cells fits with its footprint anchored at `cell`
+    /// (see [`Footprint`](crate::Footprint)): every cell of it inside the grid and
+    /// passable. Size 1 is [`is_passable`](Self::is_passable); size 0 fits nowhere.
+    /// Reads `size²` cells (the solvers read a [`Clearance`](crate::Clearance)).
+    #[must_use]
+    pub fn fits(&self, cell: Cell, mobility: Mobility, size: u8) -> bool {
+        size > 0 && crate::footprint::footprint_cost(self, mobility, cell, size, None) != 0
+    }
+
     /// [`can_step`](Self::can_step) for a unit of `size x size` cells (see
     /// [`Footprint`](crate::Footprint)): every cell of the footprint at the cell
     /// entered is inside the grid and passable, or under the footprint at `from` (a
