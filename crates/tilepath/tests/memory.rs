@@ -122,8 +122,17 @@ fn whole_grid_scratch_takes_eight_bytes_a_cell() {
         let cells = u64::from(w) * u64::from(h);
         let open = tilepath::AStar::OPEN_PER_LINE * u64::from(w + h) * 32;
         assert_eq!(tilepath::AStar::whole_grid_bytes(w, h), 8 * cells + open);
+        // The counter sees every thread: the test harness may print another test's
+        // result while one is measured. The least of three measurements is this
+        // solver's own.
         let mut astar = None;
-        let peak = peak_bytes_in(|| astar = Some(tilepath::AStar::try_for_grid(&grid).unwrap()));
+        let peak = (0..3)
+            .map(|_| {
+                astar = None;
+                peak_bytes_in(|| astar = Some(tilepath::AStar::try_for_grid(&grid).unwrap()))
+            })
+            .min()
+            .unwrap();
         let mut astar = astar.unwrap();
         assert!(
             peak <= 8 * cells + open,
