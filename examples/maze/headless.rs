@@ -232,6 +232,53 @@ mod tests {
         assert!(visited.len() >= 5, "the player barely moved: {visited:?}");
     }
 
+    /// On hex and isometric layouts of the rooms map, chasers step only between
+    /// neighbouring tiles of the layout (the 6 of a hex, or the square ones of a
+    /// diamond), never into a wall, and get caught.
+    #[test]
+    fn chasers_walk_hex_and_isometric_maps() {
+        for layout in ["hex-row-odd", "hex-column", "iso"] {
+            let options = parse_args(args(&format!(
+                "--headless --map rooms --layout {layout} --chasers 200 --size 40x36 --seed 6"
+            )))
+            .unwrap()
+            .unwrap();
+            let map = options.layout;
+            let mut app = headless_app(options, false);
+            app.update();
+            let maze = app.world().resource::<Maze>().clone();
+            let chasers = |app: &mut App| -> HashMap<Entity, Cell> {
+                let world = app.world_mut();
+                let mut q = world.query_filtered::<(Entity, &GridCell), With<Chaser>>();
+                q.iter(world).map(|(e, c)| (e, c.0)).collect()
+            };
+            let mut last = chasers(&mut app);
+            let mut steps = 0;
+            for _ in 0..300 {
+                app.update();
+                for (e, c) in chasers(&mut app) {
+                    assert!(!maze.is_wall(c), "{layout}: a chaser stands in the wall at {c:?}");
+                    let before = last[&e];
+                    if before != c {
+                        let d = Direction8::ALL
+                            .into_iter()
+                            .find(|&d| before.step(d) == c)
+                            .unwrap_or_else(|| panic!("{layout}: {before:?} -> {c:?} jumps"));
+                        assert!(
+                            map.connectivity(Connectivity::Eight).allows(before, d),
+                            "{layout}: {before:?} -> {c:?} is not a step of the layout"
+                        );
+                        steps += 1;
+                    }
+                }
+                last.retain(|e, _| app.world().get_entity(*e).is_ok());
+                last.extend(chasers(&mut app));
+            }
+            let caught = app.world().resource::<Score>().caught;
+            assert!(caught > 0 && steps > 2000, "{layout}: {caught} caught, {steps} steps");
+        }
+    }
+
     /// Halls with chasers of three sizes: the 2x2 and 3x3 ones get paths, walk them
     /// with their whole footprint on the floor every tick, and close in on the player.
     #[test]

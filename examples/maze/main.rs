@@ -15,12 +15,16 @@
 //! and gets a new one every `SECS` seconds, and the plugin plans the long routes segment
 //! by segment; headless, the run prints how long requests waited and checks that every
 //! one was answered. `--map rooms` makes rooms and open areas instead of a maze.
+//! `--hex` and `--iso` (or `--layout NAME`) lay the same maps out as hexes or
+//! isometric diamonds: the plugin reads the tilemap's layout and units move to each
+//! tile's own neighbours.
 //!
 //! The files: `options.rs` (the command line), `layout.rs` (maze and rooms
 //! generation), `simulation.rs` (player, chasers, catching: shared by both modes),
 //! `orders.rs` (the orders scenario and its account of requests), `headless.rs` (tick
 //! statistics, and the simulation's tests), `window.rs` (window, input, screenshots),
-//! `ui.rs` (the panel), `export.rs` (the map and far-goal scenarios in Moving AI
+//! `tiles.rs` (the tiles'
+//! look on each layout), `ui.rs` (the panel), `export.rs` (the map and far-goal scenarios in Moving AI
 //! formats, for other solvers).
 
 mod export;
@@ -29,6 +33,7 @@ mod layout;
 mod options;
 mod orders;
 mod simulation;
+mod tiles;
 mod ui;
 mod window;
 

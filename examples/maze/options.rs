@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use bevy::prelude::*;
+use bevy_tilepath::prelude::*;
 
 use crate::layout::MapKind;
 
@@ -11,6 +12,10 @@ usage: maze [options]
 
   --seed N          maze and spawn seed (default 1)
   --size N|WxH      maze size in cells, 8..=1024 (default 80x80)
+  --layout NAME     how tiles are laid out: square (default), hex-row,
+                    hex-row-even, hex-row-odd, hex-column, hex-column-even,
+                    hex-column-odd, iso (isometric diamond)
+  --hex, --iso      short for --layout hex-row-odd and --layout iso
   --map maze|rooms|halls
                     a maze; rooms and open areas; or halls: rooms joined by
                     corridors 1 to 3 cells wide, where one chaser in 5 is 2x2
@@ -45,6 +50,8 @@ pub(crate) struct Options {
     pub(crate) width: u32,
     pub(crate) height: u32,
     pub(crate) map: MapKind,
+    /// How the tiles are laid out (`--layout`, `--hex`, `--iso`).
+    pub(crate) layout: MapLayout,
     pub(crate) chasers: usize,
     /// Seconds between one unit's orders: the orders scenario instead of chasers.
     pub(crate) orders: Option<f32>,
@@ -71,6 +78,7 @@ pub(crate) fn parse_args(
         width: 80,
         height: 80,
         map: MapKind::Maze,
+        layout: MapLayout::Square,
         chasers: 0,
         orders: None,
         headless: false,
@@ -110,6 +118,9 @@ pub(crate) fn parse_args(
                     }
                 }
             }
+            "--hex" => o.layout = MapLayout::HexRowOdd,
+            "--iso" => o.layout = MapLayout::IsoDiamond,
+            "--layout" => o.layout = layout(&value("--layout")?)?,
             "--ticks" => o.ticks = number(&value("--ticks")?, "--ticks")?,
             "--budget" => o.budget = Some(number(&value("--budget")?, "--budget")?),
             "--after" => o.after = number(&value("--after")?, "--after")?,
@@ -148,6 +159,21 @@ pub(crate) fn parse_args(
     Ok(Some(o))
 }
 
+/// The layout `--layout` names.
+fn layout(name: &str) -> Result<MapLayout, String> {
+    Ok(match name {
+        "square" => MapLayout::Square,
+        "hex-row" => MapLayout::HexRow,
+        "hex-row-even" => MapLayout::HexRowEven,
+        "hex-row-odd" => MapLayout::HexRowOdd,
+        "hex-column" => MapLayout::HexColumn,
+        "hex-column-even" => MapLayout::HexColumnEven,
+        "hex-column-odd" => MapLayout::HexColumnOdd,
+        "iso" | "iso-diamond" => MapLayout::IsoDiamond,
+        other => return Err(format!("--layout: `{other}` is not a layout (see --help)")),
+    })
+}
+
 pub(crate) fn number<T: std::str::FromStr>(s: &str, name: &str) -> Result<T, String> {
     s.parse()
         .map_err(|_| format!("{name}: `{s}` is not a valid number"))
@@ -184,6 +210,10 @@ mod tests {
             (MapKind::Rooms, 1024, 2000, Some(5.0))
         );
         assert_eq!(parse_args(args("--help")).unwrap(), None);
+        let layout = |s| parse_args(args(s)).unwrap().unwrap().layout;
+        assert_eq!(layout("--hex"), MapLayout::HexRowOdd);
+        assert_eq!(layout("--iso"), MapLayout::IsoDiamond);
+        assert_eq!(layout("--layout hex-column-even"), MapLayout::HexColumnEven);
         for bad in [
             "--chasers",
             "--chasers many",
@@ -195,6 +225,8 @@ mod tests {
             "--threads",
             "--headless --screenshot a.png",
             "--map caves",
+            "--layout octagons",
+            "--layout",
             "--orders 0",
             "--orders -2",
             "--orders NaN",

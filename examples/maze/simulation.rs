@@ -115,16 +115,21 @@ pub(crate) fn setup_world(
             .id();
         storage.set(&position, tile);
     }
-    let tile_size = TilemapTileSize::new(TILE_PX, TILE_PX);
+    let tile_size = crate::tiles::tile_size(options.layout);
+    let map_type = TilemapType::from(options.layout);
     let mirror = PathingTilemap::new(kind_of);
     match asset_server {
         Some(assets) if art.is_some() => {
             commands.entity(map).insert((
                 TilemapBundle {
                     grid_size: tile_size.into(),
+                    map_type,
                     size,
                     storage,
-                    texture: TilemapTexture::Single(assets.load("maze_tiles.png")),
+                    texture: TilemapTexture::Single(crate::tiles::texture(
+                        options.layout,
+                        &assets,
+                    )),
                     tile_size,
                     anchor: TilemapAnchor::Center,
                     ..default()
@@ -137,7 +142,7 @@ pub(crate) fn setup_world(
                 size,
                 TilemapGridSize::from(tile_size),
                 tile_size,
-                TilemapType::Square,
+                map_type,
                 TilemapAnchor::Center,
                 storage,
                 Transform::default(),
@@ -192,7 +197,7 @@ pub(crate) fn setup_world(
             &maze,
             &distances,
             player,
-            options.chasers,
+            (options.chasers, options.layout),
             &mut rng,
             art.as_deref(),
         );
@@ -201,13 +206,14 @@ pub(crate) fn setup_world(
     commands.insert_resource(MazeRng(rng));
 }
 
-/// Spawns `n` chasers on floor cells at least a few steps from the player.
+/// Spawns `n` chasers on floor cells at least a few steps from the player (all of one
+/// cell on hex maps, which have no footprints).
 pub(crate) fn spawn_chasers(
     commands: &mut Commands,
     maze: &Maze,
     distances: &[u32],
     player: Entity,
-    n: usize,
+    (n, layout): (usize, MapLayout),
     rng: &mut StdRng,
     art: Option<&Art>,
 ) {
@@ -229,7 +235,11 @@ pub(crate) fn spawn_chasers(
     };
     let chasers: Vec<_> = (0..n)
         .map(|i| {
-            let mut size = maze.kind.unit_size(i);
+            let mut size = if layout.hex().is_some() {
+                1
+            } else {
+                maze.kind.unit_size(i)
+            };
             let mut cell = far[rng.random_range(0..far.len())];
             for _ in 0..20 {
                 if fits(cell, size) {

@@ -16,7 +16,7 @@ use crate::options::Options;
 use crate::orders::{Destinations, Unit};
 use crate::simulation::{
     Art, Autopilot, CHASERS_PER_PRESS, Chaser, MazePlugin, MazeRng, MazeTilemap, Player,
-    PlayerInput, TILE_PX, spawn_chasers,
+    PlayerInput, spawn_chasers,
 };
 use crate::ui;
 
@@ -42,8 +42,9 @@ pub(crate) fn check_display() -> Result<(), String> {
 
 pub(crate) fn windowed_app(options: Options) -> App {
     let mut app = App::new();
-    let (w, h) = (options.width as f32, options.height as f32);
-    let scale = (860.0 / (h * TILE_PX)).min(1.0);
+    let Vec2 { x: w, y: h } =
+        crate::tiles::map_extent(options.layout, options.width, options.height);
+    let scale = (860.0 / h).min(1.0);
     app.add_plugins(
         DefaultPlugins
             .set(ImagePlugin::default_nearest())
@@ -51,8 +52,8 @@ pub(crate) fn windowed_app(options: Options) -> App {
                 primary_window: Some(Window {
                     title: "tilepath maze".into(),
                     resolution: WindowResolution::new(
-                        (w * TILE_PX * scale + 320.0) as u32,
-                        (h * TILE_PX * scale + 40.0) as u32,
+                        (w * scale + 320.0) as u32,
+                        (h * scale + 40.0) as u32,
                     ),
                     ..default()
                 }),
@@ -89,10 +90,7 @@ pub(crate) fn setup_view(
         debug.enabled = options.gizmos;
         debug.max_paths = 300;
     }
-    let (w, h) = (
-        options.width as f32 * TILE_PX,
-        options.height as f32 * TILE_PX,
-    );
+    let Vec2 { x: w, y: h } = crate::tiles::map_extent(options.layout, options.width, options.height);
     commands.spawn((
         Camera2d,
         Projection::Orthographic(OrthographicProjection {
@@ -164,7 +162,7 @@ pub(crate) fn keyboard(
             &maze,
             &distances,
             player,
-            CHASERS_PER_PRESS,
+            (CHASERS_PER_PRESS, rebuild.4.layout),
             &mut rng.0,
             Some(&art),
         );

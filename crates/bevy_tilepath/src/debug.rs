@@ -1,10 +1,10 @@
 //! Gizmos for the grid and units' paths (feature `debug`).
 
 use bevy::prelude::*;
-use tilepath::Mobility;
+use tilepath::{Cell, Mobility};
 
 use crate::grid::Grids;
-use crate::{OnGrid, UnitPath};
+use crate::{GridTransform, MapLayout, OnGrid, UnitPath};
 
 /// What the debug drawing shows. Toggle [`enabled`](Self::enabled) at run time.
 #[derive(Resource, Reflect, Clone, Copy, Debug, PartialEq)]
@@ -57,11 +57,7 @@ pub(crate) fn draw_paths(
         );
         // A unit bigger than one cell: its footprint where it stands.
         if path.size > 1 {
-            gizmos.rect_2d(
-                world.footprint_to_world(path.at, path.size),
-                world.cell_size * f32::from(path.size),
-                settings.path_color,
-            );
+            gizmos.linestrip_2d(outline(world, path.at, path.size, 1.0), settings.path_color);
         }
     }
     let Some(mobility) = settings.blocked_for else {
@@ -73,13 +69,45 @@ pub(crate) fn draw_paths(
             for x in 0..g.width() as i32 {
                 let cell = tilepath::Cell::new(x, y);
                 if !g.is_passable(cell, mobility) {
-                    gizmos.rect_2d(
-                        world.cell_to_world(cell),
-                        world.cell_size * 0.9,
-                        settings.blocked_color,
-                    );
+                    gizmos.linestrip_2d(outline(world, cell, 1, 0.9), settings.blocked_color);
                 }
             }
         }
     }
+}
+
+/// The closed outline of the `size x size` footprint at `cell` in the world, shrunk
+/// about its centre by `scale`: a square or diamond (its 4 corners), or a hex (its 6).
+fn outline(world: &GridTransform, cell: Cell, size: u8, scale: f32) -> [Vec2; 7] {
+    let centre = world.footprint_to_world(cell, size);
+    let g = world.cell_size / 2.0;
+    let corners: [Vec2; 6] = match world.layout {
+        MapLayout::HexRow | MapLayout::HexRowEven | MapLayout::HexRowOdd => [
+            Vec2::new(0.0, g.y),
+            Vec2::new(-g.x, g.y / 2.0),
+            Vec2::new(-g.x, -g.y / 2.0),
+            Vec2::new(0.0, -g.y),
+            Vec2::new(g.x, -g.y / 2.0),
+            Vec2::new(g.x, g.y / 2.0),
+        ],
+        MapLayout::HexColumn | MapLayout::HexColumnEven | MapLayout::HexColumnOdd => [
+            Vec2::new(g.x, 0.0),
+            Vec2::new(g.x / 2.0, g.y),
+            Vec2::new(-g.x / 2.0, g.y),
+            Vec2::new(-g.x, 0.0),
+            Vec2::new(-g.x / 2.0, -g.y),
+            Vec2::new(g.x / 2.0, -g.y),
+        ],
+        MapLayout::Square | MapLayout::IsoDiamond | MapLayout::IsoStaggered => {
+            // Centres are affine in the cell: the footprint's sides follow the cell axes.
+            let at = world.cell_to_world(cell);
+            let half = f32::from(size) / 2.0;
+            let ex = (world.cell_to_world(Cell::new(cell.x + 1, cell.y)) - at) * half;
+            let ey = (world.cell_to_world(Cell::new(cell.x, cell.y + 1)) - at) * half;
+            let (a, b) = (ex + ey, ex - ey);
+            [a, -b, -a, b, a, a]
+        }
+    };
+    let p = |i: usize| centre + corners[i] * scale;
+    [p(0), p(1), p(2), p(3), p(4), p(5), p(0)]
 }

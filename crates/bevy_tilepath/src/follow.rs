@@ -3,7 +3,7 @@
 use core::f32::consts::SQRT_2;
 
 use bevy::prelude::*;
-use tilepath::{Cell, Direction8};
+use tilepath::{Cell, Connectivity, Direction8};
 
 use crate::grid::Grids;
 use crate::{GridCell, OnGrid, UnitPath};
@@ -59,12 +59,14 @@ impl PathFollower {
 
 /// Moves every [`PathFollower`] along its [`UnitPath`].
 ///
-/// A unit moves `speed * dt` cells a tick, cell centre to cell centre (a unit bigger
-/// than one cell, footprint centre to footprint centre:
+/// A unit moves `speed * dt` cells a tick, cell centre to cell centre in the map's
+/// own [`layout`](crate::MapLayout) (a unit bigger than one cell, footprint centre to
+/// footprint centre:
 /// [`GridTransform::footprint_to_world`](crate::GridTransform::footprint_to_world)). It enters its
 /// next cell (its [`GridCell`] changes) when it leaves the current one, so other
 /// systems see the cell it is heading into. Every step is checked with
-/// [`Grid::can_step_sized`](tilepath::Grid::can_step_sized) against the mobility and
+/// [`Grid::can_step_sized`](tilepath::Grid::can_step_sized) (on hex maps
+/// [`Grid::can_step_with`](tilepath::Grid::can_step_with)) against the mobility and
 /// size the path was planned for ([`UnitPath::mobility`], [`UnitPath::size`]), so a
 /// unit never enters a blocked cell:
 /// - it stops, and waits for the new plan the plugin then makes, when its next step
@@ -91,6 +93,13 @@ pub(crate) fn follow_paths(
         };
         let grid = grid.grid();
         let (mobility, size) = (path.mobility, path.size);
+        let hex = world.layout.hex();
+        // A step the path may take now: on hex maps one of the cell's 6 (no corner
+        // rule, no footprints), elsewhere the footprint's square step.
+        let legal = |at: Cell, d: Direction8| match hex {
+            Some(layout) => grid.can_step_with(at, d, mobility, Connectivity::Hex(layout)),
+            None => grid.can_step_sized(at, d, mobility, size),
+        };
         let mut budget = follower.speed.max(0.0) * dt;
         let mut f = *follower;
         let mut at = cell.0;
@@ -120,18 +129,24 @@ pub(crate) fn follow_paths(
                 break;
             }
             let Some(d1) = p.steps.peek() else { break };
-            if !grid.can_step_sized(at, d1, mobility, size) {
+            if !legal(at, d1) {
                 break;
             }
             p.advance();
             let mut to = at.step(d1);
-            let mut len = if d1.is_diagonal() { SQRT_2 } else { 1.0 };
+            // Hex steps all join neighbouring centres.
+            let mut len = if d1.is_diagonal() && hex.is_none() {
+                SQRT_2
+            } else {
+                1.0
+            };
             if f.smooth_diagonals
+                && hex.is_none()
                 && !d1.is_diagonal()
                 && let Some(d2) = p.steps.peek()
                 && let (Some(a), Some(b)) = (d1.orthogonal(), d2.orthogonal())
                 && let Some(diagonal) = Direction8::combine(a, b)
-                && grid.can_step_sized(at, diagonal, mobility, size)
+                && legal(at, diagonal)
             {
                 p.advance();
                 to = at.step(diagonal);

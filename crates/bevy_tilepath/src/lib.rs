@@ -22,7 +22,7 @@ use bevy::prelude::*;
 pub use debug::PathingDebug;
 pub use diagnostics::PathingDiagnostics;
 pub use follow::PathFollower;
-pub use grid::{ChangeCursor, Changes, GridTransform, PathingGrid, PathingMap};
+pub use grid::{ChangeCursor, Changes, GridTransform, MapLayout, PathingGrid, PathingMap};
 #[cfg(feature = "tilemap")]
 pub use layer_rule::LayerRule;
 pub use messages::{PathFailed, PathFound};
@@ -38,7 +38,7 @@ pub mod prelude {
     #[cfg(feature = "debug")]
     pub use crate::PathingDebug;
     pub use crate::{
-        GridCell, GridTransform, LayerRule, NoPathReason, OnGrid, Parallelism, PathFailed,
+        GridCell, GridTransform, LayerRule, MapLayout, NoPathReason, OnGrid, Parallelism, PathFailed,
         PathFollower, PathFound, PathGoal, PathRequest, PathStatus, PathingBudget,
         PathingDiagnostics, PathingGrid, PathingMap, PathingPlugin, PathingSettings,
         PathingSystems, SearchMode, UnitPath,

@@ -240,7 +240,7 @@ fn edits_on_any_layer_reach_the_grid_in_the_same_tick() {
         app.world().resource::<PathingGrid>().get(c),
         Some(TileKind::K0)
     );
-    assert_eq!(tile_pos_to_cell(TilePos::new(3, 2)), c);
+    assert_eq!(tile_pos_to_cell(TilePos::new(3, 2), MapLayout::Square), c);
 }
 
 /// Layers that do not cover the same cells: no grid, a failed status with the reason

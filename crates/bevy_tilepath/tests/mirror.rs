@@ -35,7 +35,7 @@ fn expected(world: &mut World, map: Entity, size: TilemapSize) -> Grid {
     for (pos, id, texture, kind) in tiles.iter(world) {
         if id.0 == map {
             let k = kind.map_or_else(|| kind_of(*texture), |k| k.0);
-            let _ = grid.set(tile_pos_to_cell(*pos), k);
+            let _ = grid.set(tile_pos_to_cell(*pos, MapLayout::Square), k);
         }
     }
     grid
@@ -149,13 +149,13 @@ fn cells_and_world_positions_agree_with_the_tilemap() {
             &TilemapType::Square,
             &TilemapAnchor::Center,
         ) + Vec2::new(100.0, -50.0);
-        let cell = tile_pos_to_cell(pos);
+        let cell = tile_pos_to_cell(pos, MapLayout::Square);
         assert!((t.cell_to_world(cell) - want).length() < 1e-3);
         assert_eq!(t.world_to_cell(want + Vec2::new(7.0, -7.0)), cell);
-        assert_eq!(cell_to_tile_pos(cell, size), Some(pos));
+        assert_eq!(cell_to_tile_pos(cell, size, MapLayout::Square), Some(pos));
     }
-    assert_eq!(cell_to_tile_pos(Cell::new(12, 0), size), None);
-    assert_eq!(cell_to_tile_pos(Cell::new(-1, 0), size), None);
+    assert_eq!(cell_to_tile_pos(Cell::new(12, 0), size, MapLayout::Square), None);
+    assert_eq!(cell_to_tile_pos(Cell::new(-1, 0), size, MapLayout::Square), None);
 }
 
 /// A tilemap larger than a grid can be: requests fail with `GridTooLarge`, no panic.

@@ -154,6 +154,7 @@ fn the_follower_walks_footprint_centres() {
     app.insert_resource(GridTransform {
         origin: Vec2::new(100.0, 50.0),
         cell_size: Vec2::splat(16.0),
+        layout: MapLayout::Square,
     });
     let goal = Cell::new(21, 14);
     let unit = app

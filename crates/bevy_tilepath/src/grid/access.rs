@@ -4,7 +4,7 @@
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
-use super::{GridTransform, PathingGrid, PathingMap};
+use super::{GridTransform, MapLayout, PathingGrid, PathingMap};
 
 /// Which grid: `None` is the default grid (the [`PathingGrid`] resource), `Some(e)` the
 /// [`PathingMap`] on `e`.
@@ -57,6 +57,22 @@ impl GridsMut<'_, '_> {
                 .get_mut(e)
                 .ok()
                 .map(|(_, m)| m.into_inner().grid_mut()),
+        }
+    }
+
+    /// The grid of `key` and its map's layout; `None` when `key` names an entity
+    /// without a [`PathingMap`].
+    pub(crate) fn get_mut_with_layout(
+        &mut self,
+        key: GridKey,
+    ) -> Option<(&mut PathingGrid, MapLayout)> {
+        match key {
+            None => Some((&mut self.default, self.transform.layout)),
+            Some(e) => self.maps.get_mut(e).ok().map(|(_, m)| {
+                let m = m.into_inner();
+                let layout = m.transform.layout;
+                (m.grid_mut(), layout)
+            }),
         }
     }
 

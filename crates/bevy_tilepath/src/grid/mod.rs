@@ -3,6 +3,7 @@
 
 mod access;
 mod changes;
+mod layout;
 mod map;
 mod transform;
 
@@ -10,6 +11,7 @@ use bevy::prelude::*;
 use tilepath::{Cell, Grid, GridError, Mobility, TileKind};
 
 pub use changes::{ChangeCursor, Changes};
+pub use layout::MapLayout;
 pub use map::PathingMap;
 pub use transform::GridTransform;
 

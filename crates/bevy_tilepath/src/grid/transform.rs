@@ -3,18 +3,26 @@
 use bevy::prelude::*;
 use tilepath::Cell;
 
-/// Where cells are in the world: the world position of the centre of cell `(0, 0)` and
-/// the distance between neighbouring cell centres. The mirror sets it from the
-/// tilemap's transform, grid size and anchor; without a tilemap set it yourself. The
-/// resource places the default grid; a [`PathingMap`](crate::PathingMap) has its own
+use super::MapLayout;
+
+/// Where cells are in the world: the world position of the centre of cell `(0, 0)`,
+/// the tiles' grid size, and the map's [`layout`](MapLayout) (square, hex or
+/// isometric), which also says how the grid's cells connect. The mirror sets it from
+/// the tilemap's type, transform, grid size and anchor; without a tilemap set it
+/// yourself. The resource places the default grid; a
+/// [`PathingMap`](crate::PathingMap) has its own
 /// [`transform`](crate::PathingMap::transform).
 #[derive(Resource, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Resource, Default, Debug, PartialEq)]
 pub struct GridTransform {
     /// World position of the centre of cell `(0, 0)`.
     pub origin: Vec2,
-    /// World distance between neighbouring cell centres along x and y.
+    /// The tiles' grid size in world units (`bevy_ecs_tilemap`'s `TilemapGridSize`
+    /// times the map's scale): on square maps, the distance between neighbouring cell
+    /// centres along x and y.
     pub cell_size: Vec2,
+    /// How the map's tiles are laid out.
+    pub layout: MapLayout,
 }
 
 impl Default for GridTransform {
@@ -23,6 +31,7 @@ impl Default for GridTransform {
         Self {
             origin: Vec2::ZERO,
             cell_size: Vec2::ONE,
+            layout: MapLayout::Square,
         }
     }
 }
@@ -31,23 +40,29 @@ impl GridTransform {
     /// The world position of the centre of `cell`.
     #[must_use]
     pub fn cell_to_world(&self, cell: Cell) -> Vec2 {
-        self.origin + Vec2::new(cell.x as f32, cell.y as f32) * self.cell_size
+        self.origin + self.layout.cell_offset(cell, self.cell_size)
     }
 
     /// The world position of the centre of the `size x size` footprint anchored at
     /// `cell` (its corner with the smallest `x` and `y`): where a unit of that size
-    /// standing at `cell` is drawn. Size 1 is [`cell_to_world`](Self::cell_to_world).
+    /// standing at `cell` is drawn. Size 1 is [`cell_to_world`](Self::cell_to_world);
+    /// so is every size on hex maps, which have no footprints yet.
     #[must_use]
     pub fn footprint_to_world(&self, cell: Cell, size: u8) -> Vec2 {
-        let half = (f32::from(size.max(1)) - 1.0) / 2.0;
-        self.cell_to_world(cell) + Vec2::splat(half) * self.cell_size
+        let far = i32::from(size.max(1)) - 1;
+        if far == 0 || self.layout.hex().is_some() {
+            return self.cell_to_world(cell);
+        }
+        // Square and isometric centres are affine in the cell: the footprint's centre
+        // is halfway between its first and last cells'.
+        let last = Cell::new(cell.x.saturating_add(far), cell.y.saturating_add(far));
+        (self.cell_to_world(cell) + self.cell_to_world(last)) / 2.0
     }
 
-    /// The cell whose square contains `world` (it may be outside the grid).
+    /// The cell whose tile contains `world` (it may be outside the grid).
     #[must_use]
     pub fn world_to_cell(&self, world: Vec2) -> Cell {
-        let local = (world - self.origin) / self.cell_size + Vec2::splat(0.5);
-        Cell::new(local.x.floor() as i32, local.y.floor() as i32)
+        self.layout.cell_at(world - self.origin, self.cell_size)
     }
 }
 
@@ -60,6 +75,7 @@ mod tests {
         let t = GridTransform {
             origin: Vec2::new(-100.0, 50.0),
             cell_size: Vec2::new(16.0, 16.0),
+            layout: MapLayout::Square,
         };
         for c in [Cell::new(0, 0), Cell::new(7, 3), Cell::new(-2, 9)] {
             assert_eq!(t.world_to_cell(t.cell_to_world(c)), c);

@@ -61,8 +61,10 @@ impl Dispatch {
             if job.answer == Answer::Unsolved {
                 let known = Known {
                     // Components tell one-cell units' reach only.
-                    reach: reach.get(job.mobility).filter(|_| job.size == 1),
-                    clearance: clearance.get(job.mobility),
+                    reach: reach
+                        .get(job.mobility, job.connectivity)
+                        .filter(|_| job.size == 1),
+                    clearance: clearance.get(job.mobility, job.connectivity),
                     guide: guides.get(job.mobility, job.connectivity),
                 };
                 solve_job(job, grid, fields, known, s, whole, window);

@@ -178,6 +178,8 @@ fn search(
 ) -> Result<PathResult<GridPath8>, tilepath::PathError> {
     let (from, to, m) = (job.start, job.goal, job.mobility);
     match (job.connectivity, foot) {
+        // The planner refuses sized units on hex maps.
+        (Connectivity::Hex(layout), _) => solver.build_path_hex(grid, from, to, m, layout),
         (Connectivity::Eight, None) => solver.build_path8(grid, from, to, m),
         (Connectivity::Eight, Some(f)) => solver.build_path8_sized(f, grid, from, to, m),
         (Connectivity::Four, None) => solver
@@ -200,6 +202,14 @@ fn search_whole(
     job: &Job,
 ) -> Result<PathResult<GridPath8>, tilepath::PathError> {
     let (from, to, mobility) = (job.start, job.goal, job.mobility);
+    if let Connectivity::Hex(layout) = job.connectivity {
+        // Hex maps keep components of their own connectivity (see `reach`), and have
+        // neither footprints nor landmarks.
+        return match reach {
+            Some(parts) => solver.build_path_hex_in(parts, grid, from, to, mobility, layout),
+            None => solver.build_path_hex(grid, from, to, mobility, layout),
+        };
+    }
     let eight = job.connectivity == Connectivity::Eight;
     let r = match (foot, reach, guide) {
         (Some(f), _, _) if eight => return solver.build_path8_sized(f, grid, from, to, mobility),

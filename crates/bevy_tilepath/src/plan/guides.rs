@@ -55,8 +55,10 @@ impl GuideCache {
         let mut work = 0;
         for job in jobs {
             let far = job.start.manhattan(job.goal) > window;
-            // Units bigger than one cell search their footprints unguided.
-            if !far || job.size > 1 || !Jps::applies_to(job.mobility) {
+            // Units bigger than one cell search their footprints unguided; hex maps
+            // have no jump points to guide.
+            let hex = matches!(job.connectivity, Connectivity::Hex(_));
+            if !far || hex || job.size > 1 || !Jps::applies_to(job.mobility) {
                 continue;
             }
             if self.get(job.mobility, job.connectivity).is_none()

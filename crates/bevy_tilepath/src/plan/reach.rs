@@ -2,50 +2,61 @@
 //! components (so that a goal out of reach is answered without searching a whole
 //! component) and the clearance of units bigger than one cell.
 
-use tilepath::{Clearance, Components, Grid, Mobility};
+use tilepath::{Clearance, Components, Connectivity, Grid, Mobility};
 
 use crate::PathingGrid;
 use crate::grid::{ChangeCursor, Changes};
 
-/// Something derived from the grid for one mobility (one set of passable tile kinds),
-/// built on first use and repaired after edits.
+/// Something derived from the grid for one mobility (one set of passable tile kinds)
+/// and way of moving, built on first use and repaired after edits.
 pub(crate) trait PerMobilityItem: Sized {
-    /// Builds it for `mobility` on `grid`.
-    fn build(grid: &Grid, mobility: Mobility) -> Self;
+    /// Builds it for `mobility` moving as `connectivity` on `grid`.
+    fn build(grid: &Grid, mobility: Mobility, connectivity: Connectivity) -> Self;
     /// Repairs it after `cells` changed on `grid`; returns the work done.
     fn repair(&mut self, grid: &Grid, cells: &[tilepath::Cell]) -> u64;
-    /// Whether it serves `mobility`.
-    fn serves(&self, mobility: Mobility) -> bool;
+    /// Whether it serves `mobility` moving as `connectivity`.
+    fn serves(&self, mobility: Mobility, connectivity: Connectivity) -> bool;
+}
+
+/// Which connectivities share components: 4- and 8-connected units reach the same
+/// cells (a diagonal step needs both orthogonal ones open); each hex layout its own.
+fn reach_class(connectivity: Connectivity) -> Option<tilepath::HexLayout> {
+    match connectivity {
+        Connectivity::Hex(layout) => Some(layout),
+        Connectivity::Four | Connectivity::Eight => None,
+    }
 }
 
 impl PerMobilityItem for Components {
-    fn build(grid: &Grid, mobility: Mobility) -> Self {
-        Components::new(grid, mobility)
+    fn build(grid: &Grid, mobility: Mobility, connectivity: Connectivity) -> Self {
+        Components::with_connectivity(grid, mobility, connectivity)
     }
     fn repair(&mut self, grid: &Grid, cells: &[tilepath::Cell]) -> u64 {
         // The sizes match: a resized grid is a replaced one.
         Components::repair(self, grid, cells)
             .map_or(0, |s| (s.opened + s.closed + s.cells_searched) as u64)
     }
-    fn serves(&self, mobility: Mobility) -> bool {
+    fn serves(&self, mobility: Mobility, connectivity: Connectivity) -> bool {
         Components::serves(self, mobility)
+            && reach_class(self.connectivity()) == reach_class(connectivity)
     }
 }
 
+/// Clearance is for square footprints: the planner refuses sized units on hex maps.
 impl PerMobilityItem for Clearance {
-    fn build(grid: &Grid, mobility: Mobility) -> Self {
+    fn build(grid: &Grid, mobility: Mobility, _: Connectivity) -> Self {
         Clearance::new(grid, mobility)
     }
     fn repair(&mut self, grid: &Grid, cells: &[tilepath::Cell]) -> u64 {
         Clearance::repair(self, grid, cells).map_or(0, |n| n as u64)
     }
-    fn serves(&self, mobility: Mobility) -> bool {
+    fn serves(&self, mobility: Mobility, _: Connectivity) -> bool {
         Clearance::serves(self, mobility)
     }
 }
 
 /// One `T` for every mobility the requests needed so far (at most 16: one per set of
-/// passable tile kinds), built on first use, repaired with the tick's edits before
+/// passable tile kinds; a grid's units all move square-wise or all hex-wise), built on first use, repaired with the tick's edits before
 /// any request is solved, forgotten when the grid is replaced.
 pub(crate) struct PerMobility<T> {
     items: Vec<T>,
@@ -81,25 +92,27 @@ impl<T: PerMobilityItem> PerMobility<T> {
         }
     }
 
-    /// Builds the items `mobilities` need and do not have yet. Returns the work done
-    /// (cells read).
+    /// Builds the items the `(mobility, connectivity)` pairs need and do not have
+    /// yet. Returns the work done (cells read).
     pub(crate) fn prepare(
         &mut self,
         grid: &Grid,
-        mobilities: impl Iterator<Item = Mobility>,
+        needs: impl Iterator<Item = (Mobility, Connectivity)>,
     ) -> u64 {
         let mut work = 0;
-        for mobility in mobilities {
-            if self.get(mobility).is_none() {
-                self.items.push(T::build(grid, mobility));
+        for (mobility, connectivity) in needs {
+            if self.get(mobility, connectivity).is_none() {
+                self.items.push(T::build(grid, mobility, connectivity));
                 work += grid.len() as u64;
             }
         }
         work
     }
 
-    /// The item serving `mobility`, if built.
-    pub(crate) fn get(&self, mobility: Mobility) -> Option<&T> {
-        self.items.iter().find(|p| p.serves(mobility))
+    /// The item serving `mobility` moving as `connectivity`, if built.
+    pub(crate) fn get(&self, mobility: Mobility, connectivity: Connectivity) -> Option<&T> {
+        self.items
+            .iter()
+            .find(|p| p.serves(mobility, connectivity))
     }
 }

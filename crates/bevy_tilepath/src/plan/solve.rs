@@ -13,7 +13,7 @@ use super::job::{Answer, Job};
 use super::{PlanState, Planner};
 use crate::grid::GridsMut;
 use crate::{
-    GridCell, NoPathReason, OnGrid, PathFailed, PathFound, PathRequest, PathStatus, PathingBudget,
+    GridCell, MapLayout, NoPathReason, OnGrid, PathFailed, PathFound, PathRequest, PathStatus, PathingBudget,
     PathingDiagnostics, PathingGrid, PathingSettings, UnitPath,
 };
 
@@ -105,8 +105,10 @@ pub(crate) fn solve_requests(
             PathingBudget::Unlimited => Share::Unlimited,
         };
         let plan = &mut plans[i];
-        let grid = grids.get_mut(plan.key);
-        spent += serve_grid(plan, grid, share, jobs, dispatch, &mut serve);
+        let (grid, layout) = grids
+            .get_mut_with_layout(plan.key)
+            .map_or((None, MapLayout::Square), |(g, l)| (Some(g), l));
+        spent += serve_grid(plan, (grid, layout), share, jobs, dispatch, &mut serve);
     }
     *first = (*first + 1) % n.max(1);
 
@@ -137,7 +139,7 @@ pub(crate) fn solve_requests(
 /// Serves one grid's FIFOs within `share`; returns the work spent.
 fn serve_grid(
     plan: &mut GridPlan,
-    grid: Option<&mut PathingGrid>,
+    (grid, layout): (Option<&mut PathingGrid>, MapLayout),
     share: Share,
     jobs: &mut Vec<Job>,
     dispatch: &mut Dispatch,
@@ -168,7 +170,7 @@ fn serve_grid(
             Share::Unlimited => 1 << 16,
         } as usize;
 
-        take(plan, jobs, s, grid.as_deref(), batch);
+        take(plan, jobs, s, (grid.as_deref(), layout), batch);
         if jobs.is_empty() {
             continue;
         }
@@ -179,10 +181,12 @@ fn serve_grid(
             spent += work
                 + plan
                     .reach
-                    .prepare(grid.grid(), jobs.iter().map(|j| j.mobility))
+                    .prepare(grid.grid(), jobs.iter().map(|j| (j.mobility, j.connectivity)))
                 + plan.clearance.prepare(
                     grid.grid(),
-                    jobs.iter().filter(|j| j.size > 1).map(|j| j.mobility),
+                    jobs.iter()
+                        .filter(|j| j.size > 1)
+                        .map(|j| (j.mobility, j.connectivity)),
                 )
                 + plan
                     .guides
@@ -228,7 +232,7 @@ fn take(
     plan: &mut GridPlan,
     jobs: &mut Vec<Job>,
     s: &Serve<'_, '_, '_, '_, '_, '_, '_>,
-    grid: Option<&PathingGrid>,
+    (grid, layout): (Option<&PathingGrid>, MapLayout),
     batch: usize,
 ) {
     jobs.clear();
@@ -266,7 +270,9 @@ fn take(
                         Ok(_)
                             if request.size == 0
                                 || request.size > tilepath::MAX_UNIT_SIZE
-                                || u32::from(request.size) > g.width().min(g.height()) =>
+                                || u32::from(request.size) > g.width().min(g.height())
+                                // No footprints on hex maps yet.
+                                || (request.size > 1 && layout.hex().is_some()) =>
                         {
                             Some(NoPathReason::UnitSize)
                         }
@@ -280,7 +286,7 @@ fn take(
             start: cell.0,
             goal: goal.unwrap_or(cell.0),
             mobility: request.mobility,
-            connectivity: request.connectivity,
+            connectivity: layout.connectivity(request.connectivity),
             mode: request.mode,
             max_expansions: request.max_expansions.unwrap_or(s.settings.max_expansions),
             size: request.size,

@@ -10,7 +10,7 @@ use tilepath::Grid;
 use super::PathingTilemap;
 use super::state::{MirrorGrid, MirrorState};
 use crate::grid::{GridKey, GridsMut};
-use crate::{GridTransform, NoPathReason, PathingSettings};
+use crate::{GridTransform, MapLayout, NoPathReason, PathingSettings};
 
 type MapQuery<'a> = (
     Entity,
@@ -245,23 +245,19 @@ fn rebuild(
             return;
         }
     }
-    if cover.map_type != TilemapType::Square {
-        warn!(
-            "tilepath mirrors square tilemaps only; {} is {:?}",
-            bottom.0, cover.map_type
-        );
-        grid.clear();
-        return;
-    }
+    let layout = MapLayout::from(cover.map_type);
     let size = cover.size;
     if structure || !was_ok {
-        match Grid::filled(size.x, size.y, mirror.missing()) {
-            Ok(g) => {
+        let built = layout
+            .grid_size(size.x, size.y)
+            .and_then(|(w, h)| Some((Grid::filled(w, h, mirror.missing()).ok()?, (w, h))));
+        match built {
+            Some((g, (w, h))) => {
                 grid.replace(g);
-                mirror.reset(size);
+                mirror.reset(size, layout, TilemapSize::new(w, h));
                 mirror.resync = true;
             }
-            Err(_) => {
+            None => {
                 warn!(
                     "tilemap {} is {}x{}, larger than a pathing grid can be",
                     bottom.0, size.x, size.y
@@ -282,16 +278,16 @@ fn rebuild(
         let center = |x, y| {
             TilePos { x, y }.center_in_world(size, grid_size, &tile_size, &map_type, &anchor)
         };
-        let origin = center(0, 0);
-        let step = center(1, 1) - origin;
         let (offset, scale) = transform.as_deref().map_or((Vec2::ZERO, Vec2::ONE), |t| {
             (t.translation.truncate(), t.scale.truncate())
         });
+        // Cell (0, 0) is tile (0, 0) in every layout.
         grids.set_transform(
             key,
             GridTransform {
-                origin: origin * scale + offset,
-                cell_size: step * scale,
+                origin: center(0, 0) * scale + offset,
+                cell_size: Vec2::new(grid_size.x, grid_size.y) * scale,
+                layout,
             },
         );
     }

@@ -15,6 +15,8 @@ use bevy_ecs_tilemap::map::TilemapSize;
 use bevy_ecs_tilemap::tiles::{TilePos, TileTextureIndex};
 use tilepath::{Cell, TileKind};
 
+use crate::MapLayout;
+
 pub(crate) use state::MirrorState;
 
 /// Put this on a `bevy_ecs_tilemap` tilemap entity to mirror it into a pathing grid:
@@ -36,8 +38,9 @@ pub(crate) use state::MirrorState;
 /// agree again. Tiles spawned, changed, moved or despawned on any layer reach the grid
 /// in the same tick.
 ///
-/// Only square tilemaps are mirrored (others: a warning and an empty grid). A tile
-/// outside its map's size is ignored, as bevy_ecs_tilemap ignores it; a tile whose
+/// **Layouts**: square, all six hex coordinate systems and both isometric ones are
+/// mirrored; [`MapLayout`] says where each tile's cell is, how cells connect and where
+/// they are in the world. A tile outside its map's size is ignored, as bevy_ecs_tilemap ignores it; a tile whose
 /// `TilemapId` names a map without `PathingTilemap` is not mirrored.
 #[derive(Component, Reflect, Clone, Copy, Debug)]
 #[reflect(Component, Default, Debug)]
@@ -102,16 +105,19 @@ impl Default for PathingTilemap {
 #[reflect(Component, Debug, PartialEq)]
 pub struct PathTile(pub TileKind);
 
-/// The cell of a tile position (the same coordinates).
+/// The cell of a tile position on a map laid out as `layout` (the same coordinates
+/// but on isometric staggered maps: see [`MapLayout`]).
 #[must_use]
-pub fn tile_pos_to_cell(pos: TilePos) -> Cell {
-    Cell::new(pos.x as i32, pos.y as i32)
+pub fn tile_pos_to_cell(pos: TilePos, layout: MapLayout) -> Cell {
+    layout.tile_to_cell(pos.x, pos.y)
 }
 
-/// The tile position of a cell, `None` if it is outside a map of `size`.
+/// The tile position of a cell on a map of `size` tiles laid out as `layout`, `None`
+/// if no tile of the map is there.
 #[must_use]
-pub fn cell_to_tile_pos(cell: Cell, size: TilemapSize) -> Option<TilePos> {
-    TilePos::from_i32_pair(cell.x, cell.y, &size)
+pub fn cell_to_tile_pos(cell: Cell, size: TilemapSize, layout: MapLayout) -> Option<TilePos> {
+    let (x, y) = layout.cell_to_tile(cell, size.x, size.y)?;
+    Some(TilePos { x, y })
 }
 
 /// Where the mirror last wrote a tile (required by `TilePos` once the plugin is added):

@@ -4,11 +4,12 @@
 use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::map::TilemapSize;
+use bevy_ecs_tilemap::tiles::TilePos;
 use tilepath::{Cell, TileKind};
 
 use super::PathingTilemap;
-use crate::LayerRule;
 use crate::grid::GridKey;
+use crate::{LayerRule, MapLayout};
 
 /// A cell where a layer has no tile, in [`Layer::kinds`].
 const NO_TILE: u8 = 4;
@@ -26,6 +27,11 @@ pub(super) struct MirrorGrid {
     pub(super) key: GridKey,
     /// Bottom first.
     pub(super) layers: Vec<Layer>,
+    /// The layers' size in tiles.
+    pub(super) tiles: TilemapSize,
+    /// How their tiles map to cells.
+    pub(super) layout: MapLayout,
+    /// The grid's size in cells.
     pub(super) size: TilemapSize,
     pub(super) rule: LayerRule,
     /// The layers agree and the grid was built: tiles are written.
@@ -43,6 +49,8 @@ impl MirrorGrid {
         Self {
             key,
             layers: Vec::new(),
+            tiles: TilemapSize::new(0, 0),
+            layout: MapLayout::Square,
             size: TilemapSize::new(0, 0),
             rule: LayerRule::default(),
             ok: false,
@@ -64,8 +72,11 @@ impl MirrorGrid {
         self.scratch.resize(self.layers.len(), None);
     }
 
-    /// Empties every layer's record for a grid of `size`.
-    pub(super) fn reset(&mut self, size: TilemapSize) {
+    /// Empties every layer's record for a grid of `size` cells fed by maps of `tiles`
+    /// tiles laid out as `layout`.
+    pub(super) fn reset(&mut self, tiles: TilemapSize, layout: MapLayout, size: TilemapSize) {
+        self.tiles = tiles;
+        self.layout = layout;
         self.size = size;
         let cells = size.x as usize * size.y as usize;
         for layer in &mut self.layers {
@@ -79,6 +90,18 @@ impl MirrorGrid {
         self.layers
             .first()
             .map_or(TileKind::K3, |l| l.mirror.missing)
+    }
+
+    /// The cell of a tile of this grid's maps, `None` outside the maps.
+    pub(super) fn cell_of(&self, pos: TilePos) -> Option<Cell> {
+        pos.within_map_bounds(&self.tiles)
+            .then(|| self.layout.tile_to_cell(pos.x, pos.y))
+    }
+
+    /// The tile of the maps at `cell`, `None` if no tile maps there.
+    pub(super) fn tile_of(&self, cell: Cell) -> Option<TilePos> {
+        let (x, y) = self.layout.cell_to_tile(cell, self.tiles.x, self.tiles.y)?;
+        Some(TilePos { x, y })
     }
 
     /// The index of `cell`, `None` outside the grid.

@@ -6,7 +6,7 @@ use bevy_ecs_tilemap::tiles::{TilePos, TileStorage, TileTextureIndex};
 use tilepath::{Cell, TileKind};
 
 use super::state::MirrorState;
-use super::{MirroredAt, PathTile, cell_to_tile_pos, tile_pos_to_cell};
+use super::{MirroredAt, PathTile};
 use crate::grid::GridsMut;
 
 /// Changed tiles a sync holds on to, so that it visits every tile once: a tick's edits
@@ -61,14 +61,15 @@ fn kind_left_behind(
     cell: Cell,
     leaving: Entity,
 ) -> Option<TileKind> {
-    let mirror = &state.grids[g].layers[layer].mirror;
+    let grid = &state.grids[g];
+    let mirror = &grid.layers[layer].mirror;
     storages
         .get(map)
         .ok()
-        .and_then(|s| cell_to_tile_pos(cell, s.size).and_then(|p| s.checked_get(&p)))
+        .and_then(|s| grid.tile_of(cell).and_then(|p| s.checked_get(&p)))
         .filter(|&e| e != leaving)
         .and_then(|e| tiles.get(e).ok())
-        .filter(|t| t.2.0 == map && tile_pos_to_cell(*t.1) == cell)
+        .filter(|t| t.2.0 == map && grid.cell_of(*t.1) == Some(cell))
         .map(|(_, _, _, texture, kind)| mirror.kind(*texture, kind))
 }
 
@@ -86,13 +87,14 @@ type Written<'w, 's> = ParamSet<
 /// remembers where.
 fn write(state: &mut MirrorState, grids: &mut GridsMut, tile: TileQuery<'_>, at: &mut MirroredAt) {
     let (_, pos, id, texture, kind) = tile;
-    let cell = tile_pos_to_cell(*pos);
     at.0 = None;
-    if let Some(layer) = state.layer(id.0) {
+    if let Some(layer) = state.layer(id.0)
+        // A tile outside its map's size is ignored, as bevy_ecs_tilemap does.
+        && let Some(cell) = state.grids[layer.0].cell_of(*pos)
+    {
         let k = state.grids[layer.0].layers[layer.1]
             .mirror
             .kind(*texture, kind);
-        // A tile outside its map's size is ignored, as bevy_ecs_tilemap does.
         if put(state, grids, layer, cell, Some(k)) {
             at.0 = Some((id.0, cell));
         }
@@ -143,8 +145,11 @@ pub(crate) fn sync_tiles(
         } else {
             held = false;
         }
+        let now = state
+            .layer(id.0)
+            .and_then(|(g, _)| state.grids[g].cell_of(*pos));
         if let Some((old_map, old_cell)) = at.0
-            && (old_map, old_cell) != (id.0, tile_pos_to_cell(*pos))
+            && Some((old_map, old_cell)) != now.map(|c| (id.0, c))
             && !resyncing(state, old_map)
             && let Some(layer) = state.layer(old_map)
         {
