@@ -1,7 +1,8 @@
 //! Connected components of a mobility's passable cells, kept up to date on edits.
 
 use crate::queue::Generation;
-use crate::{Cell, Grid, GridError, GridMismatch, Mobility};
+use crate::topology::{HEX_CODES, hex_odd};
+use crate::{Cell, Connectivity, Direction8, Grid, GridError, GridMismatch, Mobility};
 use core::fmt;
 
 /// Which cells can reach which: the connected components of the cells a mobility can
@@ -48,6 +49,8 @@ pub struct Components {
     height: u32,
     /// Bit `k`: kind `k` is passable.
     passable: u8,
+    /// The connectivity these are the components of.
+    connectivity: Connectivity,
     /// Per cell: its label, or [`BLOCKED`].
     labels: Vec<u32>,
     /// Per label: its parent in the forest (a root is its own parent).
@@ -109,6 +112,51 @@ impl Components {
     /// [`GridError::OutOfMemory`] with [`bytes_for`](Self::bytes_for) (nothing is
     /// allocated then).
     pub fn try_new(grid: &Grid, mobility: Mobility) -> Result<Self, GridError> {
+        Self::try_with_connectivity(grid, mobility, Connectivity::Four)
+    }
+
+    /// The components of the cells of `grid` that `mobility` can enter, joined by the
+    /// steps of `connectivity`. [`Four`](Connectivity::Four) and
+    /// [`Eight`](Connectivity::Eight) give the same components (see the type's docs);
+    /// a [`Hex`](Connectivity::Hex) map's differ: its diagonal steps join cells that
+    /// square movement keeps apart.
+    ///
+    /// ```
+    /// use tilepath::{Cell, Components, Connectivity, Grid, HexLayout, Mobility, TileKind};
+    /// let grid = Grid::from_ascii(".#\n#.", |c| {
+    ///     Some(if c == '#' { TileKind::K1 } else { TileKind::K0 })
+    /// })?;
+    /// let (a, b) = (Cell::new(0, 0), Cell::new(1, 1));
+    /// let square = Components::new(&grid, Mobility::FLOOR_ONLY);
+    /// assert!(!square.is_reachable(a, b));
+    /// // Row 0 of `RowEven` steps up-right, to (1, 1).
+    /// let hex = Connectivity::Hex(HexLayout::RowEven);
+    /// let parts = Components::with_connectivity(&grid, Mobility::FLOOR_ONLY, hex);
+    /// assert!(parts.is_reachable(a, b));
+    /// assert_eq!(parts.connectivity(), hex);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Panics
+    /// As [`new`](Self::new); see [`try_with_connectivity`](Self::try_with_connectivity).
+    #[must_use]
+    pub fn with_connectivity(grid: &Grid, mobility: Mobility, connectivity: Connectivity) -> Self {
+        match Self::try_with_connectivity(grid, mobility, connectivity) {
+            Ok(c) => c,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// [`with_connectivity`](Self::with_connectivity), or an error when the system
+    /// cannot give the labels' memory.
+    ///
+    /// # Errors
+    /// As [`try_new`](Self::try_new).
+    pub fn try_with_connectivity(
+        grid: &Grid,
+        mobility: Mobility,
+        connectivity: Connectivity,
+    ) -> Result<Self, GridError> {
         let bytes = Self::bytes_for(grid);
         crate::memory::ensure(bytes).map_err(|bytes| GridError::OutOfMemory { bytes })?;
         let passable = mobility.passable_kinds();
@@ -116,6 +164,7 @@ impl Components {
             width: grid.width(),
             height: grid.height(),
             passable,
+            connectivity,
             labels: Vec::new(),
             parent: Vec::new(),
             size: Vec::new(),
@@ -179,6 +228,15 @@ impl Components {
     #[must_use]
     pub fn serves(&self, mobility: Mobility) -> bool {
         mobility.passable_kinds() == self.passable
+    }
+
+    /// The connectivity these components were built for
+    /// ([`with_connectivity`](Self::with_connectivity); [`Four`](Connectivity::Four)
+    /// for [`new`](Self::new)). Square components serve 4- and 8-connected queries
+    /// alike; hex queries need the components of their layout.
+    #[must_use]
+    pub fn connectivity(&self) -> Connectivity {
+        self.connectivity
     }
 
     /// How many components there are.
@@ -266,10 +324,12 @@ impl Components {
         big
     }
 
-    /// The open straight neighbours of cell `i`, as cell indices (`usize::MAX` for
-    /// none), in ring order: right, up (`+y`), left, down.
+    /// The open neighbours of cell `i`, as cell indices (`usize::MAX` for none), in
+    /// ring order: on square maps its straight ones (right, up (`+y`), left, down;
+    /// the last two entries unused), on hex maps its 6 in `HexDirection` order
+    /// (counter-clockwise, each next to the one before).
     #[inline]
-    fn straight(&self, i: usize) -> [usize; 4] {
+    fn neighbours(&self, i: usize) -> [usize; 6] {
         let w = self.width as usize;
         let (x, y) = (i % w, i / w);
         let open = |ok: bool, j: usize| {
@@ -279,17 +339,57 @@ impl Components {
                 usize::MAX
             }
         };
+        let Connectivity::Hex(layout) = self.connectivity else {
+            return [
+                open(x + 1 < w, i.wrapping_add(1)),
+                open(y + 1 < self.height as usize, i.wrapping_add(w)),
+                open(x > 0, i.wrapping_sub(1)),
+                open(y > 0, i.wrapping_sub(w)),
+                usize::MAX,
+                usize::MAX,
+            ];
+        };
+        let codes =
+            &HEX_CODES[layout.index() as usize][usize::from(hex_odd(layout, x as i64, y as i64))];
+        codes.map(|code| {
+            let (dx, dy) = Direction8::from_bits(code).offset();
+            let (nx, ny) = (
+                x.wrapping_add_signed(dx as isize),
+                y.wrapping_add_signed(dy as isize),
+            );
+            open(
+                nx < w && ny < self.height as usize,
+                ny.wrapping_mul(w).wrapping_add(nx),
+            )
+        })
+    }
+
+    /// How many entries of [`neighbours`](Self::neighbours) are in use: 4 or 6.
+    fn ring(&self) -> usize {
+        if let Connectivity::Hex(_) = self.connectivity {
+            6
+        } else {
+            4
+        }
+    }
+
+    /// On hex maps, the column offsets (-1 or +1) of the diagonal steps from cell
+    /// `(x, y)` down to row `y - 1` (none, one or two of them); none on square maps.
+    #[inline]
+    fn down_diagonals(&self, x: usize, y: usize) -> [Option<isize>; 2] {
+        let Connectivity::Hex(layout) = self.connectivity else {
+            return [None, None];
+        };
+        let mask = crate::topology::hex_mask(layout, x as i32, y as i32);
         [
-            open(x + 1 < w, i.wrapping_add(1)),
-            open(y + 1 < self.height as usize, i.wrapping_add(w)),
-            open(x > 0, i.wrapping_sub(1)),
-            open(y > 0, i.wrapping_sub(w)),
+            (mask >> Direction8::DownLeft.bits() & 1 == 1).then_some(-1),
+            (mask >> Direction8::DownRight.bits() & 1 == 1).then_some(1),
         ]
     }
 
     fn open(&mut self, i: usize) {
         let mut root = None::<u32>;
-        for n in self.straight(i) {
+        for n in self.neighbours(i) {
             if n == usize::MAX {
                 continue;
             }
@@ -313,20 +413,27 @@ impl Components {
         let root = self.find(self.labels[i]);
         self.labels[i] = BLOCKED;
         self.size[root as usize] = self.size[root as usize].saturating_sub(1);
-        let around = self.straight(i);
+        let around = self.neighbours(i);
         let open = around.iter().filter(|&&n| n != usize::MAX).count();
         if open == 0 {
             self.count -= 1;
             return;
         }
-        // Sides: open straight neighbours, joined when the diagonal cell between two
-        // consecutive ones (ring order) is open too.
+        let ring = self.ring();
+        let hex = ring == 6;
+        // Sides: arcs of open neighbours round the ring. On hex maps consecutive
+        // neighbours are adjacent, so two open ones are joined; on square maps two
+        // consecutive straight neighbours are joined when the diagonal cell between
+        // them is open too.
         let w = self.width as usize;
-        let diagonal_open = |k: usize| {
-            // The cell between straight neighbours k and k + 1 (mod 4).
-            let (a, b) = (around[k], around[(k + 1) % 4]);
+        let joined_after = |k: usize| {
+            // Neighbours k and k + 1 (round the ring).
+            let (a, b) = (around[k], around[(k + 1) % ring]);
             if a == usize::MAX || b == usize::MAX {
                 return false;
+            }
+            if hex {
+                return true;
             }
             let (ax, ay) = (a % w, a / w);
             let (bx, by) = (b % w, b / w);
@@ -338,24 +445,25 @@ impl Components {
             };
             self.labels[d] != BLOCKED
         };
-        let mut side = [usize::MAX; 4];
+        let mut side = [usize::MAX; 6];
         let mut sides = 0;
         // Start after a break in the ring, so that each arc is numbered once.
-        let start = (0..4)
-            .find(|&k| !diagonal_open(k))
-            .map_or(0, |k| (k + 1) % 4);
-        for step in 0..4 {
-            let k = (start + step) % 4;
+        let start = (0..ring)
+            .find(|&k| !joined_after(k))
+            .map_or(0, |k| (k + 1) % ring);
+        for step in 0..ring {
+            let k = (start + step) % ring;
             if around[k] == usize::MAX {
                 continue;
             }
-            let prev = (k + 3) % 4;
-            let joined = step > 0 && diagonal_open(prev);
+            let prev = (k + ring - 1) % ring;
+            let joined = step > 0 && joined_after(prev);
             side[k] = if joined { sides - 1 } else { sides };
             if !joined {
                 sides += 1;
             }
         }
+        debug_assert!(sides <= 4, "at most 4 sides (3 on hex maps)");
         if sides <= 1 {
             return;
         }
@@ -366,8 +474,8 @@ impl Components {
     /// meet are one; a side that runs out first is cut off and relabelled.
     fn split_search(
         &mut self,
-        around: &[usize; 4],
-        side: &[usize; 4],
+        around: &[usize; 6],
+        side: &[usize; 6],
         sides: usize,
         root: u32,
         stats: &mut ComponentStats,
@@ -385,7 +493,7 @@ impl Components {
         for q in &mut self.queues {
             q.clear();
         }
-        for k in 0..4 {
+        for k in 0..6 {
             if around[k] != usize::MAX {
                 let s = side[k];
                 self.seen[around[k]] = stamp | s as u32;
@@ -417,7 +525,7 @@ impl Components {
                 let p = self.queues[s][heads[s]] as usize;
                 heads[s] += 1;
                 stats.cells_searched += 1;
-                for q in self.straight(p) {
+                for q in self.neighbours(p) {
                     if q == usize::MAX {
                         continue;
                     }
@@ -496,6 +604,16 @@ impl Components {
                         below_last = below;
                         let r = self.find(below);
                         root = self.unite(root, r);
+                    }
+                    // Hex maps also join a cell to the row below by its diagonals.
+                    if row > 0 {
+                        for dx in self.down_diagonals(i - row, row / w).into_iter().flatten() {
+                            let bx = (i - row).wrapping_add_signed(dx);
+                            if bx < w && self.labels[row - w + bx] != BLOCKED {
+                                let r = self.find(self.labels[row - w + bx]);
+                                root = self.unite(root, r);
+                            }
+                        }
                     }
                 }
             }

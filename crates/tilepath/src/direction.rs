@@ -1,4 +1,6 @@
-//! The 4 and 8 directions a step can take.
+//! The 4 and 8 directions a step can take, and the ways cells connect.
+
+use crate::{Cell, HexLayout};
 
 /// One of the 4 orthogonal directions of a 4-connected step.
 ///
@@ -63,9 +65,9 @@ impl Direction {
     }
 }
 
-/// How cells connect: 4 orthogonal neighbours, or 8 with diagonals (a diagonal step
+/// How cells connect: 4 orthogonal neighbours, 8 with diagonals (a diagonal step
 /// needs both orthogonal neighbours passable: no corner cutting; it costs `sqrt(2)`
-/// times the cell cost).
+/// times the cell cost), or the 6 of a hex map.
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Connectivity {
@@ -74,6 +76,35 @@ pub enum Connectivity {
     Four,
     /// The 4 orthogonal and the 4 diagonal neighbours.
     Eight,
+    /// The 6 neighbours of a hex map laid out as the [`HexLayout`] says: the 4
+    /// orthogonal ones and 2 diagonal ones chosen by the cell's parity. Every step
+    /// costs the cell it enters; there is no corner rule.
+    Hex(HexLayout),
+}
+
+impl Connectivity {
+    /// Whether a step from `from` in direction `dir` is one this connectivity has:
+    /// orthogonal steps only for [`Four`](Self::Four), all 8 for
+    /// [`Eight`](Self::Eight) (the corner rule is the grid's to check:
+    /// [`Grid::can_step_with`](crate::Grid::can_step_with)), the cell's 6 hex steps for
+    /// [`Hex`](Self::Hex).
+    ///
+    /// ```
+    /// use tilepath::{Cell, Connectivity, Direction8, HexLayout};
+    /// let hex = Connectivity::Hex(HexLayout::Axial);
+    /// assert!(hex.allows(Cell::new(0, 0), Direction8::UpLeft));
+    /// assert!(!hex.allows(Cell::new(0, 0), Direction8::UpRight));
+    /// assert!(!Connectivity::Four.allows(Cell::new(0, 0), Direction8::UpLeft));
+    /// ```
+    #[inline]
+    #[must_use]
+    pub const fn allows(self, from: Cell, dir: Direction8) -> bool {
+        match self {
+            Self::Four => !dir.is_diagonal(),
+            Self::Eight => true,
+            Self::Hex(layout) => layout.is_step(from, dir),
+        }
+    }
 }
 
 /// One of the 8 directions of an 8-connected step, counter-clockwise from `Right`

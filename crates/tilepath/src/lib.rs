@@ -8,6 +8,7 @@ mod direction;
 mod field;
 mod footprint;
 mod grid;
+mod hex;
 mod memory;
 mod mobility;
 mod next_hop;
@@ -25,6 +26,7 @@ pub use direction::{Connectivity, Direction, Direction8};
 pub use field::{DistanceField, FieldError, FieldState, FieldStats, Region, combined_next_step};
 pub use footprint::{Footprint, footprint_centre};
 pub use grid::{Grid, GridError, GridMismatch};
+pub use hex::HexLayout;
 pub use mobility::{Mobility, TileKind};
 pub use next_hop::{
     Encoding, Hops, MemoryEstimate, NextHopTable, RepairStats, TableBuilder, TableCells, TableError,
@@ -39,7 +41,8 @@ pub use search::{PathError, PathResult, Route};
 pub mod prelude {
     pub use crate::{
         AStar, Cell, Components, Connectivity, Direction, Direction8, DistanceField, Greedy, Grid,
-        GridPath, GridPath8, Jps, Mobility, NextHopTable, PathError, PathResult, Region, TileKind,
+        GridPath, GridPath8, HexLayout, Jps, Mobility, NextHopTable, PathError, PathResult, Region,
+        TileKind,
     };
 }
 

@@ -1,6 +1,7 @@
 //! Test support shared by the tilepath crates' tests, benchmarks and fuzzers (not
 //! published): seeded random grids, mobilities and cells; a plain reference Dijkstra
-//! (multi-source, 4- or 8-connected, mobility costs, no corner cutting); path checks;
+//! (multi-source, 4- or 8-connected, mobility costs, no corner cutting) and a hex one
+//! over neighbours from the axial formulas; path checks;
 //! the Moving AI, `.scen` and reference-map loaders; and a counting global allocator
 //! type that each test binary declares itself.
 //!
@@ -8,11 +9,16 @@
 //! the library is measured against.
 
 mod counting;
+mod hex;
 mod maps;
 mod random;
 mod reference;
 
 pub use counting::{CountingAlloc, allocations_in, peak_bytes_in, total_allocations};
+pub use hex::{
+    AXIAL_NEIGHBOURS, axial_of, cell_of_axial, check_hex_optimal, check_hex_result,
+    hex_distance_ref, hex_flood, hex_neighbours, reference_hex, walk_hex,
+};
 pub use maps::{MOVING_AI_MAPS, Scenario, load_movingai, load_reference, load_scenarios, maps_dir};
 pub use random::{maze_grid, random_cell, random_grid, random_mobility, rng};
 pub use reference::{

@@ -2,7 +2,7 @@
 //! by a breadth-first sweep or a Dijkstra variant suited to the mobility.
 
 use super::*;
-use crate::topology::{Eight, Four, Neighborhood, corner_open, direction_codes};
+use crate::topology::{Eight, Four, Neighborhood, corner_open, with_hex};
 
 impl DistanceField {
     /// Computes the whole field from its goals on `grid`.
@@ -67,14 +67,13 @@ impl DistanceField {
             return false;
         }
         let deltas = self.deltas();
-        let codes = direction_codes(self.connectivity);
         (0..self.values.len()).any(|i| {
             let v = self.values[i];
             v != BLOCKED
                 && v != UNREACHED
-                && codes.iter().any(|&dir| {
+                && self.codes_at(i).iter().any(|&dir| {
                     let q = i.wrapping_add_signed(deltas[dir]);
-                    corner_open(&self.costs, &deltas, i, dir)
+                    corner_open(self.connectivity, &self.costs, &deltas, i, dir)
                         && self.costs[q] != 0
                         && self.values[q] == UNREACHED
                 })
@@ -237,19 +236,22 @@ impl DistanceField {
     /// `uniform`, the cost every open cell has, the cost array is not read and the
     /// run takes [`dijkstra_uniform`](Self::dijkstra_uniform).
     pub(super) fn dijkstra_for(&mut self, cluttered: bool, uniform: Option<u8>) -> usize {
-        if let Some(cost) = uniform {
-            return match (self.connectivity, cluttered) {
-                (Connectivity::Eight, true) => self.dijkstra_uniform::<Eight, true>(cost),
-                (Connectivity::Eight, false) => self.dijkstra_uniform::<Eight, false>(cost),
-                (Connectivity::Four, true) => self.dijkstra_uniform::<Four, true>(cost),
-                (Connectivity::Four, false) => self.dijkstra_uniform::<Four, false>(cost),
-            };
+        match self.connectivity {
+            Connectivity::Four => self.dijkstra_of::<Four>(cluttered, uniform),
+            Connectivity::Eight => self.dijkstra_of::<Eight>(cluttered, uniform),
+            Connectivity::Hex(layout) => {
+                with_hex!(layout, N => self.dijkstra_of::<N>(cluttered, uniform))
+            }
         }
-        match (self.connectivity, cluttered) {
-            (Connectivity::Eight, true) => self.dijkstra_with::<Eight, true>(),
-            (Connectivity::Eight, false) => self.dijkstra_with::<Eight, false>(),
-            (Connectivity::Four, true) => self.dijkstra_with::<Four, true>(),
-            (Connectivity::Four, false) => self.dijkstra_with::<Four, false>(),
+    }
+
+    /// [`dijkstra_for`](Self::dijkstra_for) in neighbourhood `N`.
+    fn dijkstra_of<N: Neighborhood>(&mut self, cluttered: bool, uniform: Option<u8>) -> usize {
+        match (uniform, cluttered) {
+            (Some(cost), true) => self.dijkstra_uniform::<N, true>(cost),
+            (Some(cost), false) => self.dijkstra_uniform::<N, false>(cost),
+            (None, true) => self.dijkstra_with::<N, true>(),
+            (None, false) => self.dijkstra_with::<N, false>(),
         }
     }
 
@@ -293,6 +295,14 @@ impl DistanceField {
                     improved += 1;
                 }
             };
+            if N::HEX.is_some() {
+                // Hex: the cell's 6 steps, all of weight 1, no corner rule.
+                for &dir in codes_of(N::CONNECTIVITY, self.origin, self.stride, p) {
+                    let q = p.wrapping_add_signed(deltas[dir]);
+                    relax(self, q, c * straight, class, true);
+                }
+                continue;
+            }
             let mut open = [false; 8];
             for dir in (0..8).step_by(2) {
                 let q = p.wrapping_add_signed(deltas[dir]);
@@ -324,6 +334,8 @@ impl DistanceField {
     ) -> usize {
         debug_assert_eq!(self.connectivity, N::CONNECTIVITY);
         let deltas = self.deltas();
+        let (origin, stride) = (self.origin, self.stride);
+        let room: usize = if N::HEX.is_some() { 6 } else { 4 };
         let c = u32::from(cost);
         let (straight, diagonal) = (c * N::STRAIGHT as u32, c * N::DIAGONAL as u32);
         let limit = self.max_units.saturating_add(1);
@@ -366,11 +378,11 @@ impl DistanceField {
                 continue;
             }
             let fast = v < safe;
-            // Room for this cell's pushes (at most 4 a FIFO), so that they need no
-            // check. The FIFOs grow (allocate) only while they are smaller than the
-            // largest computation so far.
-            if ts + 4 > fs.len() {
-                fs.resize(ts + 4, (0, 0));
+            // Room for this cell's pushes (at most 4 a FIFO, 6 on hex maps), so that
+            // they need no check. The FIFOs grow (allocate) only while they are smaller
+            // than the largest computation so far.
+            if ts + room > fs.len() {
+                fs.resize(ts + room, (0, 0));
             }
             if N::DIAGONALS && td + 4 > fd.len() {
                 fd.resize(td + 4, (0, 0));
@@ -395,8 +407,9 @@ impl DistanceField {
                 }
                 values[q] = if better { nv } else { old };
                 debug_assert!(*tail < fifo.len());
-                // SAFETY: checked above: the FIFO has room for 4 entries past its tail
-                // when a cell is popped, and a cell pushes at most 4 to each FIFO.
+                // SAFETY: checked above: the FIFO has room for `room` entries past its
+                // tail when a cell is popped, and a cell pushes at most that many to
+                // each FIFO.
                 #[expect(unsafe_code, reason = "room checked once a cell, not per push")]
                 unsafe {
                     *fifo.get_unchecked_mut(*tail) = (nv, q as u32);
@@ -404,6 +417,14 @@ impl DistanceField {
                 *tail += usize::from(better);
                 improved += usize::from(better);
             };
+            if N::HEX.is_some() {
+                // Hex: the cell's 6 steps, all straight-weighted, no corner rule.
+                for &dir in codes_of(N::CONNECTIVITY, origin, stride, p) {
+                    let q = p.wrapping_add_signed(deltas[dir]);
+                    relax(values, q, straight, fs, &mut ts, true);
+                }
+                continue;
+            }
             let mut open = [false; 8];
             for dir in (0..8).step_by(2) {
                 let q = p.wrapping_add_signed(deltas[dir]);

@@ -29,6 +29,17 @@ pub enum FieldError {
         /// The size asked for.
         size: u8,
     },
+    /// A unit size above 1 on a hex field ([`Connectivity::Hex`](crate::Connectivity)):
+    /// footprints are squares of cells, which hex maps do not have. Unit sizes on hex
+    /// maps may come later (nothing was changed).
+    HexUnitSize {
+        /// The size asked for.
+        size: u8,
+    },
+    /// [`Landmarks`](crate::Landmarks) guide jump point search, which serves square
+    /// maps only: a hex connectivity is refused (nothing was allocated). Hex queries
+    /// of [`Jps`](crate::Jps) run its A*, which needs no landmarks.
+    HexUnsupported,
     /// The system could not give the memory the field needs: at construction
     /// (nothing was allocated), or for the work queues of a computation (checked
     /// before it starts; the field is unchanged).
@@ -55,6 +66,11 @@ impl fmt::Display for FieldError {
                 "a unit size must be 1 to {}, not {size}",
                 crate::MAX_UNIT_SIZE
             ),
+            Self::HexUnitSize { size } => write!(
+                f,
+                "a {size}x{size} unit on a hex map: hex fields serve units of one cell only"
+            ),
+            Self::HexUnsupported => f.write_str("landmarks serve square maps only, not hex maps"),
             Self::OutOfMemory { bytes } => {
                 write!(f, "out of memory: the field needs {bytes} bytes")
             }

@@ -317,11 +317,16 @@ impl DistanceField {
     ///
     /// # Errors
     /// [`FieldError::InvalidUnitSize`] for size 0 or above
-    /// [`MAX_UNIT_SIZE`](crate::MAX_UNIT_SIZE); [`FieldError::OutOfMemory`] if the
-    /// scratch cannot be had. The field is unchanged then.
+    /// [`MAX_UNIT_SIZE`](crate::MAX_UNIT_SIZE); [`FieldError::HexUnitSize`] for a
+    /// size above 1 on a hex field (unit sizes on hex maps may come later);
+    /// [`FieldError::OutOfMemory`] if the scratch cannot be had. The field is
+    /// unchanged then.
     pub fn set_unit_size(&mut self, size: u8) -> Result<(), FieldError> {
         if size == 0 || size > crate::MAX_UNIT_SIZE {
             return Err(FieldError::InvalidUnitSize { size });
+        }
+        if size > 1 && matches!(self.connectivity, Connectivity::Hex(_)) {
+            return Err(FieldError::HexUnitSize { size });
         }
         if size == self.unit_size {
             return Ok(());
@@ -487,6 +492,13 @@ impl DistanceField {
         Cell::new(self.origin.x + x as i32 - 1, self.origin.y + y as i32 - 1)
     }
 
+    /// The direction codes of the steps from padded index `i`: the connectivity's own,
+    /// or on hex maps those of the cell's parity.
+    #[inline]
+    fn codes_at(&self, i: usize) -> &'static [usize] {
+        codes_of(self.connectivity, self.origin, self.stride, i)
+    }
+
     /// Neighbour offsets in direction order ([`Direction8`] codes), as index deltas.
     #[inline]
     fn deltas(&self) -> [isize; 8] {
@@ -497,6 +509,25 @@ impl DistanceField {
 
     fn check(&self, grid: &Grid) -> Result<(), FieldError> {
         crate::GridMismatch::check(self.grid_size, grid).map_err(FieldError::GridMismatch)
+    }
+}
+
+/// [`DistanceField::codes_at`] for a field of `connectivity` whose padded arrays of row
+/// stride `stride` start one cell below and left of `origin`.
+#[inline]
+pub(super) fn codes_of(
+    connectivity: Connectivity,
+    origin: Cell,
+    stride: usize,
+    i: usize,
+) -> &'static [usize] {
+    match connectivity {
+        Connectivity::Hex(_) => {
+            let x = i64::from(origin.x) + (i % stride) as i64 - 1;
+            let y = i64::from(origin.y) + (i / stride) as i64 - 1;
+            crate::topology::direction_codes(connectivity, x, y)
+        }
+        square => crate::topology::square_codes(square),
     }
 }
 

@@ -36,12 +36,21 @@ impl DistanceField {
     #[must_use]
     pub fn next_step(&self, cell: Cell) -> Option<Direction8> {
         let i = self.query_index(cell)?;
-        let dir = if self.connectivity == Connectivity::Eight {
-            self.step8_at(i, &self.deltas())
-        } else {
-            self.step4_at(i)
-        }?;
+        let dir = self.step_at(i, &self.deltas())?;
         Some(Direction8::from_bits(dir as u8))
+    }
+
+    /// [`next_step`](Self::next_step) at index `i`, as a [`Direction8`] code.
+    #[inline]
+    pub(super) fn step_at(&self, i: usize, deltas: &[isize; 8]) -> Option<usize> {
+        match self.connectivity {
+            Connectivity::Four => self.step4_at(i),
+            Connectivity::Eight => self.step8_at(i, deltas, 0xFF),
+            Connectivity::Hex(_) => {
+                let mask = self.codes_at(i).iter().fold(0u8, |m, &d| m | 1 << d);
+                self.step8_at(i, deltas, mask)
+            }
+        }
     }
 
     /// [`next_step`](Self::next_step) at a 4-connected field's index, as a
@@ -63,12 +72,15 @@ impl DistanceField {
         self.moves(i, best)
     }
 
-    /// [`next_step`](Self::next_step) at an 8-connected field's index.
+    /// [`next_step`](Self::next_step) at an 8-connected or hex field's index, over
+    /// the direction codes in `mask` (bit `d` for code `d`; all of them for
+    /// 8-connected fields, the cell's 6 steps for hex ones), in code order.
     #[inline]
-    pub(super) fn step8_at(&self, i: usize, deltas: &[isize; 8]) -> Option<usize> {
+    pub(super) fn step8_at(&self, i: usize, deltas: &[isize; 8], mask: u8) -> Option<usize> {
         let mut best = (u32::MAX, 8);
         for dir in 0..8 {
-            if let Some((_, total)) = self.offer(i, dir, deltas)
+            if mask >> dir & 1 == 1
+                && let Some((_, total)) = self.offer(i, dir, deltas)
                 && total < best.0
             {
                 best = (total, dir);
@@ -88,7 +100,8 @@ impl DistanceField {
     }
 
     /// The first (up to 56) steps downhill from `cell`, for 4-connected fields (it stops
-    /// at the first diagonal step of an 8-connected one: use [`path8`](Self::path8)).
+    /// at the first diagonal step of an 8-connected or hex one: use
+    /// [`path8`](Self::path8)).
     /// Empty if `cell` is a goal or unreachable.
     #[must_use]
     pub fn path(&self, cell: Cell) -> GridPath {
@@ -97,7 +110,8 @@ impl DistanceField {
         path
     }
 
-    /// The first (up to 56) steps downhill from `cell`, in 8 directions.
+    /// The first (up to 56) steps downhill from `cell`, in 8 directions (on hex
+    /// fields, the hex steps' [`Direction8`]s).
     #[must_use]
     pub fn path8(&self, cell: Cell) -> GridPath8 {
         let mut path = GridPath8::EMPTY;
@@ -113,14 +127,10 @@ impl DistanceField {
             return;
         };
         let deltas = self.deltas();
-        let eight = self.connectivity == Connectivity::Eight;
         for _ in 0..MAX_STEPS {
-            let step = if eight {
-                self.step8_at(i, &deltas)
-            } else {
-                self.step4_at(i)
+            let Some(dir) = self.step_at(i, &deltas) else {
+                break;
             };
-            let Some(dir) = step else { break };
             if !take(Direction8::from_bits(dir as u8)) {
                 break;
             }
@@ -132,12 +142,12 @@ impl DistanceField {
 /// The best step from `cell` on several fields at once, each weighted: the neighbour
 /// minimising `sum(weight * distance)` over the fields (e.g. a chase field with weight
 /// 1 and a flee field from completed goals with weight 0.5). Neighbours unreachable in
-/// any field are skipped. The fields should share connectivity; `None` when no
-/// neighbour improves on `cell`.
+/// any field are skipped. The fields should share connectivity (the first field's
+/// decides which steps there are); `None` when no neighbour improves on `cell`.
 #[must_use]
 pub fn combined_next_step(fields: &[(&DistanceField, f32)], cell: Cell) -> Option<Direction8> {
     let first = fields.first()?.0;
-    let eight = first.connectivity == Connectivity::Eight;
+    let connectivity = first.connectivity;
     let score = |c: Cell| -> Option<f64> {
         fields
             .iter()
@@ -147,11 +157,11 @@ pub fn combined_next_step(fields: &[(&DistanceField, f32)], cell: Cell) -> Optio
     let here = score(cell);
     let mut best: Option<(f64, Direction8)> = None;
     for d in Direction8::ALL {
-        if d.is_diagonal() && !eight {
+        if !connectivity.allows(cell, d) {
             continue;
         }
         let n = cell.step(d);
-        if d.is_diagonal() {
+        if d.is_diagonal() && connectivity == Connectivity::Eight {
             let (dx, dy) = d.offset();
             let open = |c: Cell| first.query_index(c).is_some_and(|i| first.costs[i] != 0);
             // Wrapping: a cell past the ends of the `i32` range is outside the field.

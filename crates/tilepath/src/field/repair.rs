@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::footprint::footprint_cost;
-use crate::topology::{corner_open, direction_codes, step_weight};
+use crate::topology::{corner_open, step_weight};
 
 impl DistanceField {
     /// Updates the field after the cells in `changed` changed on `grid` (walls built
@@ -64,7 +64,8 @@ impl DistanceField {
             return stats;
         }
         let deltas = self.deltas();
-        let codes = direction_codes(self.connectivity);
+        let (connectivity, origin, stride) = (self.connectivity, self.origin, self.stride);
+        let codes = move |i: usize| codes_of(connectivity, origin, stride, i);
         // Phase 1: cells whose value may no longer be achievable, in increasing order
         // of their old value. A cell keeps its value if a neighbour already decided
         // valid still supports it; otherwise its value is dropped and the cells that
@@ -80,7 +81,7 @@ impl DistanceField {
         for &c in changed {
             let c = c as usize;
             candidate(self, c);
-            for &d in codes {
+            for &d in codes(c) {
                 candidate(self, c.wrapping_add_signed(deltas[d]));
             }
         }
@@ -95,8 +96,10 @@ impl DistanceField {
             self.values[i] = UNREACHED;
             self.touched.push(i as u32);
             stats.cells_invalidated += 1;
-            // Neighbours that may have reached the goal through i.
-            for &d in codes {
+            // Neighbours that may have reached the goal through i (hex steps are
+            // symmetric, as square ones are: i's neighbours are the cells stepping
+            // into i).
+            for &d in codes(i) {
                 let q = i.wrapping_add_signed(deltas[d]);
                 let vq = self.values[q];
                 if vq != BLOCKED && vq != UNREACHED && u64::from(vq) >= old {
@@ -111,7 +114,11 @@ impl DistanceField {
         let touched = core::mem::take(&mut self.touched);
         let around = changed.iter().flat_map(|&c| {
             let c = c as usize;
-            core::iter::once(c).chain(codes.iter().map(move |&d| c.wrapping_add_signed(deltas[d])))
+            core::iter::once(c).chain(
+                codes(c)
+                    .iter()
+                    .map(move |&d| c.wrapping_add_signed(deltas[d])),
+            )
         });
         for i in touched.iter().map(|&i| i as usize).chain(around) {
             if self.values[i] == BLOCKED {
@@ -157,7 +164,7 @@ impl DistanceField {
         let deltas = self.deltas();
         let limit = self.max_units.saturating_add(1);
         let mut best: Option<u32> = None;
-        for &dir in direction_codes(self.connectivity) {
+        for &dir in self.codes_at(i) {
             if let Some((_, total)) = self.offer(i, dir, &deltas)
                 && total <= limit
                 && best.is_none_or(|b| total < b)
@@ -177,7 +184,7 @@ impl DistanceField {
         if vq == BLOCKED || vq == UNREACHED {
             return None;
         }
-        if !corner_open(&self.costs, deltas, i, dir) {
+        if !corner_open(self.connectivity, &self.costs, deltas, i, dir) {
             return None;
         }
         let step = u32::from(self.costs[q]) * step_weight(self.connectivity, dir) as u32;

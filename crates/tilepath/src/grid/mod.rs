@@ -6,7 +6,7 @@ mod planes;
 pub use error::{GridError, GridMismatch};
 use planes::BitPlanes;
 
-use crate::{Cell, Direction8, Mobility, TileKind};
+use crate::{Cell, Connectivity, Direction8, Mobility, TileKind};
 use core::fmt;
 
 /// A `width x height` map of [`TileKind`]s, 2 bits per cell, row-major (index
@@ -268,6 +268,47 @@ impl Grid {
             && (!dir.is_diagonal()
                 || (self.is_passable(Cell::new(x, from.y), mobility)
                     && self.is_passable(Cell::new(from.x, y), mobility)))
+    }
+
+    /// Whether a unit moving with `connectivity` can step from `from` in direction
+    /// `dir`: the connectivity has the step ([`Connectivity::allows`]), the cell
+    /// entered is inside the grid and passable, and, for an 8-connected diagonal
+    /// step, both cells beside its corner are passable too (no corner cutting; hex
+    /// steps have no such rule). The start's own cell is not checked.
+    /// `Connectivity::Eight` is [`can_step`](Self::can_step).
+    ///
+    /// ```
+    /// use tilepath::{Cell, Connectivity, Direction8, Grid, HexLayout, Mobility, TileKind};
+    /// let grid = Grid::from_ascii("..\n#.", |c| {
+    ///     Some(if c == '#' { TileKind::K1 } else { TileKind::K0 })
+    /// })?;
+    /// let (m, from) = (Mobility::FLOOR_ONLY, Cell::new(0, 0));
+    /// // Up-right passes the wall at (0, 1): a corner cut on squares, a hex step from
+    /// // an even row of `RowEven`, and no step at all on an axial map.
+    /// assert!(!grid.can_step_with(from, Direction8::UpRight, m, Connectivity::Eight));
+    /// assert!(grid.can_step_with(from, Direction8::UpRight, m, Connectivity::Hex(HexLayout::RowEven)));
+    /// assert!(!grid.can_step_with(from, Direction8::UpRight, m, Connectivity::Hex(HexLayout::Axial)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn can_step_with(
+        &self,
+        from: Cell,
+        dir: Direction8,
+        mobility: Mobility,
+        connectivity: Connectivity,
+    ) -> bool {
+        match connectivity {
+            Connectivity::Eight => self.can_step(from, dir, mobility),
+            _ => {
+                let (dx, dy) = dir.offset();
+                connectivity.allows(from, dir)
+                    && matches!(
+                        (from.x.checked_add(dx), from.y.checked_add(dy)),
+                        (Some(x), Some(y)) if self.is_passable(Cell::new(x, y), mobility)
+                    )
+            }
+        }
     }
 
     /// Whether a unit of `size x size` cells fits with its footprint anchored at `cell`

@@ -23,7 +23,9 @@ pub enum Encoding {
 impl Encoding {
     pub(super) fn of(mobility: Mobility, connectivity: Connectivity) -> Self {
         match connectivity {
-            Connectivity::Eight => Self::Directions8,
+            // Hex tables are refused before anything is built; an estimate counts them
+            // as 8-connected ones.
+            Connectivity::Eight | Connectivity::Hex(_) => Self::Directions8,
             Connectivity::Four if uniform_cost(mobility).is_some() => Self::DistanceMod3,
             Connectivity::Four => Self::Directions4,
         }
@@ -98,6 +100,10 @@ pub enum TableError {
         /// Bytes the table needs: [`MemoryEstimate::total_bytes`].
         bytes: u64,
     },
+    /// Next-hop tables serve square maps (4- or 8-connected) only; a
+    /// [`Connectivity::Hex`] table is refused before anything is allocated. Hex maps
+    /// may come later; use [`DistanceField`](crate::DistanceField)s or A* there.
+    HexUnsupported,
 }
 
 impl fmt::Display for TableError {
@@ -110,6 +116,9 @@ impl fmt::Display for TableError {
             Self::GridMismatch(m) => write!(f, "the next-hop table was {m}"),
             Self::OutOfMemory { bytes } => {
                 write!(f, "out of memory: the table needs {bytes} bytes")
+            }
+            Self::HexUnsupported => {
+                f.write_str("next-hop tables serve square maps only, not hex maps")
             }
         }
     }
@@ -164,7 +173,8 @@ impl TableBuilder {
     /// The default limit: 1 GiB.
     pub const DEFAULT_MEMORY_LIMIT: u64 = 1 << 30;
 
-    /// Sets the connectivity (default 4).
+    /// Sets the connectivity (default 4). Hex maps are not supported:
+    /// [`build`](Self::build) refuses them ([`TableError::HexUnsupported`]).
     #[must_use]
     pub fn connectivity(mut self, connectivity: Connectivity) -> Self {
         self.connectivity = connectivity;
@@ -233,7 +243,8 @@ impl TableBuilder {
         padded.saturating_mul(9 + self.worker_bytes_per_cell())
     }
 
-    /// What a table for `grid` would take, without building it.
+    /// What a table for `grid` would take, without building it (for a hex
+    /// connectivity, which [`build`](Self::build) refuses, an 8-connected table's).
     ///
     /// Counting the entries of [`TableCells::Passable`] takes about 3 bytes per cell for a
     /// moment; when even the least the table needs (its per-cell index and one
@@ -241,6 +252,9 @@ impl TableBuilder {
     /// allocated and every open cell is counted as an entry (an upper bound).
     #[must_use]
     pub fn estimate(&self, grid: &Grid) -> MemoryEstimate {
+        if let Connectivity::Hex(_) = self.connectivity {
+            return self.connectivity(Connectivity::Eight).estimate(grid);
+        }
         let too_large = self.floor_bytes(grid) > self.memory_limit;
         let (entries, branch_cells) = match self.table_cells {
             TableCells::AllCells => (grid.len(), 0),
@@ -294,10 +308,14 @@ impl TableBuilder {
     /// Builds the table for `grid`.
     ///
     /// # Errors
+    /// [`TableError::HexUnsupported`] for a hex connectivity;
     /// [`TableError::TooLarge`] if [`estimate`](Self::estimate)'s total exceeds the
     /// memory limit (checked before anything but the estimate's own count is
     /// allocated); [`TableError::OutOfMemory`] if the system cannot give that total.
     pub fn build(&self, grid: &Grid) -> Result<NextHopTable, TableError> {
+        if let Connectivity::Hex(_) = self.connectivity {
+            return Err(TableError::HexUnsupported);
+        }
         let estimate = self.estimate(grid);
         if estimate.total_bytes > self.memory_limit {
             return Err(TableError::TooLarge {

@@ -11,7 +11,7 @@ mod table;
 mod worker;
 
 use crate::queue::StepQueues;
-use crate::topology::{direction_codes, padded_offsets};
+use crate::topology::{padded_offsets, square_codes};
 use crate::{Cell, Connectivity, Direction, Direction8, Grid, GridPath, GridPath8, Mobility};
 use branches::{Branches, CORE, ROOT, legal_step, peel};
 use core::fmt;

@@ -46,11 +46,7 @@ pub(super) fn roles(
     entries: TableCells,
 ) -> Vec<u8> {
     match entries {
-        TableCells::Passable => peel(
-            costs,
-            &padded_offsets(stride),
-            direction_codes(connectivity),
-        ),
+        TableCells::Passable => peel(costs, &padded_offsets(stride), square_codes(connectivity)),
         TableCells::AllCells => Vec::new(),
     }
 }
@@ -66,7 +62,7 @@ impl Shape {
         let real = padded_costs(grid, mobility);
         let role = roles(&real, stride, connectivity, entries);
         let deltas = padded_offsets(stride);
-        let branches = Branches::new(&real, &role, &deltas, direction_codes(connectivity));
+        let branches = Branches::new(&real, &role, &deltas, square_codes(connectivity));
         let padded = real.len();
         // The table's view: branch cells are left out, as if blocked.
         let mut costs = real;
@@ -120,7 +116,7 @@ impl Shape {
         self.component.fill(NONE);
         self.component_len.clear();
         let mut stack = Vec::new();
-        let dirs = direction_codes(self.connectivity);
+        let dirs = square_codes(self.connectivity);
         for start in 0..self.cells.len() {
             let p = self.cells[start] as usize;
             if self.costs[p] == 0 || self.component[start] != NONE {
@@ -165,7 +161,7 @@ impl Shape {
     /// The direction codes moved in.
     #[inline]
     pub(super) fn dirs(&self) -> &'static [usize] {
-        direction_codes(self.connectivity)
+        square_codes(self.connectivity)
     }
 
     /// The component of the open cell at padded index `p` (an entry or a branch cell).

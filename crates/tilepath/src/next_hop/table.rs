@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::GridMismatch;
-use crate::topology::direction_codes;
+use crate::topology::square_codes;
 
 /// For every ordered pair of passable cells of a grid, the first step of a cheapest
 /// path between them, in O(1); whether one can reach the other at all; and repairs
@@ -533,7 +533,7 @@ impl NextHopTable {
         let s = &self.shape;
         let mut seen = [NONE; 8];
         let mut n = 0;
-        for &d in direction_codes(s.connectivity) {
+        for &d in square_codes(s.connectivity) {
             if let Some(q) = s.step(p, d) {
                 let c = s.component[s.entry_of[q] as usize];
                 if c != NONE && !seen[..n].contains(&c) {

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::queue::Generation;
-use crate::topology::direction_codes;
+use crate::topology::square_codes;
 
 /// One thread's scratch for computing and repairing rows.
 #[derive(Debug, Default)]
@@ -136,7 +136,7 @@ impl Worker {
             reached += 1;
             // A neighbour q reaches the target through p by entering p.
             let class = queues.class_of(shape.costs[p]);
-            for &dir in direction_codes(shape.connectivity) {
+            for &dir in square_codes(shape.connectivity) {
                 let Some(q) = shape.step(p, dir) else {
                     continue;
                 };
@@ -162,7 +162,7 @@ impl Worker {
 pub(super) fn first_step(shape: &Shape, p: usize, dist: impl Fn(usize) -> Option<i64>) -> u8 {
     let here = dist(p).unwrap_or(i64::MAX);
     let eight = shape.connectivity == Connectivity::Eight;
-    for &dir in direction_codes(shape.connectivity) {
+    for &dir in square_codes(shape.connectivity) {
         if let Some(q) = shape.step(p, dir)
             && let Some(d) = dist(q)
             && d + i64::from(shape.step_cost(q, dir)) == here

@@ -10,8 +10,10 @@ use crate::MAX_UNIT_SIZE;
 use crate::OCTILE_STRAIGHT;
 use crate::footprint::{CellCosts, EnterCost, FootprintCosts};
 use crate::queue::{BucketQueue, RadixHeap, StampedWords};
-use crate::topology::{Eight, Four, Neighborhood};
-use crate::{Cell, Components, Footprint, Grid, GridPath, GridPath8, Mobility};
+use crate::topology::{Eight, Four, Neighborhood, with_hex};
+use crate::{
+    Cell, Components, Connectivity, Footprint, Grid, GridPath, GridPath8, HexLayout, Mobility,
+};
 use core::marker::PhantomData;
 
 /// The most cells [`AStar::build_path_in`] expands for a goal out of reach.
@@ -332,6 +334,71 @@ impl AStar {
         })
     }
 
+    /// The optimal path on a hex map laid out as `layout`: the steps of
+    /// [`HexLayout::directions`], each costing the cell it enters (the path's codes
+    /// are those steps' [`Direction8`](crate::Direction8)s, so
+    /// [`GridPath8::end`] and iteration work as on square maps). Same contract as
+    /// [`build_path`](Self::build_path), with hex distances where it speaks of
+    /// distances: a partial route ends at the reachable cell nearest the goal by
+    /// [`HexLayout::distance`]. The window of [`AStar::new`] is the same 113x113 cells
+    /// (every cell 56 hex steps can reach lies in it).
+    ///
+    /// Units larger than one cell are not supported on hex maps yet (unit sizes on hex
+    /// maps may come later).
+    ///
+    /// ```
+    /// use tilepath::{AStar, Cell, Direction8, Grid, HexLayout, Mobility};
+    /// let grid = Grid::new(8, 8)?;
+    /// let mut astar = AStar::new();
+    /// let (from, to) = (Cell::new(0, 0), Cell::new(3, 3));
+    /// let r = astar.build_path_hex(&grid, from, to, Mobility::FLOOR_ONLY, HexLayout::RowOdd)?;
+    /// // 3 rows up and 3 columns right take 5 hex steps, not 6.
+    /// assert_eq!((r.path.len(), r.cost, r.end), (5, 5.0, to));
+    /// assert_eq!(r.path.end(from), to);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`build_path`](Self::build_path).
+    pub fn build_path_hex(
+        &mut self,
+        grid: &Grid,
+        from: Cell,
+        to: Cell,
+        mobility: Mobility,
+        layout: HexLayout,
+    ) -> Result<PathResult<GridPath8>, PathError> {
+        with_hex!(layout, N => self.run::<N>(grid, from, to, mobility))
+    }
+
+    /// [`build_path_hex`](Self::build_path_hex) with
+    /// [`build_path_in`](Self::build_path_in)'s answer for goals out of reach.
+    ///
+    /// `parts` must be built for this hex layout
+    /// ([`Components::with_connectivity`] with `Connectivity::Hex(layout)`): hex steps
+    /// join cells that square components keep apart. Components of another
+    /// connectivity are not used (the search runs as `build_path_hex` would), so they
+    /// never give a wrong answer, only a slower one for goals out of reach.
+    ///
+    /// # Errors
+    /// As [`build_path`](Self::build_path).
+    pub fn build_path_hex_in(
+        &mut self,
+        parts: &Components,
+        grid: &Grid,
+        from: Cell,
+        to: Cell,
+        mobility: Mobility,
+        layout: HexLayout,
+    ) -> Result<PathResult<GridPath8>, PathError> {
+        if parts.connectivity() != Connectivity::Hex(layout) {
+            return self.build_path_hex(grid, from, to, mobility, layout);
+        }
+        within_reach(self, parts, (from, to), mobility, |s| {
+            s.build_path_hex(grid, from, to, mobility, layout)
+        })
+    }
+
     /// [`build_path`](Self::build_path) for a unit of `footprint.size() x
     /// footprint.size()` cells (see [`Footprint`] for the movement rule and where the
     /// unit's cell is in it). A goal the footprint cannot occupy gives a partial path
@@ -388,7 +455,7 @@ impl AStar {
         }
     }
 
-    fn run<N: Neighborhood>(
+    pub(crate) fn run<N: Neighborhood>(
         &mut self,
         grid: &Grid,
         from: Cell,
@@ -430,10 +497,13 @@ impl AStar {
             window: &window,
             start: from,
             goal: to,
+            octile: N::DIAGONALS,
         };
+        // Steps of weight 1 (4-connected, hex) keep f-values within a ring's span.
         let ring_ok =
             !N::DIAGONALS && u32::from(mobility.max_cost()) + u32::from(mobility.min_cost()) < 64;
         if ring_ok
+            && matches!(N::CONNECTIVITY, Connectivity::Four)
             && let Some(linked) = self.linked.as_deref_mut()
             && linked.len() >= window.slots()
             && linked.fits(mobility)
@@ -566,21 +636,24 @@ struct Search<'a, C> {
     max_expansions: u32,
 }
 
-/// Local coordinates of the goal and the heuristic's scale.
+/// Coordinates of the goal, the heuristic's scale, and for a neighbourhood whose
+/// distance needs the true parity ([`Neighborhood::PARITY`]) the shift that gives local
+/// coordinates that parity (the goal's coordinates are shifted the same way).
 #[derive(Clone, Copy)]
 struct Heuristic {
     gx: i64,
     gy: i64,
     scale: u64,
+    shift: (i64, i64),
 }
 
 impl Heuristic {
-    /// Unscaled distance estimate ([`Neighborhood::distance`]).
+    /// Unscaled distance estimate ([`Neighborhood::distance`]) from local cell
+    /// `(lx, ly)`.
     #[inline(always)]
     fn distance<N: Neighborhood>(self, lx: u32, ly: u32) -> u64 {
-        let dx = (i64::from(lx) - self.gx).unsigned_abs();
-        let dy = (i64::from(ly) - self.gy).unsigned_abs();
-        N::distance(dx, dy)
+        let (px, py) = if N::PARITY { self.shift } else { (0, 0) };
+        N::distance(i64::from(lx) + px, i64::from(ly) + py, self.gx, self.gy)
     }
 }
 
@@ -627,10 +700,16 @@ impl<C: EnterCost> Search<'_, C> {
         start_slot: u32,
     ) -> (u32, u32) {
         let (gx, gy) = self.window.local(self.goal);
+        let shift = if N::PARITY {
+            self.window.parity_shift()
+        } else {
+            (0, 0)
+        };
         let heuristic = Heuristic {
-            gx,
-            gy,
+            gx: gx + shift.0,
+            gy: gy + shift.1,
             scale: u64::from(self.min_cost),
+            shift,
         };
         let goal_slot = self.window.slot_of(self.goal).unwrap_or(u32::MAX);
         nodes.set(start_slot as usize, open_node(0, NO_PARENT));

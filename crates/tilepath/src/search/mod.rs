@@ -27,7 +27,7 @@ pub struct PathResult<P> {
     /// The cell `path` ends at.
     pub end: Cell,
     /// What walking `path` costs: the sum of the costs of the cells it enters (times
-    /// `sqrt(2)` for diagonal steps).
+    /// `sqrt(2)` for 8-connected diagonal steps; hex steps cost the cell alone).
     pub cost: f64,
     /// `path` does not end at the goal: the goal is blocked, outside the grid,
     /// unreachable, outside the search window, more steps away than a path holds, or
@@ -229,6 +229,8 @@ pub(crate) struct Query<'a, C> {
     pub(crate) window: &'a Window,
     pub(crate) start: Cell,
     pub(crate) goal: Cell,
+    /// Whether diagonal steps cost `sqrt(2)` times the cell (8-connected; not hex).
+    pub(crate) octile: bool,
 }
 
 /// Walks parent links back from `end_slot` (where the search's route ends, after
@@ -271,7 +273,7 @@ pub(crate) fn backtrack<P: PackedSteps, C: EnterCost>(
             Some(c) => c,
             None => s.costs.at(gi as usize),
         };
-        cost.add(entered, P::BITS == 3 && code & 1 == 1);
+        cost.add(entered, s.octile && code & 1 == 1);
         words = [
             (words[0] << P::BITS) | u64::from(code),
             (words[1] << P::BITS) | (words[0] >> (64 - P::BITS)),
@@ -296,7 +298,7 @@ pub(crate) fn backtrack<P: PackedSteps, C: EnterCost>(
         for i in 0..path.steps() {
             let dir = P::dir8(path.code_at(i));
             cell = cell.step(dir);
-            sum.add(s.costs.of_cell(cell), dir.is_diagonal());
+            sum.add(s.costs.of_cell(cell), s.octile && dir.is_diagonal());
         }
         (cell, sum.value())
     } else {

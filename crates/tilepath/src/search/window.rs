@@ -153,6 +153,25 @@ impl Window {
         )
     }
 
+    /// Global coordinates of local cell `(lx, ly)`, widened (no overflow).
+    #[inline(always)]
+    pub(crate) fn global(&self, lx: u32, ly: u32) -> (i64, i64) {
+        (
+            i64::from(self.ox) + i64::from(lx),
+            i64::from(self.oy) + i64::from(ly),
+        )
+    }
+
+    /// How much the local frame is shifted from one of the true parity: `(ox, oy)`
+    /// modulo 2. Local coordinates plus these are global ones shifted by even amounts.
+    #[inline]
+    pub(crate) fn parity_shift(&self) -> (i64, i64) {
+        (
+            i64::from(self.ox).rem_euclid(2),
+            i64::from(self.oy).rem_euclid(2),
+        )
+    }
+
     /// Local coordinates of a slot.
     #[inline(always)]
     pub(crate) fn unpack(&self, slot: u32) -> (u32, u32) {
@@ -283,6 +302,62 @@ impl Window {
                     // SAFETY: a neighbour inside the window (its cost is not 0).
                     unsafe { visitor.visit(slot - stride + 1, 7, c, lx + 1, ly - 1) };
                 }
+            }
+        }
+    }
+}
+
+impl Window {
+    /// Calls `visitor.visit` for every enterable neighbour of local cell `(lx, ly)`
+    /// (slot `slot`) inside the window reached by the steps `codes`
+    /// ([`Direction8`](crate::Direction8) codes, steps of at most one cell on each
+    /// axis), except the one in code `skip`; no corner rule. The hex lattice's body of
+    /// [`Neighborhood::visit_neighbours`](crate::topology::Neighborhood), with a
+    /// cell's codes from [`HEX_CODES`](crate::topology::HEX_CODES); inlined with a
+    /// constant table, each step's offsets and bounds tests fold to constants.
+    ///
+    /// # Safety
+    /// As [`visit_square`](Self::visit_square).
+    #[inline(always)]
+    #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
+    pub(crate) unsafe fn visit_steps<C: EnterCost, V: Visit>(
+        &self,
+        costs: &C,
+        slot: u32,
+        (lx, ly): (u32, u32),
+        codes: &[u8; 6],
+        skip: u8,
+        visitor: &mut V,
+    ) {
+        let w = costs.grid().width() as isize;
+        let gi = self.grid_index(costs.grid(), lx, ly);
+        let stride = self.rows.len as i32;
+        for &code in codes {
+            let (dx, dy) = crate::Direction8::from_bits(code).offset();
+            let inside = (dx <= 0 || lx + 1 < self.x1)
+                && (dx >= 0 || lx > self.x0)
+                && (dy <= 0 || ly + 1 < self.y1)
+                && (dy >= 0 || ly > self.y0);
+            if !inside || code == skip {
+                continue;
+            }
+            // SAFETY: the neighbour is inside `[x0, x1) x [y0, y1)` (tested above),
+            // which `around`/`whole` clip to the grid: its index is below `grid.len()`.
+            let c = unsafe {
+                costs.at_unchecked(gi.wrapping_add_signed(dx as isize + dy as isize * w))
+            };
+            if c != 0 {
+                let n = slot.wrapping_add((dx + dy * stride) as u32);
+                // SAFETY: a neighbour inside the window, as tested above.
+                unsafe {
+                    visitor.visit(
+                        n,
+                        code,
+                        c,
+                        lx.wrapping_add(dx as u32),
+                        ly.wrapping_add(dy as u32),
+                    );
+                };
             }
         }
     }

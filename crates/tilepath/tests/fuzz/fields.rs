@@ -20,7 +20,7 @@ pub(crate) struct FieldModel {
 impl FieldModel {
     pub(crate) fn scale(&self) -> u64 {
         match self.connectivity {
-            Connectivity::Four => 1,
+            Connectivity::Four | Connectivity::Hex(_) => 1,
             Connectivity::Eight => OCTILE_STRAIGHT,
         }
     }
@@ -53,7 +53,19 @@ pub(crate) fn expected_field(m: &FieldModel, grid: &Grid) -> Option<Vec<Option<i
         .filter(|&(&c, _)| inside(c) && grid.is_passable(c, m.mobility))
         .map(|(&c, &start)| (c, u64::from(start) * scale))
         .collect();
-    let chase = reference_field_units(grid, m.mobility, &sources, eight, units, inside);
+    // Hex maps: the plain hex reference, costs of walking to the sources.
+    let reference = |sources: &[(Cell, u64)]| match m.connectivity {
+        Connectivity::Hex(layout) => {
+            let open: Vec<(Cell, u64)> = sources
+                .iter()
+                .copied()
+                .filter(|&(c, _)| grid.is_passable(c, m.mobility) && inside(c))
+                .collect();
+            reference_hex(grid, m.mobility, layout, &open, true, inside)
+        }
+        _ => reference_field_units(grid, m.mobility, sources, eight, units, inside),
+    };
+    let chase = reference(&sources);
     let natural = m.max_units == DistanceField::MAX_UNITS;
     let max = u64::from(DistanceField::MAX_UNITS);
     if natural && chase.iter().flatten().any(|&u| u > max) {
@@ -79,7 +91,7 @@ pub(crate) fn expected_field(m: &FieldModel, grid: &Grid) -> Option<Vec<Option<i
             Some((grid.cell_of(i).unwrap(), bias - scaled.min(bias)))
         })
         .collect();
-    let flee = reference_field_units(grid, m.mobility, &seeds, eight, units, inside);
+    let flee = reference(&seeds);
     Some(
         flee.iter()
             .map(|u| u.map(|u| u as i64 - bias as i64))
@@ -101,6 +113,10 @@ pub(crate) fn field_step(
         return None;
     }
     let cost = u64::from(grid.cost(n, m.mobility));
+    if let Connectivity::Hex(layout) = m.connectivity {
+        // The reference's neighbours, from the axial formulas.
+        return hex_neighbours(layout, c).contains(&n).then_some(cost);
+    }
     if d.is_diagonal() {
         let (dx, dy) = d.offset();
         if !open(Cell::new(c.x + dx, c.y)) || !open(Cell::new(c.x, c.y + dy)) {
@@ -159,7 +175,7 @@ pub(crate) fn check_field(
     let Some(region) = m.clipped(grid) else {
         return;
     };
-    let eight = m.connectivity == Connectivity::Eight;
+    let eight = m.connectivity != Connectivity::Four;
     for i in 0..grid.len() {
         let c = grid.cell_of(i).unwrap();
         let Some(here) = f.units(c) else { continue };
@@ -217,10 +233,10 @@ pub(crate) fn field_op(
     op: &mut String,
 ) {
     let Some(m) = slot else {
-        let connectivity = if rng.random_bool(0.5) {
-            Connectivity::Eight
-        } else {
-            Connectivity::Four
+        let connectivity = match rng.random_range(0..3) {
+            0 => Connectivity::Eight,
+            1 => Connectivity::Four,
+            _ => Connectivity::Hex(random_layout(rng)),
         };
         let region = if rng.random_bool(0.6) {
             Region::new(

@@ -6,7 +6,8 @@
 //! runs a random sequence of grid edits (inside and outside), searches (`Greedy`,
 //! windowed and whole-grid `AStar` and `Jps`, 4- and 8-connected, the same solvers
 //! reused across grid sizes), connected components (built, repaired after the edits,
-//! asked, and the bounded searches they allow), distance-field operations (compute, repair, flee, bounded
+//! asked, and the bounded searches they allow; square and hex), hex searches of every
+//! layout, distance-field operations (4-, 8-connected and hex: compute, repair, flee, bounded
 //! regions, maximum distances, goal changes), next-hop tables (build, queries,
 //! edits and repairs) and cell arithmetic at extreme coordinates.
 //!
@@ -24,8 +25,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 use tilepath::{
     AStar, Cell, Components, Connectivity, Direction8, DistanceField, FieldError, FieldState,
-    Greedy, Grid, GridError, Jps, Mobility, NextHopTable, OCTILE_DIAGONAL, OCTILE_STRAIGHT,
-    PathError, Region, TableCells, TableError, TileKind, combined_next_step,
+    Greedy, Grid, GridError, HexLayout, Jps, Mobility, NextHopTable, OCTILE_DIAGONAL,
+    OCTILE_STRAIGHT, PathError, Region, TableCells, TableError, TileKind, combined_next_step,
 };
 use tilepath_testkit::*;
 
@@ -140,7 +141,8 @@ fn episode(seed: u64, covered: &mut Covered, op: &mut String) {
                         pending.extend((0..grid.len()).filter_map(|i| grid.cell_of(i)));
                     }
                 }
-                15..40 => search(&mut rng, &grid, mobility, &mut solvers, covered, op),
+                15..32 => search(&mut rng, &grid, mobility, &mut solvers, covered, op),
+                32..40 => hex_search(&mut rng, &grid, mobility, &mut solvers, covered, op),
                 40..45 => components_op(
                     &mut rng,
                     &grid,
@@ -326,6 +328,98 @@ fn search(
     }
 }
 
+/// A random hex layout.
+pub(crate) fn random_layout(rng: &mut StdRng) -> HexLayout {
+    HexLayout::ALL[rng.random_range(0..5usize)]
+}
+
+/// A hex search of every solver that has one, against the hex reference.
+fn hex_search(
+    rng: &mut StdRng,
+    grid: &Grid,
+    mobility: Mobility,
+    s: &mut Solvers,
+    covered: &mut Covered,
+    op: &mut String,
+) {
+    let from = any_cell(rng, grid);
+    let to = if rng.random_bool(0.1) {
+        extreme_cell(rng, grid)
+    } else {
+        any_cell(rng, grid)
+    };
+    let layout = random_layout(rng);
+    let _ = write!(
+        op,
+        "hex search {from}->{to} {layout:?} mobility={mobility:?}"
+    );
+    covered.searches += 1;
+    if !grid.contains(from) {
+        let e = PathError::StartOutOfBounds {
+            start: from,
+            width: grid.width(),
+            height: grid.height(),
+        };
+        assert_eq!(
+            s.greedy
+                .build_path_hex(grid, from, to, mobility, layout)
+                .err(),
+            Some(e)
+        );
+        assert_eq!(
+            s.astar
+                .build_path_hex(grid, from, to, mobility, layout)
+                .err(),
+            Some(e)
+        );
+        assert_eq!(
+            s.whole
+                .build_path_hex(grid, from, to, mobility, layout)
+                .err(),
+            Some(e)
+        );
+        assert_eq!(
+            s.jps.build_path_hex(grid, from, to, mobility, layout).err(),
+            Some(e)
+        );
+        covered.errors_checked += 1;
+        return;
+    }
+    let start = [(from, 0)];
+    let win = reference_hex(grid, mobility, layout, &start, false, in_window(from));
+    let all = reference_hex(grid, mobility, layout, &start, false, |_| true);
+    let r = s
+        .astar
+        .build_path_hex(grid, from, to, mobility, layout)
+        .unwrap();
+    check_hex_optimal(grid, mobility, layout, (from, to), &win, &r);
+    let r = s
+        .whole
+        .build_path_hex(grid, from, to, mobility, layout)
+        .unwrap();
+    check_hex_optimal(grid, mobility, layout, (from, to), &all, &r);
+    let r = s
+        .limited
+        .build_path_hex(grid, from, to, mobility, layout)
+        .unwrap();
+    check_hex_result(grid, mobility, layout, (from, to), &r);
+    let r = s
+        .jps_whole
+        .build_path_hex(grid, from, to, mobility, layout)
+        .unwrap();
+    check_hex_optimal(grid, mobility, layout, (from, to), &all, &r);
+    let g = s
+        .greedy
+        .build_path_hex(grid, from, to, mobility, layout)
+        .unwrap();
+    check_hex_result(grid, mobility, layout, (from, to), &g);
+    let reach = grid.index_of(to).and_then(|i| win[i]);
+    assert_eq!(g.route.reaches_goal, reach.is_some(), "hex greedy reach");
+    if let Some(best) = reach {
+        assert!(g.route.cost >= best as f64, "hex greedy beat the optimum");
+    }
+}
+
 // ----- components -----
 
 /// Builds the components or repairs them after the edits, then checks reachability
@@ -346,8 +440,16 @@ fn components_op(
             pending.clear();
         }
         _ => {
-            let _ = write!(op, "components build ");
-            *parts = Some((Components::new(grid, mobility), Vec::new()));
+            let connectivity = if rng.random_bool(0.5) {
+                Connectivity::Hex(random_layout(rng))
+            } else {
+                Connectivity::Four
+            };
+            let _ = write!(op, "components build {connectivity:?} ");
+            *parts = Some((
+                Components::with_connectivity(grid, mobility, connectivity),
+                Vec::new(),
+            ));
         }
     }
     let (c, _) = parts.as_ref().unwrap();
@@ -359,7 +461,17 @@ fn components_op(
     }
     let from = any_cell(rng, grid);
     let _ = write!(op, "from {from}");
-    let all = reference_dijkstra(grid, mobility, from, false, |_| true);
+    let hex = match c.connectivity() {
+        Connectivity::Hex(layout) => Some(layout),
+        _ => None,
+    };
+    let all: Vec<Option<f64>> = match hex {
+        Some(layout) => reference_hex(grid, mobility, layout, &[(from, 0)], false, |_| true)
+            .into_iter()
+            .map(|d| d.map(|d| d as f64))
+            .collect(),
+        None => reference_dijkstra(grid, mobility, from, false, |_| true),
+    };
     let open = grid.is_passable(from, mobility);
     for _ in 0..8 {
         let to = any_cell(rng, grid);
@@ -369,7 +481,37 @@ fn components_op(
         assert_eq!(c.is_reachable(from, to), reached, "{from} -> {to}");
         covered.component_checks += 1;
     }
-    if grid.contains(from) {
+    if let Some(layout) = hex
+        && grid.contains(from)
+    {
+        let to = any_cell(rng, grid);
+        let bounded = s
+            .whole
+            .build_path_hex_in(c, grid, from, to, mobility, layout)
+            .unwrap();
+        if c.is_reachable(from, to) {
+            let plain = s
+                .whole
+                .build_path_hex(grid, from, to, mobility, layout)
+                .unwrap();
+            assert_eq!(bounded, plain);
+        } else {
+            check_hex_result(grid, mobility, layout, (from, to), &bounded);
+            assert!(bounded.expanded <= tilepath::UNREACHABLE_EXPANSIONS);
+        }
+        // Components of another layout are not used: the plain search's answer.
+        let other = HexLayout::ALL[(layout as usize + 1) % 5];
+        let r = s
+            .whole
+            .build_path_hex_in(c, grid, from, to, mobility, other)
+            .unwrap();
+        assert_eq!(
+            r,
+            s.whole
+                .build_path_hex(grid, from, to, mobility, other)
+                .unwrap()
+        );
+    } else if grid.contains(from) {
         let to = any_cell(rng, grid);
         let bounded = s.whole.build_path8_in(c, grid, from, to, mobility).unwrap();
         if c.is_reachable(from, to) {
@@ -411,6 +553,24 @@ fn cell_op(rng: &mut StdRng, grid: &Grid, covered: &mut Covered, op: &mut String
             a.step(d),
             Cell::new(a.x.wrapping_add(ox), a.y.wrapping_add(oy))
         );
+    }
+    for layout in HexLayout::ALL {
+        let d = u64::from(layout.distance(a, b));
+        assert_eq!(d, hex_distance_ref(layout, a, b).min(u64::from(u32::MAX)));
+        let _ = layout.to_axial(a);
+        for (dir, n) in layout
+            .directions(a)
+            .into_iter()
+            .zip(hex_neighbours(layout, a))
+        {
+            // Wrapping at the ends of the range, as `Cell::step` does.
+            assert!(layout.is_step(a, dir));
+            if (i64::from(a.x).abs() < i64::from(i32::MAX) - 2)
+                && (i64::from(a.y).abs() < i64::from(i32::MAX) - 2)
+            {
+                assert_eq!(a.step(dir), n, "{layout:?} {a}");
+            }
+        }
     }
     let inside = (0..i64::from(grid.width())).contains(&i64::from(a.x))
         && (0..i64::from(grid.height())).contains(&i64::from(a.y));

@@ -1,5 +1,6 @@
 //! Greedy best-first search over a search window.
 
+mod hex;
 mod scratch;
 mod walls;
 
@@ -21,7 +22,7 @@ use walls::{Marked, Walls};
 /// first follows the way it came rather than filling every pocket on the near side
 /// of the wall: its routes are markedly shorter round U-shaped obstacles that open
 /// away from the goal. Costs only decide what is passable; the reported cost is what
-/// the path really costs. 4-connected.
+/// the path really costs. 4-connected, or hex ([`build_path_hex`](Self::build_path_hex)).
 ///
 /// Like [`AStar::new`](crate::AStar::new) it is confined to the window a 56-step path can
 /// reach, its memory fixed at construction (58 KiB), and a query allocates nothing.
@@ -155,6 +156,7 @@ impl Greedy {
                 window: &window,
                 start: from,
                 goal: to,
+                octile: false,
             },
             answer,
             |slot| slots.parent((slot + OFFSET) as usize),

@@ -84,6 +84,8 @@ impl Landmarks {
     /// landmark (queries are then unguided).
     ///
     /// # Errors
+    /// [`FieldError::HexUnsupported`] for a hex connectivity (landmarks guide jump
+    /// point search, which is for square maps);
     /// [`FieldError::OutOfMemory`] if the memory cannot be had;
     /// [`FieldError::DistanceOverflow`] if a distance exceeds what a field holds (see
     /// [`DistanceField`]).
@@ -93,6 +95,9 @@ impl Landmarks {
         connectivity: Connectivity,
         count: usize,
     ) -> Result<Self, FieldError> {
+        if let Connectivity::Hex(_) = connectivity {
+            return Err(FieldError::HexUnsupported);
+        }
         let count = count.clamp(1, Self::MAX);
         let mut guide = Self {
             mobility,

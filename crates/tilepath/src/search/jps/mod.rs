@@ -17,7 +17,8 @@ use crate::cost::OCTILE_DIAGONAL;
 use crate::footprint::FootprintCosts;
 use crate::queue::StampedWords;
 use crate::{
-    AStar, Cell, Components, Direction8, Footprint, Grid, GridPath, GridPath8, MAX_STEPS, Mobility,
+    AStar, Cell, Components, Direction8, Footprint, Grid, GridPath, GridPath8, HexLayout,
+    MAX_STEPS, Mobility,
 };
 use jump::{NOWHERE, Nearest, Outcome, Search, Slots};
 use landmarks::Guide;
@@ -249,6 +250,42 @@ impl Jps {
         within_reach(self, parts, (from, to), mobility, |s| {
             s.build_path(grid, from, to, mobility)
         })
+    }
+
+    /// The optimal path on a hex map: jump point search is for square grids, so this
+    /// is its A*'s [`AStar::build_path_hex`] (same scope and expansion limit), there
+    /// so that one solver type serves every map.
+    ///
+    /// # Errors
+    /// As [`AStar::build_path_hex`].
+    pub fn build_path_hex(
+        &mut self,
+        grid: &Grid,
+        from: Cell,
+        to: Cell,
+        mobility: Mobility,
+        layout: HexLayout,
+    ) -> Result<PathResult<GridPath8>, PathError> {
+        self.astar.build_path_hex(grid, from, to, mobility, layout)
+    }
+
+    /// [`build_path_hex`](Self::build_path_hex) with [`AStar::build_path_hex_in`]'s
+    /// answer for goals out of reach (and its rule for components of another
+    /// connectivity: not used).
+    ///
+    /// # Errors
+    /// As [`AStar::build_path_hex`].
+    pub fn build_path_hex_in(
+        &mut self,
+        parts: &Components,
+        grid: &Grid,
+        from: Cell,
+        to: Cell,
+        mobility: Mobility,
+        layout: HexLayout,
+    ) -> Result<PathResult<GridPath8>, PathError> {
+        self.astar
+            .build_path_hex_in(parts, grid, from, to, mobility, layout)
     }
 
     /// [`build_path8`](Self::build_path8) with [`build_path_in`](Self::build_path_in)'s
