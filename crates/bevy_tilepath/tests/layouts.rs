@@ -86,7 +86,8 @@ impl Map {
                 anchor,
                 TileStorage::empty(size),
                 transform,
-                PathingTilemap::new(kind_of),
+                // Holes of staggered maps' grids are walls.
+                PathingTilemap::new(kind_of).with_missing(TileKind::K1),
             ))
             .id();
         let mut kinds = Vec::new();
@@ -271,7 +272,7 @@ fn the_mirror_writes_every_layout() {
             for x in 0..w as i32 {
                 let cell = Cell::new(x, y);
                 let want = cell_to_tile_pos(cell, map.size, layout)
-                    .map_or(TileKind::K3, |p| map.kind(p));
+                    .map_or(TileKind::K1, |p| map.kind(p));
                 assert_eq!(grid.get(cell), Some(want), "{map_type:?} {cell:?}");
             }
         }
@@ -307,10 +308,11 @@ fn reference(map: &Map, from: TilePos, eight: bool) -> Vec<Option<f64>> {
     let open = |p: TilePos| MOBILITY.cost(map.kind(p)) != 0;
     while let Some((std::cmp::Reverse(g), x, y)) = heap.pop() {
         let pos = TilePos::new(x, y);
-        let g = g as f64 / 1e6;
-        if best[index(pos)].is_some_and(|b| g > b + 1e-9) {
+        // The heap's keys are rounded to 1e-6: an entry more than that above the best
+        // cost is stale.
+        let Some(g) = best[index(pos)].filter(|&b| g as f64 / 1e6 <= b + 1e-5) else {
             continue;
-        }
+        };
         let steps: Vec<(TilePos, f64)> = match map.map_type {
             TilemapType::Hexagon(sys) => {
                 HexNeighbors::get_neighboring_positions(&pos, &map.size, &sys)
@@ -433,4 +435,40 @@ fn paths_are_optimal_over_every_layout() {
         }
     }
     assert!(checked > 300, "only {checked} reachable goals checked");
+}
+
+/// A staggered map's grid has holes between the tiles' edges: a goal there is outside
+/// the map, as is a start.
+#[test]
+fn holes_of_staggered_maps_are_outside() {
+    let mut rng = seeded(75);
+    let mut app = app(None, PathingSettings::default());
+    let map = Map::spawn(
+        &mut app,
+        TilemapType::Isometric(IsoCoordSystem::Staggered),
+        &mut rng,
+        0.0,
+    );
+    let layout = map.layout();
+    let hole = Cell::new(1, 0);
+    assert_eq!(cell_to_tile_pos(hole, map.size, layout), None);
+    let inside = tile_pos_to_cell(TilePos::new(0, 0), layout);
+    let to_hole = app
+        .world_mut()
+        .spawn((GridCell(inside), PathRequest::to_cell(hole)))
+        .id();
+    let from_hole = app
+        .world_mut()
+        .spawn((GridCell(hole), PathRequest::to_cell(inside)))
+        .id();
+    ticks(&mut app, 1);
+    let status = |e: Entity| *app.world().get::<PathStatus>(e).unwrap();
+    assert_eq!(
+        status(to_hole),
+        PathStatus::NoPath(NoPathReason::GoalOutsideGrid)
+    );
+    assert_eq!(
+        status(from_hole),
+        PathStatus::NoPath(NoPathReason::StartOutsideGrid)
+    );
 }

@@ -9,11 +9,15 @@ use tilepath::{Cell, Connectivity, HexLayout};
 /// `bevy_ecs_tilemap`'s layouts (`TilemapType`) and converts from them.
 ///
 /// **Cells.** A tile's cell has the tile's coordinates, except on `IsoStaggered`
-/// maps: there the cell is the tile's diamond position `(x, x + y)` (the grid is
-/// `w x (w + h - 1)` cells and the cells no tile maps to are holes, read as the
-/// mirror's [`missing`](crate::PathingTilemap::missing) kind). Use
-/// [`tile_to_cell`](Self::tile_to_cell) and [`cell_to_tile`](Self::cell_to_tile) rather
-/// than copying coordinates.
+/// maps: there the cell is the tile's diamond position `(x, x + y)`, so that the map
+/// is a square grid sheared, and moves (corner rule, unit sizes, jump points) are the
+/// square ones. Its grid is `w x (w + h - 1)` cells; the cells no tile maps to are
+/// holes ([`holds`](Self::holds)): a request starting or ending in one fails as
+/// outside the grid, and the mirror writes them with its
+/// [`missing`](crate::PathingTilemap::missing) kind, which must be impassable for
+/// your units (the default, `K3`, is for [`Mobility::FLOOR_ONLY`](tilepath::Mobility))
+/// or they may cut across them. Use [`tile_to_cell`](Self::tile_to_cell) and
+/// [`cell_to_tile`](Self::cell_to_tile) rather than copying coordinates.
 ///
 /// **Neighbours.** Square and isometric maps move as the request says, 4- or
 /// 8-connected (on staggered maps that is `bevy_ecs_tilemap`'s own staggered
@@ -112,6 +116,24 @@ impl MapLayout {
         };
         let (x, y) = (u32::try_from(x).ok()?, u32::try_from(y).ok()?);
         (x < width && y < height).then_some((x, y))
+    }
+
+    /// Whether a tile maps to `cell` on a grid of `width x height` cells built for this
+    /// layout (on isometric staggered maps, the cells between the tiles' diagonal
+    /// edges are holes that no tile maps to).
+    #[must_use]
+    pub fn holds(self, cell: Cell, width: u32, height: u32) -> bool {
+        let inside = u32::try_from(cell.x).is_ok_and(|x| x < width)
+            && u32::try_from(cell.y).is_ok_and(|y| y < height);
+        match self {
+            Self::IsoStaggered => {
+                inside && {
+                    let tiles_high = i64::from(height) - i64::from(width) + 1;
+                    (0..tiles_high).contains(&(i64::from(cell.y) - i64::from(cell.x)))
+                }
+            }
+            _ => inside,
+        }
     }
 
     /// The centre of `cell` relative to the centre of cell `(0, 0)`, for tiles whose
@@ -277,6 +299,14 @@ mod tests {
             }
             assert_eq!(layout.cell_to_tile(layout.tile_to_cell(7, 0), 7, 9), None);
             assert_eq!(layout.cell_to_tile(Cell::new(-1, 0), 7, 9), None);
+            let (w, h) = layout.grid_size(7, 9).unwrap();
+            for y in -1..=h as i32 {
+                for x in -1..=w as i32 {
+                    let cell = Cell::new(x, y);
+                    let tile = layout.cell_to_tile(cell, 7, 9);
+                    assert_eq!(layout.holds(cell, w, h), tile.is_some(), "{layout:?} {cell:?}");
+                }
+            }
             #[cfg(feature = "tilemap")]
             assert_eq!(
                 MapLayout::from(bevy_ecs_tilemap::map::TilemapType::from(layout)),

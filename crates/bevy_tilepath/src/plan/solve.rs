@@ -261,12 +261,14 @@ fn take(
                     Some(reason)
                 } else if grid.is_empty() {
                     Some(NoPathReason::NoGrid)
-                } else if !g.contains(cell.0) {
+                } else if !layout.holds(cell.0, g.width(), g.height()) {
                     Some(NoPathReason::StartOutsideGrid)
                 } else {
                     match goal {
                         Err(reason) => Some(reason),
-                        Ok(c) if !g.contains(c) => Some(NoPathReason::GoalOutsideGrid),
+                        Ok(c) if !layout.holds(c, g.width(), g.height()) => {
+                            Some(NoPathReason::GoalOutsideGrid)
+                        }
                         Ok(_)
                             if request.size == 0
                                 || request.size > tilepath::MAX_UNIT_SIZE

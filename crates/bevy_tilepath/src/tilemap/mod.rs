@@ -49,7 +49,8 @@ pub struct PathingTilemap {
     #[reflect(ignore, default = "default_kind_of")]
     pub kind_of: fn(TileTextureIndex) -> TileKind,
     /// The kind of a cell without a tile entity (on any layer: only the bottom layer's
-    /// counts). Default: `K3`.
+    /// counts), and of the holes of an isometric staggered map's grid (see
+    /// [`MapLayout`]). Default: `K3`.
     pub missing: TileKind,
     /// The entity whose [`PathingMap`](crate::PathingMap) this tilemap feeds (`None`:
     /// its own, else the default grid). Default: `None`.

@@ -20,9 +20,10 @@ pub enum NoPathReason {
     /// The layers mirrored into the grid disagree (size, grid size, layout, anchor or
     /// transform): the grid is empty until they agree again.
     LayersMismatch,
-    /// The unit's [`GridCell`] is outside the grid.
+    /// The unit's [`GridCell`] is outside the grid (or in a hole of an isometric
+    /// staggered map: see [`MapLayout`](crate::MapLayout)).
     StartOutsideGrid,
-    /// The goal cell is outside the grid.
+    /// The goal cell is outside the grid (or in a hole of an isometric staggered map).
     GoalOutsideGrid,
     /// The chased entity was despawned or has no [`GridCell`].
     TargetMissing,
