@@ -12,8 +12,11 @@ use core::fmt;
 /// Components depend only on which tile kinds the mobility lets a unit enter, not on
 /// their costs, and they are the same for 4- and 8-connected movement: a diagonal step
 /// is only legal when both cells beside its corner are open (no corner cutting), and
-/// then it can be walked as two straight steps. So one `Components` serves every
-/// connectivity and every mobility with the same passable kinds.
+/// then it can be walked as two straight steps. So one `Components` serves both square
+/// connectivities and every mobility with the same passable kinds. Hex maps join
+/// more cells (a hex diagonal step has no corner rule): their components are built
+/// with [`with_connectivity`](Self::with_connectivity). Hex steps include the 4
+/// orthogonal ones, so hex components never part cells that square ones join.
 ///
 /// ```
 /// use tilepath::{Cell, Components, Grid, Mobility, TileKind};
@@ -37,8 +40,8 @@ use core::fmt;
 /// touches in the row below, and then numbers the roots: two passes in memory order,
 /// so its cost barely depends on the components' shapes. Opening
 /// a cell unites the labels of its open neighbours. Closing one first checks the ring
-/// of its 8 neighbours: if its open straight neighbours stay joined around it, nothing
-/// can have split. Otherwise a breadth-first search runs from each side in turn, a cell
+/// of its 8 neighbours (on hex maps, its 6, each next to the one before): if its open
+/// neighbours stay joined around it, nothing can have split. Otherwise a breadth-first search runs from each side in turn, a cell
 /// at a time; sides that meet are one, and a side that runs out of cells first is cut
 /// off and gets a new label, so the work is bounded by the smaller sides, not the
 /// component. Labels are 4 bytes a cell, plus 4 bytes a cell of search marks from the

@@ -45,10 +45,18 @@ pub(crate) trait Neighborhood: 'static {
     /// *search codes* below.
     type Path: PackedSteps;
 
-    /// A lower bound on the weight of a route between cells `(x, y)` and `(gx, gy)` on
-    /// a mobility whose cheapest cell costs 1: the A* heuristic. The coordinates may be
-    /// in a translated frame, by even amounts if [`PARITY`](Self::PARITY).
-    fn distance(x: i64, y: i64, gx: i64, gy: i64) -> u64;
+    /// The goal cell `(gx, gy)` as [`distance`](Self::distance) takes it, computed
+    /// once a search: the cell itself, or on hex maps its axial coordinates.
+    #[inline(always)]
+    fn goal(gx: i64, gy: i64) -> (i64, i64) {
+        (gx, gy)
+    }
+
+    /// A lower bound on the weight of a route between cell `(x, y)` and the goal
+    /// `goal` (from [`goal`](Self::goal)) on a mobility whose cheapest cell costs 1:
+    /// the A* heuristic. The coordinates may be in a translated frame, by even amounts
+    /// if [`PARITY`](Self::PARITY).
+    fn distance(x: i64, y: i64, goal: (i64, i64)) -> u64;
 
     /// The fixed-point weight of a step with search code `code` into a cell of cost 1.
     fn weight(code: u8) -> u64;
@@ -96,7 +104,7 @@ impl Neighborhood for Four {
     type Path = GridPath;
 
     #[inline(always)]
-    fn distance(x: i64, y: i64, gx: i64, gy: i64) -> u64 {
+    fn distance(x: i64, y: i64, (gx, gy): (i64, i64)) -> u64 {
         (x - gx).unsigned_abs() + (y - gy).unsigned_abs()
     }
 
@@ -136,7 +144,7 @@ impl Neighborhood for Eight {
     type Path = GridPath8;
 
     #[inline(always)]
-    fn distance(x: i64, y: i64, gx: i64, gy: i64) -> u64 {
+    fn distance(x: i64, y: i64, (gx, gy): (i64, i64)) -> u64 {
         octile_units((x - gx).unsigned_abs(), (y - gy).unsigned_abs())
     }
 
@@ -194,8 +202,14 @@ impl<const L: u8> Neighborhood for Hex<L> {
     type Path = GridPath8;
 
     #[inline(always)]
-    fn distance(x: i64, y: i64, gx: i64, gy: i64) -> u64 {
-        hex_distance(Self::LAYOUT, x, y, gx, gy)
+    fn goal(gx: i64, gy: i64) -> (i64, i64) {
+        hex_axial(Self::LAYOUT, gx, gy)
+    }
+
+    #[inline(always)]
+    fn distance(x: i64, y: i64, (gq, gr): (i64, i64)) -> u64 {
+        let (q, r) = hex_axial(Self::LAYOUT, x, y);
+        axial_distance(q - gq, r - gr)
     }
 
     #[inline(always)]
@@ -364,7 +378,12 @@ pub(crate) const fn hex_axial(layout: HexLayout, x: i64, y: i64) -> (i64, i64) {
 pub(crate) const fn hex_distance(layout: HexLayout, x: i64, y: i64, gx: i64, gy: i64) -> u64 {
     let (q0, r0) = hex_axial(layout, x, y);
     let (q1, r1) = hex_axial(layout, gx, gy);
-    let (dq, dr) = (q0 - q1, r0 - r1);
+    axial_distance(q0 - q1, r0 - r1)
+}
+
+/// Hex steps between axial positions `(dq, dr)` apart: `max(|dq|, |dr|, |dq + dr|)`.
+#[inline(always)]
+pub(crate) const fn axial_distance(dq: i64, dr: i64) -> u64 {
     let (a, b, c) = (
         dq.unsigned_abs(),
         dr.unsigned_abs(),

@@ -109,6 +109,25 @@ fn whole_grid_astar_allocates_nothing_per_query() {
 }
 
 #[test]
+fn hex_queries_allocate_nothing() {
+    use tilepath::HexLayout;
+    let mut window = AStar::new();
+    let mut whole = AStar::whole_grid();
+    let mut greedy = Greedy::new();
+    for layout in HexLayout::ALL {
+        assert_no_allocations(&format!("hex A* {layout:?}"), |g, l, a, b| {
+            window.build_path_hex(g, a, b, l, layout).unwrap().cost
+        });
+        assert_no_allocations(&format!("whole-grid hex A* {layout:?}"), |g, l, a, b| {
+            whole.build_path_hex(g, a, b, l, layout).unwrap().cost
+        });
+        assert_no_allocations(&format!("hex greedy {layout:?}"), |g, l, a, b| {
+            greedy.build_path_hex(g, a, b, l, layout).unwrap().cost
+        });
+    }
+}
+
+#[test]
 fn sized_queries_allocate_nothing_with_mixed_sizes() {
     use std::collections::HashMap;
     use tilepath::{Clearance, Footprint};
@@ -153,7 +172,7 @@ fn sized_queries_allocate_nothing_with_mixed_sizes() {
 
 #[test]
 fn distance_fields_allocate_nothing_to_compute_or_repair() {
-    use tilepath::{Connectivity, DistanceField, TileKind};
+    use tilepath::{Connectivity, DistanceField, HexLayout, TileKind};
     let mut rng = rng(9);
     for (conn, mobility, size) in [
         (Connectivity::Four, Mobility::FLOOR_ONLY, 1),
@@ -162,6 +181,21 @@ fn distance_fields_allocate_nothing_to_compute_or_repair() {
         (Connectivity::Eight, Mobility::new([1, 1, 1, 0]), 1), // one cost: two FIFOs
         (Connectivity::Four, Mobility::new([1, 3, 9, 0]), 2),
         (Connectivity::Eight, Mobility::new([1, 2, 2, 0]), 3),
+        (
+            Connectivity::Hex(HexLayout::RowOdd),
+            Mobility::FLOOR_ONLY,
+            1,
+        ),
+        (
+            Connectivity::Hex(HexLayout::ColumnEven),
+            Mobility::new([1, 3, 9, 0]),
+            1,
+        ),
+        (
+            Connectivity::Hex(HexLayout::Axial),
+            Mobility::new([2, 2, 2, 0]),
+            1,
+        ),
     ] {
         let mut grid = random_grid(&mut rng, 120, 120, 0.2);
         let mut field = DistanceField::new(&grid, mobility, conn)
@@ -254,11 +288,31 @@ fn components_queries_repairs_and_bounded_searches_allocate_nothing() {
         }
     }
     let mobility = Mobility::FLOOR_ONLY;
-    let mut parts = tilepath::Components::new(&grid, mobility);
-    let mut astar = AStar::for_grid(&grid);
-    let edits: Vec<Cell> = (0..400).map(|_| random_cell(&mut rng, &grid)).collect();
+    for connectivity in [
+        tilepath::Connectivity::Four,
+        tilepath::Connectivity::Hex(tilepath::HexLayout::RowEven),
+    ] {
+        components_allocate_nothing(&mut rng, &mut grid, mobility, connectivity);
+    }
+}
+
+/// Edits, queries and bounded searches on components of `connectivity`: none
+/// allocates once the split scratch has grown.
+fn components_allocate_nothing(
+    rng: &mut rand::rngs::StdRng,
+    grid: &mut Grid,
+    mobility: Mobility,
+    connectivity: tilepath::Connectivity,
+) {
+    let mut parts = tilepath::Components::with_connectivity(grid, mobility, connectivity);
+    let mut astar = AStar::for_grid(grid);
+    let hex = match connectivity {
+        tilepath::Connectivity::Hex(layout) => Some(layout),
+        _ => None,
+    };
+    let edits: Vec<Cell> = (0..400).map(|_| random_cell(rng, grid)).collect();
     let pairs: Vec<(Cell, Cell)> = (0..400)
-        .map(|_| (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid)))
+        .map(|_| (random_cell(rng, grid), random_cell(rng, grid)))
         .collect();
     // Toggling every listed cell twice restores the map: the second round repeats the
     // first one's work, which has already grown the split scratch.
@@ -276,18 +330,34 @@ fn components_queries_repairs_and_bounded_searches_allocate_nothing() {
         }
         for &(a, b) in &pairs {
             std::hint::black_box(parts.is_reachable(a, b));
-            std::hint::black_box(astar.build_path_in(parts, grid, a, b, mobility).unwrap());
+            match hex {
+                Some(layout) => std::hint::black_box(
+                    astar
+                        .build_path_hex_in(parts, grid, a, b, mobility, layout)
+                        .unwrap()
+                        .cost,
+                ),
+                None => std::hint::black_box(
+                    astar
+                        .build_path_in(parts, grid, a, b, mobility)
+                        .unwrap()
+                        .cost,
+                ),
+            };
         }
         splits
     };
-    let warm = round(&mut grid, &mut parts) + round(&mut grid, &mut parts);
+    let warm = round(grid, &mut parts) + round(grid, &mut parts);
     assert!(warm > 0, "the edits split nothing");
     let mut again = 0;
     let n = allocations_in(|| {
-        again = round(&mut grid, &mut parts) + round(&mut grid, &mut parts);
+        again = round(grid, &mut parts) + round(grid, &mut parts);
     });
     assert_eq!(again, warm);
-    assert_eq!(n, 0, "allocations in 1,600 edits and 1,600 queries");
+    assert_eq!(
+        n, 0,
+        "{connectivity:?}: allocations in 1,600 edits and 1,600 queries"
+    );
 }
 
 #[test]

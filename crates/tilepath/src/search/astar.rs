@@ -641,8 +641,8 @@ struct Search<'a, C> {
 /// coordinates that parity (the goal's coordinates are shifted the same way).
 #[derive(Clone, Copy)]
 struct Heuristic {
-    gx: i64,
-    gy: i64,
+    /// The goal as [`Neighborhood::goal`] gives it.
+    goal: (i64, i64),
     scale: u64,
     shift: (i64, i64),
 }
@@ -653,7 +653,7 @@ impl Heuristic {
     #[inline(always)]
     fn distance<N: Neighborhood>(self, lx: u32, ly: u32) -> u64 {
         let (px, py) = if N::PARITY { self.shift } else { (0, 0) };
-        N::distance(i64::from(lx) + px, i64::from(ly) + py, self.gx, self.gy)
+        N::distance(i64::from(lx) + px, i64::from(ly) + py, self.goal)
     }
 }
 
@@ -706,8 +706,7 @@ impl<C: EnterCost> Search<'_, C> {
             (0, 0)
         };
         let heuristic = Heuristic {
-            gx: gx + shift.0,
-            gy: gy + shift.1,
+            goal: N::goal(gx + shift.0, gy + shift.1),
             scale: u64::from(self.min_cost),
             shift,
         };

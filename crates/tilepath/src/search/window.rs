@@ -329,36 +329,64 @@ impl Window {
         skip: u8,
         visitor: &mut V,
     ) {
-        let w = costs.grid().width() as isize;
         let gi = self.grid_index(costs.grid(), lx, ly);
-        let stride = self.rows.len as i32;
-        for &code in codes {
-            let (dx, dy) = crate::Direction8::from_bits(code).offset();
-            let inside = (dx <= 0 || lx + 1 < self.x1)
-                && (dx >= 0 || lx > self.x0)
-                && (dy <= 0 || ly + 1 < self.y1)
-                && (dy >= 0 || ly > self.y0);
-            if !inside || code == skip {
-                continue;
-            }
-            // SAFETY: the neighbour is inside `[x0, x1) x [y0, y1)` (tested above),
-            // which `around`/`whole` clip to the grid: its index is below `grid.len()`.
-            let c = unsafe {
-                costs.at_unchecked(gi.wrapping_add_signed(dx as isize + dy as isize * w))
+        // Unrolled by hand: a loop over the 6 codes stays a loop, with its offsets read
+        // from tables; 6 calls on constant codes fold them into constants.
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            self.visit_step(costs, slot, (lx, ly), gi, codes[0], skip, visitor);
+            self.visit_step(costs, slot, (lx, ly), gi, codes[1], skip, visitor);
+            self.visit_step(costs, slot, (lx, ly), gi, codes[2], skip, visitor);
+            self.visit_step(costs, slot, (lx, ly), gi, codes[3], skip, visitor);
+            self.visit_step(costs, slot, (lx, ly), gi, codes[4], skip, visitor);
+            self.visit_step(costs, slot, (lx, ly), gi, codes[5], skip, visitor);
+        }
+    }
+
+    /// One step of [`visit_steps`](Self::visit_steps): from local cell `(lx, ly)` (slot
+    /// `slot`, grid index `gi`) in code `code`, if it stays inside the window, is not
+    /// `skip` and enters an open cell.
+    ///
+    /// # Safety
+    /// As [`visit_square`](Self::visit_square); `gi` is `(lx, ly)`'s grid index.
+    #[inline(always)]
+    #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
+    #[expect(clippy::too_many_arguments, reason = "inlined into one loop body")]
+    unsafe fn visit_step<C: EnterCost, V: Visit>(
+        &self,
+        costs: &C,
+        slot: u32,
+        (lx, ly): (u32, u32),
+        gi: usize,
+        code: u8,
+        skip: u8,
+        visitor: &mut V,
+    ) {
+        let (dx, dy) = crate::Direction8::from_bits(code).offset();
+        let inside = (dx <= 0 || lx + 1 < self.x1)
+            && (dx >= 0 || lx > self.x0)
+            && (dy <= 0 || ly + 1 < self.y1)
+            && (dy >= 0 || ly > self.y0);
+        if !inside || code == skip {
+            return;
+        }
+        let w = costs.grid().width() as isize;
+        // SAFETY: the neighbour is inside `[x0, x1) x [y0, y1)` (tested above), which
+        // `around`/`whole` clip to the grid: its index is below `grid.len()`.
+        let c =
+            unsafe { costs.at_unchecked(gi.wrapping_add_signed(dx as isize + dy as isize * w)) };
+        if c != 0 {
+            let n = slot.wrapping_add((dx + dy * self.rows.len as i32) as u32);
+            // SAFETY: a neighbour inside the window, as tested above.
+            unsafe {
+                visitor.visit(
+                    n,
+                    code,
+                    c,
+                    lx.wrapping_add(dx as u32),
+                    ly.wrapping_add(dy as u32),
+                );
             };
-            if c != 0 {
-                let n = slot.wrapping_add((dx + dy * stride) as u32);
-                // SAFETY: a neighbour inside the window, as tested above.
-                unsafe {
-                    visitor.visit(
-                        n,
-                        code,
-                        c,
-                        lx.wrapping_add(dx as u32),
-                        ly.wrapping_add(dy as u32),
-                    );
-                };
-            }
         }
     }
 }
