@@ -73,13 +73,13 @@ fn churn(
 /// Allocations per tick and parallel batches per tick over 300 ticks after a warm-up;
 /// with `two_grids`, every other unit walks on a second grid (a `PathingMap`) with its
 /// own chased target and edits; with `mixed`, one unit in 7 is 2x2 and one in 11 is
-/// 3x3.
+/// 3x3; the default grid's cells are laid out as `layout`.
 fn allocations_per_tick(
     units: usize,
     threads: usize,
     parallelism: Parallelism,
-    two_grids: bool,
-    mixed: bool,
+    (two_grids, mixed): (bool, bool),
+    layout: MapLayout,
 ) -> (f64, f64) {
     let mut rng = seeded(21);
     let grid = random_grid(80, 80, 0.2, &mut rng);
@@ -94,6 +94,10 @@ fn allocations_per_tick(
         ..default()
     };
     let mut app = app(Some(grid.clone()), settings);
+    app.insert_resource(GridTransform {
+        layout,
+        ..default()
+    });
     let mut targets = vec![app.world_mut().spawn(GridCell(floor[0])).id()];
     let map = two_grids.then(|| app.world_mut().spawn(PathingMap::from_grid(grid)).id());
     if let Some(map) = map {
@@ -203,14 +207,16 @@ fn allocations_per_tick(
     )
 }
 
+const SQUARE: MapLayout = MapLayout::Square;
+
 #[test]
 fn no_allocation_per_tick_in_steady_state() {
     // One test, so that nothing else runs (and allocates) while counting.
-    let (baseline, _) = allocations_per_tick(0, 1, Parallelism::SolverThreads, false, false);
+    let (baseline, _) = allocations_per_tick(0, 1, Parallelism::SolverThreads, (false, false), SQUARE);
     // 0: one thread per core (the default).
     for threads in [1, 2, 4, 0] {
         let (busy, parallel) =
-            allocations_per_tick(3000, threads, Parallelism::SolverThreads, false, true);
+            allocations_per_tick(3000, threads, Parallelism::SolverThreads, (false, true), SQUARE);
         println!(
             "allocations per tick, `threads: {threads}`: without units {baseline}, \
              with 3000 units {busy} ({parallel:.2} parallel batches per tick)"
@@ -225,11 +231,19 @@ fn no_allocation_per_tick_in_steady_state() {
         );
     }
 
+    // A hex grid: hex searches, greedy, fields and components, nothing per tick.
+    for layout in [MapLayout::HexRowOdd, MapLayout::HexColumn] {
+        let (busy, _) =
+            allocations_per_tick(3000, 2, Parallelism::SolverThreads, (false, false), layout);
+        println!("allocations per tick on {layout:?}: with 3000 units {busy}");
+        assert_eq!(busy, baseline, "the pathing systems allocated on {layout:?}");
+    }
+
     // Two grids, half the units on each: nothing per tick. A rare tick may still grow
     // some scratch to a size it never needed before (one allocation or two in the 300
     // ticks counted here); a per-tick allocation would count 300.
-    let (idle, _) = allocations_per_tick(0, 1, Parallelism::SolverThreads, true, false);
-    let (busy, _) = allocations_per_tick(3000, 2, Parallelism::SolverThreads, true, false);
+    let (idle, _) = allocations_per_tick(0, 1, Parallelism::SolverThreads, (true, false), SQUARE);
+    let (busy, _) = allocations_per_tick(3000, 2, Parallelism::SolverThreads, (true, false), SQUARE);
     println!("allocations per tick on two grids: without units {idle}, with 3000 {busy}");
     assert!(
         (busy - idle) * 300.0 <= 3.0,
@@ -242,7 +256,7 @@ fn no_allocation_per_tick_in_steady_state() {
     // spread smaller ones too.)
     for units in [600, 3000] {
         let (allocations, batches) =
-            allocations_per_tick(units, 0, Parallelism::ComputeTaskPool, false, false);
+            allocations_per_tick(units, 0, Parallelism::ComputeTaskPool, (false, false), SQUARE);
         let per_batch = (allocations - baseline) / batches;
         println!(
             "compute pool, {units} units: {allocations:.2} allocations and {batches:.2} \

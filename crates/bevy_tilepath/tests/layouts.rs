@@ -472,3 +472,85 @@ fn holes_of_staggered_maps_are_outside() {
         PathStatus::NoPath(NoPathReason::StartOutsideGrid)
     );
 }
+
+/// Crowds heading for one cell of a hex map share a distance field: the same optimal
+/// costs as the reference, over hex steps.
+#[test]
+fn hex_crowds_share_a_field_at_the_reference_cost() {
+    let mut rng = seeded(76);
+    for sys in [HexCoordSystem::RowEven, HexCoordSystem::ColumnOdd, HexCoordSystem::Row] {
+        let mut app = app(None, PathingSettings::default());
+        let map = Map::spawn(&mut app, TilemapType::Hexagon(sys), &mut rng, 0.2);
+        let open: Vec<TilePos> = (0..map.size.y)
+            .flat_map(|y| (0..map.size.x).map(move |x| TilePos::new(x, y)))
+            .filter(|&p| MOBILITY.cost(map.kind(p)) != 0)
+            .collect();
+        let goal = open[rng.random_range(0..open.len())];
+        let costs = reference(&map, goal, false);
+        let units: Vec<(Entity, TilePos)> = (0..40)
+            .map(|_| {
+                let from = open[rng.random_range(0..open.len())];
+                let unit = app
+                    .world_mut()
+                    .spawn((
+                        GridCell(tile_pos_to_cell(from, MapLayout::from(map.map_type))),
+                        PathRequest::to_cell(tile_pos_to_cell(goal, map.layout()))
+                            .with_mobility(MOBILITY),
+                    ))
+                    .id();
+                (unit, from)
+            })
+            .collect();
+        ticks(&mut app, 1);
+        let diag = *app.world().resource::<PathingDiagnostics>();
+        assert!(
+            diag.fields_built > 0 && diag.served_by_field >= 30,
+            "{sys:?}: {diag:?}"
+        );
+        for (unit, from) in units {
+            // Hex steps are symmetric: the cost from `from` to the goal is the cost
+            // from the goal to `from` less the goal's cost plus `from`'s.
+            let back = costs[(from.y * map.size.x + from.x) as usize];
+            let e = app.world().entity(unit);
+            let path = e.get::<UnitPath>().unwrap();
+            match back {
+                Some(c) => {
+                    let enter = |p: TilePos| f64::from(MOBILITY.cost(map.kind(p)));
+                    let want = c - enter(from) + enter(goal);
+                    assert!(
+                        (f64::from(path.route_cost) - want).abs() < 1e-3,
+                        "{sys:?} {from:?}: {} vs {want}",
+                        path.route_cost
+                    );
+                }
+                None => assert_ne!(*e.get::<PathStatus>().unwrap(), PathStatus::Found),
+            }
+        }
+    }
+}
+
+/// Units bigger than one cell have no footprint on hex maps yet: a clear failure.
+#[test]
+fn sized_units_on_hex_maps_fail_with_a_reason() {
+    let mut rng = seeded(77);
+    let mut app = app(None, PathingSettings::default());
+    let map = Map::spawn(
+        &mut app,
+        TilemapType::Hexagon(HexCoordSystem::RowOdd),
+        &mut rng,
+        0.0,
+    );
+    let layout = map.layout();
+    let unit = app
+        .world_mut()
+        .spawn((
+            GridCell(tile_pos_to_cell(TilePos::new(0, 0), layout)),
+            PathRequest::to_cell(tile_pos_to_cell(TilePos::new(2, 2), layout)).with_size(2),
+        ))
+        .id();
+    ticks(&mut app, 1);
+    assert_eq!(
+        *app.world().get::<PathStatus>(unit).unwrap(),
+        PathStatus::NoPath(NoPathReason::UnitSize)
+    );
+}

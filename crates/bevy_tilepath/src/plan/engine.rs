@@ -96,7 +96,8 @@ pub(crate) fn solve_job(
     let mut work = 0_u64;
     let mut found = None;
     if job.start.manhattan(job.goal) <= window {
-        let r = if job.mode == SearchMode::Greedy && job.connectivity == Connectivity::Four {
+        let greedy = job.mode == SearchMode::Greedy;
+        let r = if greedy && job.connectivity == Connectivity::Four {
             s.greedy.set_max_expansions(job.max_expansions);
             match foot {
                 None => s.greedy.build_path(grid, job.start, job.goal, job.mobility),
@@ -105,6 +106,10 @@ pub(crate) fn solve_job(
                     .build_path_sized(f, grid, job.start, job.goal, job.mobility),
             }
             .map(|r| r.map_path(GridPath8::from))
+        } else if greedy && let Connectivity::Hex(layout) = job.connectivity {
+            s.greedy.set_max_expansions(job.max_expansions);
+            s.greedy
+                .build_path_hex(grid, job.start, job.goal, job.mobility, layout)
         } else {
             s.window.set_max_expansions(job.max_expansions);
             search(&mut s.window, grid, job, foot)

@@ -31,7 +31,8 @@ pub enum SearchMode {
     Auto,
     /// Always A* (optimal), windowed or whole-grid by distance.
     AStar,
-    /// Greedy best-first for near goals (cheaper, not optimal, 4-connected only);
+    /// Greedy best-first for near goals (cheaper, not optimal; 4-connected and hex
+    /// maps, 8-connected requests take A*);
     /// whole-grid A* for far goals.
     Greedy,
 }
