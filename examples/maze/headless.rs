@@ -257,7 +257,10 @@ mod tests {
             for _ in 0..300 {
                 app.update();
                 for (e, c) in chasers(&mut app) {
-                    assert!(!maze.is_wall(c), "{layout}: a chaser stands in the wall at {c:?}");
+                    assert!(
+                        !maze.is_wall(c),
+                        "{layout}: a chaser stands in the wall at {c:?}"
+                    );
                     let before = last[&e];
                     if before != c {
                         let d = Direction8::ALL
@@ -275,7 +278,10 @@ mod tests {
                 last.extend(chasers(&mut app));
             }
             let caught = app.world().resource::<Score>().caught;
-            assert!(caught > 0 && steps > 2000, "{layout}: {caught} caught, {steps} steps");
+            assert!(
+                caught > 0 && steps > 2000,
+                "{layout}: {caught} caught, {steps} steps"
+            );
         }
     }
 

@@ -126,10 +126,7 @@ pub(crate) fn setup_world(
                     map_type,
                     size,
                     storage,
-                    texture: TilemapTexture::Single(crate::tiles::texture(
-                        options.layout,
-                        &assets,
-                    )),
+                    texture: TilemapTexture::Single(crate::tiles::texture(options.layout, &assets)),
                     tile_size,
                     anchor: TilemapAnchor::Center,
                     ..default()

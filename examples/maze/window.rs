@@ -90,7 +90,8 @@ pub(crate) fn setup_view(
         debug.enabled = options.gizmos;
         debug.max_paths = 300;
     }
-    let Vec2 { x: w, y: h } = crate::tiles::map_extent(options.layout, options.width, options.height);
+    let Vec2 { x: w, y: h } =
+        crate::tiles::map_extent(options.layout, options.width, options.height);
     commands.spawn((
         Camera2d,
         Projection::Orthographic(OrthographicProjection {

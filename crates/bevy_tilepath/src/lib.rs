@@ -38,8 +38,8 @@ pub mod prelude {
     #[cfg(feature = "debug")]
     pub use crate::PathingDebug;
     pub use crate::{
-        GridCell, GridTransform, LayerRule, MapLayout, NoPathReason, OnGrid, Parallelism, PathFailed,
-        PathFollower, PathFound, PathGoal, PathRequest, PathStatus, PathingBudget,
+        GridCell, GridTransform, LayerRule, MapLayout, NoPathReason, OnGrid, Parallelism,
+        PathFailed, PathFollower, PathFound, PathGoal, PathRequest, PathStatus, PathingBudget,
         PathingDiagnostics, PathingGrid, PathingMap, PathingPlugin, PathingSettings,
         PathingSystems, SearchMode, UnitPath,
     };

@@ -212,11 +212,17 @@ const SQUARE: MapLayout = MapLayout::Square;
 #[test]
 fn no_allocation_per_tick_in_steady_state() {
     // One test, so that nothing else runs (and allocates) while counting.
-    let (baseline, _) = allocations_per_tick(0, 1, Parallelism::SolverThreads, (false, false), SQUARE);
+    let (baseline, _) =
+        allocations_per_tick(0, 1, Parallelism::SolverThreads, (false, false), SQUARE);
     // 0: one thread per core (the default).
     for threads in [1, 2, 4, 0] {
-        let (busy, parallel) =
-            allocations_per_tick(3000, threads, Parallelism::SolverThreads, (false, true), SQUARE);
+        let (busy, parallel) = allocations_per_tick(
+            3000,
+            threads,
+            Parallelism::SolverThreads,
+            (false, true),
+            SQUARE,
+        );
         println!(
             "allocations per tick, `threads: {threads}`: without units {baseline}, \
              with 3000 units {busy} ({parallel:.2} parallel batches per tick)"
@@ -236,14 +242,18 @@ fn no_allocation_per_tick_in_steady_state() {
         let (busy, _) =
             allocations_per_tick(3000, 2, Parallelism::SolverThreads, (false, false), layout);
         println!("allocations per tick on {layout:?}: with 3000 units {busy}");
-        assert_eq!(busy, baseline, "the pathing systems allocated on {layout:?}");
+        assert_eq!(
+            busy, baseline,
+            "the pathing systems allocated on {layout:?}"
+        );
     }
 
     // Two grids, half the units on each: nothing per tick. A rare tick may still grow
     // some scratch to a size it never needed before (one allocation or two in the 300
     // ticks counted here); a per-tick allocation would count 300.
     let (idle, _) = allocations_per_tick(0, 1, Parallelism::SolverThreads, (true, false), SQUARE);
-    let (busy, _) = allocations_per_tick(3000, 2, Parallelism::SolverThreads, (true, false), SQUARE);
+    let (busy, _) =
+        allocations_per_tick(3000, 2, Parallelism::SolverThreads, (true, false), SQUARE);
     println!("allocations per tick on two grids: without units {idle}, with 3000 {busy}");
     assert!(
         (busy - idle) * 300.0 <= 3.0,
@@ -255,8 +265,13 @@ fn no_allocation_per_tick_in_steady_state() {
     // only batches of 64 requests or more are counted, and big units' far searches
     // spread smaller ones too.)
     for units in [600, 3000] {
-        let (allocations, batches) =
-            allocations_per_tick(units, 0, Parallelism::ComputeTaskPool, (false, false), SQUARE);
+        let (allocations, batches) = allocations_per_tick(
+            units,
+            0,
+            Parallelism::ComputeTaskPool,
+            (false, false),
+            SQUARE,
+        );
         let per_batch = (allocations - baseline) / batches;
         println!(
             "compute pool, {units} units: {allocations:.2} allocations and {batches:.2} \

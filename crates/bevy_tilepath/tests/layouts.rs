@@ -271,8 +271,8 @@ fn the_mirror_writes_every_layout() {
         for y in 0..h as i32 {
             for x in 0..w as i32 {
                 let cell = Cell::new(x, y);
-                let want = cell_to_tile_pos(cell, map.size, layout)
-                    .map_or(TileKind::K1, |p| map.kind(p));
+                let want =
+                    cell_to_tile_pos(cell, map.size, layout).map_or(TileKind::K1, |p| map.kind(p));
                 assert_eq!(grid.get(cell), Some(want), "{map_type:?} {cell:?}");
             }
         }
@@ -334,7 +334,8 @@ fn reference(map: &Map, from: TilePos, eight: bool) -> Vec<Option<f64>> {
                         let p = *all.get(*d)?;
                         if i % 2 == 1 {
                             // The corner rule: both sides of the corner open.
-                            let side = |j: usize| all.get(dirs[j % 8]).copied().filter(|&q| open(q));
+                            let side =
+                                |j: usize| all.get(dirs[j % 8]).copied().filter(|&q| open(q));
                             side(i + 7)?;
                             side(i + 1)?;
                             Some((p, std::f64::consts::SQRT_2))
@@ -421,7 +422,8 @@ fn paths_are_optimal_over_every_layout() {
                         for cell in path.cells_ahead() {
                             let next = cell_to_tile_pos(cell, map.size, layout).unwrap();
                             assert!(
-                                map.neighbours(at, eight && !hex).contains(&(next.x, next.y)),
+                                map.neighbours(at, eight && !hex)
+                                    .contains(&(next.x, next.y)),
                                 "{map_type:?}: {at:?} -> {next:?} is not a step"
                             );
                             at = next;
@@ -478,7 +480,11 @@ fn holes_of_staggered_maps_are_outside() {
 #[test]
 fn hex_crowds_share_a_field_at_the_reference_cost() {
     let mut rng = seeded(76);
-    for sys in [HexCoordSystem::RowEven, HexCoordSystem::ColumnOdd, HexCoordSystem::Row] {
+    for sys in [
+        HexCoordSystem::RowEven,
+        HexCoordSystem::ColumnOdd,
+        HexCoordSystem::Row,
+    ] {
         let mut app = app(None, PathingSettings::default());
         let map = Map::spawn(&mut app, TilemapType::Hexagon(sys), &mut rng, 0.2);
         let open: Vec<TilePos> = (0..map.size.y)

@@ -154,8 +154,14 @@ fn cells_and_world_positions_agree_with_the_tilemap() {
         assert_eq!(t.world_to_cell(want + Vec2::new(7.0, -7.0)), cell);
         assert_eq!(cell_to_tile_pos(cell, size, MapLayout::Square), Some(pos));
     }
-    assert_eq!(cell_to_tile_pos(Cell::new(12, 0), size, MapLayout::Square), None);
-    assert_eq!(cell_to_tile_pos(Cell::new(-1, 0), size, MapLayout::Square), None);
+    assert_eq!(
+        cell_to_tile_pos(Cell::new(12, 0), size, MapLayout::Square),
+        None
+    );
+    assert_eq!(
+        cell_to_tile_pos(Cell::new(-1, 0), size, MapLayout::Square),
+        None
+    );
 }
 
 /// A tilemap larger than a grid can be: requests fail with `GridTooLarge`, no panic.

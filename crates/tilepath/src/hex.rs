@@ -96,6 +96,24 @@ impl HexLayout {
         (q as i32, r as i32)
     }
 
+    /// The cell at axial coordinates `(q, r)`: the inverse of
+    /// [`to_axial`](Self::to_axial). Wraps at the ends of the `i32` range.
+    ///
+    /// ```
+    /// use tilepath::{Cell, HexLayout};
+    /// for layout in HexLayout::ALL {
+    ///     let cell = Cell::new(-3, 7);
+    ///     let (q, r) = layout.to_axial(cell);
+    ///     assert_eq!(layout.from_axial(q, r), cell);
+    /// }
+    /// ```
+    #[inline]
+    #[must_use]
+    pub const fn from_axial(self, q: i32, r: i32) -> Cell {
+        let (x, y) = crate::topology::hex_from_axial(self, q as i64, r as i64);
+        Cell::new(x as i32, y as i32)
+    }
+
     /// The number of hex steps between `a` and `b` on an open map:
     /// `max(|dq|, |dr|, |dq + dr|)` in axial coordinates. Saturates at `u32::MAX`
     /// (only cells far outside any grid are that far apart).

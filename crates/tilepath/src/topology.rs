@@ -371,6 +371,18 @@ pub(crate) const fn hex_axial(layout: HexLayout, x: i64, y: i64) -> (i64, i64) {
     }
 }
 
+/// The cell at axial `(q, r)`: the inverse of [`hex_axial`].
+#[inline(always)]
+pub(crate) const fn hex_from_axial(layout: HexLayout, q: i64, r: i64) -> (i64, i64) {
+    match layout {
+        HexLayout::Axial => (q, r),
+        HexLayout::RowEven => (q + ((r + 1) >> 1), r),
+        HexLayout::RowOdd => (q + (r >> 1), r),
+        HexLayout::ColumnEven => (q, r + ((q + 1) >> 1)),
+        HexLayout::ColumnOdd => (q, r + (q >> 1)),
+    }
+}
+
 /// Hex steps between cells `(x, y)` and `(gx, gy)` on an open map:
 /// `max(|dq|, |dr|, |dq + dr|)` in axial coordinates. The same in any frame
 /// translated by even amounts.

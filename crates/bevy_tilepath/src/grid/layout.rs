@@ -143,9 +143,7 @@ impl MapLayout {
         let (x, y) = (cell.x as f32, cell.y as f32);
         match self {
             Self::Square => Vec2::new(x, y) * grid,
-            Self::IsoDiamond | Self::IsoStaggered => {
-                Vec2::new(0.5 * (x + y), 0.5 * (y - x)) * grid
-            }
+            Self::IsoDiamond | Self::IsoStaggered => Vec2::new(0.5 * (x + y), 0.5 * (y - x)) * grid,
             _ => {
                 let (q, r) = self.to_axial(cell);
                 let (q, r) = (q as f32, r as f32);
@@ -188,34 +186,17 @@ impl MapLayout {
         matches!(self, Self::HexRow | Self::HexRowEven | Self::HexRowOdd)
     }
 
-    /// The axial coordinates of a hex cell, with `bevy_ecs_tilemap`'s conversions.
+    /// The axial coordinates of a hex cell.
     fn to_axial(self, cell: Cell) -> (i32, i32) {
-        let Cell { x, y } = cell;
-        match self {
-            Self::HexRowOdd => (x - y / 2, y),
-            Self::HexRowEven => (x - ceil_half(y), y),
-            Self::HexColumnOdd => (x, y - x / 2),
-            Self::HexColumnEven => (x, y - ceil_half(x)),
-            _ => (x, y),
-        }
+        self.hex()
+            .map_or((cell.x, cell.y), |hex| hex.to_axial(cell))
     }
 
-    /// The hex cell at axial `(q, r)`: the inverse of [`to_axial`](Self::to_axial).
+    /// The hex cell at axial `(q, r)`.
     fn from_axial(self, q: i32, r: i32) -> Cell {
-        match self {
-            Self::HexRowOdd => Cell::new(q + r / 2, r),
-            Self::HexRowEven => Cell::new(q + ceil_half(r), r),
-            Self::HexColumnOdd => Cell::new(q, r + q / 2),
-            Self::HexColumnEven => Cell::new(q, r + ceil_half(q)),
-            _ => Cell::new(q, r),
-        }
+        self.hex()
+            .map_or(Cell::new(q, r), |hex| hex.from_axial(q, r))
     }
-}
-
-/// Half of `v` rounded away from zero, as `bevy_ecs_tilemap`'s offset coordinates
-/// round it.
-const fn ceil_half(v: i32) -> i32 {
-    if v < 0 { (v - 1) / 2 } else { (v + 1) / 2 }
 }
 
 /// The hex containing fractional axial `(q, r)`: each cube coordinate rounded, the one
@@ -304,7 +285,11 @@ mod tests {
                 for x in -1..=w as i32 {
                     let cell = Cell::new(x, y);
                     let tile = layout.cell_to_tile(cell, 7, 9);
-                    assert_eq!(layout.holds(cell, w, h), tile.is_some(), "{layout:?} {cell:?}");
+                    assert_eq!(
+                        layout.holds(cell, w, h),
+                        tile.is_some(),
+                        "{layout:?} {cell:?}"
+                    );
                 }
             }
             #[cfg(feature = "tilemap")]

@@ -111,8 +111,6 @@ impl<T: PerMobilityItem> PerMobility<T> {
 
     /// The item serving `mobility` moving as `connectivity`, if built.
     pub(crate) fn get(&self, mobility: Mobility, connectivity: Connectivity) -> Option<&T> {
-        self.items
-            .iter()
-            .find(|p| p.serves(mobility, connectivity))
+        self.items.iter().find(|p| p.serves(mobility, connectivity))
     }
 }

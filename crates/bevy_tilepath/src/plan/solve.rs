@@ -13,8 +13,8 @@ use super::job::{Answer, Job};
 use super::{PlanState, Planner};
 use crate::grid::GridsMut;
 use crate::{
-    GridCell, MapLayout, NoPathReason, OnGrid, PathFailed, PathFound, PathRequest, PathStatus, PathingBudget,
-    PathingDiagnostics, PathingGrid, PathingSettings, UnitPath,
+    GridCell, MapLayout, NoPathReason, OnGrid, PathFailed, PathFound, PathRequest, PathStatus,
+    PathingBudget, PathingDiagnostics, PathingGrid, PathingSettings, UnitPath,
 };
 
 type Units<'w, 's> = Query<
@@ -178,17 +178,16 @@ fn serve_grid(
         let generation = grid.as_deref().map_or(0, PathingGrid::generation);
         if let Some(grid) = grid.as_deref() {
             let (work, built) = plan.fields.assign(grid.grid(), s.settings, jobs, s.tick);
-            spent += work
-                + plan
-                    .reach
-                    .prepare(grid.grid(), jobs.iter().map(|j| (j.mobility, j.connectivity)))
-                + plan.clearance.prepare(
+            spent +=
+                work + plan.reach.prepare(
+                    grid.grid(),
+                    jobs.iter().map(|j| (j.mobility, j.connectivity)),
+                ) + plan.clearance.prepare(
                     grid.grid(),
                     jobs.iter()
                         .filter(|j| j.size > 1)
                         .map(|j| (j.mobility, j.connectivity)),
-                )
-                + plan
+                ) + plan
                     .guides
                     .prepare(grid.grid(), jobs, s.settings.window_distance);
             plan.diag.fields_built += built;

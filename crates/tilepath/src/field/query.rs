@@ -1,6 +1,7 @@
 //! What units ask a computed field: distances, next steps, paths.
 
 use super::*;
+use crate::topology::hex_mask;
 
 impl DistanceField {
     /// The cost from `cell` to the nearest goal (plus that goal's start value), or
@@ -46,20 +47,41 @@ impl DistanceField {
         match self.connectivity {
             Connectivity::Four => self.step4_at(i),
             Connectivity::Eight => self.step8_at(i, deltas, 0xFF),
-            Connectivity::Hex(_) => {
-                let mask = self.codes_at(i).iter().fold(0u8, |m, &d| m | 1 << d);
-                self.step8_at(i, deltas, mask)
+            Connectivity::Hex(layout) => {
+                let (x, y) = self.cell_at(i);
+                self.step_unit_at(i, deltas, hex_mask(layout, x, y))
             }
         }
+    }
+
+    /// The grid cell of padded index `i`.
+    #[inline]
+    fn cell_at(&self, i: usize) -> (i32, i32) {
+        let (row, col) = (i / self.stride, i % self.stride);
+        (
+            self.origin.x.wrapping_add(col as i32 - 1),
+            self.origin.y.wrapping_add(row as i32 - 1),
+        )
     }
 
     /// [`next_step`](Self::next_step) at a 4-connected field's index, as a
     /// [`Direction8`] code. Walks stay inside: the border ring is blocked.
     #[inline]
     pub(super) fn step4_at(&self, i: usize) -> Option<usize> {
-        let s = self.stride;
+        self.step_unit_at(i, &self.deltas(), 0b0101_0101)
+    }
+
+    /// [`next_step`](Self::next_step) over the direction codes in `mask` when every
+    /// step weighs its cell's cost and there is no corner rule (4-connected and hex
+    /// fields), in code order.
+    #[inline]
+    fn step_unit_at(&self, i: usize, deltas: &[isize; 8], mask: u8) -> Option<usize> {
         let mut best = (u32::MAX, 8);
-        for (dir, q) in [(0, i + 1), (2, i + s), (4, i - 1), (6, i - s)] {
+        for dir in 0..8 {
+            if mask >> dir & 1 == 0 {
+                continue;
+            }
+            let q = i.wrapping_add_signed(deltas[dir]);
             let v = self.values[q];
             // Neither blocked (0) nor unreached (MAX); a sum that saturates never wins.
             if v.wrapping_sub(1) < UNREACHED - 1 {
