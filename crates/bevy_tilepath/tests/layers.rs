@@ -15,6 +15,17 @@ fn kind_of(t: TileTextureIndex) -> TileKind {
 
 /// A layer at height `z`, feeding `grid` (`None`: the default grid).
 fn spawn_layer(app: &mut App, size: TilemapSize, z: f32, grid: Option<Entity>) -> Entity {
+    spawn_layer_of(app, TilemapType::Square, size, z, grid)
+}
+
+/// [`spawn_layer`] laid out as `map_type`.
+fn spawn_layer_of(
+    app: &mut App,
+    map_type: TilemapType,
+    size: TilemapSize,
+    z: f32,
+    grid: Option<Entity>,
+) -> Entity {
     let mut mirror = PathingTilemap::new(kind_of).with_missing(TileKind::K2);
     mirror.grid = grid;
     app.world_mut()
@@ -22,7 +33,7 @@ fn spawn_layer(app: &mut App, size: TilemapSize, z: f32, grid: Option<Entity>) -
             size,
             TilemapGridSize { x: 16.0, y: 16.0 },
             TilemapTileSize { x: 16.0, y: 16.0 },
-            TilemapType::Square,
+            map_type,
             TilemapAnchor::Center,
             TileStorage::empty(size),
             Transform::from_xyz(40.0, -8.0, z),
@@ -42,21 +53,29 @@ fn spawn_tile(app: &mut App, map: Entity, pos: TilePos, texture: u32) -> Entity 
         .id()
 }
 
-/// What the grid must be: each cell the rule over the layers' tiles there (bottom
-/// first), or the bottom layer's `missing` (K2) where no layer has one.
-fn expected(world: &mut World, layers: &[Entity], size: TilemapSize, rule: LayerRule) -> Grid {
-    let mut kinds = vec![vec![None; layers.len()]; (size.x * size.y) as usize];
+/// What the grid must be for maps of `size` tiles laid out as `layout`: each cell the
+/// rule over the layers' tiles there (bottom first), or the bottom layer's `missing`
+/// (K2) where no layer has one (and in the holes of a staggered map's grid).
+fn expected_of(
+    world: &mut World,
+    layers: &[Entity],
+    (size, layout): (TilemapSize, MapLayout),
+    rule: LayerRule,
+) -> Grid {
+    let (w, h) = layout.grid_size(size.x, size.y).unwrap();
+    let mut kinds = vec![vec![None; layers.len()]; (w * h) as usize];
     let mut tiles = world.query::<(&TilePos, &TilemapId, &TileTextureIndex, Option<&PathTile>)>();
     for (pos, id, texture, kind) in tiles.iter(world) {
         if let Some(layer) = layers.iter().position(|&l| l == id.0)
             && pos.x < size.x
             && pos.y < size.y
         {
-            kinds[(pos.y * size.x + pos.x) as usize][layer] =
+            let c = tile_pos_to_cell(*pos, layout);
+            kinds[(c.y as u32 * w + c.x as u32) as usize][layer] =
                 Some(kind.map_or_else(|| kind_of(*texture), |k| k.0));
         }
     }
-    let mut grid = Grid::new(size.x, size.y).unwrap();
+    let mut grid = Grid::new(w, h).unwrap();
     for (i, cell) in kinds.iter().enumerate() {
         let c = grid.cell_of(i).unwrap();
         grid.set(c, rule.combine(cell, TileKind::K2)).unwrap();
@@ -85,7 +104,17 @@ fn stacked_layers_follow_random_edits() {
         LayerRule::Any(TileKind::K1),
         LayerRule::Custom(bridges),
     ];
+    // Each rule on another layout: staggered maps write their tiles into a sheared
+    // grid with holes.
+    let types = [
+        TilemapType::Square,
+        TilemapType::Isometric(IsoCoordSystem::Staggered),
+        TilemapType::Hexagon(HexCoordSystem::RowOdd),
+        TilemapType::Isometric(IsoCoordSystem::Staggered),
+    ];
     for (round, rule) in rules.into_iter().enumerate() {
+        let map_type = types[round];
+        let layout = MapLayout::from(map_type);
         let mut rng = seeded(40 + round as u64);
         let own_grid = round % 2 == 1;
         let settings = PathingSettings {
@@ -100,9 +129,9 @@ fn stacked_layers_follow_random_edits() {
         });
         let size = TilemapSize::new(20, 14);
         // Spawned top, bottom, middle: the mirror orders them by z.
-        let top = spawn_layer(&mut app, size, 3.0, grid_entity);
-        let bottom = spawn_layer(&mut app, size, 1.0, grid_entity);
-        let middle = spawn_layer(&mut app, size, 2.0, grid_entity);
+        let top = spawn_layer_of(&mut app, map_type, size, 3.0, grid_entity);
+        let bottom = spawn_layer_of(&mut app, map_type, size, 1.0, grid_entity);
+        let middle = spawn_layer_of(&mut app, map_type, size, 2.0, grid_entity);
         let layers = [bottom, middle, top];
         // Per layer, which tile holds each position (one tile per position, as a
         // `TileStorage` holds them).
@@ -130,7 +159,10 @@ fn stacked_layers_follow_random_edits() {
             }
         };
         ticks(&mut app, 1);
-        assert_eq!(read(&app), expected(app.world_mut(), &layers, size, rule));
+        assert_eq!(
+            read(&app),
+            expected_of(app.world_mut(), &layers, (size, layout), rule)
+        );
         let mut edits = [0_u32; 7];
         for step in 0..150 {
             for _ in 0..rng.random_range(1..8) {
@@ -190,10 +222,10 @@ fn stacked_layers_follow_random_edits() {
                 edits[what] += 1;
             }
             ticks(&mut app, 1);
-            let want = expected(app.world_mut(), &layers, size, rule);
+            let want = expected_of(app.world_mut(), &layers, (size, layout), rule);
             assert!(
                 read(&app) == want,
-                "{rule:?}, step {step}: the grid differs from the layers"
+                "{rule:?} on {map_type:?}, step {step}: the grid differs from the layers"
             );
         }
         assert!(
@@ -206,7 +238,7 @@ fn stacked_layers_follow_random_edits() {
             app.world_mut().despawn(*e);
         }
         ticks(&mut app, 1);
-        let want = expected(app.world_mut(), &[bottom, top], size, rule);
+        let want = expected_of(app.world_mut(), &[bottom, top], (size, layout), rule);
         assert!(read(&app) == want, "{rule:?}: without the middle layer");
     }
 }

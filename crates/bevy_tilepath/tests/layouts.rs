@@ -560,3 +560,84 @@ fn sized_units_on_hex_maps_fail_with_a_reason() {
         PathStatus::NoPath(NoPathReason::UnitSize)
     );
 }
+
+/// On every hex and isometric layout a follower walks its path tile centre to tile
+/// centre: it ends where bevy_ecs_tilemap draws the goal tile, having passed only
+/// through tiles of the path; greedy requests give valid paths too.
+#[test]
+fn followers_walk_tile_centres_on_every_layout() {
+    let mut rng = seeded(78);
+    for map_type in TYPES {
+        for mode in [SearchMode::Auto, SearchMode::Greedy] {
+            let mut app = app(None, PathingSettings::default());
+            let map = Map::spawn(&mut app, map_type, &mut rng, 0.0);
+            let layout = map.layout();
+            let (from, to) = (
+                TilePos::new(0, 0),
+                TilePos::new(map.size.x - 1, map.size.y - 1),
+            );
+            let unit = app
+                .world_mut()
+                .spawn((
+                    GridCell(tile_pos_to_cell(from, layout)),
+                    PathRequest::to_cell(tile_pos_to_cell(to, layout))
+                        .with_mobility(MOBILITY)
+                        .with_mode(mode),
+                    PathFollower::new(6.0),
+                    Transform::default(),
+                ))
+                .id();
+            ticks(&mut app, 1);
+            // The follower has already set out: the path's cells ahead start after
+            // the cell it is entering.
+            let path = *app.world().get::<UnitPath>(unit).unwrap();
+            let planned: Vec<Cell> = path.cells_ahead().collect();
+            assert!(!planned.is_empty(), "{map_type:?} {mode:?}");
+            let mut at = cell_to_tile_pos(path.at, map.size, layout).unwrap();
+            for cell in &planned {
+                let next = cell_to_tile_pos(*cell, map.size, layout).unwrap();
+                let hex = matches!(map_type, TilemapType::Hexagon(_));
+                assert!(
+                    map.neighbours(at, !hex).contains(&(next.x, next.y)),
+                    "{map_type:?} {mode:?}: {at:?} -> {next:?}"
+                );
+                at = next;
+            }
+            let mut seen = vec![tile_pos_to_cell(from, layout)];
+            for _ in 0..600 {
+                ticks(&mut app, 1);
+                let c = app.world().get::<GridCell>(unit).unwrap().0;
+                if seen.last() != Some(&c) {
+                    seen.push(c);
+                }
+            }
+            assert_eq!(
+                seen.last(),
+                Some(&tile_pos_to_cell(to, layout)),
+                "{map_type:?}"
+            );
+            // Cell to neighbouring cell all the way (a later segment or re-plan may
+            // take other cells than the first plan).
+            let hex = matches!(map_type, TilemapType::Hexagon(_));
+            for pair in seen.windows(2) {
+                let [a, b] =
+                    [pair[0], pair[1]].map(|c| cell_to_tile_pos(c, map.size, layout).unwrap());
+                assert!(
+                    map.neighbours(a, !hex).contains(&(b.x, b.y)),
+                    "{map_type:?} {mode:?}: walked {a:?} -> {b:?}"
+                );
+            }
+            let end = app
+                .world()
+                .get::<Transform>(unit)
+                .unwrap()
+                .translation
+                .truncate();
+            let want = map.centre(to);
+            assert!(
+                end.distance(want) < 1e-3 * map.grid_size.x.max(map.grid_size.y),
+                "{map_type:?}: ends at {end}, the tile is drawn at {want}"
+            );
+        }
+    }
+}

@@ -176,7 +176,7 @@ impl MapLayout {
                     (DOUBLE_INV_SQRT_3 * x, p.y - INV_SQRT_3 * x)
                 };
                 let (q, r) = round_cube(q, r);
-                self.from_axial(q, r)
+                self.axial_cell(q, r)
             }
         }
     }
@@ -193,7 +193,7 @@ impl MapLayout {
     }
 
     /// The hex cell at axial `(q, r)`.
-    fn from_axial(self, q: i32, r: i32) -> Cell {
+    fn axial_cell(self, q: i32, r: i32) -> Cell {
         self.hex()
             .map_or(Cell::new(q, r), |hex| hex.from_axial(q, r))
     }

@@ -77,11 +77,11 @@ impl DistanceField {
     #[inline]
     fn step_unit_at(&self, i: usize, deltas: &[isize; 8], mask: u8) -> Option<usize> {
         let mut best = (u32::MAX, 8);
-        for dir in 0..8 {
+        for (dir, &delta) in deltas.iter().enumerate() {
             if mask >> dir & 1 == 0 {
                 continue;
             }
-            let q = i.wrapping_add_signed(deltas[dir]);
+            let q = i.wrapping_add_signed(delta);
             let v = self.values[q];
             // Neither blocked (0) nor unreached (MAX); a sum that saturates never wins.
             if v.wrapping_sub(1) < UNREACHED - 1 {
