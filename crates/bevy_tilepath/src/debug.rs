@@ -102,8 +102,8 @@ fn outline(world: &GridTransform, cell: Cell, size: u8, scale: f32) -> [Vec2; 7]
             // Centres are affine in the cell: the footprint's sides follow the cell axes.
             let at = world.cell_to_world(cell);
             let half = f32::from(size) / 2.0;
-            let ex = (world.cell_to_world(Cell::new(cell.x + 1, cell.y)) - at) * half;
-            let ey = (world.cell_to_world(Cell::new(cell.x, cell.y + 1)) - at) * half;
+            let ex = (world.cell_to_world(Cell::new(cell.x.wrapping_add(1), cell.y)) - at) * half;
+            let ey = (world.cell_to_world(Cell::new(cell.x, cell.y.wrapping_add(1))) - at) * half;
             let (a, b) = (ex + ey, ex - ey);
             [a, -b, -a, b, a, a]
         }

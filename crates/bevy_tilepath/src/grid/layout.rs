@@ -205,12 +205,14 @@ fn round_cube(q: f32, r: f32) -> (i32, i32) {
     let s = -(q + r);
     let (rq, rr, rs) = (q.round(), r.round(), s.round());
     let (dq, dr, ds) = ((rq - q).abs(), (rr - r).abs(), (rs - s).abs());
+    // Far outside any grid the coordinates saturate; wrapping keeps that a cell.
+    let (q, r, s) = (rq as i32, rr as i32, rs as i32);
     if dq > dr && dq > ds {
-        (-(rr as i32 + rs as i32), rr as i32)
+        (r.wrapping_add(s).wrapping_neg(), r)
     } else if dr > ds {
-        (rq as i32, -(rq as i32 + rs as i32))
+        (q, q.wrapping_add(s).wrapping_neg())
     } else {
-        (rq as i32, rr as i32)
+        (q, r)
     }
 }
 
@@ -291,6 +293,16 @@ mod tests {
                         "{layout:?} {cell:?}"
                     );
                 }
+            }
+            // Positions far away or not numbers give some cell, never a panic.
+            for p in [
+                Vec2::splat(1e30),
+                Vec2::splat(-3e38),
+                Vec2::NAN,
+                Vec2::INFINITY,
+            ] {
+                let _ = layout.cell_at(p, grid);
+                let _ = layout.cell_offset(Cell::new(i32::MAX, i32::MIN), grid);
             }
             #[cfg(feature = "tilemap")]
             assert_eq!(
