@@ -291,7 +291,6 @@ fn the_mirror_writes_every_layout() {
         ticks(&mut app, 1);
         let grid = app.world().resource::<PathingGrid>();
         assert_eq!(grid.get(tile_pos_to_cell(pos, layout)), Some(TileKind::K2));
-        let _ = map.entity;
     }
 }
 
@@ -639,5 +638,38 @@ fn followers_walk_tile_centres_on_every_layout() {
                 "{map_type:?}: ends at {end}, the tile is drawn at {want}"
             );
         }
+    }
+}
+
+/// A tile outside its map's size is ignored, as bevy_ecs_tilemap ignores it, on every
+/// layout: on a staggered map such a tile's diamond position can lie inside the grid,
+/// and it still must not be written there.
+#[test]
+fn tiles_outside_their_map_are_ignored() {
+    let mut rng = seeded(79);
+    for map_type in TYPES {
+        let mut app = app(None, PathingSettings::default());
+        let map = Map::spawn(&mut app, map_type, &mut rng, 0.0);
+        let before = app.world().resource::<PathingGrid>().grid().clone();
+        for pos in [
+            TilePos::new(0, map.size.y),
+            TilePos::new(map.size.x, 0),
+            TilePos::new(1, map.size.y + 1),
+            TilePos::new(u32::MAX, u32::MAX),
+        ] {
+            app.world_mut().spawn(TileBundle {
+                position: pos,
+                // Floor, where the grid's holes are walls.
+                texture_index: TileTextureIndex(0),
+                tilemap_id: TilemapId(map.entity),
+                ..default()
+            });
+        }
+        ticks(&mut app, 1);
+        assert_eq!(
+            app.world().resource::<PathingGrid>().grid(),
+            &before,
+            "{map_type:?}"
+        );
     }
 }
