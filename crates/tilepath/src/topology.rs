@@ -253,19 +253,47 @@ impl<const L: u8> Neighborhood for Hex<L> {
         let odd = hex_odd(Self::LAYOUT, x, y);
         let (q, r) = hex_axial(Self::LAYOUT, x, y);
         let from_goal = (q - goal.0, r - goal.1);
+        let codes = &HEX_CODES[L as usize];
+        // Row layouts step branchlessly on the parity (their diagonals differ by a
+        // column); column layouts' diagonals differ by a row (a multiple of the
+        // stride), where two copies with a constant parity measured faster.
         // SAFETY: forwarded from the caller.
         unsafe {
-            window.visit_hex(
-                costs,
-                slot,
-                (lx, ly),
-                &HEX_CODES[L as usize],
-                odd,
-                from_goal,
-                d,
-                skip,
-                visitor,
-            );
+            match Self::LAYOUT {
+                HexLayout::ColumnEven | HexLayout::ColumnOdd if odd => window.visit_hex(
+                    costs,
+                    slot,
+                    (lx, ly),
+                    codes,
+                    true,
+                    from_goal,
+                    d,
+                    skip,
+                    visitor,
+                ),
+                HexLayout::ColumnEven | HexLayout::ColumnOdd => window.visit_hex(
+                    costs,
+                    slot,
+                    (lx, ly),
+                    codes,
+                    false,
+                    from_goal,
+                    d,
+                    skip,
+                    visitor,
+                ),
+                _ => window.visit_hex(
+                    costs,
+                    slot,
+                    (lx, ly),
+                    codes,
+                    odd,
+                    from_goal,
+                    d,
+                    skip,
+                    visitor,
+                ),
+            }
         }
     }
 }
