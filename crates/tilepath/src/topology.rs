@@ -33,9 +33,6 @@ pub(crate) trait Neighborhood: 'static {
     const DIAGONALS: bool;
     /// The hex layout whose steps these are, or `None` on square maps.
     const HEX: Option<HexLayout>;
-    /// Whether [`distance`](Self::distance) needs coordinates of the true parity (the
-    /// cells' own, up to even shifts), rather than any translated frame.
-    const PARITY: bool;
     /// The fixed-point weight of a straight step into a cell of cost 1.
     const STRAIGHT: u64;
     /// The fixed-point weight of a diagonal step into a cell of cost 1 (0 without
@@ -45,40 +42,49 @@ pub(crate) trait Neighborhood: 'static {
     /// *search codes* below.
     type Path: PackedSteps;
 
-    /// The goal cell `(gx, gy)` as [`distance`](Self::distance) takes it, computed
-    /// once a search: the cell itself, or on hex maps its axial coordinates.
+    /// The coordinates [`distance`](Self::distance) takes of the cell at local
+    /// coordinates `(lx, ly)` of `window` (which may lie outside it, as a goal may):
+    /// the local coordinates themselves on square maps, the global cell's axial
+    /// coordinates on hex maps. [`visit_neighbours`](Self::visit_neighbours) gives
+    /// each neighbour's.
     #[inline(always)]
-    fn goal(gx: i64, gy: i64) -> (i64, i64) {
-        (gx, gy)
+    fn frame(_window: &Window, (lx, ly): (i64, i64)) -> (i64, i64) {
+        (lx, ly)
     }
 
-    /// A lower bound on the weight of a route between cell `(x, y)` and the goal
-    /// `goal` (from [`goal`](Self::goal)) on a mobility whose cheapest cell costs 1:
-    /// the A* heuristic. The coordinates may be in a translated frame, by even amounts
-    /// if [`PARITY`](Self::PARITY).
-    fn distance(x: i64, y: i64, goal: (i64, i64)) -> u64;
+    /// A lower bound on the weight of a route between the cells at `at` and `goal`
+    /// (both from [`frame`](Self::frame)) on a mobility whose cheapest cell costs 1:
+    /// the A* heuristic.
+    fn distance(at: (i64, i64), goal: (i64, i64)) -> u64;
 
     /// The fixed-point weight of a step with search code `code` into a cell of cost 1.
     fn weight(code: u8) -> u64;
 
     /// The search code of the step back from a cell reached by search code `code`, the
-    /// one a search need not visit; nothing (`0xFF`) for the start ([`NO_PARENT`]).
+    /// one a search need not visit; for the start ([`NO_PARENT`]) a value that is no
+    /// step's code (such as `0xFF`).
     fn back(code: u8) -> u8;
 
     /// Calls `visitor.visit` for every neighbour of local cell `(lx, ly)` (slot
     /// `slot`) that a legal step reaches inside `window`, except the one in search
-    /// code `skip`, with its search code.
+    /// code `skip`, with its search code and its unscaled heuristic
+    /// ([`distance`](Self::distance) to `goal`, in the [`frame`](Self::frame)),
+    /// computed only if the visitor asks. `d` is the cell's own distance to `goal`,
+    /// which a neighbourhood may step from.
     ///
     /// # Safety
     /// As [`Window::visit_square`]: `slot` is the slot of local cell `(lx, ly)`,
     /// inside the window, and `costs` are of the grid the window was made for.
     #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
+    #[expect(clippy::too_many_arguments, reason = "inlined into the search loops")]
     unsafe fn visit_neighbours<C: EnterCost, V: Visit>(
         window: &Window,
         costs: &C,
         slot: u32,
         lx: u32,
         ly: u32,
+        goal: (i64, i64),
+        d: u64,
         skip: u8,
         visitor: &mut V,
     );
@@ -98,13 +104,12 @@ impl Neighborhood for Four {
     const CONNECTIVITY: Connectivity = Connectivity::Four;
     const DIAGONALS: bool = false;
     const HEX: Option<HexLayout> = None;
-    const PARITY: bool = false;
     const STRAIGHT: u64 = 1;
     const DIAGONAL: u64 = 0;
     type Path = GridPath;
 
     #[inline(always)]
-    fn distance(x: i64, y: i64, (gx, gy): (i64, i64)) -> u64 {
+    fn distance((x, y): (i64, i64), (gx, gy): (i64, i64)) -> u64 {
         (x - gx).unsigned_abs() + (y - gy).unsigned_abs()
     }
 
@@ -126,11 +131,15 @@ impl Neighborhood for Four {
         slot: u32,
         lx: u32,
         ly: u32,
+        goal: (i64, i64),
+        d: u64,
         skip: u8,
         visitor: &mut V,
     ) {
+        let _ = d;
+        let h = |at| Self::distance(at, goal);
         // SAFETY: forwarded from the caller.
-        unsafe { window.visit_square::<false, C, V>(costs, slot, lx, ly, skip, visitor) }
+        unsafe { window.visit_square::<false, C, V>(costs, slot, lx, ly, h, skip, visitor) }
     }
 }
 
@@ -138,13 +147,12 @@ impl Neighborhood for Eight {
     const CONNECTIVITY: Connectivity = Connectivity::Eight;
     const DIAGONALS: bool = true;
     const HEX: Option<HexLayout> = None;
-    const PARITY: bool = false;
     const STRAIGHT: u64 = OCTILE_STRAIGHT;
     const DIAGONAL: u64 = OCTILE_DIAGONAL;
     type Path = GridPath8;
 
     #[inline(always)]
-    fn distance(x: i64, y: i64, (gx, gy): (i64, i64)) -> u64 {
+    fn distance((x, y): (i64, i64), (gx, gy): (i64, i64)) -> u64 {
         octile_units((x - gx).unsigned_abs(), (y - gy).unsigned_abs())
     }
 
@@ -174,11 +182,15 @@ impl Neighborhood for Eight {
         slot: u32,
         lx: u32,
         ly: u32,
+        goal: (i64, i64),
+        d: u64,
         skip: u8,
         visitor: &mut V,
     ) {
+        let _ = d;
+        let h = |at| Self::distance(at, goal);
         // SAFETY: forwarded from the caller.
-        unsafe { window.visit_square::<true, C, V>(costs, slot, lx, ly, skip, visitor) }
+        unsafe { window.visit_square::<true, C, V>(costs, slot, lx, ly, h, skip, visitor) }
     }
 }
 
@@ -196,19 +208,18 @@ impl<const L: u8> Neighborhood for Hex<L> {
     const CONNECTIVITY: Connectivity = Connectivity::Hex(Self::LAYOUT);
     const DIAGONALS: bool = false;
     const HEX: Option<HexLayout> = Some(Self::LAYOUT);
-    const PARITY: bool = !matches!(Self::LAYOUT, HexLayout::Axial);
     const STRAIGHT: u64 = 1;
     const DIAGONAL: u64 = 1;
     type Path = GridPath8;
 
     #[inline(always)]
-    fn goal(gx: i64, gy: i64) -> (i64, i64) {
-        hex_axial(Self::LAYOUT, gx, gy)
+    fn frame(window: &Window, (lx, ly): (i64, i64)) -> (i64, i64) {
+        let (x, y) = window.global_of(lx, ly);
+        hex_axial(Self::LAYOUT, x, y)
     }
 
     #[inline(always)]
-    fn distance(x: i64, y: i64, (gq, gr): (i64, i64)) -> u64 {
-        let (q, r) = hex_axial(Self::LAYOUT, x, y);
+    fn distance((q, r): (i64, i64), (gq, gr): (i64, i64)) -> u64 {
         axial_distance(q - gq, r - gr)
     }
 
@@ -219,11 +230,10 @@ impl<const L: u8> Neighborhood for Hex<L> {
 
     #[inline(always)]
     fn back(code: u8) -> u8 {
-        if code == NO_PARENT {
-            0xFF
-        } else {
-            (code + 4) & 7
-        }
+        // The opposite direction: (code + 4) mod 8, without a branch for the start
+        // (NO_PARENT ^ 4 is no step's code).
+        const { assert!(NO_PARENT ^ 4 > 7) };
+        code ^ 4
     }
 
     #[inline(always)]
@@ -234,20 +244,55 @@ impl<const L: u8> Neighborhood for Hex<L> {
         slot: u32,
         lx: u32,
         ly: u32,
+        goal: (i64, i64),
+        d: u64,
         skip: u8,
         visitor: &mut V,
     ) {
         let (x, y) = window.global(lx, ly);
         let odd = hex_odd(Self::LAYOUT, x, y);
-        let table = &HEX_CODES[L as usize];
-        // Two calls on constant tables, so that each is unrolled with its offsets
-        // folded in.
+        let (q, r) = hex_axial(Self::LAYOUT, x, y);
+        let from_goal = (q - goal.0, r - goal.1);
+        let codes = &HEX_CODES[L as usize];
+        // Row layouts step branchlessly on the parity (their diagonals differ by a
+        // column); column layouts' diagonals differ by a row (a multiple of the
+        // stride), where two copies with a constant parity measured faster.
         // SAFETY: forwarded from the caller.
         unsafe {
-            if odd {
-                window.visit_steps(costs, slot, (lx, ly), &table[1], skip, visitor);
-            } else {
-                window.visit_steps(costs, slot, (lx, ly), &table[0], skip, visitor);
+            match Self::LAYOUT {
+                HexLayout::ColumnEven | HexLayout::ColumnOdd if odd => window.visit_hex(
+                    costs,
+                    slot,
+                    (lx, ly),
+                    codes,
+                    true,
+                    from_goal,
+                    d,
+                    skip,
+                    visitor,
+                ),
+                HexLayout::ColumnEven | HexLayout::ColumnOdd => window.visit_hex(
+                    costs,
+                    slot,
+                    (lx, ly),
+                    codes,
+                    false,
+                    from_goal,
+                    d,
+                    skip,
+                    visitor,
+                ),
+                _ => window.visit_hex(
+                    costs,
+                    slot,
+                    (lx, ly),
+                    codes,
+                    odd,
+                    from_goal,
+                    d,
+                    skip,
+                    visitor,
+                ),
             }
         }
     }
@@ -282,6 +327,10 @@ macro_rules! with_hex {
     };
 }
 pub(crate) use with_hex;
+
+/// The axial offsets of the 6 hex steps, in [`HEX_CODES`]' order (bevy_ecs_tilemap's
+/// `HexDirection` order), the same in every layout and from every cell.
+pub(crate) const HEX_AXIAL: [(i64, i64); 6] = [(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)];
 
 /// Per hex layout (in [`HexLayout::ALL`] order) and cell parity (even, odd): the
 /// [`Direction8`](crate::Direction8) codes of a cell's 6 steps, in bevy_ecs_tilemap's
@@ -500,7 +549,6 @@ mod tests {
     /// [`HEX_CODES`], in order, for cells of both parities (negative ones too).
     #[test]
     fn hex_codes_follow_the_axial_formulas() {
-        const AXIAL: [(i64, i64); 6] = [(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)];
         for layout in HexLayout::ALL {
             // The cell of an axial position: search the cells around (tiny, plain).
             let cell_of = |q: i64, r: i64, near: (i64, i64)| {
@@ -519,7 +567,7 @@ mod tests {
                 for x in -5..5 {
                     let (q, r) = hex_axial(layout, x, y);
                     let codes = hex_codes(layout, x as i32, y as i32);
-                    for (k, (dq, dr)) in AXIAL.into_iter().enumerate() {
+                    for (k, (dq, dr)) in HEX_AXIAL.into_iter().enumerate() {
                         let (nx, ny) = cell_of(q + dq, r + dr, (x, y));
                         let (dx, dy) = Direction8::from_bits(codes[k]).offset();
                         assert_eq!(

@@ -83,7 +83,7 @@ enum Scope {
 pub struct AStar {
     scope: Scope,
     nodes: StampedWords,
-    /// The windowed 4-connected search's nodes and open list in one (see `linked`);
+    /// The windowed 4-connected and hex searches' nodes and open list in one (see `linked`);
     /// none for a whole-grid solver.
     linked: Option<Box<LinkedNodes>>,
     ring: BucketQueue<u32>,
@@ -104,7 +104,7 @@ impl AStar {
         Self {
             scope: Scope::Window,
             nodes: node_store(WINDOW_SLOTS),
-            // 4-connected mobilities whose costs fit a 64-bucket ring take the linked
+            // 4-connected and hex mobilities whose costs fit a 64-bucket ring take the linked
             // search; the rest use the node map and a radix heap. A cell is queued at
             // most once per neighbour it is reached from, so this bound holds for any
             // query: the heap never grows.
@@ -503,12 +503,11 @@ impl AStar {
         let ring_ok =
             !N::DIAGONALS && u32::from(mobility.max_cost()) + u32::from(mobility.min_cost()) < 64;
         if ring_ok
-            && matches!(N::CONNECTIVITY, Connectivity::Four)
             && let Some(linked) = self.linked.as_deref_mut()
             && linked.len() >= window.slots()
             && linked.fits(mobility)
         {
-            let answer = linked.search(
+            let answer = linked.search::<N, _>(
                 &query.costs,
                 mobility,
                 &window,
@@ -636,25 +635,27 @@ struct Search<'a, C> {
     max_expansions: u32,
 }
 
-/// Coordinates of the goal, the heuristic's scale, and for a neighbourhood whose
-/// distance needs the true parity ([`Neighborhood::PARITY`]) the shift that gives local
-/// coordinates that parity (the goal's coordinates are shifted the same way).
+/// The goal in the neighbourhood's [`frame`](Neighborhood::frame), and the
+/// heuristic's scale.
 #[derive(Clone, Copy)]
 struct Heuristic {
-    /// The goal as [`Neighborhood::goal`] gives it.
     goal: (i64, i64),
     scale: u64,
-    shift: (i64, i64),
 }
 
 impl Heuristic {
-    /// Unscaled distance estimate ([`Neighborhood::distance`]) from local cell
-    /// `(lx, ly)`.
+    /// Unscaled distance estimate ([`Neighborhood::distance`]) from `at` (in the
+    /// neighbourhood's frame).
     #[inline(always)]
-    fn distance<N: Neighborhood>(self, lx: u32, ly: u32) -> u64 {
-        let (px, py) = if N::PARITY { self.shift } else { (0, 0) };
-        N::distance(i64::from(lx) + px, i64::from(ly) + py, self.goal)
+    fn distance<N: Neighborhood>(self, at: (i64, i64)) -> u64 {
+        N::distance(at, self.goal)
     }
+}
+
+/// [`Neighborhood::frame`] of local cell `(lx, ly)`.
+#[inline(always)]
+fn frame<N: Neighborhood>(window: &Window, lx: u32, ly: u32) -> (i64, i64) {
+    N::frame(window, (i64::from(lx), i64::from(ly)))
 }
 
 /// The relax step of A*, run for each neighbour of the node being expanded.
@@ -670,7 +671,7 @@ struct Relax<'a, Q, N> {
 impl<Q: OpenList, N: Neighborhood> Visit for Relax<'_, Q, N> {
     #[inline(always)]
     #[expect(unsafe_code, reason = "bounds proven by the window")]
-    unsafe fn visit(&mut self, slot: u32, dir: u8, cost: u8, x: u32, y: u32) {
+    unsafe fn visit(&mut self, slot: u32, dir: u8, cost: u8, h: impl FnOnce() -> u64) {
         let step = u64::from(cost) * N::weight(dir);
         let ng = self.g + step;
         // SAFETY: `slot` is inside the window, as the caller promises, and the node
@@ -684,7 +685,7 @@ impl<Q: OpenList, N: Neighborhood> Visit for Relax<'_, Q, N> {
             self.nodes
                 .set_unchecked(slot as usize, (ng << 5) | u64::from(dir))
         };
-        let h = self.heuristic.scale * self.heuristic.distance::<N>(x, y);
+        let h = self.heuristic.scale * h();
         self.open.push(ng + h, slot);
     }
 }
@@ -699,22 +700,15 @@ impl<C: EnterCost> Search<'_, C> {
         open: &mut Q,
         start_slot: u32,
     ) -> (u32, u32) {
-        let (gx, gy) = self.window.local(self.goal);
-        let shift = if N::PARITY {
-            self.window.parity_shift()
-        } else {
-            (0, 0)
-        };
         let heuristic = Heuristic {
-            goal: N::goal(gx + shift.0, gy + shift.1),
+            goal: N::frame(self.window, self.window.local(self.goal)),
             scale: u64::from(self.min_cost),
-            shift,
         };
         let goal_slot = self.window.slot_of(self.goal).unwrap_or(u32::MAX);
         nodes.set(start_slot as usize, open_node(0, NO_PARENT));
         let (sx, sy) = self.window.unpack(start_slot);
         open.push(
-            heuristic.scale * heuristic.distance::<N>(sx, sy),
+            heuristic.scale * heuristic.distance::<N>(frame::<N>(self.window, sx, sy)),
             start_slot,
         );
         let mut best = (u64::MAX, start_slot);
@@ -742,7 +736,7 @@ impl<C: EnterCost> Search<'_, C> {
             let (g, parent) = (node_g(node), node_parent(node));
             expanded += 1;
             let (lx, ly) = self.window.unpack(slot);
-            let d = heuristic.distance::<N>(lx, ly);
+            let d = heuristic.distance::<N>(frame::<N>(self.window, lx, ly));
             if d < best.0 {
                 best = (d, slot);
             }
@@ -763,6 +757,8 @@ impl<C: EnterCost> Search<'_, C> {
                     slot,
                     lx,
                     ly,
+                    heuristic.goal,
+                    d,
                     N::back(parent),
                     &mut relax,
                 );

@@ -1,14 +1,15 @@
-//! The windowed 4-connected A* with an open list linked through its own node scratch.
+//! The windowed A* of unit-weight steps (4-connected and hex) with an open list linked
+//! through its own node scratch.
 //!
-//! The common case of [`AStar::new`](crate::AStar::new) (a windowed, 4-connected
-//! search whose f-values stay within 64 of the minimum) needs neither a node map
+//! The common case of [`AStar::new`](crate::AStar::new) (a windowed, 4-connected or
+//! hex search whose f-values stay within 64 of the minimum) needs neither a node map
 //! beside its open list nor a pool of queue entries: each node is one `u64` holding
 //! the generation it was reached in, its g, the direction it was reached by, and the
 //! previous and next node of the bucket list it is queued in. A node sits in at most
 //! one bucket, so an improved g moves it (an O(1) unlink and relink) instead of
 //! queueing a duplicate, and a pop never meets a stale entry. Nor is a closed flag
-//! needed: the heuristic (Manhattan distance times the mobility's cheapest cost) is
-//! consistent, so an expanded node's g is final and `new g >= g` rejects every route
+//! needed: the heuristic (Manhattan or hex distance times the mobility's cheapest
+//! cost) is consistent, so an expanded node's g is final and `new g >= g` rejects every route
 //! back to it.
 
 use super::NO_PARENT;
@@ -17,7 +18,8 @@ use super::window::{Visit, WINDOW_SHIFT, Window, window_cell};
 use crate::Mobility;
 use crate::footprint::EnterCost;
 use crate::queue::Generation;
-use crate::topology::{Four, Neighborhood};
+use crate::topology::Neighborhood;
+use core::marker::PhantomData;
 
 /// The end of a bucket list (window slots are below 2^14).
 const NIL: u64 = 0x3FFF;
@@ -80,7 +82,7 @@ impl LinkedNodes {
         }
     }
 
-    /// Whether a 4-connected search of `mobility` fits: f-values in the queue within 64
+    /// Whether a search of `mobility` with unit-weight steps fits: f-values in the queue within 64
     /// of the minimum, and every g (below `slots * max_cost`) in 20 bits.
     pub(crate) fn fits(&self, mobility: Mobility) -> bool {
         let (min, max) = (
@@ -90,15 +92,17 @@ impl LinkedNodes {
         min + max < 64 && self.nodes.len() as u64 * max <= G_MASK
     }
 
-    /// A* from `start_slot` towards `goal_slot` (local goal `(gx, gy)`); returns the
-    /// slot the route ends at (the goal, or the expanded cell closest to it) and the
-    /// number of expansions. The caller checks [`fits`](Self::fits) and that the
-    /// window's slots are below `len()`.
+    /// A* moving as `N` (a neighbourhood of unit-weight steps: [`Four`](crate::topology::Four) or hex) from
+    /// `start_slot` towards `goal_slot` (local goal `(gx, gy)`); returns the slot the
+    /// route ends at (the goal, or the expanded cell closest to it) and the number of
+    /// expansions. The caller checks [`fits`](Self::fits) and that the window's slots
+    /// are below `len()`. Where every enterable cell costs the same, 4-connected
+    /// searches read their neighbours from bit rows ([`PassRows`]).
     #[expect(
         clippy::too_many_arguments,
         reason = "hot path: plain values in registers"
     )]
-    pub(crate) fn search<C: EnterCost>(
+    pub(crate) fn search<N: Neighborhood, C: EnterCost>(
         &mut self,
         costs: &C,
         mobility: Mobility,
@@ -115,29 +119,31 @@ impl LinkedNodes {
                 && window.stride() == 1 << WINDOW_SHIFT,
             "linked search outside its scope"
         );
+        debug_assert!(!N::DIAGONALS, "unit-weight steps only");
         self.reset();
         let scale = u64::from(mobility.min_cost());
-        let distance = |x: u32, y: u32| {
-            (i64::from(x) - gx).unsigned_abs() + (i64::from(y) - gy).unsigned_abs()
-        };
+        let goal = N::frame(window, (gx, gy));
+        let distance =
+            |x: u32, y: u32| N::distance(N::frame(window, (i64::from(x), i64::from(y))), goal);
         let stamp = u64::from(self.generation.get()) << GENERATION_SHIFT;
         let (sx, sy) = window_cell(start_slot);
         let f0 = scale * distance(sx, sy);
-        let mut open = Open {
+        let mut open = Open::<N> {
             nodes: &mut self.nodes,
             stamp,
             heads: [NIL as u16; 64],
             mask: 0,
-            gx,
-            gy,
             scale,
             g: 0,
             f: f0,
             hot: start_slot,
+            neighborhood: PhantomData,
         };
         open.nodes[start_slot as usize] = stamp | u64::from(NO_PARENT) << DIR_SHIFT | LINKS;
-        // Where every enterable cell costs the same, neighbours are read from bit rows.
-        let one_cost = costs.uniform().is_some();
+        // Where every enterable cell costs the same, 4-connected neighbours are read
+        // from bit rows.
+        let one_cost =
+            matches!(N::CONNECTIVITY, crate::Connectivity::Four) && costs.uniform().is_some();
         let cost = u64::from(costs.uniform().unwrap_or(0));
         let rows = &mut self.rows;
         if one_cost {
@@ -224,12 +230,12 @@ impl LinkedNodes {
                     };
                 }
             } else {
-                let skip = Four::back(((n >> DIR_SHIFT) & 0xF) as u8);
+                let skip = N::back(((n >> DIR_SHIFT) & 0xF) as u8);
                 // SAFETY: `slot` is a popped node's, the slot of `(lx, ly)`, inside the
                 // window made for `grid`.
                 #[expect(unsafe_code, reason = "bounds proven by the window")]
                 unsafe {
-                    Four::visit_neighbours(window, costs, slot, lx, ly, skip, &mut open);
+                    N::visit_neighbours(window, costs, slot, lx, ly, goal, d, skip, &mut open);
                 }
             }
         }
@@ -244,13 +250,11 @@ impl LinkedNodes {
 /// LIFO, and no f is below it), so it skips the list: it is kept as the *hot* node and
 /// expanded next, and only linked into its bucket if another such node arrives first.
 /// The order of expansion is exactly that of the plain bucket queue.
-struct Open<'a> {
+struct Open<'a, N> {
     nodes: &'a mut [u64],
     stamp: u64,
     heads: [u16; 64],
     mask: u64,
-    gx: i64,
-    gy: i64,
     scale: u64,
     /// g of the node being expanded.
     g: u64,
@@ -258,9 +262,10 @@ struct Open<'a> {
     f: u64,
     /// The hot node, or `NIL`.
     hot: u32,
+    neighborhood: PhantomData<N>,
 }
 
-impl Open<'_> {
+impl<N> Open<'_, N> {
     /// Sets `slot` to `fields` (g, direction) and links it at the head of bucket `f`.
     ///
     /// # Safety
@@ -316,18 +321,17 @@ impl Open<'_> {
     }
 }
 
-impl Visit for Open<'_> {
+impl<N: Neighborhood> Visit for Open<'_, N> {
     #[inline(always)]
     #[expect(unsafe_code, reason = "bounds proven by the window")]
-    unsafe fn visit(&mut self, slot: u32, dir: u8, cost: u8, x: u32, y: u32) {
-        let h = self.scale
-            * ((i64::from(x) - self.gx).unsigned_abs() + (i64::from(y) - self.gy).unsigned_abs());
+    unsafe fn visit(&mut self, slot: u32, dir: u8, cost: u8, h: impl FnOnce() -> u64) {
+        let h = self.scale * h();
         // SAFETY: a window slot, as the caller promises.
         unsafe { self.relax(slot, dir, self.g + u64::from(cost), h) };
     }
 }
 
-impl Open<'_> {
+impl<N> Open<'_, N> {
     /// Reaches `slot` (heuristic `h`) by a step in direction `dir` at cost `ng`:
     /// queues it, or moves it to its new bucket, unless it was reached at `ng` or less.
     ///
@@ -375,6 +379,7 @@ impl Open<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::topology::Four;
     use crate::{Cell, Grid};
 
     #[test]
@@ -387,7 +392,7 @@ mod tests {
         let goal = window.slot_of(Cell::new(3, 0)).unwrap();
         let local = window.local(Cell::new(3, 0));
         let run = |s: &mut LinkedNodes| {
-            s.search(
+            s.search::<Four, _>(
                 &crate::footprint::CellCosts {
                     grid: &grid,
                     mobility: Mobility::FLOOR_ONLY,

@@ -153,6 +153,13 @@ impl Window {
         )
     }
 
+    /// Global coordinates of local coordinates `(lx, ly)` (those of a cell outside the
+    /// window too, such as a goal's).
+    #[inline(always)]
+    pub(crate) fn global_of(&self, lx: i64, ly: i64) -> (i64, i64) {
+        (i64::from(self.ox) + lx, i64::from(self.oy) + ly)
+    }
+
     /// Global coordinates of local cell `(lx, ly)`, widened (no overflow).
     #[inline(always)]
     pub(crate) fn global(&self, lx: u32, ly: u32) -> (i64, i64) {
@@ -226,9 +233,10 @@ impl Window {
     /// cell a search reached this one from, which it has already seen): the 4
     /// orthogonal neighbours with [`Direction`](crate::Direction) codes, or with `DIAGONALS`
     /// also the diagonals whose two orthogonal neighbours are passable (no corner
-    /// cutting), with [`Direction8`](crate::Direction8) codes. The square lattice's
-    /// body of [`Neighborhood::visit_neighbours`](crate::topology::Neighborhood), which
-    /// callers go through.
+    /// cutting), with [`Direction8`](crate::Direction8) codes; `h` gives a neighbour's
+    /// heuristic from its local coordinates. The square lattice's body of
+    /// [`Neighborhood::visit_neighbours`](crate::topology::Neighborhood), which callers
+    /// go through.
     ///
     /// # Safety
     /// `slot` is the slot of local cell `(lx, ly)`, inside the window, and `costs` are
@@ -236,12 +244,14 @@ impl Window {
     /// inside the window (see [`Visit::visit`]).
     #[inline(always)]
     #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
+    #[expect(clippy::too_many_arguments, reason = "inlined into one loop body")]
     pub(crate) unsafe fn visit_square<const DIAGONALS: bool, C: EnterCost, V: Visit>(
         &self,
         costs: &C,
         slot: u32,
         lx: u32,
         ly: u32,
+        h: impl Fn((i64, i64)) -> u64,
         skip: u8,
         visitor: &mut V,
     ) {
@@ -260,47 +270,71 @@ impl Window {
         };
         if cr != 0 && skip != r {
             // SAFETY: a neighbour inside the window (its cost is not 0).
-            unsafe { visitor.visit(slot + 1, r, cr, lx + 1, ly) };
+            unsafe { visitor.visit(slot + 1, r, cr, || h((i64::from(lx + 1), i64::from(ly)))) };
         }
         if cu != 0 && skip != u {
             // SAFETY: a neighbour inside the window (its cost is not 0).
-            unsafe { visitor.visit(slot + stride, u, cu, lx, ly + 1) };
+            unsafe {
+                visitor.visit(slot + stride, u, cu, || {
+                    h((i64::from(lx), i64::from(ly + 1)))
+                })
+            };
         }
         if cl != 0 && skip != l {
             // SAFETY: a neighbour inside the window (its cost is not 0).
-            unsafe { visitor.visit(slot - 1, l, cl, lx - 1, ly) };
+            unsafe { visitor.visit(slot - 1, l, cl, || h((i64::from(lx - 1), i64::from(ly)))) };
         }
         if cd != 0 && skip != d {
             // SAFETY: a neighbour inside the window (its cost is not 0).
-            unsafe { visitor.visit(slot - stride, d, cd, lx, ly - 1) };
+            unsafe {
+                visitor.visit(slot - stride, d, cd, || {
+                    h((i64::from(lx), i64::from(ly - 1)))
+                })
+            };
         }
         if DIAGONALS {
             if cr != 0 && cu != 0 && skip != 1 {
                 let c = cost(gi + w + 1);
                 if c != 0 {
                     // SAFETY: a neighbour inside the window (its cost is not 0).
-                    unsafe { visitor.visit(slot + stride + 1, 1, c, lx + 1, ly + 1) };
+                    unsafe {
+                        visitor.visit(slot + stride + 1, 1, c, || {
+                            h((i64::from(lx + 1), i64::from(ly + 1)))
+                        })
+                    };
                 }
             }
             if cu != 0 && cl != 0 && skip != 3 {
                 let c = cost(gi + w - 1);
                 if c != 0 {
                     // SAFETY: a neighbour inside the window (its cost is not 0).
-                    unsafe { visitor.visit(slot + stride - 1, 3, c, lx - 1, ly + 1) };
+                    unsafe {
+                        visitor.visit(slot + stride - 1, 3, c, || {
+                            h((i64::from(lx - 1), i64::from(ly + 1)))
+                        })
+                    };
                 }
             }
             if cl != 0 && cd != 0 && skip != 5 {
                 let c = cost(gi - w - 1);
                 if c != 0 {
                     // SAFETY: a neighbour inside the window (its cost is not 0).
-                    unsafe { visitor.visit(slot - stride - 1, 5, c, lx - 1, ly - 1) };
+                    unsafe {
+                        visitor.visit(slot - stride - 1, 5, c, || {
+                            h((i64::from(lx - 1), i64::from(ly - 1)))
+                        })
+                    };
                 }
             }
             if cd != 0 && cr != 0 && skip != 7 {
                 let c = cost(gi - w + 1);
                 if c != 0 {
                     // SAFETY: a neighbour inside the window (its cost is not 0).
-                    unsafe { visitor.visit(slot - stride + 1, 7, c, lx + 1, ly - 1) };
+                    unsafe {
+                        visitor.visit(slot - stride + 1, 7, c, || {
+                            h((i64::from(lx + 1), i64::from(ly - 1)))
+                        })
+                    };
                 }
             }
         }
@@ -309,84 +343,141 @@ impl Window {
 
 impl Window {
     /// Calls `visitor.visit` for every enterable neighbour of local cell `(lx, ly)`
-    /// (slot `slot`) inside the window reached by the steps `codes`
-    /// ([`Direction8`](crate::Direction8) codes, steps of at most one cell on each
-    /// axis), except the one in code `skip`; no corner rule. The hex lattice's body of
-    /// [`Neighborhood::visit_neighbours`](crate::topology::Neighborhood), with a
-    /// cell's codes from [`HEX_CODES`](crate::topology::HEX_CODES); inlined with a
-    /// constant table, each step's offsets and bounds tests fold to constants.
+    /// (slot `slot`) inside the window reached by its 6 hex steps, except the one in
+    /// code `skip`; no corner rule. The hex lattice's body of
+    /// [`Neighborhood::visit_neighbours`](crate::topology::Neighborhood): `codes` is a
+    /// layout's two patterns from [`HEX_CODES`](crate::topology::HEX_CODES) (even,
+    /// odd), `odd` the cell's, `(dq, dr)` its axial offset from the goal and `d` its
+    /// hex distance to it.
+    ///
+    /// A neighbour's distance is stepped from `d`: in cube coordinates
+    /// `(dq, dr, -dq - dr)` the distance is half the sum of the absolute values, and a
+    /// step ([`HEX_AXIAL`](crate::topology::HEX_AXIAL)) adds 1 to one coordinate and
+    /// takes 1 from another; adding 1 to `x` adds 1 to `|x|` if `x >= 0` and takes 1
+    /// otherwise (taking 1: if `x <= 0`). So the neighbour's distance is
+    /// `d - 1 + [first test] + [second test]`: two comparisons made once a cell and an
+    /// addition a neighbour, in place of three absolute values and two maxima.
+    ///
+    /// Branchless in the parity: a step whose offset differs between the two patterns
+    /// (an offset layout's diagonal steps) takes the even offset plus `odd` times the
+    /// difference, so a cell's parity is a multiplier, not a branch a search would
+    /// mispredict about half the time. Inlined with a constant `codes`, every offset,
+    /// difference and bounds test folds to constants.
     ///
     /// # Safety
     /// As [`visit_square`](Self::visit_square).
     #[inline(always)]
     #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
-    pub(crate) unsafe fn visit_steps<C: EnterCost, V: Visit>(
+    #[expect(clippy::too_many_arguments, reason = "inlined into one loop body")]
+    pub(crate) unsafe fn visit_hex<C: EnterCost, V: Visit>(
         &self,
         costs: &C,
         slot: u32,
         (lx, ly): (u32, u32),
-        codes: &[u8; 6],
+        codes: &[[u8; 6]; 2],
+        odd: bool,
+        (dq, dr): (i64, i64),
+        d: u64,
         skip: u8,
         visitor: &mut V,
     ) {
         let gi = self.grid_index(costs.grid(), lx, ly);
-        // Unrolled by hand: a loop over the 6 codes stays a loop, with its offsets read
+        let odd = u8::from(odd);
+        let ds = -dq - dr;
+        // Whether each cube coordinate's absolute value grows when it gains 1 (`up`)
+        // or loses 1 (`down`).
+        let up = [u64::from(dq >= 0), u64::from(dr >= 0), u64::from(ds >= 0)];
+        let down = [u64::from(dq <= 0), u64::from(dr <= 0), u64::from(ds <= 0)];
+        // Unrolled by hand: a loop over the 6 steps stays a loop, with its offsets read
         // from tables; 6 calls on constant codes fold them into constants.
-        // SAFETY: forwarded from the caller.
-        unsafe {
-            self.visit_step(costs, slot, (lx, ly), gi, codes[0], skip, visitor);
-            self.visit_step(costs, slot, (lx, ly), gi, codes[1], skip, visitor);
-            self.visit_step(costs, slot, (lx, ly), gi, codes[2], skip, visitor);
-            self.visit_step(costs, slot, (lx, ly), gi, codes[3], skip, visitor);
-            self.visit_step(costs, slot, (lx, ly), gi, codes[4], skip, visitor);
-            self.visit_step(costs, slot, (lx, ly), gi, codes[5], skip, visitor);
+        macro_rules! step {
+            ($k:literal) => {{
+                let (sq, sr) = crate::topology::HEX_AXIAL[$k];
+                let cube = [sq, sr, -sq - sr];
+                let grows = |i: usize| match cube[i] {
+                    1 => up[i],
+                    -1 => down[i],
+                    _ => 0,
+                };
+                // SAFETY: forwarded from the caller.
+                unsafe {
+                    self.hex_step(
+                        costs,
+                        slot,
+                        (lx, ly),
+                        gi,
+                        [codes[0][$k], codes[1][$k]],
+                        odd,
+                        || d + grows(0) + grows(1) + grows(2) - 1,
+                        skip,
+                        visitor,
+                    )
+                }
+            }};
         }
+        step!(0);
+        step!(1);
+        step!(2);
+        step!(3);
+        step!(4);
+        step!(5);
     }
 
-    /// One step of [`visit_steps`](Self::visit_steps): from local cell `(lx, ly)` (slot
-    /// `slot`, grid index `gi`) in code `code`, if it stays inside the window, is not
-    /// `skip` and enters an open cell.
+    /// One step of [`visit_hex`](Self::visit_hex): from local cell `(lx, ly)` (slot
+    /// `slot`, grid index `gi`) by the code of `codes` that `odd` (0 or 1) picks, if it
+    /// stays inside the window, is not `skip` and enters an open cell (heuristic
+    /// `h`).
     ///
     /// # Safety
     /// As [`visit_square`](Self::visit_square); `gi` is `(lx, ly)`'s grid index.
     #[inline(always)]
     #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
     #[expect(clippy::too_many_arguments, reason = "inlined into one loop body")]
-    unsafe fn visit_step<C: EnterCost, V: Visit>(
+    unsafe fn hex_step<C: EnterCost, V: Visit>(
         &self,
         costs: &C,
         slot: u32,
         (lx, ly): (u32, u32),
         gi: usize,
-        code: u8,
+        [even, odd_code]: [u8; 2],
+        odd: u8,
+        h: impl FnOnce() -> u64,
         skip: u8,
         visitor: &mut V,
     ) {
-        let (dx, dy) = crate::Direction8::from_bits(code).offset();
-        let inside = (dx <= 0 || lx + 1 < self.x1)
-            && (dx >= 0 || lx > self.x0)
-            && (dy <= 0 || ly + 1 < self.y1)
-            && (dy >= 0 || ly > self.y0);
-        if !inside || code == skip {
+        let (ex, ey) = crate::Direction8::from_bits(even).offset();
+        let (ox, oy) = crate::Direction8::from_bits(odd_code).offset();
+        let p = i32::from(odd);
+        let (dx, dy) = (ex + p * (ox - ex), ey + p * (oy - ey));
+        let code = even.wrapping_add(odd.wrapping_mul(odd_code.wrapping_sub(even)));
+        // A fixed offset's test folds to one comparison (or none); a varying one is a
+        // range test on the neighbour's coordinate.
+        let inside_x = if ex == ox {
+            (ex <= 0 || lx + 1 < self.x1) && (ex >= 0 || lx > self.x0)
+        } else {
+            lx.wrapping_add(dx as u32).wrapping_sub(self.x0) < self.x1 - self.x0
+        };
+        let inside_y = if ey == oy {
+            (ey <= 0 || ly + 1 < self.y1) && (ey >= 0 || ly > self.y0)
+        } else {
+            ly.wrapping_add(dy as u32).wrapping_sub(self.y0) < self.y1 - self.y0
+        };
+        if !(inside_x && inside_y) || code == skip {
             return;
         }
         let w = costs.grid().width() as isize;
+        let (even_at, odd_at) = (ex as isize + ey as isize * w, ox as isize + oy as isize * w);
         // SAFETY: the neighbour is inside `[x0, x1) x [y0, y1)` (tested above), which
         // `around`/`whole` clip to the grid: its index is below `grid.len()`.
-        let c =
-            unsafe { costs.at_unchecked(gi.wrapping_add_signed(dx as isize + dy as isize * w)) };
+        let c = unsafe {
+            costs.at_unchecked(gi.wrapping_add_signed(even_at + p as isize * (odd_at - even_at)))
+        };
         if c != 0 {
-            let n = slot.wrapping_add((dx + dy * self.rows.len as i32) as u32);
+            let stride = self.rows.len as i32;
+            let (even_slot, odd_slot) = (ex + ey * stride, ox + oy * stride);
+            let n = slot.wrapping_add((even_slot + p * (odd_slot - even_slot)) as u32);
             // SAFETY: a neighbour inside the window, as tested above.
-            unsafe {
-                visitor.visit(
-                    n,
-                    code,
-                    c,
-                    lx.wrapping_add(dx as u32),
-                    ly.wrapping_add(dy as u32),
-                );
-            };
+            unsafe { visitor.visit(n, code, c, h) };
         }
     }
 }
@@ -422,13 +513,13 @@ impl RowLength {
 /// search's relax step inlined at every call site.
 pub(crate) trait Visit {
     /// `slot` was reached by a step in direction code `dir` into a cell of cost
-    /// `cost` (non-zero) at local `(x, y)`.
+    /// `cost` (non-zero) whose unscaled heuristic `h` gives (called only if needed).
     ///
     /// # Safety
-    /// `slot` is the slot of local `(x, y)`, inside the window: implementations index
-    /// their per-slot scratch (sized for the window) with it unchecked.
+    /// `slot` is inside the window: implementations index their per-slot scratch
+    /// (sized for the window) with it unchecked.
     #[expect(unsafe_code, reason = "bounds proven by the window")]
-    unsafe fn visit(&mut self, slot: u32, dir: u8, cost: u8, x: u32, y: u32);
+    unsafe fn visit(&mut self, slot: u32, dir: u8, cost: u8, h: impl FnOnce() -> u64);
 }
 
 #[cfg(test)]
