@@ -134,7 +134,12 @@ pub(crate) fn solve_job(
             solver.set_max_expansions(job.max_expansions);
             match search_whole(&mut solver, (reach, known.guide), foot, grid, job) {
                 Ok(r) => {
-                    let weight = if Jps::applies_to(job.mobility) {
+                    // Jump points only where `Jps` jumps: one-cell units on square maps
+                    // (it hands footprints and hex maps to its A*).
+                    let jumps = foot.is_none()
+                        && !matches!(job.connectivity, Connectivity::Hex(_))
+                        && Jps::applies_to(job.mobility);
+                    let weight = if jumps {
                         JUMP_POINT_WORK
                     } else {
                         1
