@@ -220,3 +220,60 @@ fn bad_sizes_fail_with_a_reason() {
         );
     }
 }
+
+/// A goal out of a big unit's reach (but not of a one-cell unit's) is answered without
+/// searching everything the unit can reach: the planner keeps the components of its
+/// footprint, repaired with the edits, and caps such searches.
+#[test]
+fn goals_out_of_a_big_units_reach_cost_a_bounded_search() {
+    // A 400x300 open map cut in two by a wall with one gap 2 cells wide.
+    let mut grid = Grid::new(400, 300).unwrap();
+    for x in 0..400 {
+        if x != 200 && x != 201 {
+            grid.set(Cell::new(x, 150), TileKind::K1).unwrap();
+        }
+    }
+    let mut app = app(Some(grid), PathingSettings::default());
+    let (from, to) = (Cell::new(10, 10), Cell::new(380, 280));
+    let big = app
+        .world_mut()
+        .spawn((GridCell(from), PathRequest::to_cell(to).with_size(3)))
+        .id();
+    ticks(&mut app, 1);
+    assert_eq!(
+        *app.world().get::<PathStatus>(big).unwrap(),
+        PathStatus::Partial(NoPathReason::Unreachable)
+    );
+    // The first tick built the clearance and components (their cells count as work);
+    // asked again, only the search counts. Without the footprint's components it
+    // would expand the whole near half (60,000 cells).
+    app.world_mut()
+        .get_mut::<PathRequest>(big)
+        .unwrap()
+        .set_changed();
+    ticks(&mut app, 1);
+    let diag = *app.world().resource::<PathingDiagnostics>();
+    assert_eq!(diag.served, 1, "{diag:?}");
+    assert_eq!(
+        *app.world().get::<PathStatus>(big).unwrap(),
+        PathStatus::Partial(NoPathReason::Unreachable)
+    );
+    assert!(
+        diag.expanded <= u64::from(tilepath::UNREACHABLE_EXPANSIONS) + 20_000,
+        "{diag:?}"
+    );
+    // Widen the gap: the components are repaired and the unit finds its way.
+    {
+        let mut grid = app.world_mut().resource_mut::<PathingGrid>();
+        grid.set(Cell::new(202, 150), TileKind::K0).unwrap();
+    }
+    app.world_mut()
+        .get_mut::<PathRequest>(big)
+        .unwrap()
+        .set_changed();
+    ticks(&mut app, 1);
+    assert_eq!(
+        *app.world().get::<PathStatus>(big).unwrap(),
+        PathStatus::Found
+    );
+}

@@ -140,6 +140,16 @@ impl Clearance {
         self.width == width && self.height == height
     }
 
+    /// The grid's width and height.
+    pub(crate) const fn dims(&self) -> (u32, u32) {
+        (self.width, self.height)
+    }
+
+    /// Bit `k`: kind `k` is open to the mobility.
+    pub(crate) const fn passable_kinds(&self) -> u8 {
+        self.passable
+    }
+
     /// The values, by grid index.
     pub(crate) fn values(&self) -> &[u8] {
         &self.values

@@ -2,7 +2,10 @@
 
 use crate::queue::Generation;
 use crate::topology::{HEX_CODES, hex_odd};
-use crate::{Cell, Connectivity, Direction8, Grid, GridError, GridMismatch, Mobility};
+use crate::{
+    Cell, Clearance, Connectivity, Direction8, Footprint, Grid, GridError, GridMismatch,
+    MAX_UNIT_SIZE, Mobility,
+};
 use core::fmt;
 
 /// Which cells can reach which: the connected components of the cells a mobility can
@@ -54,6 +57,8 @@ pub struct Components {
     passable: u8,
     /// The connectivity these are the components of.
     connectivity: Connectivity,
+    /// The side of the units whose anchors these are the components of (1: cells).
+    unit_size: u8,
     /// Per cell: its label, or [`BLOCKED`].
     labels: Vec<u32>,
     /// Per label: its parent in the forest (a root is its own parent).
@@ -70,6 +75,14 @@ pub struct Components {
 }
 
 const BLOCKED: u32 = u32::MAX;
+
+/// Whether a unit of side `size` fits at a cell of clearance `value` (as
+/// [`Clearance::fits`]: size 0 fits nowhere, sizes above [`MAX_UNIT_SIZE`] nowhere
+/// either, as no clearance tells them apart).
+#[inline]
+fn fits(value: u8, size: u8) -> bool {
+    (1..=MAX_UNIT_SIZE).contains(&size) && value >= size
+}
 
 /// What a [`Components::repair`] did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -90,6 +103,7 @@ impl fmt::Debug for Components {
             .field("width", &self.width)
             .field("height", &self.height)
             .field("passable", &self.passable)
+            .field("unit_size", &self.unit_size)
             .field("count", &self.count)
             .finish_non_exhaustive()
     }
@@ -168,6 +182,7 @@ impl Components {
             height: grid.height(),
             passable,
             connectivity,
+            unit_size: 1,
             labels: Vec::new(),
             parent: Vec::new(),
             size: Vec::new(),
@@ -187,6 +202,120 @@ impl Components {
             .collect();
         c.relabel_all();
         Ok(c)
+    }
+
+    /// The components of the cells where a unit of `footprint.size()` fits (its
+    /// anchor cells: see [`Footprint`]), joined by the unit's square steps: "can this
+    /// big unit get there at all?". As for one-cell units, 4- and 8-connected movement
+    /// give the same components (a footprint's diagonal step needs both orthogonal
+    /// steps beside it legal). Size 1 gives the mobility's own components; size 0, and
+    /// sizes above [`MAX_UNIT_SIZE`], fit nowhere.
+    ///
+    /// Keep them up to date with [`repair_footprint`](Self::repair_footprint), after
+    /// the clearance's own repair.
+    ///
+    /// ```
+    /// use tilepath::{Cell, Clearance, Components, Grid, Mobility, TileKind};
+    /// // Two halls joined by a corridor one cell wide.
+    /// let grid = Grid::from_ascii("..#..\n.....\n..#..", |c| {
+    ///     Some(if c == '#' { TileKind::K1 } else { TileKind::K0 })
+    /// })?;
+    /// let clear = Clearance::new(&grid, Mobility::FLOOR_ONLY);
+    /// let big = Components::for_footprint(clear.footprint(2));
+    /// let (left, right) = (Cell::new(0, 0), Cell::new(3, 0));
+    /// assert!(!big.is_reachable(left, right));
+    /// assert!(Components::new(&grid, Mobility::FLOOR_ONLY).is_reachable(left, right));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Panics
+    /// As [`new`](Self::new); see [`try_for_footprint`](Self::try_for_footprint).
+    #[must_use]
+    pub fn for_footprint(footprint: Footprint<'_>) -> Self {
+        match Self::try_for_footprint(footprint) {
+            Ok(c) => c,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// [`for_footprint`](Self::for_footprint), or an error when the system cannot give
+    /// the labels' memory.
+    ///
+    /// # Errors
+    /// [`GridError::OutOfMemory`] with the bytes asked for (4 a cell).
+    pub fn try_for_footprint(footprint: Footprint<'_>) -> Result<Self, GridError> {
+        let clearance = footprint.clearance();
+        let (width, height) = clearance.dims();
+        let bytes = u64::from(width) * u64::from(height) * 4;
+        crate::memory::ensure(bytes).map_err(|bytes| GridError::OutOfMemory { bytes })?;
+        let size = footprint.size();
+        let mut c = Self {
+            width,
+            height,
+            passable: clearance.passable_kinds(),
+            connectivity: Connectivity::Four,
+            unit_size: size,
+            labels: Vec::new(),
+            parent: Vec::new(),
+            size: Vec::new(),
+            count: 0,
+            seen: Vec::new(),
+            generation: Generation::new(30),
+            queues: Default::default(),
+        };
+        c.labels = clearance
+            .values()
+            .iter()
+            .map(|&v| if fits(v, size) { 0 } else { BLOCKED })
+            .collect();
+        c.relabel_all();
+        Ok(c)
+    }
+
+    /// The side of the units these are the components of: 1 for a mobility's cells
+    /// ([`new`](Self::new)), `n` for an `n x n` footprint's anchors
+    /// ([`for_footprint`](Self::for_footprint)).
+    #[must_use]
+    pub fn unit_size(&self) -> u8 {
+        self.unit_size
+    }
+
+    /// Brings footprint components up to date after the cells in `changed` were edited
+    /// on the grid, once `clearance` (the one they were built from) has been repaired
+    /// for the same edits. The result equals a fresh
+    /// [`for_footprint`](Self::for_footprint). An edit can only change the anchors
+    /// whose footprint covers it: at most `size x size` of them.
+    ///
+    /// # Errors
+    /// [`GridMismatch`] if `clearance` is of another size of grid (nothing is changed).
+    pub fn repair_footprint(
+        &mut self,
+        clearance: &Clearance,
+        changed: &[Cell],
+    ) -> Result<ComponentStats, GridMismatch> {
+        let (width, height) = clearance.dims();
+        if (width, height) != (self.width, self.height) {
+            return Err(GridMismatch {
+                expected: (self.width, self.height),
+                found: (width, height),
+            });
+        }
+        let n = i32::from(self.unit_size.clamp(1, MAX_UNIT_SIZE));
+        let mut stats = ComponentStats::default();
+        for &cell in changed {
+            for dy in 0..n {
+                for dx in 0..n {
+                    let anchor = Cell::new(cell.x.wrapping_sub(dx), cell.y.wrapping_sub(dy));
+                    let Some(i) = self.index(anchor) else {
+                        continue;
+                    };
+                    let open = fits(clearance.values()[i], self.unit_size);
+                    self.update(i, open, &mut stats);
+                }
+            }
+        }
+        self.compact();
+        Ok(stats)
     }
 
     /// Bytes [`new`](Self::new) allocates for `grid`: the labels, 4 bytes a cell.
@@ -264,24 +393,33 @@ impl Components {
         for &cell in changed {
             let Some(i) = self.index(cell) else { continue };
             let open = self.passable >> grid.bits_at(i) & 1 == 1;
-            match (self.labels[i] != BLOCKED, open) {
-                (false, true) => {
-                    stats.opened += 1;
-                    self.open(i);
-                }
-                (true, false) => {
-                    stats.closed += 1;
-                    self.close(i, &mut stats);
-                }
-                _ => {}
-            }
+            self.update(i, open, &mut stats);
         }
-        // Labels cut off by splits are left behind in the forest: start afresh once
-        // they outnumber the cells.
+        self.compact();
+        Ok(stats)
+    }
+
+    /// Opens or closes cell `i` if `open` says it changed.
+    fn update(&mut self, i: usize, open: bool, stats: &mut ComponentStats) {
+        match (self.labels[i] != BLOCKED, open) {
+            (false, true) => {
+                stats.opened += 1;
+                self.open(i);
+            }
+            (true, false) => {
+                stats.closed += 1;
+                self.close(i, stats);
+            }
+            _ => {}
+        }
+    }
+
+    /// Labels cut off by splits are left behind in the forest: start afresh once they
+    /// outnumber the cells.
+    fn compact(&mut self) {
         if self.parent.len() > 2 * self.labels.len() + 64 {
             self.relabel_all();
         }
-        Ok(stats)
     }
 
     #[inline]

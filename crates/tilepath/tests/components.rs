@@ -291,3 +291,133 @@ fn jump_point_searches_given_components_stop_early_only_for_goals_out_of_reach()
         "only {capped} of them would have searched past the cap"
     );
 }
+
+/// The reference for a footprint of side `size`: a flood fill over the anchors where
+/// the whole footprint is open (`Grid::fits`), by the footprint's legal steps
+/// (`Grid::can_step_sized`, the rule the solvers use), 4- and 8-connected alike.
+fn flood_sized(grid: &Grid, mobility: Mobility, size: u8) -> Vec<Option<usize>> {
+    let (w, h) = (grid.width() as i32, grid.height() as i32);
+    let mut out = vec![None; grid.len()];
+    let mut next = 0;
+    for y in 0..h {
+        for x in 0..w {
+            let s = Cell::new(x, y);
+            if !grid.fits(s, mobility, size) || out[(y * w + x) as usize].is_some() {
+                continue;
+            }
+            out[(y * w + x) as usize] = Some(next);
+            let mut queue = VecDeque::from([s]);
+            while let Some(c) = queue.pop_front() {
+                for d in tilepath::Direction8::ALL {
+                    let n = c.step(d);
+                    if grid.can_step_sized(c, d, mobility, size)
+                        && out[(n.y * w + n.x) as usize].is_none()
+                    {
+                        out[(n.y * w + n.x) as usize] = Some(next);
+                        queue.push_back(n);
+                    }
+                }
+            }
+            next += 1;
+        }
+    }
+    out
+}
+
+/// Footprint components (sizes 2-4) equal the flood fill of the anchors the footprint
+/// fits after a build and after every step of random edits (walls closing and
+/// opening, single cells and blocks), repaired after the clearance.
+#[test]
+fn footprint_components_match_a_flood_fill_after_every_edit() {
+    let mut splits = 0;
+    for seed in 0..60u64 {
+        let mut rng = rng(7000 + seed);
+        let (w, h) = (rng.random_range(8..40), rng.random_range(8..40));
+        let walls = rng.random_range(0.03..0.15);
+        let mut grid = random_grid(&mut rng, w, h, walls);
+        let mobility = Mobility::new([1, 2, 1, 0]); // K3 is the wall
+        let size = rng.random_range(2..=4u8);
+        let mut clear = tilepath::Clearance::new(&grid, mobility);
+        let mut parts = Components::for_footprint(clear.footprint(size));
+        assert_eq!(parts.unit_size(), size);
+        check(&grid, &parts, &flood_sized(&grid, mobility, size), "build");
+        for step in 0..40 {
+            let mut changed = Vec::new();
+            for _ in 0..rng.random_range(1..4) {
+                let c = random_cell(&mut rng, &grid);
+                let kind = if rng.random_bool(0.6) {
+                    TileKind::K3
+                } else {
+                    TileKind::K0
+                };
+                grid.set(c, kind).unwrap();
+                changed.push(c);
+            }
+            clear.repair(&grid, &changed).unwrap();
+            let stats = parts.repair_footprint(&clear, &changed).unwrap();
+            splits += stats.splits;
+            let what = format!("seed {seed} size {size} step {step}");
+            check(&grid, &parts, &flood_sized(&grid, mobility, size), &what);
+        }
+    }
+    assert!(splits > 20, "only {splits} splits exercised");
+}
+
+/// Sized searches given footprint components: the same answer as without for goals
+/// the unit can reach, a capped partial one for the others; components of another
+/// size are not used.
+#[test]
+fn sized_searches_given_components_stop_early_only_for_goals_out_of_reach() {
+    let mut with = tilepath::AStar::whole_grid();
+    let mut plain = tilepath::AStar::whole_grid();
+    let mut jps = tilepath::Jps::whole_grid();
+    let mut bounded = 0;
+    for seed in 0..80u64 {
+        let mut rng = rng(8000 + seed);
+        let grid = random_grid(&mut rng, 70, 70, 0.12);
+        let mobility = Mobility::new([1, 2, 1, 0]); // K3 is the wall
+        let clear = tilepath::Clearance::new(&grid, mobility);
+        let size = rng.random_range(2..=3u8);
+        let foot = clear.footprint(size);
+        let parts = Components::for_footprint(foot);
+        let other = Components::for_footprint(clear.footprint(size + 1));
+        for _ in 0..6 {
+            let (a, b) = (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid));
+            if a == b || !grid.fits(a, mobility, size) {
+                continue;
+            }
+            let four = with
+                .build_path_sized_in(&parts, foot, &grid, a, b, mobility)
+                .unwrap();
+            let eight = with
+                .build_path8_sized_in(&parts, foot, &grid, a, b, mobility)
+                .unwrap();
+            let jumps = jps
+                .build_path8_sized_in(&parts, foot, &grid, a, b, mobility)
+                .unwrap();
+            let want4 = plain.build_path_sized(foot, &grid, a, b, mobility).unwrap();
+            let want8 = plain
+                .build_path8_sized(foot, &grid, a, b, mobility)
+                .unwrap();
+            // Components of another size: the plain answer.
+            let unused = with
+                .build_path8_sized_in(&other, foot, &grid, a, b, mobility)
+                .unwrap();
+            assert_eq!(unused, want8);
+            if parts.is_reachable(a, b) {
+                assert_eq!(four, want4);
+                assert_eq!(eight, want8);
+                assert_eq!(jumps.route.cost, want8.route.cost);
+            } else {
+                bounded += 1;
+                for r in [&eight, &jumps] {
+                    assert!(r.expanded <= tilepath::UNREACHABLE_EXPANSIONS);
+                    assert!(r.partial && r.route.end != b, "seed {seed}: {a} -> {b}");
+                    assert!(parts.is_reachable(a, r.route.end) || r.route.end == a);
+                }
+                assert!(four.partial && four.expanded <= tilepath::UNREACHABLE_EXPANSIONS);
+            }
+        }
+    }
+    assert!(bounded > 50, "only {bounded} unreachable queries");
+}

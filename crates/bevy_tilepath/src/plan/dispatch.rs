@@ -9,7 +9,7 @@ use super::engine::{Known, Scratch, solve_job};
 use super::fields::FieldCache;
 use super::guides::GuideCache;
 use super::job::{Answer, Job};
-use super::reach::PerMobility;
+use super::reach::{PerMobility, SizedReach};
 use super::threads::SolverThreads;
 use super::whole::WholeGridPool;
 use crate::{Parallelism, PathingSettings};
@@ -34,6 +34,7 @@ pub(crate) struct Dispatch {
 pub(crate) struct Kept<'a> {
     pub(crate) reach: &'a PerMobility<Components>,
     pub(crate) clearance: &'a PerMobility<Clearance>,
+    pub(crate) sized_reach: &'a SizedReach,
     pub(crate) guides: &'a GuideCache,
 }
 
@@ -52,6 +53,7 @@ impl Dispatch {
         let Kept {
             reach,
             clearance,
+            sized_reach,
             guides,
         } = kept;
         let window = settings.window_distance;
@@ -60,10 +62,12 @@ impl Dispatch {
         let solve = |job: &mut Job, s: &mut Scratch| {
             if job.answer == Answer::Unsolved {
                 let known = Known {
-                    // Components tell one-cell units' reach only.
-                    reach: reach
-                        .get(job.mobility, job.connectivity)
-                        .filter(|_| job.size == 1),
+                    // A mobility's components tell one-cell units' reach; bigger units
+                    // have their footprints'.
+                    reach: match job.size {
+                        1 => reach.get(job.mobility, job.connectivity),
+                        size => sized_reach.get(job.mobility, size),
+                    },
                     clearance: clearance.get(job.mobility, job.connectivity),
                     guide: guides.get(job.mobility, job.connectivity),
                 };

@@ -139,11 +139,7 @@ pub(crate) fn solve_job(
                     let jumps = foot.is_none()
                         && !matches!(job.connectivity, Connectivity::Hex(_))
                         && Jps::applies_to(job.mobility);
-                    let weight = if jumps {
-                        JUMP_POINT_WORK
-                    } else {
-                        1
-                    };
+                    let weight = if jumps { JUMP_POINT_WORK } else { 1 };
                     work += weight * u64::from(r.expanded);
                     r
                 }
@@ -201,9 +197,9 @@ fn search(
     }
 }
 
-/// A whole-grid search: for a unit bigger than one cell, on its footprint; otherwise
-/// bounded when `reach` says the goal is out of reach, and guided by `guide`'s
-/// landmarks if there are any.
+/// A whole-grid search, bounded when `reach` (the components of the unit's size) says
+/// the goal is out of reach: for a unit bigger than one cell on its footprint,
+/// otherwise guided by `guide`'s landmarks if there are any.
 fn search_whole(
     solver: &mut Jps,
     (reach, guide): (Option<&Components>, Option<&Landmarks>),
@@ -222,8 +218,14 @@ fn search_whole(
     }
     let eight = job.connectivity == Connectivity::Eight;
     let r = match (foot, reach, guide) {
-        (Some(f), _, _) if eight => return solver.build_path8_sized(f, grid, from, to, mobility),
-        (Some(f), _, _) => solver.build_path_sized(f, grid, from, to, mobility),
+        (Some(f), Some(parts), _) if eight => {
+            return solver.build_path8_sized_in(parts, f, grid, from, to, mobility);
+        }
+        (Some(f), Some(parts), _) => solver.build_path_sized_in(parts, f, grid, from, to, mobility),
+        (Some(f), None, _) if eight => {
+            return solver.build_path8_sized(f, grid, from, to, mobility);
+        }
+        (Some(f), None, _) => solver.build_path_sized(f, grid, from, to, mobility),
         (None, Some(parts), Some(guide)) if eight => {
             return solver.build_path8_in_guided(parts, guide, grid, from, to, mobility);
         }

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use super::Lane;
 use super::fields::FieldCache;
 use super::guides::GuideCache;
-use super::reach::PerMobility;
+use super::reach::{PerMobility, SizedReach};
 use crate::PathingDiagnostics;
 use crate::grid::{ChangeCursor, GridKey};
 
@@ -27,6 +27,8 @@ pub(crate) struct GridPlan {
     pub(super) reach: PerMobility<tilepath::Components>,
     /// Clearance per mobility of the units bigger than one cell.
     pub(super) clearance: PerMobility<tilepath::Clearance>,
+    /// Components of big units' footprints, per mobility and size.
+    pub(super) sized_reach: SizedReach,
     /// Landmark guides for whole-grid searches, per mobility and connectivity.
     pub(super) guides: GuideCache,
     /// Where `collect` stopped reading the grid's change log.
@@ -60,6 +62,7 @@ impl GridPlan {
             fields: FieldCache::default(),
             reach: PerMobility::default(),
             clearance: PerMobility::default(),
+            sized_reach: SizedReach::default(),
             guides: GuideCache::default(),
             collect_cursor: ChangeCursor::default(),
             collect_from: ChangeCursor::default(),

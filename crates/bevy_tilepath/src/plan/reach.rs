@@ -1,6 +1,7 @@
 //! What the planner keeps per mobility, in step with the grid's edits: the connected
 //! components (so that a goal out of reach is answered without searching a whole
-//! component) and the clearance of units bigger than one cell.
+//! component), the clearance of units bigger than one cell, and the components of
+//! their footprints.
 
 use tilepath::{Clearance, Components, Connectivity, Grid, Mobility};
 
@@ -112,5 +113,83 @@ impl<T: PerMobilityItem> PerMobility<T> {
     /// The item serving `mobility` moving as `connectivity`, if built.
     pub(crate) fn get(&self, mobility: Mobility, connectivity: Connectivity) -> Option<&T> {
         self.items.iter().find(|p| p.serves(mobility, connectivity))
+    }
+}
+
+/// The components of big units' footprints, per mobility and unit size, so that a
+/// goal out of a big unit's reach is answered without searching all it can reach.
+/// Built from the mobility's [`Clearance`] on first use, repaired after it with the
+/// tick's edits, forgotten when the grid is replaced.
+#[derive(Default)]
+pub(crate) struct SizedReach {
+    items: Vec<(Mobility, Components)>,
+    cursor: ChangeCursor,
+}
+
+impl SizedReach {
+    /// Brings the components in step with the grid, once `clearance` is (its
+    /// [`maintain`](PerMobility::maintain) ran first). Returns the work done.
+    pub(crate) fn maintain(
+        &mut self,
+        grid: &PathingGrid,
+        clearance: &PerMobility<Clearance>,
+    ) -> u64 {
+        let changes = grid.changes_since(self.cursor);
+        self.cursor = grid.change_cursor();
+        match changes {
+            Changes::Replaced => {
+                self.items.clear();
+                0
+            }
+            Changes::Cells(cells) => {
+                let mut work = 0;
+                // A footprint's components without their clearance cannot be repaired:
+                // dropped, built again on use.
+                self.items.retain_mut(|(mobility, parts)| {
+                    let Some(clear) = clearance.get(*mobility, Connectivity::Four) else {
+                        return false;
+                    };
+                    match parts.repair_footprint(clear, cells) {
+                        Ok(s) => {
+                            work += (s.opened + s.closed + s.cells_searched) as u64;
+                            true
+                        }
+                        Err(_) => false,
+                    }
+                });
+                work
+            }
+        }
+    }
+
+    /// Builds the components the `(mobility, size)` pairs need (sizes above 1) and do
+    /// not have yet, from `clearance` (prepared first). Returns the work done (cells
+    /// read).
+    pub(crate) fn prepare(
+        &mut self,
+        grid: &Grid,
+        clearance: &PerMobility<Clearance>,
+        needs: impl Iterator<Item = (Mobility, u8)>,
+    ) -> u64 {
+        let mut work = 0;
+        for (mobility, size) in needs {
+            if size > 1
+                && self.get(mobility, size).is_none()
+                && let Some(clear) = clearance.get(mobility, Connectivity::Four)
+                && let Ok(parts) = Components::try_for_footprint(clear.footprint(size))
+            {
+                work += grid.len() as u64;
+                self.items.push((mobility, parts));
+            }
+        }
+        work
+    }
+
+    /// The components of `size x size` footprints of `mobility`, if built.
+    pub(crate) fn get(&self, mobility: Mobility, size: u8) -> Option<&Components> {
+        self.items
+            .iter()
+            .map(|(_, parts)| parts)
+            .find(|p| p.serves(mobility) && p.unit_size() == size)
     }
 }

@@ -152,6 +152,7 @@ fn serve_grid(
         spent += plan.fields.maintain(grid)
             + plan.reach.maintain(grid)
             + plan.clearance.maintain(grid)
+            + plan.sized_reach.maintain(grid, &plan.clearance)
             + plan.guides.maintain(grid, s.settings.landmarks);
         plan.diag.fields_repaired = plan.fields.repaired();
     }
@@ -187,6 +188,10 @@ fn serve_grid(
                     jobs.iter()
                         .filter(|j| j.size > 1)
                         .map(|j| (j.mobility, j.connectivity)),
+                ) + plan.sized_reach.prepare(
+                    grid.grid(),
+                    &plan.clearance,
+                    jobs.iter().map(|j| (j.mobility, j.size)),
                 ) + plan
                     .guides
                     .prepare(grid.grid(), jobs, s.settings.window_distance);
@@ -199,6 +204,7 @@ fn serve_grid(
                 Kept {
                     reach: &plan.reach,
                     clearance: &plan.clearance,
+                    sized_reach: &plan.sized_reach,
                     guides: &plan.guides,
                 },
             );

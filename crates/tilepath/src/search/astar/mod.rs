@@ -361,16 +361,28 @@ impl ExpansionLimit for AStar {
 
 /// Runs `search` on `solver`, capped at [`UNREACHABLE_EXPANSIONS`] (or the solver's own
 /// limit, if lower) when `parts` says the goal cannot be reached from the start: the
-/// rule of [`AStar::build_path_in`].
+/// rule of [`AStar::build_path_in`], for one-cell units.
 pub(crate) fn within_reach<S: ExpansionLimit, R>(
     solver: &mut S,
     parts: &Components,
-    (from, to): (Cell, Cell),
+    ends: (Cell, Cell),
     mobility: Mobility,
     search: impl FnOnce(&mut S) -> R,
 ) -> R {
+    within_reach_of(solver, parts, ends, (mobility, 1), search)
+}
+
+/// [`within_reach`] for units of side `size`: components of another unit size are not
+/// used (the search runs uncapped), as they answer for other cells.
+pub(crate) fn within_reach_of<S: ExpansionLimit, R>(
+    solver: &mut S,
+    parts: &Components,
+    (from, to): (Cell, Cell),
+    (mobility, size): (Mobility, u8),
+    search: impl FnOnce(&mut S) -> R,
+) -> R {
     debug_assert!(parts.serves(mobility), "components of another mobility");
-    if parts.is_reachable(from, to) {
+    if parts.unit_size() != size || parts.is_reachable(from, to) {
         return search(solver);
     }
     let limit = solver.limit();

@@ -8,7 +8,7 @@ mod route;
 mod rows;
 mod scan;
 
-use super::astar::{ExpansionLimit, within_reach};
+use super::astar::{ExpansionLimit, within_reach, within_reach_of};
 use super::nodes::{node_g, node_parent};
 use super::{NO_PARENT, PackedSteps, PathError, PathResult};
 #[cfg(doc)]
@@ -480,6 +480,44 @@ impl Jps {
                 .astar
                 .build_path8_sized(footprint, grid, from, to, mobility),
         }
+    }
+
+    /// [`build_path_sized`](Self::build_path_sized) with
+    /// [`AStar::build_path_sized_in`]'s answer for goals out of the unit's reach.
+    ///
+    /// # Errors
+    /// As [`AStar::build_path_sized`].
+    pub fn build_path_sized_in(
+        &mut self,
+        parts: &Components,
+        footprint: Footprint<'_>,
+        grid: &Grid,
+        from: Cell,
+        to: Cell,
+        mobility: Mobility,
+    ) -> Result<PathResult<GridPath>, PathError> {
+        within_reach_of(self, parts, (from, to), (mobility, footprint.size()), |s| {
+            s.build_path_sized(footprint, grid, from, to, mobility)
+        })
+    }
+
+    /// [`build_path8_sized`](Self::build_path8_sized) with
+    /// [`AStar::build_path_sized_in`]'s answer for goals out of the unit's reach.
+    ///
+    /// # Errors
+    /// As [`AStar::build_path_sized`].
+    pub fn build_path8_sized_in(
+        &mut self,
+        parts: &Components,
+        footprint: Footprint<'_>,
+        grid: &Grid,
+        from: Cell,
+        to: Cell,
+        mobility: Mobility,
+    ) -> Result<PathResult<GridPath8>, PathError> {
+        within_reach_of(self, parts, (from, to), (mobility, footprint.size()), |s| {
+            s.build_path8_sized(footprint, grid, from, to, mobility)
+        })
     }
 
     fn run<P: PackedSteps, const EIGHT: bool>(
