@@ -11,8 +11,8 @@
 //! found.
 //!
 //! Units bigger than one cell search on the clearance of their mobility (the same
-//! engines, reading footprints; see [`Footprint`]); the components describe one-cell
-//! units only, so their goals out of reach are bounded by the expansion cap alone.
+//! engines, reading footprints; see [`Footprint`]), and their reach is the components
+//! of their footprint's size.
 
 #[cfg(doc)]
 use tilepath::UNREACHABLE_EXPANSIONS;
