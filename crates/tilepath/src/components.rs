@@ -76,6 +76,10 @@ pub struct Components {
 
 const BLOCKED: u32 = u32::MAX;
 
+/// Roots the forest keeps room for beyond its labels, so that splits (a new root each)
+/// do not grow it between two relabellings.
+const SPLIT_ROOM: usize = 256;
+
 /// Whether a unit of side `size` fits at a cell of clearance `value` (as
 /// [`Clearance::fits`]: size 0 fits nowhere, sizes above [`MAX_UNIT_SIZE`] nowhere
 /// either, as no clearance tells them apart).
@@ -242,11 +246,12 @@ impl Components {
     /// the labels' memory.
     ///
     /// # Errors
-    /// [`GridError::OutOfMemory`] with the bytes asked for (4 a cell).
+    /// [`GridError::OutOfMemory`] with the bytes asked for (8 a cell: labels and the
+    /// split search's marks).
     pub fn try_for_footprint(footprint: Footprint<'_>) -> Result<Self, GridError> {
         let clearance = footprint.clearance();
         let (width, height) = clearance.dims();
-        let bytes = u64::from(width) * u64::from(height) * 4;
+        let bytes = u64::from(width) * u64::from(height) * 8;
         crate::memory::ensure(bytes).map_err(|bytes| GridError::OutOfMemory { bytes })?;
         let size = footprint.size();
         let mut c = Self {
@@ -269,6 +274,12 @@ impl Components {
             .map(|&v| if fits(v, size) { 0 } else { BLOCKED })
             .collect();
         c.relabel_all();
+        // A footprint's anchors split far more often than cells do (an edit closes up
+        // to `n x n` of them): the split search's scratch is made now, not on a tick.
+        c.seen = vec![0; c.labels.len()];
+        for queue in &mut c.queues {
+            queue.reserve(SPLIT_ROOM);
+        }
         Ok(c)
     }
 
@@ -415,9 +426,11 @@ impl Components {
     }
 
     /// Labels cut off by splits are left behind in the forest: start afresh once they
-    /// outnumber the cells.
+    /// outnumber the cells, or before the forest would have to grow (a split adds a
+    /// root: growing would allocate in steady state).
     fn compact(&mut self) {
-        if self.parent.len() > 2 * self.labels.len() + 64 {
+        let room = self.parent.capacity() - self.parent.len();
+        if self.parent.len() > 2 * self.labels.len() + 64 || room < SPLIT_ROOM {
             self.relabel_all();
         }
     }
@@ -799,6 +812,10 @@ impl Components {
         self.count = roots as usize;
         number.clear();
         self.queues[0] = number;
+        // Room for the splits of the repairs to come (see `compact`).
+        let room = SPLIT_ROOM.max(self.parent.len() / 4);
+        self.parent.reserve(room);
+        self.size.reserve(room);
     }
 }
 
