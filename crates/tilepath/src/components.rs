@@ -76,8 +76,9 @@ pub struct Components {
 
 const BLOCKED: u32 = u32::MAX;
 
-/// Roots the forest keeps room for beyond its labels, so that splits (a new root each)
-/// do not grow it between two relabellings.
+/// The fewest roots the forest keeps room for beyond its components (one 64th of the
+/// cells on bigger grids), so that splits (a new root each) do not grow it between
+/// two relabellings.
 const SPLIT_ROOM: usize = 256;
 
 /// Whether a unit of side `size` fits at a cell of clearance `value` (as
@@ -812,8 +813,10 @@ impl Components {
         self.count = roots as usize;
         number.clear();
         self.queues[0] = number;
-        // Room for the splits of the repairs to come (see `compact`).
-        let room = SPLIT_ROOM.max(self.parent.len() / 4);
+        // Room for the splits of the repairs to come (see `compact`): in proportion to
+        // the grid, so that a big map relabels (a pass over every cell) only after
+        // thousands of splits.
+        let room = SPLIT_ROOM.max(self.labels.len() / 64);
         self.parent.reserve(room);
         self.size.reserve(room);
     }
