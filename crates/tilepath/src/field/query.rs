@@ -46,7 +46,7 @@ impl DistanceField {
     pub(super) fn step_at(&self, i: usize, deltas: &[isize; 8]) -> Option<usize> {
         match self.connectivity {
             Connectivity::Four => self.step4_at(i),
-            Connectivity::Eight => self.step8_at(i, deltas, 0xFF),
+            Connectivity::Eight => self.step8_at(i, deltas),
             Connectivity::Hex(layout) => {
                 let (x, y) = self.cell_at(i);
                 self.step_unit_at(i, deltas, hex_mask(layout, x, y))
@@ -68,20 +68,31 @@ impl DistanceField {
     /// [`Direction8`] code. Walks stay inside: the border ring is blocked.
     #[inline]
     pub(super) fn step4_at(&self, i: usize) -> Option<usize> {
-        self.step_unit_at(i, &self.deltas(), 0b0101_0101)
+        let s = self.stride;
+        self.best_unit_step(i, [(0, i + 1), (2, i + s), (4, i - 1), (6, i - s)])
     }
 
-    /// [`next_step`](Self::next_step) over the direction codes in `mask` when every
-    /// step weighs its cell's cost and there is no corner rule (4-connected and hex
-    /// fields), in code order.
+    /// [`next_step`](Self::next_step) over the direction codes in `mask` (bit `d` for
+    /// code `d`) of a hex field, in code order.
     #[inline]
     fn step_unit_at(&self, i: usize, deltas: &[isize; 8], mask: u8) -> Option<usize> {
+        let steps = (0..8)
+            .filter(|&d| mask >> d & 1 == 1)
+            .map(|d| (d, i.wrapping_add_signed(deltas[d])));
+        self.best_unit_step(i, steps)
+    }
+
+    /// The best of `steps` (direction code, neighbour index) when every step weighs its
+    /// cell's cost and there is no corner rule (4-connected and hex fields): the first
+    /// of the cheapest, if moving there beats staying.
+    #[inline(always)]
+    fn best_unit_step(
+        &self,
+        i: usize,
+        steps: impl IntoIterator<Item = (usize, usize)>,
+    ) -> Option<usize> {
         let mut best = (u32::MAX, 8);
-        for (dir, &delta) in deltas.iter().enumerate() {
-            if mask >> dir & 1 == 0 {
-                continue;
-            }
-            let q = i.wrapping_add_signed(delta);
+        for (dir, q) in steps {
             let v = self.values[q];
             // Neither blocked (0) nor unreached (MAX); a sum that saturates never wins.
             if v.wrapping_sub(1) < UNREACHED - 1 {
@@ -94,15 +105,12 @@ impl DistanceField {
         self.moves(i, best)
     }
 
-    /// [`next_step`](Self::next_step) at an 8-connected or hex field's index, over
-    /// the direction codes in `mask` (bit `d` for code `d`; all of them for
-    /// 8-connected fields, the cell's 6 steps for hex ones), in code order.
-    #[inline]
-    pub(super) fn step8_at(&self, i: usize, deltas: &[isize; 8], mask: u8) -> Option<usize> {
+    /// [`next_step`](Self::next_step) at an 8-connected field's index.
+    #[inline(always)]
+    pub(super) fn step8_at(&self, i: usize, deltas: &[isize; 8]) -> Option<usize> {
         let mut best = (u32::MAX, 8);
         for dir in 0..8 {
-            if mask >> dir & 1 == 1
-                && let Some((_, total)) = self.offer(i, dir, deltas)
+            if let Some((_, total)) = self.offer_as(Connectivity::Eight, i, dir, deltas)
                 && total < best.0
             {
                 best = (total, dir);
@@ -144,13 +152,35 @@ impl DistanceField {
     /// Walks downhill from `cell` by index, up to 56 steps, handing each step to
     /// `take`; stops where the walk ends or `take` returns `false`.
     #[inline]
-    pub(super) fn walk(&self, cell: Cell, mut take: impl FnMut(Direction8) -> bool) {
-        let Some(mut i) = self.query_index(cell) else {
+    pub(super) fn walk(&self, cell: Cell, take: impl FnMut(Direction8) -> bool) {
+        let Some(i) = self.query_index(cell) else {
             return;
         };
         let deltas = self.deltas();
+        // One loop per connectivity: the choice is made once a walk, not once a step.
+        match self.connectivity {
+            Connectivity::Four => self.walk_from(i, &deltas, take, |f, i| f.step4_at(i)),
+            Connectivity::Eight => {
+                self.walk_from(i, &deltas, take, |f, i| f.step8_at(i, &deltas));
+            }
+            Connectivity::Hex(layout) => self.walk_from(i, &deltas, take, |f, i| {
+                let (x, y) = f.cell_at(i);
+                f.step_unit_at(i, &deltas, hex_mask(layout, x, y))
+            }),
+        }
+    }
+
+    /// [`walk`](Self::walk) from index `i`, taking each step `step` gives.
+    #[inline(always)]
+    fn walk_from(
+        &self,
+        mut i: usize,
+        deltas: &[isize; 8],
+        mut take: impl FnMut(Direction8) -> bool,
+        step: impl Fn(&Self, usize) -> Option<usize>,
+    ) {
         for _ in 0..MAX_STEPS {
-            let Some(dir) = self.step_at(i, &deltas) else {
+            let Some(dir) = step(self, i) else {
                 break;
             };
             if !take(Direction8::from_bits(dir as u8)) {

@@ -179,15 +179,29 @@ impl DistanceField {
     /// value plus the step's cost, if the neighbour is reached and the step allowed.
     #[inline]
     pub(super) fn offer(&self, i: usize, dir: usize, deltas: &[isize; 8]) -> Option<(usize, u32)> {
+        self.offer_as(self.connectivity, i, dir, deltas)
+    }
+
+    /// [`offer`](Self::offer) by the rules of `connectivity` (the field's own): a
+    /// constant one folds the corner rule and the step weight in the loops that know
+    /// it.
+    #[inline(always)]
+    pub(super) fn offer_as(
+        &self,
+        connectivity: Connectivity,
+        i: usize,
+        dir: usize,
+        deltas: &[isize; 8],
+    ) -> Option<(usize, u32)> {
         let q = i.wrapping_add_signed(deltas[dir]);
         let vq = self.values[q];
         if vq == BLOCKED || vq == UNREACHED {
             return None;
         }
-        if !corner_open(self.connectivity, &self.costs, deltas, i, dir) {
+        if !corner_open(connectivity, &self.costs, deltas, i, dir) {
             return None;
         }
-        let step = u32::from(self.costs[q]) * step_weight(self.connectivity, dir) as u32;
+        let step = u32::from(self.costs[q]) * step_weight(connectivity, dir) as u32;
         Some((q, vq.checked_add(step)?))
     }
 
