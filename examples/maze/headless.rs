@@ -36,6 +36,7 @@ pub(crate) fn percentile(sorted: &[f64], p: f64) -> f64 {
 
 pub(crate) fn run_headless(options: Options) {
     let ticks = options.ticks;
+    let landmarks = options.landmarks;
     let units = match options.orders {
         Some(seconds) => format!("{} units, new orders every {seconds} s", options.chasers),
         None => format!("{} chasers", options.chasers),
@@ -64,7 +65,9 @@ pub(crate) fn run_headless(options: Options) {
     let mut whole = Vec::with_capacity(ticks as usize);
     let mut pathing = Vec::with_capacity(ticks as usize);
     let (mut served, mut max_waiting, mut fields, mut work) = (0_u64, 0_u32, 0_u64, 0_u64);
-    for _ in 0..ticks {
+    // The tick the landmark guides (built in the background) were first ready.
+    let mut guided_from = None;
+    for tick in 0..ticks {
         let t = Instant::now();
         app.update();
         whole.push(t.elapsed().as_secs_f64() * 1e3);
@@ -74,6 +77,9 @@ pub(crate) fn run_headless(options: Options) {
         max_waiting = max_waiting.max(d.waiting);
         fields += u64::from(d.fields_built);
         work += d.expanded;
+        if d.guides > 0 && guided_from.is_none() {
+            guided_from = Some(tick);
+        }
     }
     let report = |name: &str, v: &mut Vec<f64>| {
         let mean = v.iter().sum::<f64>() / v.len().max(1) as f64;
@@ -99,6 +105,12 @@ pub(crate) fn run_headless(options: Options) {
         per_tick(served),
         per_tick(work)
     );
+    if landmarks > 0 {
+        match guided_from {
+            Some(tick) => println!("landmark guides ready from tick {tick}"),
+            None => println!("landmark guides never ready"),
+        }
+    }
     if let Some(o) = world.get_resource::<OrderStats>() {
         print_orders(o);
     }

@@ -33,6 +33,11 @@ pub struct PathingDiagnostics {
     pub expanded: u64,
     /// Batches solved this tick.
     pub batches: u32,
+    /// Landmark guides ready after this tick (see
+    /// [`PathingSettings::landmarks`](crate::PathingSettings::landmarks)).
+    pub guides: u32,
+    /// Landmark guides being built in the background after this tick.
+    pub guides_building: u32,
     /// Wall time of the pathing systems this tick.
     pub time: Duration,
     /// Requests served since the start.

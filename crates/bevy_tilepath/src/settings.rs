@@ -79,14 +79,22 @@ pub struct PathingSettings {
     pub whole_grid_solvers: usize,
     /// Landmarks guiding whole-grid jump point searches (see
     /// [`Landmarks`](tilepath::Landmarks)): for each mobility with one cost (and
-    /// connectivity) that such a search uses, this many distance fields, built on its
-    /// first use and repaired after every edit; 0 = none (at most 16). They make
+    /// connectivity) that such a search uses, this many distance fields, built when
+    /// first needed and repaired after every edit; 0 = none (at most 16). They make
     /// long routes on maps of rooms several times cheaper, and cost about 18 bytes per
     /// landmark and cell of the grid (16 landmarks on a 1024x1024 map: 288 MB), a
-    /// build of `landmarks + 1` distance field computations on the first tick that
-    /// needs them, and after each tick with edits a repair of every field and a
-    /// rewrite of the guide's table (a read of every landmark's distance at every
-    /// cell). Answers are the same with or without. Default: 0.
+    /// build of `landmarks + 1` distance field computations, and after each tick with
+    /// edits a repair of every field and a rewrite of the guide's table (a read of
+    /// every landmark's distance at every cell). Answers are the same with or without.
+    /// Default: 0.
+    ///
+    /// The build runs on Bevy's `AsyncComputeTaskPool` from a copy of the grid, so no
+    /// tick waits for it (about a second on a 1024x1024 map): searches run unguided
+    /// until the guide is ready, and the edits made meanwhile are repaired before it
+    /// is used. [`PathingDiagnostics::guides`](crate::PathingDiagnostics::guides) says
+    /// how many are ready. Without that pool (no `TaskPoolPlugin`) the build runs in
+    /// the tick that first needs it. A build that fails (out of memory) is not tried
+    /// again until the grid is replaced or this setting changes.
     pub landmarks: usize,
     /// Where the threads come from. Default: [`Parallelism::SolverThreads`].
     pub parallelism: Parallelism,

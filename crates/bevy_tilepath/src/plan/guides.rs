@@ -1,53 +1,100 @@
 //! Landmark guides for whole-grid jump point searches, per mobility and connectivity,
-//! built on first use and repaired after edits (see
+//! built in the background on first use and repaired after edits (see
 //! [`PathingSettings::landmarks`](crate::PathingSettings::landmarks)).
 
-use tilepath::{Connectivity, Grid, Jps, Landmarks, Mobility};
+use bevy::tasks::{AsyncComputeTaskPool, Task, block_on};
+use tilepath::{Cell, Connectivity, FieldError, Grid, Jps, Landmarks, Mobility};
 
 use super::job::Job;
 use crate::PathingGrid;
 use crate::grid::{ChangeCursor, Changes};
 
 /// The guides the whole-grid searches used so far (at most one per mobility and
-/// connectivity).
+/// connectivity), and those being built.
 #[derive(Default)]
 pub(crate) struct GuideCache {
     guides: Vec<Landmarks>,
+    /// Guides being built on Bevy's async compute pool.
+    building: Vec<Building>,
+    /// Mobilities and connectivities whose build failed (out of memory, distances
+    /// too long): not tried again until the grid is replaced or the setting changes,
+    /// so that a failing build does not stall every tick.
+    failed: Vec<(Mobility, Connectivity)>,
     /// The landmarks each guide was built with: a new setting builds them again.
     count: usize,
     /// Where the guides were last repaired up to in the grid's change log.
     cursor: ChangeCursor,
 }
 
+/// A guide being built from a copy of the grid, and the cells changed on the grid
+/// since the copy was taken, to be repaired before the guide is used.
+struct Building {
+    mobility: Mobility,
+    connectivity: Connectivity,
+    task: Task<Result<Landmarks, FieldError>>,
+    changed: Vec<Cell>,
+}
+
 impl GuideCache {
-    /// Brings the kept guides in step with the grid; forgets them when the grid was
-    /// replaced or the setting changed. Returns the work done (the cells of every
-    /// guide's table, rewritten after an edit).
+    /// Brings the kept guides in step with the grid, and takes the guides whose build
+    /// finished (repaired with the edits made meanwhile); forgets them all when the
+    /// grid was replaced or the setting changed. Returns the work done (the cells of
+    /// every guide's table, rewritten after an edit).
     pub(crate) fn maintain(&mut self, grid: &PathingGrid, count: usize) -> u64 {
         let changes = grid.changes_since(self.cursor);
         self.cursor = grid.change_cursor();
         if count != self.count {
-            self.guides.clear();
+            self.forget();
             self.count = count;
         }
-        match changes {
+        let cells = match changes {
             Changes::Replaced => {
-                self.guides.clear();
-                0
+                self.forget();
+                return 0;
             }
-            Changes::Cells([]) => 0,
-            Changes::Cells(cells) => {
-                // A guide that cannot be repaired is dropped and built again on use.
-                self.guides
-                    .retain_mut(|g| g.repair(grid.grid(), cells).is_ok());
-                self.guides.len() as u64 * grid.grid().len() as u64
+            Changes::Cells(cells) => cells,
+        };
+        let table = grid.grid().len() as u64;
+        let mut work = 0;
+        if !cells.is_empty() {
+            // A guide that cannot be repaired is dropped and built again on use.
+            self.guides
+                .retain_mut(|g| g.repair(grid.grid(), cells).is_ok());
+            work += self.guides.len() as u64 * table;
+            // A build that would have more edits to catch up on than the change log
+            // keeps starts again from the grid as it is (dropping its task cancels it).
+            let most = (grid.grid().len() / 16).max(1024);
+            self.building.retain_mut(|b| {
+                b.changed.extend_from_slice(cells);
+                b.changed.len() <= most
+            });
+        }
+        let mut i = 0;
+        while i < self.building.len() {
+            if !self.building[i].task.is_finished() {
+                i += 1;
+                continue;
+            }
+            let b = self.building.swap_remove(i);
+            match block_on(b.task).and_then(|mut guide| {
+                guide.repair(grid.grid(), &b.changed)?;
+                Ok(guide)
+            }) {
+                Ok(guide) => {
+                    work += table;
+                    self.guides.push(guide);
+                }
+                Err(_) => self.failed.push((b.mobility, b.connectivity)),
             }
         }
+        work
     }
 
-    /// Builds the guides the batch's whole-grid searches need and do not have yet
-    /// (`window`: the distance past which a search is whole-grid). Returns the work
-    /// done (the cells of every distance field computed).
+    /// Starts building the guides the batch's whole-grid searches need and have not
+    /// got (`window`: the distance past which a search is whole-grid), on Bevy's async
+    /// compute pool; the searches run unguided until a guide is ready. Without that
+    /// pool (no `TaskPoolPlugin`) a guide is built here. Returns the work done here
+    /// (the cells of every distance field computed).
     pub(crate) fn prepare(&mut self, grid: &Grid, jobs: &[Job], window: u32) -> u64 {
         if self.count == 0 {
             return 0;
@@ -61,11 +108,34 @@ impl GuideCache {
             if !far || hex || job.size > 1 || !Jps::applies_to(job.mobility) {
                 continue;
             }
-            if self.get(job.mobility, job.connectivity).is_none()
-                && let Ok(guide) = Landmarks::new(grid, job.mobility, job.connectivity, self.count)
+            let key = (job.mobility, job.connectivity);
+            if self.get(key.0, key.1).is_some()
+                || self.failed.contains(&key)
+                || self
+                    .building
+                    .iter()
+                    .any(|b| (b.mobility, b.connectivity) == key)
             {
-                work += (self.count as u64 + 1) * grid.len() as u64;
-                self.guides.push(guide);
+                continue;
+            }
+            let count = self.count;
+            if let Some(pool) = AsyncComputeTaskPool::try_get() {
+                let copy = grid.clone();
+                let task = pool.spawn(async move { Landmarks::new(&copy, key.0, key.1, count) });
+                self.building.push(Building {
+                    mobility: key.0,
+                    connectivity: key.1,
+                    task,
+                    changed: Vec::new(),
+                });
+                continue;
+            }
+            match Landmarks::new(grid, key.0, key.1, count) {
+                Ok(guide) => {
+                    work += (count as u64 + 1) * grid.len() as u64;
+                    self.guides.push(guide);
+                }
+                Err(_) => self.failed.push(key),
             }
         }
         work
@@ -76,5 +146,22 @@ impl GuideCache {
         self.guides
             .iter()
             .find(|g| g.mobility() == mobility && g.connectivity() == connectivity)
+    }
+
+    /// Guides ready to guide searches.
+    pub(crate) fn ready(&self) -> u32 {
+        self.guides.len() as u32
+    }
+
+    /// Guides being built.
+    pub(crate) fn building(&self) -> u32 {
+        self.building.len() as u32
+    }
+
+    /// Drops every guide, build (cancelled) and failure.
+    fn forget(&mut self) {
+        self.guides.clear();
+        self.building.clear();
+        self.failed.clear();
     }
 }

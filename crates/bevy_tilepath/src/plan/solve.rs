@@ -124,6 +124,8 @@ pub(crate) fn solve_requests(
         diag.served_by_field += d.served_by_field;
         diag.expanded += d.expanded;
         diag.batches += d.batches;
+        diag.guides += d.guides;
+        diag.guides_building += d.guides_building;
         if let Some(e) = plan.key
             && let Some(mut map) = grids.map_mut(e)
         {
@@ -227,6 +229,8 @@ fn serve_grid(
     }
     plan.diag.expanded = spent;
     plan.diag.waiting = plan.waiting;
+    plan.diag.guides = plan.guides.ready();
+    plan.diag.guides_building = plan.guides.building();
     plan.diag.time += grid_started.elapsed();
     spent
 }

@@ -161,6 +161,20 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
         }
     }
 
+    /// Queues `slot` with `key`. A guide out of step with the grid (edited without a
+    /// repair) may be inconsistent, so a guided key is raised to the last key popped,
+    /// as the open list's contract asks: answers stay valid routes, if perhaps not
+    /// the shortest (as [`Landmarks`](super::Landmarks) documents).
+    #[inline(always)]
+    pub(super) fn queue(&self, open: &mut RadixHeap<u32>, key: u64, slot: u32) {
+        let key = if self.guide.is_some() {
+            key.max(open.last_key())
+        } else {
+            key
+        };
+        open.push(key, slot);
+    }
+
     /// A tracking search crossed `end` at cost `g`, on a straight line from `mid`.
     #[inline(always)]
     pub(super) fn crossed(&mut self, mid: (i64, i64), end: (i64, i64), g: u64) {
@@ -238,7 +252,7 @@ impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
                 if direct.goal_g < node_g(node) {
                     let dir = code_towards(from, self.target);
                     nodes.set(goal as usize, open_node(direct.goal_g, dir));
-                    open.push(direct.goal_g, goal);
+                    self.queue(open, direct.goal_g, goal);
                 }
                 continue;
             }

@@ -277,7 +277,7 @@ impl<const EIGHT: bool, const TRACK: bool> Search<'_, EIGHT, TRACK> {
             return;
         }
         nodes.set(j as usize, open_node(g, dir));
-        open.push(g + self.estimate(x, y), j);
+        self.queue(open, g + self.estimate(x, y), j);
     }
 
     /// The column scans (direction `dy`) from the diagonal cells `(cx + dx * k, cy + dy
