@@ -81,12 +81,11 @@ pub struct PathingSettings {
     /// [`Landmarks`](tilepath::Landmarks)): for each mobility with one cost (and
     /// connectivity) that such a search uses, this many distance fields, built when
     /// first needed and repaired after every edit; 0 = none (at most 16). They make
-    /// long routes on maps of rooms several times cheaper, and cost about 18 bytes per
-    /// landmark and cell of the grid (16 landmarks on a 1024x1024 map: 288 MB), a
+    /// long routes on maps of rooms several times cheaper, and cost about 9 bytes per
+    /// landmark and cell of the grid (16 landmarks on a 1024x1024 map: 151 MB), a
     /// build of `landmarks + 1` distance field computations, and after each tick with
-    /// edits a repair of every field and a rewrite of the guide's table (a read of
-    /// every landmark's distance at every cell). Answers are the same with or without.
-    /// Default: 0.
+    /// edits a repair of every field (work in proportion to the distances that
+    /// change). Answers are the same with or without. Default: 0.
     ///
     /// The build runs on Bevy's `AsyncComputeTaskPool` from a copy of the grid, so no
     /// tick waits for it (about a second on a 1024x1024 map): searches run unguided

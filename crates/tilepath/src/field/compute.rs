@@ -21,6 +21,7 @@ impl DistanceField {
     pub fn compute(&mut self, grid: &Grid) -> Result<FieldStats, FieldError> {
         self.check(grid)?;
         self.ensure_queue_room()?;
+        self.ensure_fifo()?;
         self.sort_goals();
         let profile = self.load_costs(grid);
         self.clipped = false;
@@ -45,6 +46,20 @@ impl DistanceField {
         let need = cells * core::mem::size_of::<(u32, u32)>() as u64;
         if (self.queues.memory_bytes() as u64) < need {
             crate::memory::ensure(need).map_err(|bytes| FieldError::OutOfMemory { bytes })?;
+        }
+        Ok(())
+    }
+
+    /// Gives back the breadth-first queue a [`release_scratch`](Self::release_scratch)
+    /// took (`cells + 1` long).
+    fn ensure_fifo(&mut self) -> Result<(), FieldError> {
+        let need = self.width as usize * self.height as usize + 1;
+        if self.fifo.len() < need {
+            let bytes = (need * 4) as u64;
+            self.fifo
+                .try_reserve_exact(need - self.fifo.len())
+                .map_err(|_| FieldError::OutOfMemory { bytes })?;
+            self.fifo.resize(need, 0);
         }
         Ok(())
     }
@@ -227,7 +242,13 @@ impl DistanceField {
     /// Dijkstra from the seeds in `queues` (keys = stored values); only improvements
     /// propagate. Returns the number of cells improved.
     pub(super) fn dijkstra(&mut self) -> usize {
-        self.dijkstra_for(false, None)
+        match self.connectivity {
+            Connectivity::Four => self.dijkstra_with::<Four, false, true>(),
+            Connectivity::Eight => self.dijkstra_with::<Eight, false, true>(),
+            Connectivity::Hex(layout) => {
+                with_hex!(layout, N => self.dijkstra_with::<N, false, true>())
+            }
+        }
     }
 
     /// [`dijkstra`](Self::dijkstra), branch-free on `cluttered` maps: as for the
@@ -250,13 +271,16 @@ impl DistanceField {
         match (uniform, cluttered) {
             (Some(cost), true) => self.dijkstra_uniform::<N, true>(cost),
             (Some(cost), false) => self.dijkstra_uniform::<N, false>(cost),
-            (None, true) => self.dijkstra_with::<N, true>(),
-            (None, false) => self.dijkstra_with::<N, false>(),
+            (None, true) => self.dijkstra_with::<N, true, false>(),
+            (None, false) => self.dijkstra_with::<N, false, false>(),
         }
     }
 
     /// Dijkstra with one FIFO per step weight ([`StepQueues`]), any mobility costs.
-    pub(super) fn dijkstra_with<N: Neighborhood, const BRANCH_FREE: bool>(&mut self) -> usize {
+    /// With `TRACK`, the cells it settles widen [`changed`](Self::changed) (repairs).
+    pub(super) fn dijkstra_with<N: Neighborhood, const BRANCH_FREE: bool, const TRACK: bool>(
+        &mut self,
+    ) -> usize {
         debug_assert_eq!(self.connectivity, N::CONNECTIVITY);
         let deltas = self.deltas();
         let (straight, diagonal) = (N::STRAIGHT as u32, N::DIAGONAL as u32);
@@ -264,11 +288,15 @@ impl DistanceField {
         // Below this value, `v + step` can neither overflow nor pass the limit.
         let safe = limit.saturating_sub(255 * OCTILE_DIAGONAL as u32);
         let mut improved = 0;
+        let (mut lo, mut hi) = self.changed;
         self.queues.start();
         while let Some((v, p)) = self.queues.pop() {
             let p = p as usize;
             if self.values[p] != v {
                 continue;
+            }
+            if TRACK {
+                (lo, hi) = (lo.min(p), hi.max(p));
             }
             // Every neighbour q reaches the goal through p by entering p.
             let cost = self.costs[p];
@@ -319,6 +347,9 @@ impl DistanceField {
                     relax(self, q, c * diagonal, class + 4, legal);
                 }
             }
+        }
+        if TRACK {
+            self.changed = (lo, hi);
         }
         improved
     }

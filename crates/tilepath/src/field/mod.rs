@@ -149,6 +149,9 @@ pub struct DistanceField {
     /// Set by the propagation when a candidate value was dropped at the natural
     /// limit (a possible overflow, checked after the run).
     clipped: bool,
+    /// The lowest and highest padded index whose value the last
+    /// [`repair`](Self::repair) may have changed (`lo > hi`: none).
+    changed: (usize, usize),
     // Scratch, sized once.
     /// The breadth-first queue, `cells + 1` long (a sweep writes one slot past its
     /// tail); `fifo_len` entries are in use. Seeds go here first.
@@ -283,6 +286,7 @@ impl DistanceField {
             goals_sorted: true,
             max_goal_start: 0,
             clipped: false,
+            changed: (usize::MAX, 0),
             fifo: vec![0; cells + 1],
             fifo_len: 0,
             // Repairs touch few cells: these grow to the largest repair seen.
@@ -346,6 +350,19 @@ impl DistanceField {
     #[must_use]
     pub fn unit_size(&self) -> u8 {
         self.unit_size
+    }
+
+    /// A copy without the computation scratch (the breadth-first queue and the
+    /// Dijkstra queues, about 12 bytes a cell after a full computation), for a field
+    /// that from now on is mostly repaired: repairs grow what they need, and a full
+    /// computation takes the rest back.
+    pub(crate) fn clone_lean(&mut self) -> Self {
+        let fifo = core::mem::take(&mut self.fifo);
+        let queues = core::mem::replace(&mut self.queues, StepQueues::new(self.mobility));
+        let lean = self.clone();
+        self.fifo = fifo;
+        self.queues = queues;
+        lean
     }
 
     /// Sizes the repair scratch so that repairs touching up to `cells` cells allocate
@@ -460,6 +477,19 @@ impl DistanceField {
             + self.queues.memory_bytes()
             + QuadCosts::bytes()
             + self.footprints.as_ref().map_or(0, FootprintLoader::bytes)
+    }
+
+    /// The grid rows (first and last) whose values the last [`repair`](Self::repair)
+    /// may have changed (every row when it computed the field in full), or `None` if
+    /// it changed none.
+    pub(crate) fn changed_rows(&self) -> Option<(i32, i32)> {
+        let (lo, hi) = self.changed;
+        if lo > hi || self.height == 0 {
+            return None;
+        }
+        // Padded rows 1..=height are the field's rows, from the origin's.
+        let row = |i: usize| (i / self.stride).clamp(1, self.height as usize) as i32 - 1;
+        Some((self.origin.y + row(lo), self.origin.y + row(hi)))
     }
 
     /// Fixed-point units per cost unit: 1 (4-connected) or [`OCTILE_STRAIGHT`].

@@ -19,8 +19,10 @@ impl DistanceField {
     pub fn repair(&mut self, grid: &Grid, changed: &[Cell]) -> Result<FieldStats, FieldError> {
         self.check(grid)?;
         if self.state != FieldState::Ready || self.flee.is_some() {
+            self.changed = (0, self.values.len().saturating_sub(1));
             return self.compute(grid);
         }
+        self.changed = (usize::MAX, 0);
         self.clipped = false;
         let mut indices = [0u32; 64];
         let mut n = 0;
@@ -38,6 +40,7 @@ impl DistanceField {
                 continue;
             }
             self.costs[i] = c;
+            self.changed = (self.changed.0.min(i), self.changed.1.max(i));
             if c == 0 {
                 self.values[i] = BLOCKED;
             } else if self.values[i] == BLOCKED {
@@ -95,6 +98,7 @@ impl DistanceField {
             }
             self.values[i] = UNREACHED;
             self.touched.push(i as u32);
+            self.changed = (self.changed.0.min(i), self.changed.1.max(i));
             stats.cells_invalidated += 1;
             // Neighbours that may have reached the goal through i (hex steps are
             // symmetric, as square ones are: i's neighbours are the cells stepping

@@ -23,10 +23,11 @@ const NONE: u32 = u32::MAX;
 ///
 /// Cost: building is one distance field computation per landmark (see
 /// [`DistanceField::compute`]), plus one to place the first; a repair is a
-/// [`DistanceField::repair`] per landmark and a refresh of the guide's table (a read
-/// of every landmark's distance for every cell). Memory: per landmark and cell of the
-/// grid, a distance field (9 bytes, plus the work queues of its computations, up to
-/// 8 more) and 4 bytes of the guide's table: about 18 bytes in all on a map of rooms
+/// [`DistanceField::repair`] per landmark (its work proportional to the cells whose
+/// distance changes) and a rewrite of the guide's table in the rows where a
+/// distance changed. Memory: per landmark and cell of the grid, a distance (4 bytes)
+/// and a cost (1) kept for repairs, and 4 bytes of the guide's table: about 9 bytes
+/// in all, plus what the largest repair so far needed
 /// ([`memory_bytes`](Self::memory_bytes) says what is held).
 ///
 /// ```
@@ -140,7 +141,7 @@ impl Landmarks {
             }
             if pass > 0 {
                 guide.cells.push(seed);
-                guide.fields.push(field.clone());
+                guide.fields.push(field.clone_lean());
             }
             if far.0 == 0 {
                 break; // every open cell is a landmark already
@@ -161,18 +162,21 @@ impl Landmarks {
     /// grid of another size, [`FieldError::DistanceOverflow`]); the guide then guides
     /// nothing until a repair succeeds.
     pub fn repair(&mut self, grid: &Grid, changed: &[Cell]) -> Result<(), FieldError> {
-        let mut result = Ok(());
-        for field in &mut self.fields {
-            if let Err(e) = field.repair(grid, changed) {
-                result = Err(e);
-                break;
+        let (w, h) = self.size;
+        let fits = (grid.width(), grid.height()) == self.size
+            && self.table.len() == w as usize * h as usize * self.fields.len();
+        for j in 0..self.fields.len() {
+            if let Err(e) = self.fields[j].repair(grid, changed) {
+                self.table.clear();
+                return Err(e);
+            }
+            if fits && let Some((y0, y1)) = self.fields[j].changed_rows() {
+                self.refresh_rows(j, y0.max(0) as u32, (y1.max(0) as u32).min(h - 1));
             }
         }
-        if result.is_err() || (grid.width(), grid.height()) != self.size {
+        if !fits {
             self.table.clear();
-            return result;
         }
-        self.refresh();
         Ok(())
     }
 
@@ -213,21 +217,30 @@ impl Landmarks {
 
     /// Rewrites the table from the fields.
     fn refresh(&mut self) {
-        let k = self.fields.len();
         let (w, h) = self.size;
-        let cells = w as usize * h as usize;
         self.table.clear();
-        self.table.resize(cells * k, NONE);
+        if h == 0 {
+            return;
+        }
+        self.table
+            .resize(w as usize * h as usize * self.fields.len(), NONE);
+        for j in 0..self.fields.len() {
+            self.refresh_rows(j, 0, h.saturating_sub(1));
+        }
+    }
+
+    /// Rewrites landmark `j`'s column of the table in rows `y0..=y1` from its field.
+    fn refresh_rows(&mut self, j: usize, y0: u32, y1: u32) {
+        let k = self.fields.len();
+        let w = self.size.0 as usize;
         let scale = self.scale();
-        for (j, field) in self.fields.iter().enumerate() {
-            for y in 0..h {
-                for x in 0..w {
-                    let c = Cell::new(x as i32, y as i32);
-                    if let Some(u) = field.units(c) {
-                        let i = y as usize * w as usize + x as usize;
-                        self.table[i * k + j] = u32::try_from(u / scale).unwrap_or(NONE);
-                    }
-                }
+        let field = &self.fields[j];
+        for y in y0..=y1 {
+            for x in 0..w {
+                let d = field.units(Cell::new(x as i32, y as i32));
+                let i = y as usize * w + x;
+                self.table[i * k + j] =
+                    d.map_or(NONE, |u| u32::try_from(u / scale).unwrap_or(NONE));
             }
         }
     }
@@ -309,5 +322,64 @@ impl Guide<'_> {
             }
         }
         u64::from(best)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::TileKind;
+
+    /// A repair rewrites only the rows whose distances changed; the table must still
+    /// equal one rewritten in full from the (exactly repaired) fields.
+    #[test]
+    fn a_repair_leaves_the_table_as_a_full_rewrite_would() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: u32| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % u64::from(n)) as i32
+        };
+        let mobility = Mobility::FLOOR_ONLY;
+        for (round, connectivity) in [Connectivity::Four, Connectivity::Eight]
+            .into_iter()
+            .cycle()
+            .take(8)
+            .enumerate()
+        {
+            let (w, h) = (40 + round as u32 * 7, 30 + round as u32 * 5);
+            let mut grid = Grid::new(w, h).unwrap();
+            for _ in 0..(w * h / 4) {
+                let c = Cell::new(next(w), next(h));
+                grid.set(c, TileKind::K3).unwrap();
+            }
+            let mut guide = Landmarks::new(&grid, mobility, connectivity, 5).unwrap();
+            let mut rows_skipped = 0;
+            for _ in 0..60 {
+                let edits: Vec<Cell> = (0..1 + next(3))
+                    .map(|_| Cell::new(next(w), next(h)))
+                    .collect();
+                for &c in &edits {
+                    let kind = if grid.is_passable(c, mobility) {
+                        TileKind::K3
+                    } else {
+                        TileKind::K0
+                    };
+                    grid.set(c, kind).unwrap();
+                }
+                guide.repair(&grid, &edits).unwrap();
+                rows_skipped += guide
+                    .fields
+                    .iter()
+                    .filter_map(DistanceField::changed_rows)
+                    .map(|(y0, y1)| h as i32 - (y1 - y0 + 1))
+                    .sum::<i32>();
+                let mut full = guide.clone();
+                full.refresh();
+                assert_eq!(guide.table, full.table, "round {round}");
+            }
+            assert!(rows_skipped > 0, "every repair rewrote every row");
+        }
     }
 }
