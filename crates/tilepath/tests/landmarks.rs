@@ -300,15 +300,37 @@ fn a_guide_that_does_not_fit_never_panics() {
         check_result::<GridPath8, Direction8>(&snake, mobility, from, to, &g);
     }
     // A repair with a grid of another size is refused, and the guide then guides
-    // nothing (answers stay optimal).
-    let mut guide = guide;
+    // nothing (answers stay optimal); a repair that succeeds makes it guide again, as
+    // a fresh guide does.
+    let pairs: Vec<(Cell, Cell)> = (0..50)
+        .map(|_| (random_cell(&mut rng, &snake), random_cell(&mut rng, &snake)))
+        .collect();
+    let mut guide = Landmarks::new(&snake, mobility, Connectivity::Eight, 4).unwrap();
+    let fresh = guide.clone();
     assert!(guide.repair(&other, &[Cell::new(1, 1)]).is_err());
-    let (from, to) = (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid));
-    let g = jps
-        .build_path8_guided(&guide, &grid, from, to, mobility)
-        .unwrap();
-    let a = astar.build_path8(&grid, from, to, mobility).unwrap();
-    assert!(close(g.route.cost, a.route.cost));
+    let (mut dropped, mut plain) = (0, 0);
+    for &(from, to) in &pairs {
+        let g = jps
+            .build_path8_guided(&guide, &snake, from, to, mobility)
+            .unwrap();
+        let a = jps.build_path8(&snake, from, to, mobility).unwrap();
+        assert_eq!(g, a);
+        (dropped, plain) = (dropped + g.expanded, plain + a.expanded);
+    }
+    assert_eq!(dropped, plain);
+    guide.repair(&snake, &[Cell::new(0, 0)]).unwrap();
+    let mut guided = 0;
+    for &(from, to) in &pairs {
+        let again = jps
+            .build_path8_guided(&guide, &snake, from, to, mobility)
+            .unwrap();
+        let reference = jps
+            .build_path8_guided(&fresh, &snake, from, to, mobility)
+            .unwrap();
+        assert_eq!(again, reference);
+        guided += again.expanded;
+    }
+    assert!(guided < plain, "guided {guided}, unguided {plain}");
     // A grid with no open cell gets no landmark.
     let walls = Grid::filled(8, 8, TileKind::K3).unwrap();
     let empty = Landmarks::new(&walls, mobility, Connectivity::Four, 4).unwrap();

@@ -3,7 +3,7 @@
 //! [`PathingSettings::landmarks`](crate::PathingSettings::landmarks)).
 
 use bevy::tasks::{AsyncComputeTaskPool, Task, block_on};
-use tilepath::{Cell, Connectivity, FieldError, Grid, Jps, Landmarks, Mobility};
+use tilepath::{Cell, Connectivity, FieldError, FieldStats, Grid, Jps, Landmarks, Mobility};
 
 use super::job::Job;
 use crate::PathingGrid;
@@ -38,8 +38,8 @@ struct Building {
 impl GuideCache {
     /// Brings the kept guides in step with the grid, and takes the guides whose build
     /// finished (repaired with the edits made meanwhile); forgets them all when the
-    /// grid was replaced or the setting changed. Returns the work done (the cells of
-    /// every guide's table, rewritten after an edit).
+    /// grid was replaced or the setting changed. Returns the work done (the distances
+    /// the repairs dropped and set).
     pub(crate) fn maintain(&mut self, grid: &PathingGrid, count: usize) -> u64 {
         let changes = grid.changes_since(self.cursor);
         self.cursor = grid.change_cursor();
@@ -54,13 +54,16 @@ impl GuideCache {
             }
             Changes::Cells(cells) => cells,
         };
-        let table = grid.grid().len() as u64;
         let mut work = 0;
+        // A repair's work: the distances it dropped and set.
+        let cost = |s: FieldStats| (s.cells_invalidated + s.cells_updated) as u64;
         if !cells.is_empty() {
             // A guide that cannot be repaired is dropped and built again on use.
-            self.guides
-                .retain_mut(|g| g.repair(grid.grid(), cells).is_ok());
-            work += self.guides.len() as u64 * table;
+            self.guides.retain_mut(|g| {
+                g.repair(grid.grid(), cells)
+                    .map(|s| work += cost(s))
+                    .is_ok()
+            });
             // A build that would have more edits to catch up on than the change log
             // keeps starts again from the grid as it is (dropping its task cancels it).
             let most = (grid.grid().len() / 16).max(1024);
@@ -77,13 +80,10 @@ impl GuideCache {
             }
             let b = self.building.swap_remove(i);
             match block_on(b.task).and_then(|mut guide| {
-                guide.repair(grid.grid(), &b.changed)?;
+                work += cost(guide.repair(grid.grid(), &b.changed)?);
                 Ok(guide)
             }) {
-                Ok(guide) => {
-                    work += table;
-                    self.guides.push(guide);
-                }
+                Ok(guide) => self.guides.push(guide),
                 Err(_) => self.failed.push((b.mobility, b.connectivity)),
             }
         }

@@ -561,7 +561,7 @@ pub(super) fn codes_of(
     }
 }
 
-pub(super) fn add(total: &mut FieldStats, s: FieldStats) {
+pub(crate) fn add(total: &mut FieldStats, s: FieldStats) {
     total.goals_used += s.goals_used;
     total.goals_ignored += s.goals_ignored;
     total.cells_updated += s.cells_updated;

@@ -1,7 +1,8 @@
 //! Landmarks: exact distances from a few far-apart cells, which bound the distance
 //! between any two cells far more tightly than the octile estimate on maps of rooms.
 
-use crate::{Cell, Connectivity, DistanceField, FieldError, Grid, Mobility};
+use crate::field::add;
+use crate::{Cell, Connectivity, DistanceField, FieldError, FieldStats, Grid, Mobility};
 
 /// A cell's distance to a landmark that it does not have (blocked, or not reached).
 const NONE: u32 = u32::MAX;
@@ -155,29 +156,34 @@ impl Landmarks {
     /// Brings the guide up to date after the cells in `changed` changed kind (in any
     /// number of edits since the last build or repair): afterwards it equals a guide
     /// built on `grid` with the same landmarks. A landmark walled in keeps its place
-    /// (it then bounds nothing). A grid of another size is refused.
+    /// (it then bounds nothing). Returns what the landmarks' field repairs did, added
+    /// up. A grid of another size is refused.
     ///
     /// # Errors
     /// The errors of [`DistanceField::repair`] ([`FieldError::GridMismatch`] for a
     /// grid of another size, [`FieldError::DistanceOverflow`]); the guide then guides
     /// nothing until a repair succeeds.
-    pub fn repair(&mut self, grid: &Grid, changed: &[Cell]) -> Result<(), FieldError> {
+    pub fn repair(&mut self, grid: &Grid, changed: &[Cell]) -> Result<FieldStats, FieldError> {
         let (w, h) = self.size;
-        let fits = (grid.width(), grid.height()) == self.size
-            && self.table.len() == w as usize * h as usize * self.fields.len();
+        // After a failed repair the table is gone: rewritten whole once one succeeds.
+        let whole = self.table.len() != w as usize * h as usize * self.fields.len();
+        let mut stats = FieldStats::default();
         for j in 0..self.fields.len() {
-            if let Err(e) = self.fields[j].repair(grid, changed) {
-                self.table.clear();
-                return Err(e);
+            match self.fields[j].repair(grid, changed) {
+                Ok(s) => add(&mut stats, s),
+                Err(e) => {
+                    self.table.clear();
+                    return Err(e);
+                }
             }
-            if fits && let Some((y0, y1)) = self.fields[j].changed_rows() {
+            if !whole && let Some((y0, y1)) = self.fields[j].changed_rows() {
                 self.refresh_rows(j, y0.max(0) as u32, (y1.max(0) as u32).min(h - 1));
             }
         }
-        if !fits {
-            self.table.clear();
+        if whole {
+            self.refresh();
         }
-        Ok(())
+        Ok(stats)
     }
 
     /// The landmark cells.
