@@ -70,7 +70,9 @@ pub(crate) trait Neighborhood: 'static {
     /// code `skip`, with its search code and its unscaled heuristic
     /// ([`distance`](Self::distance) to `goal`, in the [`frame`](Self::frame)),
     /// computed only if the visitor asks. `d` is the cell's own distance to `goal`,
-    /// which a neighbourhood may step from.
+    /// which a neighbourhood may step from. A neighbourhood may also visit the
+    /// neighbour in `skip` (the cell this one was reached from): every visitor turns
+    /// it away, as reached more cheaply ([`Visit::visit`]).
     ///
     /// # Safety
     /// As [`Window::visit_square`]: `slot` is the slot of local cell `(lx, ly)`,
@@ -246,9 +248,12 @@ impl<const L: u8> Neighborhood for Hex<L> {
         ly: u32,
         goal: (i64, i64),
         d: u64,
-        skip: u8,
+        _skip: u8,
         visitor: &mut V,
     ) {
+        // The way back is left to the visitor, which tests every neighbour's node before
+        // reading its cost: a test a step for `skip` would cost more than the one
+        // neighbour it spares.
         let (x, y) = window.global(lx, ly);
         let odd = hex_odd(Self::LAYOUT, x, y);
         let (q, r) = hex_axial(Self::LAYOUT, x, y);
@@ -260,39 +265,13 @@ impl<const L: u8> Neighborhood for Hex<L> {
         // SAFETY: forwarded from the caller.
         unsafe {
             match Self::LAYOUT {
-                HexLayout::ColumnEven | HexLayout::ColumnOdd if odd => window.visit_hex(
-                    costs,
-                    slot,
-                    (lx, ly),
-                    codes,
-                    true,
-                    from_goal,
-                    d,
-                    skip,
-                    visitor,
-                ),
-                HexLayout::ColumnEven | HexLayout::ColumnOdd => window.visit_hex(
-                    costs,
-                    slot,
-                    (lx, ly),
-                    codes,
-                    false,
-                    from_goal,
-                    d,
-                    skip,
-                    visitor,
-                ),
-                _ => window.visit_hex(
-                    costs,
-                    slot,
-                    (lx, ly),
-                    codes,
-                    odd,
-                    from_goal,
-                    d,
-                    skip,
-                    visitor,
-                ),
+                HexLayout::ColumnEven | HexLayout::ColumnOdd if odd => {
+                    window.visit_hex(costs, slot, (lx, ly), codes, true, from_goal, d, visitor)
+                }
+                HexLayout::ColumnEven | HexLayout::ColumnOdd => {
+                    window.visit_hex(costs, slot, (lx, ly), codes, false, from_goal, d, visitor)
+                }
+                _ => window.visit_hex(costs, slot, (lx, ly), codes, odd, from_goal, d, visitor),
             }
         }
     }

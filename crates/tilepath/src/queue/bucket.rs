@@ -103,7 +103,7 @@ impl<T: Copy> BucketQueue<T> {
     }
 
     /// Queues `value` with `priority` (values above 63 share bucket 63).
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, priority: u32, value: T) {
         let b = priority.min(BUCKETS as u32 - 1) as usize;
         let i = self.pool.insert(value, self.heads[b]);

@@ -48,7 +48,7 @@ impl<E: Copy> EntryPool<E> {
 
     /// Stores `item` linked to `next`, in a recycled node if there is one; returns its
     /// index.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn insert(&mut self, item: E, next: u32) -> u32 {
         self.len += 1;
         let node = Node { item, next };

@@ -342,9 +342,11 @@ impl Window {
 }
 
 impl Window {
-    /// Calls `visitor.visit` for every enterable neighbour of local cell `(lx, ly)`
-    /// (slot `slot`) inside the window reached by its 6 hex steps, except the one in
-    /// code `skip`; no corner rule. The hex lattice's body of
+    /// Calls `visitor.visit_unread` for every neighbour of local cell `(lx, ly)` (slot
+    /// `slot`) inside the window reached by its 6 hex steps; no corner rule. The way
+    /// back is among them: the visitor turns it away (see
+    /// [`Neighborhood::visit_neighbours`](crate::topology::Neighborhood)), with a test it
+    /// makes on every neighbour anyway, before reading its cost. The hex lattice's body of
     /// [`Neighborhood::visit_neighbours`](crate::topology::Neighborhood): `codes` is a
     /// layout's two patterns from [`HEX_CODES`](crate::topology::HEX_CODES) (even,
     /// odd), `odd` the cell's, `(dq, dr)` its axial offset from the goal and `d` its
@@ -362,7 +364,8 @@ impl Window {
     /// (an offset layout's diagonal steps) takes the even offset plus `odd` times the
     /// difference, so a cell's parity is a multiplier, not a branch a search would
     /// mispredict about half the time. Inlined with a constant `codes`, every offset,
-    /// difference and bounds test folds to constants.
+    /// difference and bounds test folds to constants. Cells away from the window's
+    /// edges (most of them) take a copy of the 6 steps without bounds tests.
     ///
     /// # Safety
     /// As [`visit_square`](Self::visit_square).
@@ -378,7 +381,6 @@ impl Window {
         odd: bool,
         (dq, dr): (i64, i64),
         d: u64,
-        skip: u8,
         visitor: &mut V,
     ) {
         let gi = self.grid_index(costs.grid(), lx, ly);
@@ -388,10 +390,15 @@ impl Window {
         // or loses 1 (`down`).
         let up = [u64::from(dq >= 0), u64::from(dr >= 0), u64::from(ds >= 0)];
         let down = [u64::from(dq <= 0), u64::from(dr <= 0), u64::from(ds <= 0)];
+        // Whether all 6 neighbours are inside `[x0, x1) x [y0, y1)`: one test a cell
+        // instead of one a step.
+        let (x0, x1, y0, y1) = (self.x0, self.x1, self.y0, self.y1);
+        let interior = lx.wrapping_sub(x0 + 1) < (x1 - x0).saturating_sub(2)
+            && ly.wrapping_sub(y0 + 1) < (y1 - y0).saturating_sub(2);
         // Unrolled by hand: a loop over the 6 steps stays a loop, with its offsets read
         // from tables; 6 calls on constant codes fold them into constants.
         macro_rules! step {
-            ($k:literal) => {{
+            ($k:literal, $interior:literal) => {{
                 let (sq, sr) = crate::topology::HEX_AXIAL[$k];
                 let cube = [sq, sr, -sq - sr];
                 let grows = |i: usize| match cube[i] {
@@ -401,39 +408,49 @@ impl Window {
                 };
                 // SAFETY: forwarded from the caller.
                 unsafe {
-                    self.hex_step(
+                    self.hex_step::<$interior, C, V>(
                         costs,
                         slot,
                         (lx, ly),
                         gi,
                         [codes[0][$k], codes[1][$k]],
                         odd,
+                        #[inline(always)]
                         || d + grows(0) + grows(1) + grows(2) - 1,
-                        skip,
                         visitor,
                     )
                 }
             }};
         }
-        step!(0);
-        step!(1);
-        step!(2);
-        step!(3);
-        step!(4);
-        step!(5);
+        if interior {
+            step!(0, true);
+            step!(1, true);
+            step!(2, true);
+            step!(3, true);
+            step!(4, true);
+            step!(5, true);
+        } else {
+            step!(0, false);
+            step!(1, false);
+            step!(2, false);
+            step!(3, false);
+            step!(4, false);
+            step!(5, false);
+        }
     }
 
     /// One step of [`visit_hex`](Self::visit_hex): from local cell `(lx, ly)` (slot
     /// `slot`, grid index `gi`) by the code of `codes` that `odd` (0 or 1) picks, if it
-    /// stays inside the window, is not `skip` and enters an open cell (heuristic
-    /// `h`).
+    /// stays inside the window (as it does from an `INTERIOR` cell, untested), to the
+    /// visitor with the cell's cost unread and heuristic `h`.
     ///
     /// # Safety
-    /// As [`visit_square`](Self::visit_square); `gi` is `(lx, ly)`'s grid index.
+    /// As [`visit_square`](Self::visit_square); `gi` is `(lx, ly)`'s grid index; if
+    /// `INTERIOR`, all of `(lx, ly)`'s 8 neighbours are inside the window.
     #[inline(always)]
     #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
     #[expect(clippy::too_many_arguments, reason = "inlined into one loop body")]
-    unsafe fn hex_step<C: EnterCost, V: Visit>(
+    unsafe fn hex_step<const INTERIOR: bool, C: EnterCost, V: Visit>(
         &self,
         costs: &C,
         slot: u32,
@@ -442,7 +459,6 @@ impl Window {
         [even, odd_code]: [u8; 2],
         odd: u8,
         h: impl FnOnce() -> u64,
-        skip: u8,
         visitor: &mut V,
     ) {
         let (ex, ey) = crate::Direction8::from_bits(even).offset();
@@ -462,23 +478,26 @@ impl Window {
         } else {
             ly.wrapping_add(dy as u32).wrapping_sub(self.y0) < self.y1 - self.y0
         };
-        if !(inside_x && inside_y) || code == skip {
+        if !(INTERIOR || inside_x && inside_y) {
             return;
         }
         let w = costs.grid().width() as isize;
         let (even_at, odd_at) = (ex as isize + ey as isize * w, ox as isize + oy as isize * w);
-        // SAFETY: the neighbour is inside `[x0, x1) x [y0, y1)` (tested above), which
-        // `around`/`whole` clip to the grid: its index is below `grid.len()`.
-        let c = unsafe {
-            costs.at_unchecked(gi.wrapping_add_signed(even_at + p as isize * (odd_at - even_at)))
+        let i = gi.wrapping_add_signed(even_at + p as isize * (odd_at - even_at));
+        let stride = self.rows.len as i32;
+        let (even_slot, odd_slot) = (ex + ey * stride, ox + oy * stride);
+        let n = slot.wrapping_add((even_slot + p * (odd_slot - even_slot)) as u32);
+        // SAFETY: a neighbour inside the window, as tested above; its index is then
+        // below `grid.len()` (`around`/`whole` clip the window to the grid).
+        unsafe {
+            visitor.visit_unread(
+                n,
+                code,
+                #[inline(always)]
+                || costs.at_unchecked(i),
+                h,
+            )
         };
-        if c != 0 {
-            let stride = self.rows.len as i32;
-            let (even_slot, odd_slot) = (ex + ey * stride, ox + oy * stride);
-            let n = slot.wrapping_add((even_slot + p * (odd_slot - even_slot)) as u32);
-            // SAFETY: a neighbour inside the window, as tested above.
-            unsafe { visitor.visit(n, code, c, h) };
-        }
     }
 }
 
@@ -514,12 +533,37 @@ impl RowLength {
 pub(crate) trait Visit {
     /// `slot` was reached by a step in direction code `dir` into a cell of cost
     /// `cost` (non-zero) whose unscaled heuristic `h` gives (called only if needed).
+    /// A slot already reached at least as cheaply is turned away (the cell the
+    /// current one was reached from among them).
     ///
     /// # Safety
     /// `slot` is inside the window: implementations index their per-slot scratch
     /// (sized for the window) with it unchecked.
     #[expect(unsafe_code, reason = "bounds proven by the window")]
     unsafe fn visit(&mut self, slot: u32, dir: u8, cost: u8, h: impl FnOnce() -> u64);
+
+    /// [`visit`](Self::visit) for a neighbour whose cost `cost` gives (0: the unit may
+    /// not enter it), read only if needed: a visitor that can turn the slot away
+    /// without it (settled, or reached already as cheaply as any step could reach it)
+    /// does so first.
+    ///
+    /// # Safety
+    /// As [`visit`](Self::visit).
+    #[inline(always)]
+    #[expect(unsafe_code, reason = "bounds proven by the window")]
+    unsafe fn visit_unread(
+        &mut self,
+        slot: u32,
+        dir: u8,
+        cost: impl FnOnce() -> u8,
+        h: impl FnOnce() -> u64,
+    ) {
+        let c = cost();
+        if c != 0 {
+            // SAFETY: as the caller promises.
+            unsafe { self.visit(slot, dir, c, h) };
+        }
+    }
 }
 
 #[cfg(test)]

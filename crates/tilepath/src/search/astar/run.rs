@@ -199,6 +199,31 @@ impl<Q: OpenList, N: Neighborhood> Visit for Relax<'_, Q, N> {
         let h = self.heuristic.scale * h();
         self.open.push(ng + h, slot);
     }
+
+    #[inline(always)]
+    #[expect(unsafe_code, reason = "bounds proven by the window")]
+    unsafe fn visit_unread(
+        &mut self,
+        slot: u32,
+        dir: u8,
+        cost: impl FnOnce() -> u8,
+        h: impl FnOnce() -> u64,
+    ) {
+        // SAFETY: as in `visit`.
+        let node = unsafe { self.nodes.get_unchecked(slot as usize) };
+        // No step costs less than the heuristic's scale (the cheapest cell's cost)
+        // times its weight: a node already reached for at most g plus that keeps its
+        // g whatever this cell costs, and so does a closed one.
+        let least = self.g + self.heuristic.scale * N::weight(dir);
+        if node & CLOSED != 0 || node_g(node) <= least {
+            return;
+        }
+        let cost = cost();
+        if cost != 0 {
+            // SAFETY: as the caller promises.
+            unsafe { self.visit(slot, dir, cost, h) };
+        }
+    }
 }
 
 impl<C: EnterCost> Search<'_, C> {
