@@ -67,6 +67,7 @@ pub(crate) fn run_headless(options: Options) {
     let (mut served, mut max_waiting, mut fields, mut work) = (0_u64, 0_u32, 0_u64, 0_u64);
     // The tick the landmark guides (built in the background) were first ready.
     let mut guided_from = None;
+    let mut guided_pathing = Vec::with_capacity(ticks as usize);
     for tick in 0..ticks {
         let t = Instant::now();
         app.update();
@@ -79,6 +80,9 @@ pub(crate) fn run_headless(options: Options) {
         work += d.expanded;
         if d.guides > 0 && guided_from.is_none() {
             guided_from = Some(tick);
+        }
+        if guided_from.is_some() {
+            guided_pathing.push(d.time.as_secs_f64() * 1e3);
         }
     }
     let report = |name: &str, v: &mut Vec<f64>| {
@@ -107,7 +111,13 @@ pub(crate) fn run_headless(options: Options) {
     );
     if landmarks > 0 {
         match guided_from {
-            Some(tick) => println!("landmark guides ready from tick {tick}"),
+            Some(tick) => {
+                let after = &guided_pathing[..];
+                println!(
+                    "landmark guides ready from tick {tick}; pathing from then on: mean {:.3} ms",
+                    after.iter().sum::<f64>() / after.len().max(1) as f64
+                );
+            }
             None => println!("landmark guides never ready"),
         }
     }
