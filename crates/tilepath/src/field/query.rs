@@ -22,6 +22,23 @@ impl DistanceField {
         (v != BLOCKED && v != UNREACHED).then(|| i64::from(v - 1) - i64::from(self.bias))
     }
 
+    /// [`units`](Self::units) of the cells of grid row `y` the field covers, from its
+    /// first column on (none for a row it does not answer): a row read without a
+    /// lookup a cell.
+    pub(crate) fn row_units(&self, y: i32) -> impl Iterator<Item = Option<i64>> + '_ {
+        let row = y.wrapping_sub(self.origin.y) as u32;
+        let cells = if row < self.answer_rows {
+            let from = (row as usize + 1) * self.stride + 1;
+            &self.values[from..from + self.width as usize]
+        } else {
+            &[]
+        };
+        let bias = i64::from(self.bias);
+        cells
+            .iter()
+            .map(move |&v| (v != BLOCKED && v != UNREACHED).then(|| i64::from(v - 1) - bias))
+    }
+
     /// Whether a goal is reachable from `cell`.
     #[must_use]
     pub fn is_reachable(&self, cell: Cell) -> bool {

@@ -124,20 +124,25 @@ impl Landmarks {
             field.clear_goals();
             field.add_goal(seed, 0);
             field.compute(grid)?;
-            let scale = guide.scale();
+            let steps = Steps(guide.scale());
             let mut far = (0u32, seed);
-            for (i, c) in all.clone().enumerate() {
-                if !open(c) {
-                    continue;
-                }
-                let d = field.units(c).map_or(NONE, |u| (u / scale) as u32);
-                if pass > 0 {
-                    nearest[i] = nearest[i].min(d);
-                }
-                let key = if pass > 0 { nearest[i] } else { d };
-                // Unreached cells (NONE) first: another component needs a landmark.
-                if key > far.0 && !guide.cells.contains(&c) {
-                    far = (key, c);
+            let w = grid.width() as usize;
+            for y in 0..grid.height() as i32 {
+                let row = field.row_units(y);
+                for ((x, u), near) in row.enumerate().zip(&mut nearest[y as usize * w..]) {
+                    let c = Cell::new(x as i32, y);
+                    if !open(c) {
+                        continue;
+                    }
+                    let d = steps.of(u);
+                    if pass > 0 {
+                        *near = (*near).min(d);
+                    }
+                    let key = if pass > 0 { *near } else { d };
+                    // Unreached cells (NONE) first: another component needs a landmark.
+                    if key > far.0 && !guide.cells.contains(&c) {
+                        far = (key, c);
+                    }
                 }
             }
             if pass > 0 {
@@ -239,14 +244,12 @@ impl Landmarks {
     fn refresh_rows(&mut self, j: usize, y0: u32, y1: u32) {
         let k = self.fields.len();
         let w = self.size.0 as usize;
-        let scale = self.scale();
-        let field = &self.fields[j];
+        let steps = Steps(self.scale());
+        let (field, table) = (&self.fields[j], &mut self.table);
         for y in y0..=y1 {
-            for x in 0..w {
-                let d = field.units(Cell::new(x as i32, y as i32));
-                let i = y as usize * w + x;
-                self.table[i * k + j] =
-                    d.map_or(NONE, |u| u32::try_from(u / scale).unwrap_or(NONE));
+            let row = &mut table[y as usize * w * k..(y as usize + 1) * w * k];
+            for (entry, u) in row.chunks_exact_mut(k).zip(field.row_units(y as i32)) {
+                entry[j] = steps.of(u);
             }
         }
     }
@@ -328,6 +331,22 @@ impl Guide<'_> {
             }
         }
         u64::from(best)
+    }
+}
+
+/// Field units to the table's step units: divided by the mobility's cell cost (1, the
+/// common case, without a division).
+#[derive(Clone, Copy)]
+struct Steps(i64);
+
+impl Steps {
+    /// A distance in step units, or [`NONE`] for none (or one too large).
+    #[inline]
+    fn of(self, units: Option<i64>) -> u32 {
+        units.map_or(NONE, |u| {
+            let s = if self.0 == 1 { u } else { u / self.0 };
+            u32::try_from(s).unwrap_or(NONE)
+        })
     }
 }
 
