@@ -18,8 +18,7 @@ impl DistanceField {
     /// 4-connected fields, `cost * OCTILE_STRAIGHT` for 8-connected ones).
     #[must_use]
     pub fn units(&self, cell: Cell) -> Option<i64> {
-        let v = self.values[self.query_index(cell)?];
-        (v != BLOCKED && v != UNREACHED).then(|| i64::from(v - 1) - i64::from(self.bias))
+        units_of(self.values[self.query_index(cell)?], self.bias)
     }
 
     /// [`units`](Self::units) of the cells of grid row `y` the field covers, from its
@@ -33,10 +32,8 @@ impl DistanceField {
         } else {
             &[]
         };
-        let bias = i64::from(self.bias);
-        cells
-            .iter()
-            .map(move |&v| (v != BLOCKED && v != UNREACHED).then(|| i64::from(v - 1) - bias))
+        let bias = self.bias;
+        cells.iter().map(move |&v| units_of(v, bias))
     }
 
     /// Whether a goal is reachable from `cell`.
@@ -251,4 +248,10 @@ pub fn combined_next_step(fields: &[(&DistanceField, f32)], cell: Cell) -> Optio
         Some(h) if s >= h => None,
         _ => Some(d),
     }
+}
+
+/// [`DistanceField::units`] of a stored value, for a field of bias `bias`.
+#[inline(always)]
+fn units_of(v: u32, bias: u32) -> Option<i64> {
+    (v != BLOCKED && v != UNREACHED).then(|| i64::from(v - 1) - i64::from(bias))
 }
