@@ -10,7 +10,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
-use tilepath::{AStar, Cell, Components, Grid, Mobility, TileKind};
+use tilepath::{AStar, Cell, Components, Grid, Mobility, PathQuery, TileKind};
 use tilepath_testkit::load_movingai;
 
 const SIDE: u32 = 4096;
@@ -63,7 +63,7 @@ fn components(c: &mut Criterion) {
             b.iter(|| {
                 black_box(
                     astar
-                        .build_path8_in(&parts, &grid, a, far, mobility)
+                        .find8(&grid, PathQuery::new(a, far, mobility).within(&parts))
                         .unwrap(),
                 )
             });

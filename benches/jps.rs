@@ -27,7 +27,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::RngExt;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
-use tilepath::{AStar, Cell, Connectivity, Grid, Jps, Landmarks, Mobility, TileKind};
+use tilepath::{AStar, Cell, Connectivity, Grid, Jps, Landmarks, Mobility, PathQuery, TileKind};
 use tilepath_testkit::MOVING_AI_MAPS;
 
 const MOBILITY: Mobility = Mobility::FLOOR_ONLY;
@@ -55,7 +55,7 @@ fn compare(
         let a = astar.build_path8(grid, s, g, MOBILITY).unwrap();
         let j = jps.build_path8(grid, s, g, MOBILITY).unwrap();
         let l = jps
-            .build_path8_guided(&guide, grid, s, g, MOBILITY)
+            .find8(grid, PathQuery::new(s, g, MOBILITY).guided(&guide))
             .unwrap();
         for (name, r) in [("JPS", &j), ("guided JPS", &l)] {
             assert!(
@@ -77,7 +77,7 @@ fn compare(
     });
     let (l_us, l_mean) = median_us(queries, runs, |s, g| {
         let r = jps
-            .build_path8_guided(&guide, grid, s, g, MOBILITY)
+            .find8(grid, PathQuery::new(s, g, MOBILITY).guided(&guide))
             .unwrap();
         black_box(r.route.cost);
     });
@@ -113,7 +113,7 @@ fn compare(
         b.iter(|| {
             for &(s, t) in queries {
                 let r = jps
-                    .build_path8_guided(&guide, grid, s, t, MOBILITY)
+                    .find8(grid, PathQuery::new(s, t, MOBILITY).guided(&guide))
                     .unwrap();
                 black_box(r.route.cost);
             }

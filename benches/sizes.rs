@@ -15,7 +15,7 @@ use support::median_us;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
-use tilepath::{AStar, Cell, Clearance, Grid, Mobility};
+use tilepath::{AStar, Cell, Clearance, Grid, Mobility, PathQuery};
 use tilepath_testkit::MOVING_AI_MAPS;
 
 const SIZES: [u8; 3] = [1, 2, 3];
@@ -32,11 +32,11 @@ fn search(
 ) -> (bool, u32) {
     let r = if eight {
         astar
-            .build_path8_sized(foot, grid, q.0, q.1, m)
+            .find8(grid, PathQuery::new(q.0, q.1, m).sized(foot))
             .map(|r| r.map_path(|_| ()))
     } else {
         astar
-            .build_path_sized(foot, grid, q.0, q.1, m)
+            .find(grid, PathQuery::new(q.0, q.1, m).sized(foot))
             .map(|r| r.map_path(|_| ()))
     };
     let r = r.unwrap();

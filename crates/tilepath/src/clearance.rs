@@ -127,8 +127,8 @@ impl Clearance {
         size > 0 && self.get(cell) >= size.min(MAX_UNIT_SIZE)
     }
 
-    /// A unit of side `size` moving on this clearance, for the solvers' `*_sized`
-    /// queries.
+    /// A unit of side `size` moving on this clearance, for queries
+    /// [`sized`](crate::PathQuery::sized) by it.
     #[must_use]
     pub const fn footprint(&self, size: u8) -> Footprint<'_> {
         Footprint::new(self, size)

@@ -7,8 +7,8 @@ use crate::search::bit_rows::open_anf;
 use crate::search::bit_rows::{EVEN, open_cells};
 use crate::{Cell, Clearance, Grid, MAX_UNIT_SIZE, Mobility, PathError};
 
-/// A square unit bigger than one cell, for the solvers' `*_sized` queries: its side
-/// and the [`Clearance`] of its mobility, which says where it fits.
+/// A square unit bigger than one cell, for queries [`sized`](crate::PathQuery::sized)
+/// by it: its side and the [`Clearance`] of its mobility, which says where it fits.
 ///
 /// A unit of size `n` standing at cell `(x, y)` covers the `n x n` cells `x..x + n` by
 /// `y..y + n`: its cell (the *anchor*, the one its paths are made of) is the footprint's
@@ -30,7 +30,7 @@ use crate::{Cell, Clearance, Grid, MAX_UNIT_SIZE, Mobility, PathError};
 /// Size 1 is the plain one-cell query (the same answers, at the same speed).
 ///
 /// ```
-/// use tilepath::{AStar, Cell, Clearance, Grid, Mobility, TileKind};
+/// use tilepath::{AStar, Cell, Clearance, Grid, Mobility, PathQuery, TileKind};
 /// // A 1-wide gap in the middle wall, a 2-wide one at the top.
 /// let grid = Grid::from_ascii(
 ///     "......\n......\n##.#..\n......\n......",
@@ -40,7 +40,7 @@ use crate::{Cell, Clearance, Grid, MAX_UNIT_SIZE, Mobility, PathError};
 /// let mut astar = AStar::new();
 /// let (from, to) = (Cell::new(0, 0), Cell::new(0, 3));
 /// let small = astar.build_path(&grid, from, to, Mobility::FLOOR_ONLY)?;
-/// let big = astar.build_path_sized(clear.footprint(2), &grid, from, to, Mobility::FLOOR_ONLY)?;
+/// let big = astar.find(&grid, PathQuery::new(from, to, Mobility::FLOOR_ONLY).sized(clear.footprint(2)))?;
 /// assert_eq!((small.path.len(), big.path.len()), (7, 11)); // the 2x2 unit takes the wide gap
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

@@ -35,14 +35,14 @@ pub use path::{GridPath, GridPath8, MAX_STEPS};
 pub use search::astar::{AStar, UNREACHABLE_EXPANSIONS};
 pub use search::greedy::Greedy;
 pub use search::jps::{Jps, Landmarks};
-pub use search::{PathError, PathResult, Route};
+pub use search::{PathError, PathQuery, PathResult, Route};
 
 /// The names most programs need: `use tilepath::prelude::*;`.
 pub mod prelude {
     pub use crate::{
         AStar, Cell, Components, Connectivity, Direction, Direction8, DistanceField, Greedy, Grid,
-        GridPath, GridPath8, HexLayout, Jps, Mobility, NextHopTable, PathError, PathResult, Region,
-        TileKind,
+        GridPath, GridPath8, HexLayout, Jps, Mobility, NextHopTable, PathError, PathQuery,
+        PathResult, Region, TileKind,
     };
 }
 

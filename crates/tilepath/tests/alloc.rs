@@ -2,7 +2,7 @@
 //! that lets the reusable scratch grow to the workload, 10,000 more queries (other
 //! pairs, same maps) allocate nothing, for each solver.
 
-use tilepath::{AStar, Cell, Greedy, Grid, Mobility};
+use tilepath::{AStar, Cell, Greedy, Grid, Mobility, PathQuery};
 use tilepath_testkit::*;
 
 #[global_allocator]
@@ -150,23 +150,40 @@ fn sized_queries_allocate_nothing_with_mixed_sizes() {
         };
     let mut astar = AStar::new();
     sized(3000, "A* 4, sizes 1-4", &mut |f, g, l, a, b| {
-        astar.build_path_sized(f, g, a, b, l).unwrap().cost
+        astar
+            .find(g, PathQuery::new(a, b, l).sized(f))
+            .unwrap()
+            .cost
     });
     sized(3000, "A* 8, sizes 1-4", &mut |f, g, l, a, b| {
-        astar.build_path8_sized(f, g, a, b, l).unwrap().cost
+        astar
+            .find8(g, PathQuery::new(a, b, l).sized(f))
+            .unwrap()
+            .cost
     });
     let mut whole = AStar::whole_grid();
     sized(3000, "whole-grid A* 8, sizes 1-4", &mut |f, g, l, a, b| {
-        whole.build_path8_sized(f, g, a, b, l).unwrap().cost
+        whole
+            .find8(g, PathQuery::new(a, b, l).sized(f))
+            .unwrap()
+            .cost
     });
     sized(
         30_000,
         "whole-grid A* 4, sizes 1-4",
-        &mut |f, g, l, a, b| whole.build_path_sized(f, g, a, b, l).unwrap().cost,
+        &mut |f, g, l, a, b| {
+            whole
+                .find(g, PathQuery::new(a, b, l).sized(f))
+                .unwrap()
+                .cost
+        },
     );
     let mut greedy = Greedy::new();
     sized(3000, "greedy, sizes 1-4", &mut |f, g, l, a, b| {
-        greedy.build_path_sized(f, g, a, b, l).unwrap().cost
+        greedy
+            .find(g, PathQuery::new(a, b, l).sized(f))
+            .unwrap()
+            .cost
     });
 }
 
@@ -333,13 +350,13 @@ fn components_allocate_nothing(
             match hex {
                 Some(layout) => std::hint::black_box(
                     astar
-                        .build_path_hex_in(parts, grid, a, b, mobility, layout)
+                        .find_hex(grid, PathQuery::new(a, b, mobility).within(parts), layout)
                         .unwrap()
                         .cost,
                 ),
                 None => std::hint::black_box(
                     astar
-                        .build_path_in(parts, grid, a, b, mobility)
+                        .find(grid, PathQuery::new(a, b, mobility).within(parts))
                         .unwrap()
                         .cost,
                 ),

@@ -3,7 +3,7 @@
 
 use rand::RngExt;
 use std::collections::VecDeque;
-use tilepath::{Cell, Components, Connectivity, Grid, GridMismatch, Mobility, TileKind};
+use tilepath::{Cell, Components, Connectivity, Grid, GridMismatch, Mobility, PathQuery, TileKind};
 use tilepath_testkit::*;
 
 /// Reference: a component number per open cell (8-connected without corner cutting,
@@ -206,8 +206,12 @@ fn searches_given_components_stop_early_only_for_goals_out_of_reach() {
             if a == b {
                 continue; // already there, whatever the cell
             }
-            let four = with.build_path_in(&parts, &grid, a, b, mobility).unwrap();
-            let eight = with.build_path8_in(&parts, &grid, a, b, mobility).unwrap();
+            let four = with
+                .find(&grid, PathQuery::new(a, b, mobility).within(&parts))
+                .unwrap();
+            let eight = with
+                .find8(&grid, PathQuery::new(a, b, mobility).within(&parts))
+                .unwrap();
             if parts.is_reachable(a, b) {
                 assert_eq!(four, plain.build_path(&grid, a, b, mobility).unwrap());
                 assert_eq!(eight, plain.build_path8(&grid, a, b, mobility).unwrap());
@@ -251,8 +255,12 @@ fn jump_point_searches_given_components_stop_early_only_for_goals_out_of_reach()
         for mobility in [Mobility::FLOOR_ONLY, Mobility::new([1, 2, 0, 0])] {
             let parts = Components::new(&grid, mobility);
             let (a, b) = (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid));
-            let four = with.build_path_in(&parts, &grid, a, b, mobility).unwrap();
-            let eight = with.build_path8_in(&parts, &grid, a, b, mobility).unwrap();
+            let four = with
+                .find(&grid, PathQuery::new(a, b, mobility).within(&parts))
+                .unwrap();
+            let eight = with
+                .find8(&grid, PathQuery::new(a, b, mobility).within(&parts))
+                .unwrap();
             if parts.is_reachable(a, b) {
                 assert_eq!(
                     four.route,
@@ -387,21 +395,35 @@ fn sized_searches_given_components_stop_early_only_for_goals_out_of_reach() {
                 continue;
             }
             let four = with
-                .build_path_sized_in(&parts, foot, &grid, a, b, mobility)
+                .find(
+                    &grid,
+                    PathQuery::new(a, b, mobility).sized(foot).within(&parts),
+                )
                 .unwrap();
             let eight = with
-                .build_path8_sized_in(&parts, foot, &grid, a, b, mobility)
+                .find8(
+                    &grid,
+                    PathQuery::new(a, b, mobility).sized(foot).within(&parts),
+                )
                 .unwrap();
             let jumps = jps
-                .build_path8_sized_in(&parts, foot, &grid, a, b, mobility)
+                .find8(
+                    &grid,
+                    PathQuery::new(a, b, mobility).sized(foot).within(&parts),
+                )
                 .unwrap();
-            let want4 = plain.build_path_sized(foot, &grid, a, b, mobility).unwrap();
+            let want4 = plain
+                .find(&grid, PathQuery::new(a, b, mobility).sized(foot))
+                .unwrap();
             let want8 = plain
-                .build_path8_sized(foot, &grid, a, b, mobility)
+                .find8(&grid, PathQuery::new(a, b, mobility).sized(foot))
                 .unwrap();
             // Components of another size: the plain answer.
             let unused = with
-                .build_path8_sized_in(&other, foot, &grid, a, b, mobility)
+                .find8(
+                    &grid,
+                    PathQuery::new(a, b, mobility).sized(foot).within(&other),
+                )
                 .unwrap();
             assert_eq!(unused, want8);
             if parts.is_reachable(a, b) {

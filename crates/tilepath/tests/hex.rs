@@ -4,7 +4,7 @@
 
 use rand::RngExt;
 use rand::rngs::StdRng;
-use tilepath::{AStar, Cell, Connectivity, Direction8, Grid, HexLayout, Mobility};
+use tilepath::{AStar, Cell, Connectivity, Direction8, Grid, HexLayout, Mobility, PathQuery};
 use tilepath_testkit::*;
 
 const GRIDS: u64 = 600;
@@ -423,7 +423,11 @@ fn hex_components_bound_unreachable_searches() {
                 .build_path_hex(&grid, from, to, mobility, layout)
                 .unwrap();
             let r = astar
-                .build_path_hex_in(&parts, &grid, from, to, mobility, layout)
+                .find_hex(
+                    &grid,
+                    PathQuery::new(from, to, mobility).within(&parts),
+                    layout,
+                )
                 .unwrap();
             if parts.is_reachable(from, to) {
                 assert_eq!(r, plain);
@@ -434,11 +438,19 @@ fn hex_components_bound_unreachable_searches() {
             }
             // Square components are not used for hex queries: the plain answer.
             let s = astar
-                .build_path_hex_in(&square, &grid, from, to, mobility, layout)
+                .find_hex(
+                    &grid,
+                    PathQuery::new(from, to, mobility).within(&square),
+                    layout,
+                )
                 .unwrap();
             assert_eq!(s, plain);
             let j = jps
-                .build_path_hex_in(&parts, &grid, from, to, mobility, layout)
+                .find_hex(
+                    &grid,
+                    PathQuery::new(from, to, mobility).within(&parts),
+                    layout,
+                )
                 .unwrap();
             assert_eq!(j, r);
             assert_eq!(

@@ -5,7 +5,9 @@
 
 use rand::RngExt;
 use rand::rngs::StdRng;
-use tilepath::{AStar, Cell, Connectivity, Direction8, Grid, GridPath8, Jps, Landmarks, Mobility};
+use tilepath::{
+    AStar, Cell, Connectivity, Direction8, Grid, GridPath8, Jps, Landmarks, Mobility, PathQuery,
+};
 use tilepath::{PathResult, TileKind};
 use tilepath_testkit::*;
 
@@ -109,27 +111,27 @@ fn guided_search_matches_astar_and_reference_dijkstra_through_edits() {
                 let what = format!("seed {seed} {from}->{to} eight {eight} {mobility:?}");
                 if eight {
                     let j = whole
-                        .build_path8_guided(guide, &grid, from, to, mobility)
+                        .find8(&grid, PathQuery::new(from, to, mobility).guided(guide))
                         .unwrap();
                     let a = astar.build_path8(&grid, from, to, mobility).unwrap();
                     check_optimal(&grid, mobility, from, to, true, &all, &j);
                     same_answer(&what, true, to, &j, &a);
                     partial += usize::from(j.partial);
                     let j = windowed
-                        .build_path8_guided(guide, &grid, from, to, mobility)
+                        .find8(&grid, PathQuery::new(from, to, mobility).guided(guide))
                         .unwrap();
                     let a = astar_window.build_path8(&grid, from, to, mobility).unwrap();
                     check_optimal(&grid, mobility, from, to, true, &win, &j);
                     same_answer(&what, true, to, &j, &a);
                 } else {
                     let j = whole
-                        .build_path_guided(guide, &grid, from, to, mobility)
+                        .find(&grid, PathQuery::new(from, to, mobility).guided(guide))
                         .unwrap();
                     let a = astar.build_path(&grid, from, to, mobility).unwrap();
                     check_optimal(&grid, mobility, from, to, false, &all, &j);
                     same_answer(&what, false, to, &j, &a);
                     let j = windowed
-                        .build_path_guided(guide, &grid, from, to, mobility)
+                        .find(&grid, PathQuery::new(from, to, mobility).guided(guide))
                         .unwrap();
                     let a = astar_window.build_path(&grid, from, to, mobility).unwrap();
                     check_optimal(&grid, mobility, from, to, false, &win, &j);
@@ -160,7 +162,10 @@ fn check_map(map: &str, stride: usize) -> usize {
     let mut checked = 0;
     for s in load_scenarios(map).iter().step_by(stride) {
         let r = jps
-            .build_path8_guided(&guide, &grid, s.start, s.goal, mobility)
+            .find8(
+                &grid,
+                PathQuery::new(s.start, s.goal, mobility).guided(&guide),
+            )
             .unwrap();
         if s.optimal == 0.0 && s.start != s.goal {
             assert!(!r.route.reaches_goal, "{map}: {} -> {}", s.start, s.goal);
@@ -219,11 +224,11 @@ fn guided_queries_allocate_nothing() {
         for &(from, to) in &queries {
             let [four, eight] = &guides;
             sink += jps
-                .build_path_guided(four, &grid, from, to, mobility)
+                .find(&grid, PathQuery::new(from, to, mobility).guided(four))
                 .unwrap()
                 .cost;
             sink += jps
-                .build_path8_guided(eight, &grid, from, to, mobility)
+                .find8(&grid, PathQuery::new(from, to, mobility).guided(eight))
                 .unwrap()
                 .cost;
         }
@@ -249,12 +254,12 @@ fn a_guide_that_does_not_fit_never_panics() {
         // Another grid size, another mobility, another connectivity: ignored.
         let (from, to) = (random_cell(&mut rng, &other), random_cell(&mut rng, &other));
         let g = jps
-            .build_path8_guided(&guide, &other, from, to, mobility)
+            .find8(&other, PathQuery::new(from, to, mobility).guided(&guide))
             .unwrap();
         let a = astar.build_path8(&other, from, to, mobility).unwrap();
         assert!(close(g.route.cost, a.route.cost));
         let m = Mobility::new([1, 1, 0, 0]);
-        let g = jps.build_path8_guided(&guide, &grid, from, to, m);
+        let g = jps.find8(&grid, PathQuery::new(from, to, m).guided(&guide));
         assert_eq!(
             g.map(|r| r.route.cost).ok(),
             astar
@@ -262,7 +267,7 @@ fn a_guide_that_does_not_fit_never_panics() {
                 .map(|r| r.route.cost)
                 .ok()
         );
-        let g = jps.build_path_guided(&guide, &grid, from, to, mobility);
+        let g = jps.find(&grid, PathQuery::new(from, to, mobility).guided(&guide));
         assert_eq!(
             g.map(|r| r.route.cost).ok(),
             astar
@@ -274,7 +279,7 @@ fn a_guide_that_does_not_fit_never_panics() {
         edit(&mut rng, &mut grid);
         let (from, to) = (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid));
         let g = jps
-            .build_path8_guided(&guide, &grid, from, to, mobility)
+            .find8(&grid, PathQuery::new(from, to, mobility).guided(&guide))
             .unwrap();
         check_result::<GridPath8, Direction8>(&grid, mobility, from, to, &g);
     }
@@ -295,7 +300,7 @@ fn a_guide_that_does_not_fit_never_panics() {
     for _ in 0..100 {
         let (from, to) = (random_cell(&mut rng, &snake), random_cell(&mut rng, &snake));
         let g = jps
-            .build_path8_guided(&stale, &snake, from, to, mobility)
+            .find8(&snake, PathQuery::new(from, to, mobility).guided(&stale))
             .unwrap();
         check_result::<GridPath8, Direction8>(&snake, mobility, from, to, &g);
     }
@@ -311,7 +316,7 @@ fn a_guide_that_does_not_fit_never_panics() {
     let (mut dropped, mut plain) = (0, 0);
     for &(from, to) in &pairs {
         let g = jps
-            .build_path8_guided(&guide, &snake, from, to, mobility)
+            .find8(&snake, PathQuery::new(from, to, mobility).guided(&guide))
             .unwrap();
         let a = jps.build_path8(&snake, from, to, mobility).unwrap();
         assert_eq!(g, a);
@@ -322,10 +327,10 @@ fn a_guide_that_does_not_fit_never_panics() {
     let mut guided = 0;
     for &(from, to) in &pairs {
         let again = jps
-            .build_path8_guided(&guide, &snake, from, to, mobility)
+            .find8(&snake, PathQuery::new(from, to, mobility).guided(&guide))
             .unwrap();
         let reference = jps
-            .build_path8_guided(&fresh, &snake, from, to, mobility)
+            .find8(&snake, PathQuery::new(from, to, mobility).guided(&fresh))
             .unwrap();
         assert_eq!(again, reference);
         guided += again.expanded;

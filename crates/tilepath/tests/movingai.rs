@@ -5,7 +5,7 @@
 //! least 300 per 512x512 map; `cargo test -p tilepath --test movingai -- --ignored`
 //! checks all ~17,000.
 
-use tilepath::{AStar, Cell, Clearance, GridPath8, Jps, Mobility};
+use tilepath::{AStar, Cell, Clearance, GridPath8, Jps, Mobility, PathQuery};
 use tilepath_testkit::*;
 
 const DRAGON_AGE: [&str; 3] = ["arena.map", "den312d.map", "lak303d.map"];
@@ -81,11 +81,11 @@ fn bigger_units_on_every_map_match_a_reference() {
                 let foot = clear.footprint(size);
                 let q = (s.start, s.goal);
                 let r = astar
-                    .build_path8_sized(foot, &grid, s.start, s.goal, mobility)
+                    .find8(&grid, PathQuery::new(s.start, s.goal, mobility).sized(foot))
                     .unwrap();
                 check_optimal_sized(&grid, mobility, size, q, true, &reference, &r);
                 let j = jps
-                    .build_path8_sized(foot, &grid, s.start, s.goal, mobility)
+                    .find8(&grid, PathQuery::new(s.start, s.goal, mobility).sized(foot))
                     .unwrap();
                 check_optimal_sized(&grid, mobility, size, q, true, &reference, &j);
                 checked += 1;

@@ -4,7 +4,8 @@
 
 use rand::RngExt;
 use tilepath::{
-    AStar, Cell, Clearance, Greedy, Grid, Jps, MAX_UNIT_SIZE, Mobility, PathError, TileKind,
+    AStar, Cell, Clearance, Greedy, Grid, Jps, MAX_UNIT_SIZE, Mobility, PathError, PathQuery,
+    TileKind,
 };
 use tilepath_testkit::*;
 
@@ -44,36 +45,36 @@ fn sized_searches_match_a_footprint_checking_reference() {
                 let q = (from, to);
                 if eight {
                     let r = astar
-                        .build_path8_sized(foot, &grid, from, to, mobility)
+                        .find8(&grid, PathQuery::new(from, to, mobility).sized(foot))
                         .unwrap();
                     check_optimal_sized(&grid, mobility, size, q, true, &win, &r);
                     let r = whole
-                        .build_path8_sized(foot, &grid, from, to, mobility)
+                        .find8(&grid, PathQuery::new(from, to, mobility).sized(foot))
                         .unwrap();
                     check_optimal_sized(&grid, mobility, size, q, true, &all, &r);
                     let j = jps
-                        .build_path8_sized(foot, &grid, from, to, mobility)
+                        .find8(&grid, PathQuery::new(from, to, mobility).sized(foot))
                         .unwrap();
                     check_optimal_sized(&grid, mobility, size, q, true, &all, &j);
                     reached += usize::from(r.route.reaches_goal);
                     partial += usize::from(!r.route.reaches_goal);
                 } else {
                     let r = astar
-                        .build_path_sized(foot, &grid, from, to, mobility)
+                        .find(&grid, PathQuery::new(from, to, mobility).sized(foot))
                         .unwrap();
                     check_optimal_sized(&grid, mobility, size, q, false, &win, &r);
                     let r = whole
-                        .build_path_sized(foot, &grid, from, to, mobility)
+                        .find(&grid, PathQuery::new(from, to, mobility).sized(foot))
                         .unwrap();
                     check_optimal_sized(&grid, mobility, size, q, false, &all, &r);
                     let j = jps
-                        .build_path_sized(foot, &grid, from, to, mobility)
+                        .find(&grid, PathQuery::new(from, to, mobility).sized(foot))
                         .unwrap();
                     check_optimal_sized(&grid, mobility, size, q, false, &all, &j);
                     // Greedy: a valid path for the footprint; it reaches the goal iff
                     // the goal can be reached within its window.
                     let g = greedy
-                        .build_path_sized(foot, &grid, from, to, mobility)
+                        .find(&grid, PathQuery::new(from, to, mobility).sized(foot))
                         .unwrap();
                     check_result_sized(&grid, mobility, size, from, to, &g);
                     let reachable = grid.index_of(to).and_then(|i| win[i]).is_some();
@@ -112,7 +113,10 @@ fn a_big_unit_takes_only_the_corridors_it_fits() {
     let clear = Clearance::new(&grid, Mobility::FLOOR_ONLY);
     let mut astar = AStar::new();
     let (from, to) = (Cell::new(4, 0), Cell::new(4, 5));
-    let one = astar.build_path_sized(clear.footprint(1), &grid, from, to, Mobility::FLOOR_ONLY);
+    let one = astar.find(
+        &grid,
+        PathQuery::new(from, to, Mobility::FLOOR_ONLY).sized(clear.footprint(1)),
+    );
     assert_eq!(
         one.unwrap().path.len(),
         5,
@@ -121,7 +125,10 @@ fn a_big_unit_takes_only_the_corridors_it_fits() {
     // A 2x2 unit cannot pass the wall at all: a partial path to the closest cell its
     // footprint can occupy, right below the gap.
     let two = astar
-        .build_path_sized(clear.footprint(2), &grid, from, to, Mobility::FLOOR_ONLY)
+        .find(
+            &grid,
+            PathQuery::new(from, to, Mobility::FLOOR_ONLY).sized(clear.footprint(2)),
+        )
         .unwrap();
     assert!(two.partial && !two.route.reaches_goal);
     assert_eq!(two.end, Cell::new(4, 1));
@@ -159,34 +166,41 @@ fn bad_sizes_are_errors() {
     ] {
         assert_eq!(
             astar
-                .build_path_sized(foot, &grid, from, to, m)
+                .find(&grid, PathQuery::new(from, to, m).sized(foot))
                 .unwrap_err(),
             want
         );
         assert_eq!(
             astar
-                .build_path8_sized(foot, &grid, from, to, m)
+                .find8(&grid, PathQuery::new(from, to, m).sized(foot))
                 .unwrap_err(),
             want
         );
         assert_eq!(
             greedy
-                .build_path_sized(foot, &grid, from, to, m)
+                .find(&grid, PathQuery::new(from, to, m).sized(foot))
                 .unwrap_err(),
             want
         );
         assert_eq!(
-            jps.build_path8_sized(foot, &grid, from, to, m).unwrap_err(),
+            jps.find8(&grid, PathQuery::new(from, to, m).sized(foot))
+                .unwrap_err(),
             want
         );
         assert!(!want.to_string().is_empty());
     }
     // A start outside the grid is still the start's error.
-    let err = astar.build_path_sized(clear.footprint(2), &grid, Cell::new(9, 0), to, m);
+    let err = astar.find(
+        &grid,
+        PathQuery::new(Cell::new(9, 0), to, m).sized(clear.footprint(2)),
+    );
     assert!(matches!(err, Err(PathError::StartOutOfBounds { .. })));
     // A 4x4 unit fits this 6x4 grid only along its bottom row.
     let r = astar
-        .build_path_sized(clear.footprint(4), &grid, from, Cell::new(2, 3), m)
+        .find(
+            &grid,
+            PathQuery::new(from, Cell::new(2, 3), m).sized(clear.footprint(4)),
+        )
         .unwrap();
     assert!(r.partial);
     assert_eq!(r.end, Cell::new(2, 0));
@@ -204,12 +218,18 @@ fn a_unit_walled_over_walks_out() {
         let (from, to) = (Cell::new(4, 4), Cell::new(8, 8));
         let end = if eight {
             AStar::new()
-                .build_path8_sized(foot, &grid, from, to, Mobility::FLOOR_ONLY)
+                .find8(
+                    &grid,
+                    PathQuery::new(from, to, Mobility::FLOOR_ONLY).sized(foot),
+                )
                 .unwrap()
                 .end
         } else {
             AStar::new()
-                .build_path_sized(foot, &grid, from, to, Mobility::FLOOR_ONLY)
+                .find(
+                    &grid,
+                    PathQuery::new(from, to, Mobility::FLOOR_ONLY).sized(foot),
+                )
                 .unwrap()
                 .end
         };
@@ -265,12 +285,9 @@ fn grid_steps_follow_the_footprint_rule() {
     let clear = Clearance::new(&grid, Mobility::FLOOR_ONLY);
     let from = Cell::new(4, 4);
     let r = AStar::new()
-        .build_path8_sized(
-            clear.footprint(3),
+        .find8(
             &grid,
-            from,
-            Cell::new(8, 8),
-            Mobility::FLOOR_ONLY,
+            PathQuery::new(from, Cell::new(8, 8), Mobility::FLOOR_ONLY).sized(clear.footprint(3)),
         )
         .unwrap();
     let mut at = from;

@@ -18,7 +18,7 @@
 use tilepath::UNREACHABLE_EXPANSIONS;
 use tilepath::{
     AStar, Cell, Clearance, Components, Connectivity, Footprint, Greedy, Grid, GridPath8, Jps,
-    Landmarks, PathResult,
+    Landmarks, PathQuery, PathResult,
 };
 
 use super::fields::FieldCache;
@@ -97,22 +97,20 @@ pub(crate) fn solve_job(
     let mut found = None;
     if job.start.manhattan(job.goal) <= window {
         let greedy = job.mode == SearchMode::Greedy;
+        let mut query = PathQuery::new(job.start, job.goal, job.mobility);
+        query.footprint = foot;
         let r = if greedy && job.connectivity == Connectivity::Four {
             s.greedy.set_max_expansions(job.max_expansions);
-            match foot {
-                None => s.greedy.build_path(grid, job.start, job.goal, job.mobility),
-                Some(f) => s
-                    .greedy
-                    .build_path_sized(f, grid, job.start, job.goal, job.mobility),
-            }
-            .map(|r| r.map_path(GridPath8::from))
+            s.greedy
+                .find(grid, query)
+                .map(|r| r.map_path(GridPath8::from))
         } else if greedy && let Connectivity::Hex(layout) = job.connectivity {
             s.greedy.set_max_expansions(job.max_expansions);
-            s.greedy
-                .build_path_hex(grid, job.start, job.goal, job.mobility, layout)
+            s.greedy.find_hex(grid, query, layout)
         } else {
+            // The planner refuses sized units on hex maps.
             s.window.set_max_expansions(job.max_expansions);
-            search(&mut s.window, grid, job, foot)
+            s.window.find_with(grid, query, job.connectivity)
         };
         // Only an unusable start fails, and the planner checked it.
         if let Ok(r) = r {
@@ -176,30 +174,9 @@ pub(crate) fn solve_job(
     };
 }
 
-fn search(
-    solver: &mut AStar,
-    grid: &Grid,
-    job: &Job,
-    foot: Option<Footprint<'_>>,
-) -> Result<PathResult<GridPath8>, tilepath::PathError> {
-    let (from, to, m) = (job.start, job.goal, job.mobility);
-    match (job.connectivity, foot) {
-        // The planner refuses sized units on hex maps.
-        (Connectivity::Hex(layout), _) => solver.build_path_hex(grid, from, to, m, layout),
-        (Connectivity::Eight, None) => solver.build_path8(grid, from, to, m),
-        (Connectivity::Eight, Some(f)) => solver.build_path8_sized(f, grid, from, to, m),
-        (Connectivity::Four, None) => solver
-            .build_path(grid, from, to, m)
-            .map(|r| r.map_path(GridPath8::from)),
-        (Connectivity::Four, Some(f)) => solver
-            .build_path_sized(f, grid, from, to, m)
-            .map(|r| r.map_path(GridPath8::from)),
-    }
-}
-
-/// A whole-grid search, bounded when `reach` (the components of the unit's size) says
-/// the goal is out of reach: for a unit bigger than one cell on its footprint,
-/// otherwise guided by `guide`'s landmarks if there are any.
+/// A whole-grid search, bounded when `reach` (the components of the unit's size and
+/// connectivity) says the goal is out of reach: for a unit bigger than one cell on its
+/// footprint, otherwise guided by `guide`'s landmarks if there are any.
 fn search_whole(
     solver: &mut Jps,
     (reach, guide): (Option<&Components>, Option<&Landmarks>),
@@ -207,41 +184,7 @@ fn search_whole(
     grid: &Grid,
     job: &Job,
 ) -> Result<PathResult<GridPath8>, tilepath::PathError> {
-    let (from, to, mobility) = (job.start, job.goal, job.mobility);
-    if let Connectivity::Hex(layout) = job.connectivity {
-        // Hex maps keep components of their own connectivity (see `reach`), and have
-        // neither footprints nor landmarks.
-        return match reach {
-            Some(parts) => solver.build_path_hex_in(parts, grid, from, to, mobility, layout),
-            None => solver.build_path_hex(grid, from, to, mobility, layout),
-        };
-    }
-    let eight = job.connectivity == Connectivity::Eight;
-    let r = match (foot, reach, guide) {
-        (Some(f), Some(parts), _) if eight => {
-            return solver.build_path8_sized_in(parts, f, grid, from, to, mobility);
-        }
-        (Some(f), Some(parts), _) => solver.build_path_sized_in(parts, f, grid, from, to, mobility),
-        (Some(f), None, _) if eight => {
-            return solver.build_path8_sized(f, grid, from, to, mobility);
-        }
-        (Some(f), None, _) => solver.build_path_sized(f, grid, from, to, mobility),
-        (None, Some(parts), Some(guide)) if eight => {
-            return solver.build_path8_in_guided(parts, guide, grid, from, to, mobility);
-        }
-        (None, Some(parts), Some(guide)) => {
-            solver.build_path_in_guided(parts, guide, grid, from, to, mobility)
-        }
-        (None, Some(parts), None) if eight => {
-            return solver.build_path8_in(parts, grid, from, to, mobility);
-        }
-        (None, Some(parts), None) => solver.build_path_in(parts, grid, from, to, mobility),
-        (None, None, Some(guide)) if eight => {
-            return solver.build_path8_guided(guide, grid, from, to, mobility);
-        }
-        (None, None, Some(guide)) => solver.build_path_guided(guide, grid, from, to, mobility),
-        (None, None, None) if eight => return solver.build_path8(grid, from, to, mobility),
-        (None, None, None) => solver.build_path(grid, from, to, mobility),
-    };
-    r.map(|r| r.map_path(GridPath8::from))
+    let mut query = PathQuery::new(job.start, job.goal, job.mobility);
+    (query.reach, query.footprint, query.guide) = (reach, foot, guide);
+    solver.find_with(grid, query, job.connectivity)
 }

@@ -6,12 +6,14 @@ pub(crate) mod greedy;
 pub(crate) mod jps;
 pub(crate) mod linked;
 pub(crate) mod nodes;
+pub(crate) mod query;
 pub(crate) mod window;
 
 use crate::cost::CostSum;
 use crate::footprint::EnterCost;
 use crate::{Cell, Direction, Direction8, Grid, GridPath, GridPath8, MAX_STEPS};
 use core::fmt;
+pub use query::PathQuery;
 use window::Window;
 
 /// The answer of a search.
@@ -120,6 +122,12 @@ pub enum PathError {
     /// A sized query's [`Clearance`](crate::Clearance) is of another grid size, or
     /// was built for a mobility that enters other tile kinds than the query's.
     ClearanceMismatch,
+    /// A hex query's unit is bigger than one cell: unit sizes on hex maps are not
+    /// supported yet.
+    HexUnitSize {
+        /// The unit's side.
+        size: u8,
+    },
 }
 
 impl fmt::Display for PathError {
@@ -151,6 +159,9 @@ impl fmt::Display for PathError {
             Self::ClearanceMismatch => f.write_str(
                 "the clearance is of another grid size or of a mobility entering other tile kinds",
             ),
+            Self::HexUnitSize { size } => {
+                write!(f, "a {size}x{size} unit: hex maps take one-cell units only")
+            }
         }
     }
 }

@@ -26,7 +26,8 @@ use std::time::{Duration, Instant};
 use tilepath::{
     AStar, Cell, Components, Connectivity, Direction8, DistanceField, FieldError, FieldState,
     Greedy, Grid, GridError, HexLayout, Jps, Mobility, NextHopTable, OCTILE_DIAGONAL,
-    OCTILE_STRAIGHT, PathError, Region, TableCells, TableError, TileKind, combined_next_step,
+    OCTILE_STRAIGHT, PathError, PathQuery, Region, TableCells, TableError, TileKind,
+    combined_next_step,
 };
 use tilepath_testkit::*;
 
@@ -487,7 +488,7 @@ fn components_op(
         let to = any_cell(rng, grid);
         let bounded = s
             .whole
-            .build_path_hex_in(c, grid, from, to, mobility, layout)
+            .find_hex(grid, PathQuery::new(from, to, mobility).within(c), layout)
             .unwrap();
         if c.is_reachable(from, to) {
             let plain = s
@@ -503,7 +504,7 @@ fn components_op(
         let other = HexLayout::ALL[(layout as usize + 1) % 5];
         let r = s
             .whole
-            .build_path_hex_in(c, grid, from, to, mobility, other)
+            .find_hex(grid, PathQuery::new(from, to, mobility).within(c), other)
             .unwrap();
         assert_eq!(
             r,
@@ -513,7 +514,10 @@ fn components_op(
         );
     } else if grid.contains(from) {
         let to = any_cell(rng, grid);
-        let bounded = s.whole.build_path8_in(c, grid, from, to, mobility).unwrap();
+        let bounded = s
+            .whole
+            .find8(grid, PathQuery::new(from, to, mobility).within(c))
+            .unwrap();
         if c.is_reachable(from, to) {
             assert_eq!(
                 bounded,

@@ -40,31 +40,37 @@ impl AStar {
         with_hex!(layout, N => self.run::<N>(grid, from, to, mobility))
     }
 
-    /// [`build_path_hex`](Self::build_path_hex) with
-    /// [`build_path_in`](Self::build_path_in)'s answer for goals out of reach.
-    ///
-    /// `parts` must be built for this hex layout
+    /// [`find`](Self::find) on a hex map laid out as `layout`:
+    /// [`build_path_hex`](Self::build_path_hex) with the query's components for goals
+    /// out of reach, which must be built for this layout
     /// ([`Components::with_connectivity`] with `Connectivity::Hex(layout)`): hex steps
     /// join cells that square components keep apart. Components of another
-    /// connectivity are not used (the search runs as `build_path_hex` would), so they
-    /// never give a wrong answer, only a slower one for goals out of reach.
+    /// connectivity are not used (the search runs as without them), so they never give
+    /// a wrong answer, only a slower one for goals out of reach.
     ///
     /// # Errors
-    /// As [`build_path`](Self::build_path).
-    pub fn build_path_hex_in(
+    /// As [`build_path`](Self::build_path); [`PathError::ZeroUnitSize`] or
+    /// [`PathError::HexUnitSize`] for a footprint of a size other than 1 (unit sizes on
+    /// hex maps may come later).
+    pub fn find_hex(
         &mut self,
-        parts: &Components,
         grid: &Grid,
-        from: Cell,
-        to: Cell,
-        mobility: Mobility,
+        query: PathQuery<'_>,
         layout: HexLayout,
     ) -> Result<PathResult<GridPath8>, PathError> {
-        if parts.connectivity() != Connectivity::Hex(layout) {
-            return self.build_path_hex(grid, from, to, mobility, layout);
-        }
-        within_reach(self, parts, (from, to), mobility, |s| {
-            s.build_path_hex(grid, from, to, mobility, layout)
+        hex_size(&query)?;
+        let connectivity = Connectivity::Hex(layout);
+        capped(self, &query, connectivity, |s| {
+            s.build_path_hex(grid, query.from, query.to, query.mobility, layout)
         })
+    }
+}
+
+/// Refuses a hex query for a unit bigger than one cell.
+pub(crate) fn hex_size(query: &PathQuery<'_>) -> Result<(), PathError> {
+    match query.size() {
+        1 => Ok(()),
+        0 => Err(PathError::ZeroUnitSize),
+        size => Err(PathError::HexUnitSize { size }),
     }
 }

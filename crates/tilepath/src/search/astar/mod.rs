@@ -8,10 +8,12 @@ mod hex;
 mod run;
 mod sized;
 
+pub(crate) use hex::hex_size;
+
 use super::linked::LinkedNodes;
 use super::nodes::{CLOSED, node_g, node_parent, node_store, open_node};
 use super::window::{Visit, WINDOW_SLOTS, Window};
-use super::{NO_PARENT, PathError, PathResult, Query, backtrack};
+use super::{NO_PARENT, PathError, PathQuery, PathResult, Query, backtrack};
 #[cfg(doc)]
 use crate::MAX_UNIT_SIZE;
 #[cfg(doc)]
@@ -24,7 +26,7 @@ use crate::{
 };
 use core::marker::PhantomData;
 
-/// The most cells [`AStar::build_path_in`] expands for a goal out of reach.
+/// The most cells a query [`within`](PathQuery::within) components expands for a goal out of reach.
 pub const UNREACHABLE_EXPANSIONS: u32 = 4096;
 
 /// Where an [`AStar`] may search.
@@ -299,46 +301,64 @@ impl AStar {
         self.run::<Eight>(grid, from, to, mobility)
     }
 
-    /// [`build_path`](Self::build_path) for a goal that may be out of reach, answered
-    /// without searching a whole component: when `parts` says `to` cannot be reached
-    /// from `from` (blocked, outside the grid, or in another component), the search
-    /// stops after at most [`UNREACHABLE_EXPANSIONS`] expansions (or the solver's own
-    /// limit, if lower) and the partial route ends at the cell closest to the goal
-    /// among those it expanded. Reachable goals get exactly `build_path`'s answer.
-    ///
-    /// `parts` must be up to date with `grid` and built for a mobility that lets units
-    /// enter the same tile kinds as `mobility`.
+    /// The path [`query`](PathQuery) asks for, 4-connected: [`build_path`](Self::build_path)
+    /// with the query's options (components for goals out of reach, a footprint for
+    /// units bigger than one cell; A* takes no landmarks).
     ///
     /// # Errors
-    /// As [`build_path`](Self::build_path).
-    pub fn build_path_in(
+    /// As [`build_path`](Self::build_path); for a footprint, [`PathError::ZeroUnitSize`],
+    /// [`PathError::UnitTooLarge`] (larger than the grid or [`MAX_UNIT_SIZE`]) or
+    /// [`PathError::ClearanceMismatch`].
+    pub fn find(
         &mut self,
-        parts: &Components,
         grid: &Grid,
-        from: Cell,
-        to: Cell,
-        mobility: Mobility,
+        query: PathQuery<'_>,
     ) -> Result<PathResult<GridPath>, PathError> {
-        within_reach(self, parts, (from, to), mobility, |s| {
-            s.run::<Four>(grid, from, to, mobility)
-        })
+        self.answer::<Four>(grid, query)
     }
 
-    /// [`build_path8`](Self::build_path8) with [`build_path_in`](Self::build_path_in)'s
-    /// answer for goals out of reach.
+    /// [`find`](Self::find), 8-connected: [`build_path8`](Self::build_path8) with the
+    /// query's options (a footprint's diagonal step needs both orthogonal steps beside
+    /// it legal).
     ///
     /// # Errors
-    /// As [`build_path`](Self::build_path).
-    pub fn build_path8_in(
+    /// As [`find`](Self::find).
+    pub fn find8(
         &mut self,
-        parts: &Components,
         grid: &Grid,
-        from: Cell,
-        to: Cell,
-        mobility: Mobility,
+        query: PathQuery<'_>,
     ) -> Result<PathResult<GridPath8>, PathError> {
-        within_reach(self, parts, (from, to), mobility, |s| {
-            s.run::<Eight>(grid, from, to, mobility)
+        self.answer::<Eight>(grid, query)
+    }
+
+    /// [`find`](Self::find), [`find8`](Self::find8) or [`find_hex`](Self::find_hex) as
+    /// `connectivity` says, for callers that pick it at run time: 4-connected paths
+    /// come as [`GridPath8`]s of straight steps.
+    ///
+    /// # Errors
+    /// As the method it calls.
+    pub fn find_with(
+        &mut self,
+        grid: &Grid,
+        query: PathQuery<'_>,
+        connectivity: Connectivity,
+    ) -> Result<PathResult<GridPath8>, PathError> {
+        match connectivity {
+            Connectivity::Four => self.find(grid, query).map(|r| r.map_path(GridPath8::from)),
+            Connectivity::Eight => self.find8(grid, query),
+            Connectivity::Hex(layout) => self.find_hex(grid, query, layout),
+        }
+    }
+
+    /// A square query: the footprint's search, capped by the query's components.
+    pub(crate) fn answer<N: Neighborhood>(
+        &mut self,
+        grid: &Grid,
+        q: PathQuery<'_>,
+    ) -> Result<PathResult<N::Path>, PathError> {
+        capped(self, &q, N::CONNECTIVITY, |s| match q.footprint {
+            None => s.run::<N>(grid, q.from, q.to, q.mobility),
+            Some(f) => s.run_sized::<N>(f, grid, q.from, q.to, q.mobility),
         })
     }
 }
@@ -360,19 +380,35 @@ impl ExpansionLimit for AStar {
 }
 
 /// Runs `search` on `solver`, capped at [`UNREACHABLE_EXPANSIONS`] (or the solver's own
-/// limit, if lower) when `parts` says the goal cannot be reached from the start: the
-/// rule of [`AStar::build_path_in`], for one-cell units.
-pub(crate) fn within_reach<S: ExpansionLimit, R>(
+/// limit, if lower) when the query's components say the goal cannot be reached from the
+/// start: the rule of [`PathQuery::within`], for every solver. Components of another
+/// lattice than `connectivity`'s (square ones serve 4- and 8-connected queries alike:
+/// without corner cutting both join the same cells) are not used.
+pub(crate) fn capped<S: ExpansionLimit, R>(
     solver: &mut S,
-    parts: &Components,
-    ends: (Cell, Cell),
-    mobility: Mobility,
+    q: &PathQuery<'_>,
+    connectivity: Connectivity,
     search: impl FnOnce(&mut S) -> R,
 ) -> R {
-    within_reach_of(solver, parts, ends, (mobility, 1), search)
+    let serves = |p: &&Components| match (p.connectivity(), connectivity) {
+        (Connectivity::Hex(a), Connectivity::Hex(b)) => a == b,
+        (Connectivity::Hex(_), _) | (_, Connectivity::Hex(_)) => false,
+        _ => true,
+    };
+    match q.reach.filter(serves) {
+        Some(parts) => within_reach_of(
+            solver,
+            parts,
+            (q.from, q.to),
+            (q.mobility, q.size()),
+            search,
+        ),
+        None => search(solver),
+    }
 }
 
-/// [`within_reach`] for units of side `size`: components of another unit size are not
+/// Runs `search` on `solver`, capped when `parts` (for units of side `size`) say the
+/// goal cannot be reached: components of another unit size are not
 /// used (the search runs uncapped), as they answer for other cells.
 pub(crate) fn within_reach_of<S: ExpansionLimit, R>(
     solver: &mut S,

@@ -4,10 +4,11 @@ use super::scratch::{DIR_SHIFT, GENERATION_SHIFT, NIL, OFFSET, get, set};
 use super::walls::Marked;
 use super::{Greedy, unpack};
 use crate::footprint::{CellCosts, EnterCost};
+use crate::search::astar::{capped, hex_size};
 use crate::search::window::{WINDOW_SHIFT, Window};
-use crate::search::{NO_PARENT, PathError, PathResult, Query, backtrack};
+use crate::search::{NO_PARENT, PathError, PathQuery, PathResult, Query, backtrack};
 use crate::topology::{HEX_CODES, hex_distance, hex_odd};
-use crate::{Cell, Direction8, Grid, GridPath8, HexLayout, MAX_STEPS, Mobility};
+use crate::{Cell, Connectivity, Direction8, Grid, GridPath8, HexLayout, MAX_STEPS, Mobility};
 
 /// Buckets of the farther list: keys past the last share it.
 const BUCKETS: usize = 128;
@@ -71,6 +72,23 @@ impl Greedy {
             answer,
             |slot| slots.parent((slot + OFFSET) as usize),
         ))
+    }
+
+    /// [`build_path_hex`](Self::build_path_hex) with the query's components for goals
+    /// out of reach, as [`AStar::find_hex`](crate::AStar::find_hex) takes them.
+    ///
+    /// # Errors
+    /// As [`AStar::find_hex`](crate::AStar::find_hex).
+    pub fn find_hex(
+        &mut self,
+        grid: &Grid,
+        query: PathQuery<'_>,
+        layout: HexLayout,
+    ) -> Result<PathResult<GridPath8>, PathError> {
+        hex_size(&query)?;
+        capped(self, &query, Connectivity::Hex(layout), |s| {
+            s.build_path_hex(grid, query.from, query.to, query.mobility, layout)
+        })
     }
 
     /// The hex search proper; returns the end slot (the window's) and the expansions.

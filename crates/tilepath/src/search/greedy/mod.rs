@@ -4,12 +4,15 @@ mod hex;
 mod scratch;
 mod walls;
 
+use super::astar::{ExpansionLimit, capped};
 use super::window::{WINDOW_SHIFT, WINDOW_SIDE, Window};
-use super::{NO_PARENT, PathError, PathResult, Query, backtrack};
+use super::{NO_PARENT, PathError, PathQuery, PathResult, Query, backtrack};
+#[cfg(doc)]
+use crate::Footprint;
 use crate::footprint::{CellCosts, EnterCost, FootprintCosts};
 #[cfg(doc)]
 use crate::queue::BucketQueue;
-use crate::{Cell, Footprint, Grid, GridPath, Mobility};
+use crate::{Cell, Connectivity, Grid, GridPath, Mobility};
 use scratch::{DIR_SHIFT, GENERATION_SHIFT, NIL, OFFSET, SLOTS, Slots, get, set};
 use walls::{Marked, Walls};
 
@@ -56,6 +59,15 @@ pub struct Greedy {
     slots: Slots,
     walls: Walls,
     max_expansions: u32,
+}
+
+impl ExpansionLimit for Greedy {
+    fn limit(&self) -> u32 {
+        self.max_expansions
+    }
+    fn set_limit(&mut self, max: u32) {
+        self.set_max_expansions(max);
+    }
 }
 
 impl Default for Greedy {
@@ -105,25 +117,31 @@ impl Greedy {
         self.run(CellCosts { grid, mobility }, from, to, mobility)
     }
 
-    /// [`build_path`](Self::build_path) for a unit of `footprint.size() x
-    /// footprint.size()` cells: it enters only cells where its footprint fits, and the
-    /// reported cost is the footprint's (see [`Footprint`]). Size 1 is `build_path`
-    /// itself.
+    /// The path [`query`](PathQuery) asks for: [`build_path`](Self::build_path) with
+    /// the query's options. For a footprint, the unit enters only cells where it fits,
+    /// and the reported cost is the footprint's (see [`Footprint`]); components cap the
+    /// search for goals out of reach as for [`AStar::find`](crate::AStar::find).
+    /// Greedy search takes no landmarks.
     ///
     /// # Errors
-    /// As [`AStar::build_path_sized`](crate::AStar::build_path_sized).
-    pub fn build_path_sized(
+    /// As [`AStar::find`](crate::AStar::find).
+    pub fn find(
         &mut self,
-        footprint: Footprint<'_>,
         grid: &Grid,
-        from: Cell,
-        to: Cell,
-        mobility: Mobility,
+        query: PathQuery<'_>,
     ) -> Result<PathResult<GridPath>, PathError> {
-        match FootprintCosts::of(footprint, grid, mobility, from)? {
-            None => self.build_path(grid, from, to, mobility),
-            Some(costs) => self.run(costs, from, to, mobility),
-        }
+        let PathQuery {
+            from, to, mobility, ..
+        } = query;
+        capped(self, &query, Connectivity::Four, |s| {
+            match query.footprint {
+                None => s.build_path(grid, from, to, mobility),
+                Some(f) => match FootprintCosts::of(f, grid, mobility, from)? {
+                    None => s.build_path(grid, from, to, mobility),
+                    Some(costs) => s.run(costs, from, to, mobility),
+                },
+            }
+        })
     }
 
     fn run<C: EnterCost>(

@@ -8,17 +8,18 @@ mod route;
 mod rows;
 mod scan;
 
-use super::astar::{ExpansionLimit, within_reach, within_reach_of};
+use super::astar::{ExpansionLimit, capped};
 use super::nodes::{node_g, node_parent};
-use super::{NO_PARENT, PackedSteps, PathError, PathResult};
+use super::{NO_PARENT, PackedSteps, PathError, PathQuery, PathResult};
 #[cfg(doc)]
 use crate::UNREACHABLE_EXPANSIONS;
 use crate::cost::OCTILE_DIAGONAL;
 use crate::footprint::FootprintCosts;
 use crate::queue::StampedWords;
+use crate::topology::{Eight, Four, Neighborhood};
 use crate::{
-    AStar, Cell, Components, Direction8, Footprint, Grid, GridPath, GridPath8, HexLayout,
-    MAX_STEPS, Mobility,
+    AStar, Cell, Connectivity, Direction8, Grid, GridPath, GridPath8, HexLayout, MAX_STEPS,
+    Mobility,
 };
 use jump::{NOWHERE, Nearest, Outcome, Search, Slots};
 use landmarks::Guide;
@@ -52,8 +53,8 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 /// Build it once and reuse it: a query allocates nothing. No preprocessing: editing
 /// the grid between queries costs nothing.
 ///
-/// For long routes on big maps of rooms, the `*_guided` queries
-/// ([`build_path8_guided`](Self::build_path8_guided) ...) take [`Landmarks`]:
+/// For long routes on big maps of rooms, a query [`guided`](PathQuery::guided) by
+/// [`Landmarks`] ([`find8`](Self::find8), [`find`](Self::find)) takes
 /// precomputed distances from a few cells that bound the distance to the goal far
 /// better than the straight line, so that the search expands the jump points along
 /// the route rather than those of every room the straight line points into. Same
@@ -233,25 +234,6 @@ impl Jps {
         self.max_expansions
     }
 
-    /// [`build_path`](Self::build_path) for a goal that may be out of reach, answered
-    /// without searching a whole component: [`AStar::build_path_in`]'s rule, with
-    /// [`UNREACHABLE_EXPANSIONS`] counting jump points where jump point search applies.
-    ///
-    /// # Errors
-    /// As [`build_path`](Self::build_path).
-    pub fn build_path_in(
-        &mut self,
-        parts: &Components,
-        grid: &Grid,
-        from: Cell,
-        to: Cell,
-        mobility: Mobility,
-    ) -> Result<PathResult<GridPath>, PathError> {
-        within_reach(self, parts, (from, to), mobility, |s| {
-            s.build_path(grid, from, to, mobility)
-        })
-    }
-
     /// The optimal path on a hex map: jump point search is for square grids, so this
     /// is its A*'s [`AStar::build_path_hex`] (same scope and expansion limit), there
     /// so that one solver type serves every map.
@@ -267,43 +249,6 @@ impl Jps {
         layout: HexLayout,
     ) -> Result<PathResult<GridPath8>, PathError> {
         self.astar.build_path_hex(grid, from, to, mobility, layout)
-    }
-
-    /// [`build_path_hex`](Self::build_path_hex) with [`AStar::build_path_hex_in`]'s
-    /// answer for goals out of reach (and its rule for components of another
-    /// connectivity: not used).
-    ///
-    /// # Errors
-    /// As [`AStar::build_path_hex`].
-    pub fn build_path_hex_in(
-        &mut self,
-        parts: &Components,
-        grid: &Grid,
-        from: Cell,
-        to: Cell,
-        mobility: Mobility,
-        layout: HexLayout,
-    ) -> Result<PathResult<GridPath8>, PathError> {
-        self.astar
-            .build_path_hex_in(parts, grid, from, to, mobility, layout)
-    }
-
-    /// [`build_path8`](Self::build_path8) with [`build_path_in`](Self::build_path_in)'s
-    /// answer for goals out of reach.
-    ///
-    /// # Errors
-    /// As [`build_path`](Self::build_path).
-    pub fn build_path8_in(
-        &mut self,
-        parts: &Components,
-        grid: &Grid,
-        from: Cell,
-        to: Cell,
-        mobility: Mobility,
-    ) -> Result<PathResult<GridPath8>, PathError> {
-        within_reach(self, parts, (from, to), mobility, |s| {
-            s.build_path8(grid, from, to, mobility)
-        })
     }
 
     /// Bytes of scratch this solver holds: its [`AStar`]'s, which both searches use
@@ -362,161 +307,84 @@ impl Jps {
         self.run::<GridPath8, true>(None, grid, from, to, mobility)
     }
 
-    /// [`build_path`](Self::build_path) guided by `landmarks`: the same cost, usually
-    /// found with far fewer jump points on maps of rooms and corridors. `landmarks`
-    /// built for another mobility, connectivity or grid size is ignored.
+    /// The path [`query`](PathQuery) asks for, 4-connected: [`build_path`](Self::build_path)
+    /// with the query's options. Components answer goals out of reach as for
+    /// [`AStar::find`], with [`UNREACHABLE_EXPANSIONS`] counting jump points where jump
+    /// point search applies; [`Landmarks`] guide the search (the same cost, usually
+    /// found with far fewer jump points on maps of rooms and corridors); a unit bigger
+    /// than one cell is searched by the solver's [`AStar`] ([`AStar::find`]'s rules).
     ///
     /// # Errors
-    /// As [`build_path`](Self::build_path).
-    pub fn build_path_guided(
+    /// As [`build_path`](Self::build_path), and for a footprint those of [`AStar::find`].
+    pub fn find(
         &mut self,
-        landmarks: &Landmarks,
         grid: &Grid,
-        from: Cell,
-        to: Cell,
-        mobility: Mobility,
+        query: PathQuery<'_>,
     ) -> Result<PathResult<GridPath>, PathError> {
-        if !Self::applies_to(mobility) {
-            return self.astar.build_path(grid, from, to, mobility);
-        }
-        self.run::<GridPath, false>(Some(landmarks), grid, from, to, mobility)
+        self.answer::<Four, false>(grid, query)
     }
 
-    /// [`build_path8`](Self::build_path8) guided by `landmarks`, as
-    /// [`build_path_guided`](Self::build_path_guided).
+    /// [`find`](Self::find), 8-connected (the rule of [`build_path8`](Self::build_path8)).
     ///
     /// # Errors
-    /// As [`build_path8`](Self::build_path8).
-    pub fn build_path8_guided(
+    /// As [`find`](Self::find).
+    pub fn find8(
         &mut self,
-        landmarks: &Landmarks,
         grid: &Grid,
-        from: Cell,
-        to: Cell,
-        mobility: Mobility,
+        query: PathQuery<'_>,
     ) -> Result<PathResult<GridPath8>, PathError> {
-        if !Self::applies_to(mobility) {
-            return self.astar.build_path8(grid, from, to, mobility);
-        }
-        self.run::<GridPath8, true>(Some(landmarks), grid, from, to, mobility)
+        self.answer::<Eight, true>(grid, query)
     }
 
-    /// [`build_path_in`](Self::build_path_in) guided by `landmarks`, as
-    /// [`build_path_guided`](Self::build_path_guided).
+    /// [`AStar::find_hex`] on the solver's A* (same scope and expansion limit; jump
+    /// point search is for square grids, and landmarks are not used).
     ///
     /// # Errors
-    /// As [`build_path`](Self::build_path).
-    pub fn build_path_in_guided(
+    /// As [`AStar::find_hex`].
+    pub fn find_hex(
         &mut self,
-        parts: &Components,
-        landmarks: &Landmarks,
         grid: &Grid,
-        from: Cell,
-        to: Cell,
-        mobility: Mobility,
-    ) -> Result<PathResult<GridPath>, PathError> {
-        within_reach(self, parts, (from, to), mobility, |s| {
-            s.build_path_guided(landmarks, grid, from, to, mobility)
-        })
-    }
-
-    /// [`build_path8_in`](Self::build_path8_in) guided by `landmarks`, as
-    /// [`build_path_guided`](Self::build_path_guided).
-    ///
-    /// # Errors
-    /// As [`build_path`](Self::build_path).
-    pub fn build_path8_in_guided(
-        &mut self,
-        parts: &Components,
-        landmarks: &Landmarks,
-        grid: &Grid,
-        from: Cell,
-        to: Cell,
-        mobility: Mobility,
+        query: PathQuery<'_>,
+        layout: HexLayout,
     ) -> Result<PathResult<GridPath8>, PathError> {
-        within_reach(self, parts, (from, to), mobility, |s| {
-            s.build_path8_guided(landmarks, grid, from, to, mobility)
-        })
+        self.astar.find_hex(grid, query, layout)
     }
 
-    /// [`build_path`](Self::build_path) for a unit of `footprint.size() x
-    /// footprint.size()` cells, with [`AStar::build_path_sized`]'s rules: jump point
-    /// search for size 1 where it applies, the solver's [`AStar`] for larger units.
+    /// [`find`](Self::find), [`find8`](Self::find8) or [`find_hex`](Self::find_hex) as
+    /// `connectivity` says ([`AStar::find_with`]'s rule).
     ///
     /// # Errors
-    /// As [`AStar::build_path_sized`].
-    pub fn build_path_sized(
+    /// As the method it calls.
+    pub fn find_with(
         &mut self,
-        footprint: Footprint<'_>,
         grid: &Grid,
-        from: Cell,
-        to: Cell,
-        mobility: Mobility,
-    ) -> Result<PathResult<GridPath>, PathError> {
-        match FootprintCosts::of(footprint, grid, mobility, from)? {
-            None => self.build_path(grid, from, to, mobility),
-            Some(_) => self
-                .astar
-                .build_path_sized(footprint, grid, from, to, mobility),
+        query: PathQuery<'_>,
+        connectivity: Connectivity,
+    ) -> Result<PathResult<GridPath8>, PathError> {
+        match connectivity {
+            Connectivity::Four => self.find(grid, query).map(|r| r.map_path(GridPath8::from)),
+            Connectivity::Eight => self.find8(grid, query),
+            Connectivity::Hex(layout) => self.find_hex(grid, query, layout),
         }
     }
 
-    /// [`build_path8`](Self::build_path8) for a unit of `footprint.size() x
-    /// footprint.size()` cells; see [`build_path_sized`](Self::build_path_sized).
-    ///
-    /// # Errors
-    /// As [`AStar::build_path_sized`].
-    pub fn build_path8_sized(
+    /// A square query: jump point search for one-cell units whose mobility it applies
+    /// to (guided if the query has landmarks), the solver's A* otherwise; capped by the
+    /// query's components.
+    fn answer<N: Neighborhood, const EIGHT: bool>(
         &mut self,
-        footprint: Footprint<'_>,
         grid: &Grid,
-        from: Cell,
-        to: Cell,
-        mobility: Mobility,
-    ) -> Result<PathResult<GridPath8>, PathError> {
-        match FootprintCosts::of(footprint, grid, mobility, from)? {
-            None => self.build_path8(grid, from, to, mobility),
-            Some(_) => self
-                .astar
-                .build_path8_sized(footprint, grid, from, to, mobility),
+        q: PathQuery<'_>,
+    ) -> Result<PathResult<N::Path>, PathError> {
+        let one_cell = match q.footprint {
+            None => true,
+            Some(f) => FootprintCosts::of(f, grid, q.mobility, q.from)?.is_none(),
+        };
+        if !one_cell || !Self::applies_to(q.mobility) {
+            return self.astar.answer::<N>(grid, q);
         }
-    }
-
-    /// [`build_path_sized`](Self::build_path_sized) with
-    /// [`AStar::build_path_sized_in`]'s answer for goals out of the unit's reach.
-    ///
-    /// # Errors
-    /// As [`AStar::build_path_sized`].
-    pub fn build_path_sized_in(
-        &mut self,
-        parts: &Components,
-        footprint: Footprint<'_>,
-        grid: &Grid,
-        from: Cell,
-        to: Cell,
-        mobility: Mobility,
-    ) -> Result<PathResult<GridPath>, PathError> {
-        within_reach_of(self, parts, (from, to), (mobility, footprint.size()), |s| {
-            s.build_path_sized(footprint, grid, from, to, mobility)
-        })
-    }
-
-    /// [`build_path8_sized`](Self::build_path8_sized) with
-    /// [`AStar::build_path_sized_in`]'s answer for goals out of the unit's reach.
-    ///
-    /// # Errors
-    /// As [`AStar::build_path_sized`].
-    pub fn build_path8_sized_in(
-        &mut self,
-        parts: &Components,
-        footprint: Footprint<'_>,
-        grid: &Grid,
-        from: Cell,
-        to: Cell,
-        mobility: Mobility,
-    ) -> Result<PathResult<GridPath8>, PathError> {
-        within_reach_of(self, parts, (from, to), (mobility, footprint.size()), |s| {
-            s.build_path8_sized(footprint, grid, from, to, mobility)
+        capped(self, &q, N::CONNECTIVITY, |s| {
+            s.run::<N::Path, EIGHT>(q.guide, grid, q.from, q.to, q.mobility)
         })
     }
 
