@@ -1,6 +1,6 @@
-//! Units bigger than one cell: whole-grid 8-connected A* for 1x1, 2x2 and 3x3 units on
-//! the same queries, and windowed 4-connected A* the same way, on every shared Moving
-//! AI map.
+//! Units bigger than one cell: whole-grid 8-connected A* and jump point search for 1x1,
+//! 2x2 and 3x3 units on the same queries, and windowed 4-connected A* the same way, on
+//! every shared Moving AI map.
 //!
 //! `cargo bench -p tilepath-benches --bench sizes` (needs `../shared/maps`). The
 //! queries are the map's scenarios (whole-grid) or near pairs within 30 cells
@@ -15,29 +15,36 @@ use support::median_us;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
-use tilepath::{AStar, Cell, Clearance, Grid, Mobility, PathQuery};
+use tilepath::{AStar, Cell, Clearance, Connectivity, Grid, Jps, Mobility, PathQuery};
 use tilepath_testkit::MOVING_AI_MAPS;
 
 const SIZES: [u8; 3] = [1, 2, 3];
 
+/// The solver a group times.
+enum Solver {
+    AStar(AStar),
+    Jps(Jps),
+}
+
 /// One search: whole-grid 8-connected or windowed 4-connected: whether it reached the
-/// goal, and the nodes it expanded.
+/// goal, and the nodes (for `Jps`, jump points) it expanded.
 fn search(
-    astar: &mut AStar,
+    solver: &mut Solver,
     eight: bool,
     foot: tilepath::Footprint<'_>,
     grid: &Grid,
     q: (Cell, Cell),
     m: Mobility,
 ) -> (bool, u32) {
-    let r = if eight {
-        astar
-            .find8(grid, PathQuery::new(q.0, q.1, m).sized(foot))
-            .map(|r| r.map_path(|_| ()))
+    let query = PathQuery::new(q.0, q.1, m).sized(foot);
+    let connectivity = if eight {
+        Connectivity::Eight
     } else {
-        astar
-            .find(grid, PathQuery::new(q.0, q.1, m).sized(foot))
-            .map(|r| r.map_path(|_| ()))
+        Connectivity::Four
+    };
+    let r = match solver {
+        Solver::AStar(s) => s.find_with(grid, query, connectivity),
+        Solver::Jps(s) => s.find_with(grid, query, connectivity),
     };
     let r = r.unwrap();
     (r.route.reaches_goal, r.expanded)
@@ -48,14 +55,14 @@ fn group(
     name: &str,
     grid: &Grid,
     mobility: Mobility,
-    eight: bool,
+    (eight, jumps): (bool, bool),
     candidates: Vec<(Cell, Cell)>,
 ) {
     let clear = Clearance::new(grid, mobility);
-    let mut astar = if eight {
-        AStar::for_grid(grid)
-    } else {
-        AStar::new()
+    let mut astar = match (eight, jumps) {
+        (_, true) => Solver::Jps(Jps::for_grid(grid)),
+        (true, false) => Solver::AStar(AStar::for_grid(grid)),
+        (false, false) => Solver::AStar(AStar::new()),
     };
     let queries: Vec<(Cell, Cell)> = candidates
         .into_iter()
@@ -126,7 +133,7 @@ fn sizes(c: &mut Criterion) {
         let (grid, scenarios) = support::movingai(map);
         let name = map.trim_end_matches(".map");
         let stride = (scenarios.len() / 1000).max(1);
-        let pairs = scenarios
+        let pairs: Vec<(Cell, Cell)> = scenarios
             .iter()
             .step_by(stride)
             .map(|&(s, g, _)| (s, g))
@@ -136,7 +143,15 @@ fn sizes(c: &mut Criterion) {
             &format!("sizes_whole8/{name}"),
             &grid,
             Mobility::FLOOR_ONLY,
-            true,
+            (true, false),
+            pairs.clone(),
+        );
+        group(
+            c,
+            &format!("sizes_jps8/{name}"),
+            &grid,
+            Mobility::FLOOR_ONLY,
+            (true, true),
             pairs,
         );
         let near: Vec<(Cell, Cell)> = scenarios
@@ -153,7 +168,7 @@ fn sizes(c: &mut Criterion) {
             &format!("sizes_window4/{name}"),
             &grid,
             Mobility::FLOOR_ONLY,
-            false,
+            (false, false),
             near,
         );
     }

@@ -2,7 +2,7 @@
 //! that lets the reusable scratch grow to the workload, 10,000 more queries (other
 //! pairs, same maps) allocate nothing, for each solver.
 
-use tilepath::{AStar, Cell, Greedy, Grid, Mobility, PathQuery};
+use tilepath::{AStar, Cell, Greedy, Grid, Jps, Mobility, PathQuery};
 use tilepath_testkit::*;
 
 #[global_allocator]
@@ -178,6 +178,14 @@ fn sized_queries_allocate_nothing_with_mixed_sizes() {
                 .cost
         },
     );
+    let mut jps = Jps::whole_grid();
+    sized(3000, "whole-grid Jps 8, sizes 1-4", &mut |f, g, l, a, b| {
+        jps.find8(g, PathQuery::new(a, b, l).sized(f)).unwrap().cost
+    });
+    let mut jps = Jps::new();
+    sized(3000, "Jps 4, sizes 1-4", &mut |f, g, l, a, b| {
+        jps.find(g, PathQuery::new(a, b, l).sized(f)).unwrap().cost
+    });
     let mut greedy = Greedy::new();
     sized(3000, "greedy, sizes 1-4", &mut |f, g, l, a, b| {
         greedy

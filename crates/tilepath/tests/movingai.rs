@@ -50,8 +50,8 @@ fn check_map(map: &str, stride: usize) -> usize {
     checked
 }
 
-/// Units of 2x2 and 3x3 cells on every shared map: whole-grid A* (and [`Jps`], which
-/// hands them to its A*) against a reference Dijkstra over footprint costs checked
+/// Units of 2x2 and 3x3 cells on every shared map: whole-grid A* and [`Jps`] (jump
+/// point search on the anchors the footprint fits) against a reference Dijkstra over footprint costs checked
 /// cell by cell, on a sample of each map's scenarios whose start the footprint fits
 /// (the .scen lengths are for one-cell units only).
 #[test]

@@ -1,11 +1,12 @@
 //! Units bigger than one cell: on seeded random grids with random mobilities and
 //! costs, sizes 1-4, 4- and 8-connected, the sized solvers agree with a plain
-//! reference Dijkstra that checks every footprint cell by cell.
+//! reference Dijkstra that checks every footprint cell by cell (jump point search
+//! included, where the footprint fits at the start of a one-cost mobility).
 
 use rand::RngExt;
 use tilepath::{
-    AStar, Cell, Clearance, Greedy, Grid, Jps, MAX_UNIT_SIZE, Mobility, PathError, PathQuery,
-    TileKind,
+    AStar, Cell, Clearance, Connectivity, Greedy, Grid, Jps, MAX_UNIT_SIZE, Mobility, PathError,
+    PathQuery, TileKind,
 };
 use tilepath_testkit::*;
 
@@ -16,8 +17,9 @@ fn sized_searches_match_a_footprint_checking_reference() {
     let mut astar = AStar::new();
     let mut whole = AStar::whole_grid();
     let mut jps = Jps::whole_grid();
+    let mut jps_window = Jps::new();
     let mut greedy = Greedy::new();
-    let (mut checked, mut reached, mut partial) = (0, 0, 0);
+    let (mut checked, mut reached, mut partial, mut jumped) = (0, 0, 0, 0);
     for seed in 0..GRIDS {
         let mut rng = rng(seed);
         let big = rng.random_bool(0.1);
@@ -39,6 +41,14 @@ fn sized_searches_match_a_footprint_checking_reference() {
             let from = random_cell(&mut rng, &grid);
             let to = random_cell(&mut rng, &grid);
             for eight in [false, true] {
+                // Jump point search for the footprint where it applies, else A*.
+                let connectivity = if eight {
+                    Connectivity::Eight
+                } else {
+                    Connectivity::Four
+                };
+                let query = PathQuery::new(from, to, mobility).sized(foot);
+                jumped += usize::from(size > 1 && Jps::jumps(&grid, &query, connectivity));
                 let win =
                     reference_dijkstra_sized(&grid, mobility, size, from, eight, in_window(from));
                 let all = reference_dijkstra_sized(&grid, mobility, size, from, eight, |_| true);
@@ -56,6 +66,8 @@ fn sized_searches_match_a_footprint_checking_reference() {
                         .find8(&grid, PathQuery::new(from, to, mobility).sized(foot))
                         .unwrap();
                     check_optimal_sized(&grid, mobility, size, q, true, &all, &j);
+                    let j = jps_window.find8(&grid, query).unwrap();
+                    check_optimal_sized(&grid, mobility, size, q, true, &win, &j);
                     reached += usize::from(r.route.reaches_goal);
                     partial += usize::from(!r.route.reaches_goal);
                 } else {
@@ -71,6 +83,8 @@ fn sized_searches_match_a_footprint_checking_reference() {
                         .find(&grid, PathQuery::new(from, to, mobility).sized(foot))
                         .unwrap();
                     check_optimal_sized(&grid, mobility, size, q, false, &all, &j);
+                    let j = jps_window.find(&grid, query).unwrap();
+                    check_optimal_sized(&grid, mobility, size, q, false, &win, &j);
                     // Greedy: a valid path for the footprint; it reaches the goal iff
                     // the goal can be reached within its window.
                     let g = greedy
@@ -87,10 +101,13 @@ fn sized_searches_match_a_footprint_checking_reference() {
             }
         }
     }
-    println!("checked {checked} sized queries: {reached} reached, {partial} partial");
+    println!(
+        "checked {checked} sized queries: {reached} reached, {partial} partial; \
+         {jumped} of size 2-4 by jump point search"
+    );
     assert!(
-        reached > 500 && partial > 100,
-        "{reached} reached, {partial} partial"
+        reached > 500 && partial > 100 && jumped > 500,
+        "{reached} reached, {partial} partial, {jumped} jumped"
     );
 }
 

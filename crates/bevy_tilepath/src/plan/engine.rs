@@ -17,8 +17,8 @@
 #[cfg(doc)]
 use tilepath::UNREACHABLE_EXPANSIONS;
 use tilepath::{
-    AStar, Cell, Clearance, Components, Connectivity, Footprint, Greedy, Grid, GridPath8, Jps,
-    Landmarks, PathQuery, PathResult,
+    AStar, Cell, Clearance, Components, Connectivity, Greedy, Grid, GridPath8, Jps, Landmarks,
+    PathQuery,
 };
 
 use super::fields::FieldCache;
@@ -130,13 +130,13 @@ pub(crate) fn solve_job(
         None => {
             let mut solver = whole.borrow();
             solver.set_max_expansions(job.max_expansions);
-            match search_whole(&mut solver, (reach, known.guide), foot, grid, job) {
+            let mut query = PathQuery::new(job.start, job.goal, job.mobility);
+            (query.reach, query.footprint, query.guide) = (reach, foot, known.guide);
+            match solver.find_with(grid, query, job.connectivity) {
                 Ok(r) => {
-                    // Jump points only where `Jps` jumps: one-cell units on square maps
-                    // (it hands footprints and hex maps to its A*).
-                    let jumps = foot.is_none()
-                        && !matches!(job.connectivity, Connectivity::Hex(_))
-                        && Jps::applies_to(job.mobility);
+                    // Jump points only where `Jps` jumps (it hands hex maps, costs and
+                    // walled-over footprints to its A*).
+                    let jumps = Jps::jumps(grid, &query, job.connectivity);
                     let weight = if jumps { JUMP_POINT_WORK } else { 1 };
                     work += weight * u64::from(r.expanded);
                     r
@@ -172,19 +172,4 @@ pub(crate) fn solve_job(
             by_field: false,
         }),
     };
-}
-
-/// A whole-grid search, bounded when `reach` (the components of the unit's size and
-/// connectivity) says the goal is out of reach: for a unit bigger than one cell on its
-/// footprint, otherwise guided by `guide`'s landmarks if there are any.
-fn search_whole(
-    solver: &mut Jps,
-    (reach, guide): (Option<&Components>, Option<&Landmarks>),
-    foot: Option<Footprint<'_>>,
-    grid: &Grid,
-    job: &Job,
-) -> Result<PathResult<GridPath8>, tilepath::PathError> {
-    let mut query = PathQuery::new(job.start, job.goal, job.mobility);
-    (query.reach, query.footprint, query.guide) = (reach, foot, guide);
-    solver.find_with(grid, query, job.connectivity)
 }

@@ -102,10 +102,10 @@ impl GuideCache {
         let mut work = 0;
         for job in jobs {
             let far = job.start.manhattan(job.goal) > window;
-            // Units bigger than one cell search their footprints unguided; hex maps
-            // have no jump points to guide.
+            // One guide serves every unit size of its mobility (a one-cell distance
+            // bounds a big unit's from below); hex maps have no jump points to guide.
             let hex = matches!(job.connectivity, Connectivity::Hex(_));
-            if !far || hex || job.size > 1 || !Jps::applies_to(job.mobility) {
+            if !far || hex || !Jps::applies_to(job.mobility) {
                 continue;
             }
             let key = (job.mobility, job.connectivity);

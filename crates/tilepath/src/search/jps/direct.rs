@@ -12,6 +12,7 @@
 
 use super::jump::Search;
 use super::rows::CHUNK;
+use super::rows::Source;
 use crate::cost::OCTILE_DIAGONAL;
 
 /// A direct route: `corner` is where it turns (the jump point itself or the goal when
@@ -22,7 +23,7 @@ pub(super) struct Direct {
     pub(super) goal_g: u64,
 }
 
-impl<const EIGHT: bool, const TRACK: bool> Search<'_, EIGHT, TRACK> {
+impl<S: Source, const EIGHT: bool, const TRACK: bool> Search<'_, S, EIGHT, TRACK> {
     /// The first step of the direct route from `(x, y)` to the target (`(0, 0)` at
     /// the target itself).
     #[inline(always)]

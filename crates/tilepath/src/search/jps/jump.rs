@@ -21,7 +21,7 @@
 //! queued, so the links stay straight.
 
 use super::landmarks::Guide;
-use super::rows::Rows;
+use super::rows::{Rows, Source};
 use crate::Direction8;
 use crate::cost::{OCTILE_STRAIGHT, octile_units};
 use crate::queue::{RadixHeap, StampedWords};
@@ -92,8 +92,8 @@ pub(super) enum Outcome {
 
 /// One query: `EIGHT` connected or 4, and whether to `TRACK` the nearest crossed cell
 /// (for unreachable goals and expansion limits: it costs a little on every scan).
-pub(super) struct Search<'a, const EIGHT: bool, const TRACK: bool> {
-    pub(super) rows: Rows<'a>,
+pub(super) struct Search<'a, S, const EIGHT: bool, const TRACK: bool> {
+    pub(super) rows: Rows<S>,
     pub(super) slots: Slots,
     /// The goal, for the heuristic.
     pub(super) goal: (i64, i64),
@@ -111,12 +111,12 @@ pub(super) struct Search<'a, const EIGHT: bool, const TRACK: bool> {
 /// A cell no scan ever reaches (and no row or column offset from it overflows).
 pub(super) const NOWHERE: (i64, i64) = (i64::MIN / 4, i64::MIN / 4);
 
-impl<'a, const EIGHT: bool, const TRACK: bool> Search<'a, EIGHT, TRACK> {
+impl<'a, S: Source, const EIGHT: bool, const TRACK: bool> Search<'a, S, EIGHT, TRACK> {
     /// g of one straight step.
     pub(super) const STRAIGHT: u64 = if EIGHT { OCTILE_STRAIGHT } else { 1 };
 
     pub(super) fn new(
-        rows: Rows<'a>,
+        rows: Rows<S>,
         slots: Slots,
         goal: (i64, i64),
         target: (i64, i64),

@@ -18,13 +18,14 @@ use crate::footprint::FootprintCosts;
 use crate::queue::StampedWords;
 use crate::topology::{Eight, Four, Neighborhood};
 use crate::{
-    AStar, Cell, Connectivity, Direction8, Grid, GridPath, GridPath8, HexLayout, MAX_STEPS,
-    Mobility,
+    AStar, Cell, Connectivity, Direction8, Footprint, Grid, GridPath, GridPath8, HexLayout,
+    MAX_STEPS, Mobility,
 };
 use jump::{NOWHERE, Nearest, Outcome, Search, Slots};
 use landmarks::Guide;
 pub use landmarks::Landmarks;
-use rows::Rows;
+use route::Unit;
+use rows::{Fits, Planes, Rows, Source};
 
 /// Where a [`Jps`] may search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,9 +39,10 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 
 /// Jump point search: the optimal paths of [`AStar`], much faster on open maps, for
 /// mobilities where every passable kind costs the same (such as
-/// [`Mobility::FLOOR_ONLY`]). Other mobilities are answered by an [`AStar`] the solver
+/// [`Mobility::FLOOR_ONLY`]), for units of one cell and bigger ones
+/// ([`PathQuery::sized`]). Other mobilities are answered by an [`AStar`] the solver
 /// holds, so a `Jps` serves every mobility; [`applies_to`](Self::applies_to) says which
-/// way a mobility goes.
+/// way a mobility goes, [`jumps`](Self::jumps) which way a query goes.
 ///
 /// Answers are those of [`AStar`] with the same scope: the same optimal cost, the
 /// first 56 steps of the route in a [`GridPath`]/[`GridPath8`], and when the goal is
@@ -111,6 +113,18 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 /// a jump point reads a cell (and its two neighbours) at a time; the column scans that
 /// a diagonal makes at each of its steps are swept together, one row of up to 55
 /// columns per word, so an open area costs a word per row rather than a read per cell.
+///
+/// A unit bigger than one cell is searched the same way over its anchors (the
+/// footprint corner its paths are made of): on a one-cost mobility, a footprint moves
+/// exactly as a one-cell unit does on the cells where it fits, as the anchor's moves
+/// under the footprint rule are the one-cell rule on those cells (a straight step
+/// sweeps only cells under its two footprints; a diagonal one needs both straight
+/// steps beside it). The scans read those cells from the [`Clearance`](crate::Clearance)
+/// (a value at least the unit's side), 8 values a word turned into 8 bits, so no
+/// copy is kept per size and an edit costs only the clearance's repair. A one-cell
+/// guide still bounds a big unit's distances from below (its routes are one-cell
+/// routes too), so landmarks guide it. Only a start whose footprint was walled over
+/// (whose cells count as open for that query) goes to the solver's A*.
 ///
 /// 8-connected, the jump points a diagonal meets (cells whose row or column scan
 /// finds a jump point) are expanded by the diagonal scan itself rather than queued:
@@ -286,7 +300,7 @@ impl Jps {
         if !Self::applies_to(mobility) {
             return self.astar.build_path(grid, from, to, mobility);
         }
-        self.run::<GridPath, false>(None, grid, from, to, mobility)
+        self.run::<GridPath, false>(None, grid, (from, to), mobility, None)
     }
 
     /// The optimal 8-connected path (no corner cutting, diagonal steps cost `sqrt(2)`
@@ -304,7 +318,7 @@ impl Jps {
         if !Self::applies_to(mobility) {
             return self.astar.build_path8(grid, from, to, mobility);
         }
-        self.run::<GridPath8, true>(None, grid, from, to, mobility)
+        self.run::<GridPath8, true>(None, grid, (from, to), mobility, None)
     }
 
     /// The path [`query`](PathQuery) asks for, 4-connected: [`build_path`](Self::build_path)
@@ -312,7 +326,11 @@ impl Jps {
     /// [`AStar::find`], with [`UNREACHABLE_EXPANSIONS`] counting jump points where jump
     /// point search applies; [`Landmarks`] guide the search (the same cost, usually
     /// found with far fewer jump points on maps of rooms and corridors); a unit bigger
-    /// than one cell is searched by the solver's [`AStar`] ([`AStar::find`]'s rules).
+    /// than one cell ([`PathQuery::sized`]) jumps too, over the cells its footprint
+    /// fits (the answers of [`AStar::find`]'s footprint rules, at about a one-cell
+    /// unit's speed), unless its footprint was walled over at the start: then the
+    /// solver's [`AStar`] walks it out. [`jumps`](Self::jumps) says which search a
+    /// query gets.
     ///
     /// # Errors
     /// As [`build_path`](Self::build_path), and for a footprint those of [`AStar::find`].
@@ -368,40 +386,59 @@ impl Jps {
         }
     }
 
-    /// A square query: jump point search for one-cell units whose mobility it applies
-    /// to (guided if the query has landmarks), the solver's A* otherwise; capped by the
-    /// query's components.
+    /// Whether [`find`](Self::find) and [`find8`](Self::find8) answer `query` on `grid`
+    /// by jump point search (and so count jump points in
+    /// [`expanded`](PathResult::expanded)) rather than by the solver's [`AStar`]: its
+    /// mobility costs the same on every kind it enters ([`applies_to`](Self::applies_to))
+    /// and, for a unit bigger than one cell, its footprint fits at the start (a unit
+    /// walled over walks out by [`AStar::find`]'s rule). Hex queries never jump.
+    #[must_use]
+    pub fn jumps(grid: &Grid, query: &PathQuery<'_>, connectivity: Connectivity) -> bool {
+        !matches!(connectivity, Connectivity::Hex(_))
+            && Self::applies_to(query.mobility)
+            && query.footprint.is_none_or(|f| {
+                f.size() <= 1
+                    || f.clearance().is_of_size(grid.width(), grid.height())
+                        && f.clearance().fits(query.from, f.size())
+            })
+    }
+
+    /// A square query: jump point search where [`jumps`](Self::jumps) says so (guided
+    /// if the query has landmarks), the solver's A* otherwise; capped by the query's
+    /// components.
     fn answer<N: Neighborhood, const EIGHT: bool>(
         &mut self,
         grid: &Grid,
         q: PathQuery<'_>,
     ) -> Result<PathResult<N::Path>, PathError> {
-        let one_cell = match q.footprint {
-            None => true,
-            Some(f) => FootprintCosts::of(f, grid, q.mobility, q.from)?.is_none(),
+        // The footprint's checks first, so that both searches give its errors.
+        let sized = match q.footprint {
+            None => None,
+            Some(f) => FootprintCosts::of(f, grid, q.mobility, q.from)?.map(|_| f),
         };
-        if !one_cell || !Self::applies_to(q.mobility) {
+        if !Self::jumps(grid, &q, N::CONNECTIVITY) {
             return self.astar.answer::<N>(grid, q);
         }
         capped(self, &q, N::CONNECTIVITY, |s| {
-            s.run::<N::Path, EIGHT>(q.guide, grid, q.from, q.to, q.mobility)
+            s.run::<N::Path, EIGHT>(q.guide, grid, (q.from, q.to), q.mobility, sized)
         })
     }
 
+    /// Jump point search from `from` to `to` for a unit of `mobility` (one cost), one
+    /// cell big or of `footprint` (which fits at `from`).
     fn run<P: PackedSteps, const EIGHT: bool>(
         &mut self,
         landmarks: Option<&Landmarks>,
         grid: &Grid,
-        from: Cell,
-        to: Cell,
+        (from, to): (Cell, Cell),
         mobility: Mobility,
+        footprint: Option<Footprint<'_>>,
     ) -> Result<PathResult<P>, PathError> {
         if !grid.contains(from) {
             return Err(PathError::start_out_of_bounds(grid, from));
         }
         let (w, h) = (i64::from(grid.width()), i64::from(grid.height()));
         let start = (i64::from(from.x), i64::from(from.y));
-        let goal = (i64::from(to.x), i64::from(to.y));
         let (lo, hi, slots) = match self.scope {
             Scope::Window => {
                 let r = MAX_STEPS as i64;
@@ -423,28 +460,69 @@ impl Jps {
                 ((0, 0), (w, h), slots)
             }
         };
-        let rows = Rows::new(grid, mobility, lo, hi);
+        let dims = (grid.width(), grid.height());
+        let guide = landmarks.map_or(Guide::NONE, |l| {
+            l.guide(grid, mobility, EIGHT, (i64::from(to.x), i64::from(to.y)))
+        });
+        let unit = Unit {
+            grid,
+            mobility,
+            size: 1,
+        };
+        match footprint {
+            Some(f) => {
+                let rows = Rows::new(Fits::new(f.clearance(), f.size()), dims, lo, hi);
+                let unit = Unit {
+                    size: f.size(),
+                    ..unit
+                };
+                self.search::<_, P, EIGHT>(rows, slots, guide, unit, (from, to))
+            }
+            None => {
+                let rows = Rows::new(Planes::new(grid, mobility), dims, lo, hi);
+                self.search::<_, P, EIGHT>(rows, slots, guide, unit, (from, to))
+            }
+        }
+    }
+
+    /// [`run`](Self::run) on the open cells of `rows`.
+    fn search<S: Source, P: PackedSteps, const EIGHT: bool>(
+        &mut self,
+        rows: Rows<S>,
+        slots: Slots,
+        guide: Guide<'_>,
+        unit: Unit<'_>,
+        ends: (Cell, Cell),
+    ) -> Result<PathResult<P>, PathError> {
+        let (from, to) = ends;
+        let grid = unit.grid;
+        let start = (i64::from(from.x), i64::from(from.y));
+        let goal = (i64::from(to.x), i64::from(to.y));
         let reachable = goal == start || rows.is_open(goal.0, goal.1);
         let target = if reachable { goal } else { NOWHERE };
-        let ends = (from, to);
-        let guide = landmarks.map_or(Guide::NONE, |l| l.guide(grid, mobility, EIGHT, goal));
         let mut expanded = 0;
         // Under an expansion limit the one search must also track the nearest cell,
         // so that the limit bounds the query; without one, an untracked search is
         // cheaper and the tracking one runs only if the goal is not found.
         if reachable && self.max_expansions == u32::MAX {
-            let mut search =
-                Search::<EIGHT, false>::new(rows, slots, goal, target, self.max_expansions, guide);
+            let mut search = Search::<S, EIGHT, false>::new(
+                rows,
+                slots,
+                goal,
+                target,
+                self.max_expansions,
+                guide,
+            );
             let (nodes, open) = self.astar.borrow_scratch(grid)?;
             let (outcome, n) = search.run(nodes, open, start);
             expanded += n;
             if let Outcome::Goal(slot) = outcome {
                 let corners = self.chain::<EIGHT>(slots, slot);
-                return Ok(route::build(grid, mobility, ends, corners, expanded));
+                return Ok(route::build(unit, ends, corners, expanded));
             }
         }
         let mut search =
-            Search::<EIGHT, true>::new(rows, slots, goal, target, self.max_expansions, guide);
+            Search::<S, EIGHT, true>::new(rows, slots, goal, target, self.max_expansions, guide);
         let (nodes, open) = self.astar.borrow_scratch(grid)?;
         let (outcome, n) = search.run(nodes, open, start);
         expanded = expanded.saturating_add(n);
@@ -454,7 +532,7 @@ impl Jps {
             Outcome::Stopped(Nearest { jp, mid, end, .. }) => (end, mid, jp),
         };
         let corners = [end, mid].into_iter().chain(self.chain::<EIGHT>(slots, jp));
-        Ok(route::build(grid, mobility, ends, corners, expanded))
+        Ok(route::build(unit, ends, corners, expanded))
     }
 
     /// The jump points from `slot` (expanded) back to the start.
@@ -463,7 +541,7 @@ impl Jps {
         slots: Slots,
         slot: u32,
     ) -> impl Iterator<Item = (i64, i64)> + '_ {
-        let straight = Search::<EIGHT, false>::STRAIGHT;
+        let straight = Search::<Planes<'_>, EIGHT, false>::STRAIGHT;
         chain(self.astar.nodes(), slots, slot, (straight, OCTILE_DIAGONAL))
     }
 }

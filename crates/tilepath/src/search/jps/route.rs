@@ -5,12 +5,23 @@ use crate::cost::CostSum;
 use crate::search::{PathResult, Route};
 use crate::{Cell, Grid, MAX_STEPS, Mobility};
 
+/// Who a route is for: a unit of `mobility` (one cost) and side `size` on `grid`.
+#[derive(Clone, Copy)]
+pub(super) struct Unit<'a> {
+    pub(super) grid: &'a Grid,
+    pub(super) mobility: Mobility,
+    pub(super) size: u8,
+}
+
 /// The route through `corners`, given from its end back to the start: consecutive
 /// corners are joined by a straight line in one of `P`'s directions (a repeated corner
-/// is skipped). The cost of every step is `cost`, the mobility's one cost.
+/// is skipped). The cost of every step is the unit's mobility's one cost.
 pub(super) fn build<P: PackedSteps>(
-    grid: &Grid,
-    mobility: Mobility,
+    Unit {
+        grid,
+        mobility,
+        size,
+    }: Unit<'_>,
     (start, goal): (Cell, Cell),
     corners: impl Iterator<Item = (i64, i64)>,
     expanded: u32,
@@ -47,7 +58,8 @@ pub(super) fn build<P: PackedSteps>(
             // Every step keeps the one movement rule.
             let mut c = Cell::new(prev.0 as i32, prev.1 as i32);
             for _ in 0..steps {
-                debug_assert!(grid.can_step(c, P::dir8(code), mobility), "{c} {dx} {dy}");
+                let legal = grid.can_step_sized(c, P::dir8(code), mobility, size);
+                debug_assert!(legal, "{c} {dx} {dy} size {size}");
                 c = c.step(P::dir8(code));
             }
         }

@@ -1,8 +1,10 @@
-//! Which cells of a row a mobility can enter, [`CHUNK`] cells at a time, read from the
-//! grid's bit planes.
+//! Which cells of a row a unit can enter, [`CHUNK`] cells at a time: read from the
+//! grid's bit planes for one-cell units ([`Planes`]), from a clearance for bigger ones
+//! ([`Fits`]).
 
 use super::super::bit_rows::open_anf;
-use crate::{Grid, Mobility};
+use crate::footprint::{fitting, fitting64};
+use crate::{Clearance, Grid, Mobility};
 
 /// Cells one [`Rows::bits`] call covers: an unaligned 8-byte load of a plane holds at
 /// least 57 whole cells, whatever the bit of the first one in its byte.
@@ -11,21 +13,28 @@ pub(super) const CHUNK: i64 = 57;
 /// The bits of a [`CHUNK`]'s cells.
 const CHUNK_MASK: u64 = (1 << CHUNK) - 1;
 
-/// The grid's cells inside the search area, as passability bits.
-///
-/// A cell outside the area (or the grid) reads as blocked, so scans stop at the
-/// area's border as at a wall: a windowed search is a search of the grid clipped to
-/// its window.
+/// Where a search's passability comes from: the cells a unit's anchor may stand on.
+pub(super) trait Source: Copy {
+    /// Bit `j` set where cell `x + j` of row `y` (inside the grid) is open, for `j <
+    /// CHUNK` (higher bits are noise).
+    fn open_from(&self, x: i64, y: i64) -> u64;
+
+    /// [`open_from`](Self::open_from) for a few cells: bits `0..8` at least.
+    #[inline(always)]
+    fn open8_from(&self, x: i64, y: i64) -> u64 {
+        self.open_from(x, y)
+    }
+
+    /// Whether cell `(x, y)` (inside the grid) is open.
+    fn open_at(&self, x: i64, y: i64) -> bool;
+}
+
+/// One-cell units: the grid's bit planes ([`Grid::planes`]) read through a mobility.
 #[derive(Clone, Copy)]
-pub(super) struct Rows<'a> {
-    /// The grid's planes ([`Grid::planes`]) and the bytes of a plane row.
+pub(super) struct Planes<'a> {
+    /// The plane bytes and the bytes of a plane row.
     planes: &'a [u8],
     stride: usize,
-    /// The area: columns `x0..x1`, rows `y0..y1`.
-    x0: i64,
-    y0: i64,
-    x1: i64,
-    y1: i64,
     /// The mobility's passability rule for a pair of plane words ([`open_anf`]).
     anf: [u64; 4],
     /// For a mobility that enters one kind only: that kind's low and high plane bits
@@ -35,16 +44,9 @@ pub(super) struct Rows<'a> {
     kinds: u8,
 }
 
-impl<'a> Rows<'a> {
-    /// The cells of `grid` in columns `x0..x1` and rows `y0..y1` (inside the grid).
-    pub(super) fn new(
-        grid: &'a Grid,
-        mobility: Mobility,
-        (x0, y0): (i64, i64),
-        (x1, y1): (i64, i64),
-    ) -> Self {
-        debug_assert!(0 <= x0 && x1 <= i64::from(grid.width()));
-        debug_assert!(0 <= y0 && y1 <= i64::from(grid.height()));
+impl<'a> Planes<'a> {
+    /// The cells of `grid` that `mobility` can enter.
+    pub(super) fn new(grid: &'a Grid, mobility: Mobility) -> Self {
         let kinds = mobility.passable_kinds();
         let only = (kinds.count_ones() == 1).then(|| {
             let k = kinds.trailing_zeros();
@@ -55,18 +57,14 @@ impl<'a> Rows<'a> {
         Self {
             planes,
             stride,
-            x0,
-            y0,
-            x1,
-            y1,
             anf: open_anf(mobility),
             only,
             kinds,
         }
     }
+}
 
-    /// Bit `j` set where cell `x + j` of row `y` (inside the grid) is open, for `j <
-    /// CHUNK` (higher bits are noise).
+impl Source for Planes<'_> {
     #[inline(always)]
     fn open_from(&self, x: i64, y: i64) -> u64 {
         let (x, y) = (x as usize, y as usize);
@@ -90,6 +88,118 @@ impl<'a> Rows<'a> {
         }
         let [c0, c1, c2, c3] = self.anf;
         c0 ^ (c1 & lo) ^ (c2 & hi) ^ (c3 & lo & hi)
+    }
+
+    #[inline(always)]
+    fn open_at(&self, x: i64, y: i64) -> bool {
+        let (x, y) = (x as usize, y as usize);
+        let b = 2 * y * self.stride + x / 8;
+        let bit = |at: usize| self.planes.get(at).map_or(0, |&v| v >> (x % 8) & 1);
+        let code = bit(b) | bit(b + self.stride) << 1;
+        self.kinds >> code & 1 != 0
+    }
+}
+
+/// Units bigger than one cell: the anchors where a footprint fits, read from a
+/// [`Clearance`] (a value at least the unit's side). On a one-cost mobility a footprint
+/// moves as a one-cell unit does on these cells: a straight step is legal when the
+/// footprint fits where it lands (the cells it sweeps are under one of its two
+/// places), and a diagonal step, which needs both straight steps beside it legal, is
+/// one past the corner rule of the anchors.
+#[derive(Clone, Copy)]
+pub(super) struct Fits<'a> {
+    values: &'a [u8],
+    width: usize,
+    size: u8,
+}
+
+impl<'a> Fits<'a> {
+    /// The anchors of `clearance` where a unit of side `size` fits.
+    pub(super) fn new(clearance: &'a Clearance, size: u8) -> Self {
+        Self {
+            values: clearance.values(),
+            width: clearance.dims().0 as usize,
+            size,
+        }
+    }
+}
+
+impl Source for Fits<'_> {
+    #[inline(always)]
+    fn open_from(&self, x: i64, y: i64) -> u64 {
+        let i = y as usize * self.width + x as usize;
+        // A chunk's values, 8 at a time (those past the row belong to the next rows,
+        // and the callers' masks drop them); the grid's last cells one at a time.
+        match self.values.get(i..i + 64).and_then(|v| v.try_into().ok()) {
+            Some(values) => fitting64(values, self.size),
+            None => self
+                .values
+                .get(i..)
+                .unwrap_or(&[])
+                .iter()
+                .take(64)
+                .enumerate()
+                .fold(0, |bits, (j, &v)| bits | u64::from(v >= self.size) << j),
+        }
+    }
+
+    #[inline(always)]
+    fn open8_from(&self, x: i64, y: i64) -> u64 {
+        let i = y as usize * self.width + x as usize;
+        match self.values.get(i..i + 8) {
+            Some(&[b0, b1, b2, b3, b4, b5, b6, b7]) => {
+                let v = u64::from_le_bytes([b0, b1, b2, b3, b4, b5, b6, b7]);
+                u64::from(fitting(v, self.size))
+            }
+            _ => self.open_from(x, y),
+        }
+    }
+
+    #[inline(always)]
+    fn open_at(&self, x: i64, y: i64) -> bool {
+        let i = y as usize * self.width + x as usize;
+        self.values.get(i).is_some_and(|&v| v >= self.size)
+    }
+}
+
+/// The cells inside the search area, as passability bits from a [`Source`].
+///
+/// A cell outside the area (or the grid) reads as blocked, so scans stop at the
+/// area's border as at a wall: a windowed search is a search of the grid clipped to
+/// its window.
+#[derive(Clone, Copy)]
+pub(super) struct Rows<S> {
+    source: S,
+    /// The area: columns `x0..x1`, rows `y0..y1`.
+    x0: i64,
+    y0: i64,
+    x1: i64,
+    y1: i64,
+}
+
+impl<S: Source> Rows<S> {
+    /// The cells of `source` in columns `x0..x1` and rows `y0..y1` (inside its grid,
+    /// which is `width x height`).
+    pub(super) fn new(
+        source: S,
+        (width, height): (u32, u32),
+        (x0, y0): (i64, i64),
+        (x1, y1): (i64, i64),
+    ) -> Self {
+        debug_assert!(0 <= x0 && x1 <= i64::from(width));
+        debug_assert!(0 <= y0 && y1 <= i64::from(height));
+        Self {
+            source,
+            x0,
+            y0,
+            x1,
+            y1,
+        }
+    }
+
+    #[inline(always)]
+    fn open_from(&self, x: i64, y: i64) -> u64 {
+        self.source.open_from(x, y)
     }
 
     /// Passability of the [`CHUNK`] cells `base..base + CHUNK` of row `y`: bit `j` for
@@ -158,13 +268,13 @@ impl<'a> Rows<'a> {
             if x + 1 < self.x1 {
                 mask |= 0b100;
             }
-            return self.open_from(x - 1, y) & mask;
+            return self.source.open8_from(x - 1, y) & mask;
         }
         let mut mask = 0b1;
         if x + 1 < self.x1 {
             mask |= 0b10;
         }
-        (self.open_from(x, y) & mask) << 1
+        (self.source.open8_from(x, y) & mask) << 1
     }
 
     /// Whether cell `(x, y)` is inside the area and open.
@@ -176,11 +286,7 @@ impl<'a> Rows<'a> {
         {
             return false;
         }
-        let (x, y) = (x as usize, y as usize);
-        let b = 2 * y * self.stride + x / 8;
-        let bit = |at: usize| self.planes.get(at).map_or(0, |&v| v >> (x % 8) & 1);
-        let code = bit(b) | bit(b + self.stride) << 1;
-        self.kinds >> code & 1 != 0
+        self.source.open_at(x, y)
     }
 
     /// Whether the diagonal step from open cell `(x, y)` by `(dx, dy)` is legal: the
@@ -199,6 +305,38 @@ mod tests {
     use super::*;
     use crate::{Cell, TileKind};
 
+    /// Every read of `rows` (over `lo..hi` of a `w x h` grid) at every bit phase and
+    /// border agrees with `open`, cell by cell.
+    fn check<S: Source>(
+        rows: Rows<S>,
+        (w, h): (i64, i64),
+        lo: (i64, i64),
+        hi: (i64, i64),
+        open: impl Fn(Cell) -> bool,
+    ) {
+        let inside = |x: i64, y: i64| x >= lo.0 && x < hi.0 && y >= lo.1 && y < hi.1;
+        for y in -1..=h {
+            for base in -60..w + 4 {
+                let bits = rows.bits(base, y);
+                for j in 0..CHUNK {
+                    let (x, c) = (base + j, Cell::new((base + j) as i32, y as i32));
+                    let want = inside(x, y) && open(c);
+                    assert_eq!(bits >> j & 1 == 1, want, "({x}, {y})");
+                    assert_eq!(rows.is_open(x, y), want);
+                }
+                assert_eq!(bits >> CHUNK, 0);
+                if (1..h - 1).contains(&y) {
+                    let inner = rows.inner_row(y);
+                    let three = (rows.bits(base, y - 1), bits, rows.bits(base, y + 1));
+                    assert_eq!(rows.bits3(base, y, inner), three);
+                }
+                if (lo.0..hi.0).contains(&base) {
+                    assert_eq!(rows.three(base, y), rows.bits(base - 1, y) & 0b111);
+                }
+            }
+        }
+    }
+
     #[test]
     fn bits_match_cell_costs_at_every_phase_and_border() {
         // Kinds cycle through all 4 codes with an irregular period, so that every
@@ -207,6 +345,7 @@ mod tests {
             TileKind::new(((c.x * 7 + c.y * 3 + c.x / 5) % 4) as u8).unwrap()
         })
         .unwrap();
+        let dims = (grid.width(), grid.height());
         for mobility in [
             Mobility::FLOOR_ONLY,
             Mobility::new([0, 0, 0, 9]),
@@ -215,28 +354,29 @@ mod tests {
             Mobility::new([1, 1, 1, 0]),
         ] {
             for (lo, hi) in [((0, 0), (131, 5)), ((3, 1), (100, 4))] {
-                let rows = Rows::new(&grid, mobility, lo, hi);
-                let inside = |x: i64, y: i64| x >= lo.0 && x < hi.0 && y >= lo.1 && y < hi.1;
-                for y in -1..6 {
-                    for base in -60..135 {
-                        let bits = rows.bits(base, y);
-                        for j in 0..CHUNK {
-                            let (x, c) = (base + j, Cell::new((base + j) as i32, y as i32));
-                            let want = inside(x, y) && grid.is_passable(c, mobility);
-                            assert_eq!(bits >> j & 1 == 1, want, "{mobility:?} ({x}, {y})");
-                            assert_eq!(rows.is_open(x, y), want);
-                        }
-                        assert_eq!(bits >> CHUNK, 0);
-                        if (1..4).contains(&y) {
-                            let inner = rows.inner_row(y);
-                            let three = (rows.bits(base, y - 1), bits, rows.bits(base, y + 1));
-                            assert_eq!(rows.bits3(base, y, inner), three);
-                        }
-                        if (lo.0..hi.0).contains(&base) {
-                            assert_eq!(rows.three(base, y), rows.bits(base - 1, y) & 0b111);
-                        }
-                    }
-                }
+                let rows = Rows::new(Planes::new(&grid, mobility), dims, lo, hi);
+                check(rows, (131, 5), lo, hi, |c| grid.is_passable(c, mobility));
+            }
+        }
+    }
+
+    #[test]
+    fn bits_match_footprints_at_every_phase_and_border() {
+        // Sparse walls, so that squares of every side up to 5 fit somewhere, and the
+        // grid's last cells (which a chunk of 64 values overruns) among them.
+        let grid = Grid::from_fn(131, 9, |c| {
+            let wall = (c.x * 13 + c.y * 7 + c.x / 3) % 11 == 0;
+            if wall { TileKind::K1 } else { TileKind::K0 }
+        })
+        .unwrap();
+        let dims = (grid.width(), grid.height());
+        let clear = Clearance::new(&grid, Mobility::FLOOR_ONLY);
+        for size in 1..=5 {
+            for (lo, hi) in [((0, 0), (131, 9)), ((3, 1), (100, 8))] {
+                let rows = Rows::new(Fits::new(&clear, size), dims, lo, hi);
+                check(rows, (131, 9), lo, hi, |c| {
+                    grid.fits(c, Mobility::FLOOR_ONLY, size)
+                });
             }
         }
     }

@@ -3,6 +3,7 @@
 //! stated in `jump.rs`; and, for tracking searches, the nearest cell they cross.
 
 use super::jump::{Search, code_towards};
+use super::rows::Source;
 use crate::cost::OCTILE_DIAGONAL;
 use crate::queue::{RadixHeap, StampedWords};
 use crate::search::nodes::{CLOSED, node_g, open_node};
@@ -24,7 +25,7 @@ const RUN: i64 = CHUNK_BITS - 2;
 /// Cells in a [`Rows::bits`] word.
 const CHUNK_BITS: i64 = super::rows::CHUNK;
 
-impl<const EIGHT: bool, const TRACK: bool> Search<'_, EIGHT, TRACK> {
+impl<S: Source, const EIGHT: bool, const TRACK: bool> Search<'_, S, EIGHT, TRACK> {
     /// A tracking search crossed the cells between `x + dx` and `last` of row `y`
     /// (none if `last == x`) on a line from `(x, y)` whose g is `g`.
     #[inline(always)]
