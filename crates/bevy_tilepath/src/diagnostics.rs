@@ -38,6 +38,12 @@ pub struct PathingDiagnostics {
     pub guides: u32,
     /// Landmark guides being built in the background after this tick.
     pub guides_building: u32,
+    /// Components (what a mobility's units, or its big units of one size, can reach)
+    /// being built in the background after this tick: on grids of more than 2^18
+    /// cells they are built off the tick, and until one is ready its requests are
+    /// searched without it (a goal out of reach then costs a search of what the unit
+    /// can reach, up to the request's expansion limit, instead of a capped one).
+    pub components_building: u32,
     /// Wall time of the pathing systems this tick.
     pub time: Duration,
     /// Requests served since the start.

@@ -129,10 +129,12 @@ impl Mobility {
         self.cost(kind) != 0
     }
 
-    /// Bit `k` set when kind `k` can be entered.
+    /// Bit `k` set when kind `k` can be entered. Mobilities with the same passable
+    /// kinds reach the same cells, whatever they cost: they share
+    /// [`Components`](crate::Components) and [`Clearance`](crate::Clearance).
     #[inline]
     #[must_use]
-    pub(crate) const fn passable_kinds(self) -> u8 {
+    pub const fn passable_kinds(self) -> u8 {
         let c = self.costs();
         (c[0] != 0) as u8
             | ((c[1] != 0) as u8) << 1

@@ -2,9 +2,9 @@
 //! built in the background on first use and repaired after edits (see
 //! [`PathingSettings::landmarks`](crate::PathingSettings::landmarks)).
 
-use bevy::tasks::{AsyncComputeTaskPool, Task, block_on};
-use tilepath::{Cell, Connectivity, FieldError, FieldStats, Grid, Jps, Landmarks, Mobility};
+use tilepath::{Connectivity, FieldError, FieldStats, Grid, Jps, Landmarks, Mobility};
 
+use super::background::Builds;
 use super::job::Job;
 use crate::PathingGrid;
 use crate::grid::{ChangeCursor, Changes};
@@ -14,8 +14,8 @@ use crate::grid::{ChangeCursor, Changes};
 #[derive(Default)]
 pub(crate) struct GuideCache {
     guides: Vec<Landmarks>,
-    /// Guides being built on Bevy's async compute pool.
-    building: Vec<Building>,
+    /// Guides being built on Bevy's async compute pool, by mobility and connectivity.
+    building: Builds<(Mobility, Connectivity), Result<Landmarks, FieldError>>,
     /// Mobilities and connectivities whose build failed (out of memory, distances
     /// too long): not tried again until the grid is replaced or the setting changes,
     /// so that a failing build does not stall every tick.
@@ -24,15 +24,6 @@ pub(crate) struct GuideCache {
     count: usize,
     /// Where the guides were last repaired up to in the grid's change log.
     cursor: ChangeCursor,
-}
-
-/// A guide being built from a copy of the grid, and the cells changed on the grid
-/// since the copy was taken, to be repaired before the guide is used.
-struct Building {
-    mobility: Mobility,
-    connectivity: Connectivity,
-    task: Task<Result<Landmarks, FieldError>>,
-    changed: Vec<Cell>,
 }
 
 impl GuideCache {
@@ -64,29 +55,18 @@ impl GuideCache {
                     .map(|s| work += cost(s))
                     .is_ok()
             });
-            // A build that would have more edits to catch up on than the change log
-            // keeps starts again from the grid as it is (dropping its task cancels it).
-            let most = (grid.grid().len() / 16).max(1024);
-            self.building.retain_mut(|b| {
-                b.changed.extend_from_slice(cells);
-                b.changed.len() <= most
-            });
         }
-        let mut i = 0;
-        while i < self.building.len() {
-            if !self.building[i].task.is_finished() {
-                i += 1;
-                continue;
-            }
-            let b = self.building.swap_remove(i);
-            match block_on(b.task).and_then(|mut guide| {
-                work += cost(guide.repair(grid.grid(), &b.changed)?);
+        self.building.note(cells, grid.grid().len());
+        let (guides, failed) = (&mut self.guides, &mut self.failed);
+        self.building.finish(|key, built, changed| {
+            match built.and_then(|mut guide| {
+                work += cost(guide.repair(grid.grid(), changed)?);
                 Ok(guide)
             }) {
-                Ok(guide) => self.guides.push(guide),
-                Err(_) => self.failed.push((b.mobility, b.connectivity)),
+                Ok(guide) => guides.push(guide),
+                Err(_) => failed.push(key),
             }
-        }
+        });
         work
     }
 
@@ -111,23 +91,16 @@ impl GuideCache {
             let key = (job.mobility, job.connectivity);
             if self.get(key.0, key.1).is_some()
                 || self.failed.contains(&key)
-                || self
-                    .building
-                    .iter()
-                    .any(|b| (b.mobility, b.connectivity) == key)
+                || self.building.contains(&key)
             {
                 continue;
             }
             let count = self.count;
-            if let Some(pool) = AsyncComputeTaskPool::try_get() {
-                let copy = grid.clone();
-                let task = pool.spawn(async move { Landmarks::new(&copy, key.0, key.1, count) });
-                self.building.push(Building {
-                    mobility: key.0,
-                    connectivity: key.1,
-                    task,
-                    changed: Vec::new(),
-                });
+            if self.building.spawn(
+                key,
+                || grid.clone(),
+                move |copy| Landmarks::new(&copy, key.0, key.1, count),
+            ) {
                 continue;
             }
             match Landmarks::new(grid, key.0, key.1, count) {

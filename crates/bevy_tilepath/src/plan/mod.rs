@@ -10,6 +10,7 @@
 //! and writes
 //! the one [`job::Answer`] back to the unit (one write).
 
+mod background;
 pub(crate) mod collect;
 mod dispatch;
 mod engine;

@@ -3,20 +3,32 @@
 //! component), the clearance of units bigger than one cell, and the components of
 //! their footprints.
 
-use tilepath::{Clearance, Components, Connectivity, Grid, Mobility};
+use tilepath::{Clearance, Components, Connectivity, Grid, HexLayout, Mobility};
 
+use super::background::{BACKGROUND_CELLS, Builds};
 use crate::PathingGrid;
 use crate::grid::{ChangeCursor, Changes};
 
 /// Something derived from the grid for one mobility (one set of passable tile kinds)
 /// and way of moving, built on first use and repaired after edits.
-pub(crate) trait PerMobilityItem: Sized {
+pub(crate) trait PerMobilityItem: Sized + Send + 'static {
+    /// What tells two items apart: the mobilities and connectivities one item serves
+    /// share it.
+    type Key: PartialEq + Copy + Send + 'static;
+    /// The key of the item serving `mobility` moving as `connectivity`.
+    fn key(mobility: Mobility, connectivity: Connectivity) -> Self::Key;
     /// Builds it for `mobility` moving as `connectivity` on `grid`.
     fn build(grid: &Grid, mobility: Mobility, connectivity: Connectivity) -> Self;
     /// Repairs it after `cells` changed on `grid`; returns the work done.
     fn repair(&mut self, grid: &Grid, cells: &[tilepath::Cell]) -> u64;
     /// Whether it serves `mobility` moving as `connectivity`.
     fn serves(&self, mobility: Mobility, connectivity: Connectivity) -> bool;
+    /// Whether it is built in the background on `grid`: only items the searches can
+    /// do without until they are ready, and only on grids big enough that a build
+    /// would stall the tick.
+    fn in_background(_grid: &Grid) -> bool {
+        false
+    }
 }
 
 /// Which connectivities share components: 4- and 8-connected units reach the same
@@ -29,6 +41,10 @@ fn reach_class(connectivity: Connectivity) -> Option<tilepath::HexLayout> {
 }
 
 impl PerMobilityItem for Components {
+    type Key = (u8, Option<HexLayout>);
+    fn key(mobility: Mobility, connectivity: Connectivity) -> Self::Key {
+        (mobility.passable_kinds(), reach_class(connectivity))
+    }
     fn build(grid: &Grid, mobility: Mobility, connectivity: Connectivity) -> Self {
         Components::with_connectivity(grid, mobility, connectivity)
     }
@@ -41,10 +57,18 @@ impl PerMobilityItem for Components {
         Components::serves(self, mobility)
             && reach_class(self.connectivity()) == reach_class(connectivity)
     }
+    /// Searches without components only lose the bound on goals out of reach.
+    fn in_background(grid: &Grid) -> bool {
+        grid.len() > BACKGROUND_CELLS
+    }
 }
 
 /// Clearance is for square footprints: the planner refuses sized units on hex maps.
 impl PerMobilityItem for Clearance {
+    type Key = u8;
+    fn key(mobility: Mobility, _: Connectivity) -> Self::Key {
+        mobility.passable_kinds()
+    }
     fn build(grid: &Grid, mobility: Mobility, _: Connectivity) -> Self {
         Clearance::new(grid, mobility)
     }
@@ -57,40 +81,55 @@ impl PerMobilityItem for Clearance {
 }
 
 /// One `T` for every mobility the requests needed so far (at most 16: one per set of
-/// passable tile kinds; a grid's units all move square-wise or all hex-wise), built on first use, repaired with the tick's edits before
-/// any request is solved, forgotten when the grid is replaced.
-pub(crate) struct PerMobility<T> {
+/// passable tile kinds; a grid's units all move square-wise or all hex-wise), built on
+/// first use (in the background where [`PerMobilityItem::in_background`] says so),
+/// repaired with the tick's edits before any request is solved, forgotten when the
+/// grid is replaced.
+pub(crate) struct PerMobility<T: PerMobilityItem> {
     items: Vec<T>,
+    /// Items being built in the background.
+    building: Builds<T::Key, T>,
     /// Where the items were last repaired up to in the grid's change log.
     cursor: ChangeCursor,
 }
 
-impl<T> Default for PerMobility<T> {
+impl<T: PerMobilityItem> Default for PerMobility<T> {
     fn default() -> Self {
         Self {
             items: Vec::new(),
+            building: Builds::default(),
             cursor: ChangeCursor::default(),
         }
     }
 }
 
 impl<T: PerMobilityItem> PerMobility<T> {
-    /// Brings the kept items in step with the grid; forgets them when the grid was
-    /// replaced. Returns the work done.
+    /// Brings the kept items in step with the grid, and takes those whose build
+    /// finished (repaired with the edits made meanwhile); forgets them all when the
+    /// grid was replaced. Returns the work done.
     pub(crate) fn maintain(&mut self, grid: &PathingGrid) -> u64 {
         let changes = grid.changes_since(self.cursor);
         self.cursor = grid.change_cursor();
-        match changes {
+        let cells = match changes {
             Changes::Replaced => {
                 self.items.clear();
-                0
+                self.building.clear();
+                return 0;
             }
-            Changes::Cells(cells) => self
-                .items
-                .iter_mut()
-                .map(|item| item.repair(grid.grid(), cells))
-                .sum(),
-        }
+            Changes::Cells(cells) => cells,
+        };
+        let mut work: u64 = self
+            .items
+            .iter_mut()
+            .map(|item| item.repair(grid.grid(), cells))
+            .sum();
+        self.building.note(cells, grid.grid().len());
+        let items = &mut self.items;
+        self.building.finish(|_, mut item, changed| {
+            work += item.repair(grid.grid(), changed);
+            items.push(item);
+        });
+        work
     }
 
     /// Builds the items the `(mobility, connectivity)` pairs need and do not have
@@ -102,12 +141,28 @@ impl<T: PerMobilityItem> PerMobility<T> {
     ) -> u64 {
         let mut work = 0;
         for (mobility, connectivity) in needs {
-            if self.get(mobility, connectivity).is_none() {
-                self.items.push(T::build(grid, mobility, connectivity));
-                work += grid.len() as u64;
+            let key = T::key(mobility, connectivity);
+            if self.get(mobility, connectivity).is_some() || self.building.contains(&key) {
+                continue;
             }
+            if T::in_background(grid)
+                && self.building.spawn(
+                    key,
+                    || grid.clone(),
+                    move |copy| T::build(&copy, mobility, connectivity),
+                )
+            {
+                continue;
+            }
+            self.items.push(T::build(grid, mobility, connectivity));
+            work += grid.len() as u64;
         }
         work
+    }
+
+    /// Items being built in the background.
+    pub(crate) fn building(&self) -> u32 {
+        self.building.len() as u32
     }
 
     /// The item serving `mobility` moving as `connectivity`, if built.
@@ -123,12 +178,16 @@ impl<T: PerMobilityItem> PerMobility<T> {
 #[derive(Default)]
 pub(crate) struct SizedReach {
     items: Vec<(Mobility, Components)>,
+    /// Components being built in the background from a copy of their clearance, by
+    /// mobility (of the kinds it enters) and size.
+    building: Builds<(Mobility, u8), Result<Components, tilepath::GridError>>,
     cursor: ChangeCursor,
 }
 
 impl SizedReach {
     /// Brings the components in step with the grid, once `clearance` is (its
-    /// [`maintain`](PerMobility::maintain) ran first). Returns the work done.
+    /// [`maintain`](PerMobility::maintain) ran first), and takes those whose build
+    /// finished (repaired with the edits made meanwhile). Returns the work done.
     pub(crate) fn maintain(
         &mut self,
         grid: &PathingGrid,
@@ -136,35 +195,47 @@ impl SizedReach {
     ) -> u64 {
         let changes = grid.changes_since(self.cursor);
         self.cursor = grid.change_cursor();
-        match changes {
+        let cells = match changes {
             Changes::Replaced => {
                 self.items.clear();
-                0
+                self.building.clear();
+                return 0;
             }
-            Changes::Cells(cells) => {
-                let mut work = 0;
-                // A footprint's components without their clearance cannot be repaired:
-                // dropped, built again on use.
-                self.items.retain_mut(|(mobility, parts)| {
-                    let Some(clear) = clearance.get(*mobility, Connectivity::Four) else {
-                        return false;
-                    };
-                    match parts.repair_footprint(clear, cells) {
-                        Ok(s) => {
-                            work += (s.opened + s.closed + s.cells_searched) as u64;
-                            true
-                        }
-                        Err(_) => false,
-                    }
-                });
-                work
+            Changes::Cells(cells) => cells,
+        };
+        let mut work = 0;
+        // A footprint's components without their clearance cannot be repaired:
+        // dropped, built again on use.
+        let mut repair = |mobility: Mobility, parts: &mut Components, cells: &[tilepath::Cell]| {
+            let Some(clear) = clearance.get(mobility, Connectivity::Four) else {
+                return false;
+            };
+            match parts.repair_footprint(clear, cells) {
+                Ok(s) => {
+                    work += (s.opened + s.closed + s.cells_searched) as u64;
+                    true
+                }
+                Err(_) => false,
             }
-        }
+        };
+        self.items
+            .retain_mut(|(mobility, parts)| repair(*mobility, parts, cells));
+        self.building.note(cells, grid.grid().len());
+        let items = &mut self.items;
+        self.building.finish(|(mobility, _), built, changed| {
+            if let Ok(mut parts) = built
+                && repair(mobility, &mut parts, changed)
+            {
+                items.push((mobility, parts));
+            }
+        });
+        work
     }
 
     /// Builds the components the `(mobility, size)` pairs need (sizes above 1) and do
-    /// not have yet, from `clearance` (prepared first). Returns the work done (cells
-    /// read).
+    /// not have yet, from `clearance` (prepared first): in the background on big grids
+    /// (as one-cell components are), from a copy of the clearance. Returns the work
+    /// done here (cells read).
     pub(crate) fn prepare(
         &mut self,
         grid: &Grid,
@@ -173,16 +244,37 @@ impl SizedReach {
     ) -> u64 {
         let mut work = 0;
         for (mobility, size) in needs {
-            if size > 1
-                && self.get(mobility, size).is_none()
-                && let Some(clear) = clearance.get(mobility, Connectivity::Four)
-                && let Ok(parts) = Components::try_for_footprint(clear.footprint(size))
+            // Mobilities entering the same kinds share components.
+            let kinds = mobility.passable_kinds();
+            let building = self
+                .building
+                .any(|&(m, s)| s == size && m.passable_kinds() == kinds);
+            if size <= 1 || building || self.get(mobility, size).is_some() {
+                continue;
+            }
+            let Some(clear) = clearance.get(mobility, Connectivity::Four) else {
+                continue;
+            };
+            if <Components as PerMobilityItem>::in_background(grid)
+                && self.building.spawn(
+                    (mobility, size),
+                    || clear.clone(),
+                    move |copy| Components::try_for_footprint(copy.footprint(size)),
+                )
             {
+                continue;
+            }
+            if let Ok(parts) = Components::try_for_footprint(clear.footprint(size)) {
                 work += grid.len() as u64;
                 self.items.push((mobility, parts));
             }
         }
         work
+    }
+
+    /// Components being built in the background.
+    pub(crate) fn building(&self) -> u32 {
+        self.building.len() as u32
     }
 
     /// The components of `size x size` footprints of `mobility`, if built.

@@ -126,6 +126,7 @@ pub(crate) fn solve_requests(
         diag.batches += d.batches;
         diag.guides += d.guides;
         diag.guides_building += d.guides_building;
+        diag.components_building += d.components_building;
         if let Some(e) = plan.key
             && let Some(mut map) = grids.map_mut(e)
         {
@@ -231,6 +232,7 @@ fn serve_grid(
     plan.diag.waiting = plan.waiting;
     plan.diag.guides = plan.guides.ready();
     plan.diag.guides_building = plan.guides.building();
+    plan.diag.components_building = plan.reach.building() + plan.sized_reach.building();
     plan.diag.time += grid_started.elapsed();
     spent
 }

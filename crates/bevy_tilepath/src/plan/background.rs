@@ -1,0 +1,104 @@
+//! Builds too long for a tick on big maps (components, landmark guides): made on Bevy's
+//! async compute pool from a copy of the grid (or of what they are built from), with
+//! the cells edited meanwhile kept, so that a finished build is repaired with them
+//! before it is used.
+
+use bevy::tasks::{AsyncComputeTaskPool, Task, block_on};
+use tilepath::Cell;
+
+/// Grids of more cells than this build the planner's optional items (components) in
+/// the background; smaller ones build them in the tick that needs them (a few
+/// milliseconds at most), so that their first answer already uses them.
+pub(crate) const BACKGROUND_CELLS: usize = 1 << 18;
+
+/// One build under way, for `key`.
+struct Building<K, R> {
+    key: K,
+    task: Task<R>,
+    /// The cells edited on the grid since the copy was taken.
+    changed: Vec<Cell>,
+}
+
+/// The builds under way of one kind of item, by key.
+pub(crate) struct Builds<K, R> {
+    list: Vec<Building<K, R>>,
+}
+
+impl<K, R> Default for Builds<K, R> {
+    fn default() -> Self {
+        Self { list: Vec::new() }
+    }
+}
+
+impl<K: PartialEq, R: Send + 'static> Builds<K, R> {
+    /// Starts building `key` by `build` from `input` (a copy of what it is built from,
+    /// made only if the build starts) on Bevy's async compute pool. Returns false,
+    /// starting nothing, where there is no such pool (no `TaskPoolPlugin`): the caller
+    /// builds it now instead.
+    pub(crate) fn spawn<I: Send + 'static>(
+        &mut self,
+        key: K,
+        input: impl FnOnce() -> I,
+        build: impl FnOnce(I) -> R + Send + 'static,
+    ) -> bool {
+        let Some(pool) = AsyncComputeTaskPool::try_get() else {
+            return false;
+        };
+        let input = input();
+        let task = pool.spawn(async move { build(input) });
+        self.list.push(Building {
+            key,
+            task,
+            changed: Vec::new(),
+        });
+        true
+    }
+
+    /// Whether `key` is being built.
+    pub(crate) fn contains(&self, key: &K) -> bool {
+        self.any(|k| k == key)
+    }
+
+    /// Whether a key being built passes `test`.
+    pub(crate) fn any(&self, test: impl Fn(&K) -> bool) -> bool {
+        self.list.iter().any(|b| test(&b.key))
+    }
+
+    /// Notes `cells` as edited on a grid of `len` cells: every build catches up on
+    /// them when it finishes. A build with more to catch up on than a sixteenth of the
+    /// grid starts again from the grid as it is (dropping its task cancels it), so that
+    /// the catching up stays shorter than a build.
+    pub(crate) fn note(&mut self, cells: &[Cell], len: usize) {
+        if cells.is_empty() {
+            return;
+        }
+        let most = (len / 16).max(1024);
+        self.list.retain_mut(|b| {
+            b.changed.extend_from_slice(cells);
+            b.changed.len() <= most
+        });
+    }
+
+    /// Hands each finished build to `done` with the cells edited since its copy.
+    pub(crate) fn finish(&mut self, mut done: impl FnMut(K, R, &[Cell])) {
+        let mut i = 0;
+        while i < self.list.len() {
+            if !self.list[i].task.is_finished() {
+                i += 1;
+                continue;
+            }
+            let b = self.list.swap_remove(i);
+            done(b.key, block_on(b.task), &b.changed);
+        }
+    }
+
+    /// Builds under way.
+    pub(crate) fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// Cancels every build.
+    pub(crate) fn clear(&mut self) {
+        self.list.clear();
+    }
+}
