@@ -5,11 +5,9 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
-
 use bevy::prelude::*;
 use bevy_tilepath::prelude::*;
-use common::{app, ticks};
+use common::{app, tick_until, ticks};
 
 /// 1024x300 (307,200 cells), split by a wall at x = 512, with a pillar every third
 /// cell of every third row (2-wide lanes, where jump points are many), so that a
@@ -53,24 +51,6 @@ fn door(app: &mut App, ys: core::ops::Range<i32>, kind: TileKind) {
     }
 }
 
-/// Ticks until no components are being built (at most 20 s of wall time).
-fn wait_for_components(app: &mut App) {
-    let started = Instant::now();
-    while app
-        .world()
-        .resource::<PathingDiagnostics>()
-        .components_building
-        > 0
-    {
-        assert!(
-            started.elapsed() < Duration::from_secs(20),
-            "the components were never ready"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-        ticks(app, 1);
-    }
-}
-
 /// The first requests start the builds and are answered in the same tick, by a search
 /// of everything the unit can reach; a door opened while the components are built
 /// (the copy they are built from has none) is caught up with before they are used, so
@@ -97,7 +77,12 @@ fn big_grids_build_components_in_the_background() {
     // A 2-wide door while they are built, far from the straight line (a capped search
     // does not find it).
     door(&mut app, 5..7, TileKind::K0);
-    wait_for_components(&mut app);
+    tick_until(&mut app, "the components", |app| {
+        app.world()
+            .resource::<PathingDiagnostics>()
+            .components_building
+            == 0
+    });
     for size in [1, 2] {
         let (status, _) = solve(&mut app, size);
         assert_eq!(status, PathStatus::Found, "size {size} through the door");

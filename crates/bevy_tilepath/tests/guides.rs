@@ -4,11 +4,9 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
-
 use bevy::prelude::*;
 use bevy_tilepath::prelude::*;
-use common::{app, reference, seeded, ticks};
+use common::{app, reference, seeded, tick_until, ticks};
 use rand::RngExt;
 
 const FLOOR: Mobility = Mobility::FLOOR_ONLY;
@@ -49,19 +47,6 @@ fn solve(app: &mut App, start: Cell, goal: Cell) -> (Option<f64>, u64) {
     (cost, work)
 }
 
-/// Ticks until a guide is ready (at most 20 s of wall time).
-fn wait_for_guide(app: &mut App) {
-    let started = Instant::now();
-    while app.world().resource::<PathingDiagnostics>().guides == 0 {
-        assert!(
-            started.elapsed() < Duration::from_secs(20),
-            "the guide was never ready"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-        ticks(app, 1);
-    }
-}
-
 /// The first far request starts a build and is answered unguided in the same tick; an
 /// edit made while the guide is built (a new gap that shortens routes, which a guide
 /// of the old grid would overestimate) is repaired before the guide is used; once
@@ -95,7 +80,9 @@ fn guides_build_in_the_background_and_catch_up_with_edits() {
             g.set(Cell::new(x, y), TileKind::K0).unwrap();
         }
     }
-    wait_for_guide(&mut guided);
+    tick_until(&mut guided, "the guide", |app| {
+        app.world().resource::<PathingDiagnostics>().guides > 0
+    });
     assert_eq!(
         guided
             .world()

@@ -31,6 +31,20 @@ pub fn ticks(app: &mut App, n: usize) {
     }
 }
 
+/// Ticks until `ready` holds (at most 20 s of wall time, or a panic naming `what`),
+/// sleeping between ticks so that builds on the async compute pool can finish.
+pub fn tick_until(app: &mut App, what: &str, ready: impl Fn(&App) -> bool) {
+    let started = std::time::Instant::now();
+    while !ready(app) {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(20),
+            "{what} never ready"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        ticks(app, 1);
+    }
+}
+
 /// A random grid: K1 walls with probability `walls`, the rest K0/K2 (cost 1 or 4 on
 /// [`MOBILITY`]).
 pub fn random_grid(w: u32, h: u32, walls: f64, rng: &mut StdRng) -> Grid {
