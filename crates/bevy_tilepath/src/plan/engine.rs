@@ -73,8 +73,9 @@ pub(crate) fn solve_job(
         (1, _) => None,
         (size, Some(c)) => Some(c.footprint(size)),
         (_, None) => {
-            // The planner builds a clearance for every sized job's mobility.
-            job.answer = Answer::NoPath(NoPathReason::UnitSize);
+            // The planner builds a clearance for every sized job's mobility, unless its
+            // memory could not be had.
+            job.answer = Answer::NoPath(NoPathReason::GridTooLarge);
             return;
         }
     };

@@ -3,7 +3,7 @@
 //! component), the clearance of units bigger than one cell, and the components of
 //! their footprints.
 
-use tilepath::{Clearance, Components, Connectivity, Grid, HexLayout, Mobility};
+use tilepath::{Clearance, Components, Connectivity, Grid, GridError, HexLayout, Mobility};
 
 use super::background::{BACKGROUND_CELLS, Builds};
 use crate::PathingGrid;
@@ -17,8 +17,13 @@ pub(crate) trait PerMobilityItem: Sized + Send + 'static {
     type Key: PartialEq + Copy + Send + 'static;
     /// The key of the item serving `mobility` moving as `connectivity`.
     fn key(mobility: Mobility, connectivity: Connectivity) -> Self::Key;
-    /// Builds it for `mobility` moving as `connectivity` on `grid`.
-    fn build(grid: &Grid, mobility: Mobility, connectivity: Connectivity) -> Self;
+    /// Builds it for `mobility` moving as `connectivity` on `grid`, or fails when its
+    /// memory cannot be had.
+    fn build(
+        grid: &Grid,
+        mobility: Mobility,
+        connectivity: Connectivity,
+    ) -> Result<Self, GridError>;
     /// Repairs it after `cells` changed on `grid`; returns the work done.
     fn repair(&mut self, grid: &Grid, cells: &[tilepath::Cell]) -> u64;
     /// Whether it serves `mobility` moving as `connectivity`.
@@ -45,8 +50,12 @@ impl PerMobilityItem for Components {
     fn key(mobility: Mobility, connectivity: Connectivity) -> Self::Key {
         (mobility.passable_kinds(), reach_class(connectivity))
     }
-    fn build(grid: &Grid, mobility: Mobility, connectivity: Connectivity) -> Self {
-        Components::with_connectivity(grid, mobility, connectivity)
+    fn build(
+        grid: &Grid,
+        mobility: Mobility,
+        connectivity: Connectivity,
+    ) -> Result<Self, GridError> {
+        Components::try_with_connectivity(grid, mobility, connectivity)
     }
     fn repair(&mut self, grid: &Grid, cells: &[tilepath::Cell]) -> u64 {
         // The sizes match: a resized grid is a replaced one.
@@ -69,8 +78,8 @@ impl PerMobilityItem for Clearance {
     fn key(mobility: Mobility, _: Connectivity) -> Self::Key {
         mobility.passable_kinds()
     }
-    fn build(grid: &Grid, mobility: Mobility, _: Connectivity) -> Self {
-        Clearance::new(grid, mobility)
+    fn build(grid: &Grid, mobility: Mobility, _: Connectivity) -> Result<Self, GridError> {
+        Clearance::try_new(grid, mobility)
     }
     fn repair(&mut self, grid: &Grid, cells: &[tilepath::Cell]) -> u64 {
         Clearance::repair(self, grid, cells).map_or(0, |n| n as u64)
@@ -88,7 +97,10 @@ impl PerMobilityItem for Clearance {
 pub(crate) struct PerMobility<T: PerMobilityItem> {
     items: Vec<T>,
     /// Items being built in the background.
-    building: Builds<T::Key, T>,
+    building: Builds<T::Key, Result<T, GridError>>,
+    /// Items whose build failed (out of memory): not tried again until the grid is
+    /// replaced, so that a failing build does not stall every tick.
+    failed: Vec<T::Key>,
     /// Where the items were last repaired up to in the grid's change log.
     cursor: ChangeCursor,
 }
@@ -98,6 +110,7 @@ impl<T: PerMobilityItem> Default for PerMobility<T> {
         Self {
             items: Vec::new(),
             building: Builds::default(),
+            failed: Vec::new(),
             cursor: ChangeCursor::default(),
         }
     }
@@ -114,6 +127,7 @@ impl<T: PerMobilityItem> PerMobility<T> {
             Changes::Replaced => {
                 self.items.clear();
                 self.building.clear();
+                self.failed.clear();
                 return 0;
             }
             Changes::Cells(cells) => cells,
@@ -124,10 +138,13 @@ impl<T: PerMobilityItem> PerMobility<T> {
             .map(|item| item.repair(grid.grid(), cells))
             .sum();
         self.building.note(cells, grid.grid().len());
-        let items = &mut self.items;
-        self.building.finish(|_, mut item, changed| {
-            work += item.repair(grid.grid(), changed);
-            items.push(item);
+        let (items, failed) = (&mut self.items, &mut self.failed);
+        self.building.finish(|key, built, changed| match built {
+            Ok(mut item) => {
+                work += item.repair(grid.grid(), changed);
+                items.push(item);
+            }
+            Err(_) => failed.push(key),
         });
         work
     }
@@ -142,7 +159,10 @@ impl<T: PerMobilityItem> PerMobility<T> {
         let mut work = 0;
         for (mobility, connectivity) in needs {
             let key = T::key(mobility, connectivity);
-            if self.get(mobility, connectivity).is_some() || self.building.contains(&key) {
+            if self.get(mobility, connectivity).is_some()
+                || self.building.contains(&key)
+                || self.failed.contains(&key)
+            {
                 continue;
             }
             if T::in_background(grid)
@@ -154,7 +174,10 @@ impl<T: PerMobilityItem> PerMobility<T> {
             {
                 continue;
             }
-            self.items.push(T::build(grid, mobility, connectivity));
+            match T::build(grid, mobility, connectivity) {
+                Ok(item) => self.items.push(item),
+                Err(_) => self.failed.push(key),
+            }
             work += grid.len() as u64;
         }
         work
@@ -180,7 +203,10 @@ pub(crate) struct SizedReach {
     items: Vec<(Mobility, Components)>,
     /// Components being built in the background from a copy of their clearance, by
     /// mobility (of the kinds it enters) and size.
-    building: Builds<(Mobility, u8), Result<Components, tilepath::GridError>>,
+    building: Builds<(Mobility, u8), Result<Components, GridError>>,
+    /// Passable kinds and sizes whose build failed (out of memory): not tried again
+    /// until the grid is replaced.
+    failed: Vec<(u8, u8)>,
     cursor: ChangeCursor,
 }
 
@@ -199,6 +225,7 @@ impl SizedReach {
             Changes::Replaced => {
                 self.items.clear();
                 self.building.clear();
+                self.failed.clear();
                 return 0;
             }
             Changes::Cells(cells) => cells,
@@ -221,14 +248,16 @@ impl SizedReach {
         self.items
             .retain_mut(|(mobility, parts)| repair(*mobility, parts, cells));
         self.building.note(cells, grid.grid().len());
-        let items = &mut self.items;
-        self.building.finish(|(mobility, _), built, changed| {
-            if let Ok(mut parts) = built
-                && repair(mobility, &mut parts, changed)
-            {
-                items.push((mobility, parts));
-            }
-        });
+        let (items, failed) = (&mut self.items, &mut self.failed);
+        self.building
+            .finish(|(mobility, size), built, changed| match built {
+                Ok(mut parts) => {
+                    if repair(mobility, &mut parts, changed) {
+                        items.push((mobility, parts));
+                    }
+                }
+                Err(_) => failed.push((mobility.passable_kinds(), size)),
+            });
         work
     }
 
@@ -249,7 +278,11 @@ impl SizedReach {
             let building = self
                 .building
                 .any(|&(m, s)| s == size && m.passable_kinds() == kinds);
-            if size <= 1 || building || self.get(mobility, size).is_some() {
+            if size <= 1
+                || building
+                || self.failed.contains(&(kinds, size))
+                || self.get(mobility, size).is_some()
+            {
                 continue;
             }
             let Some(clear) = clearance.get(mobility, Connectivity::Four) else {
@@ -264,10 +297,11 @@ impl SizedReach {
             {
                 continue;
             }
-            if let Ok(parts) = Components::try_for_footprint(clear.footprint(size)) {
-                work += grid.len() as u64;
-                self.items.push((mobility, parts));
+            match Components::try_for_footprint(clear.footprint(size)) {
+                Ok(parts) => self.items.push((mobility, parts)),
+                Err(_) => self.failed.push((kinds, size)),
             }
+            work += grid.len() as u64;
         }
         work
     }

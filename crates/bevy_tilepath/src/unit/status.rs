@@ -12,7 +12,9 @@ pub enum NoPathReason {
     /// There is no grid yet (no tilemap mirrored, no grid set).
     NoGrid,
     /// The mirrored tilemap is larger than a grid can be
-    /// ([`Grid::MAX_SIDE`](tilepath::Grid::MAX_SIDE)).
+    /// ([`Grid::MAX_SIDE`](tilepath::Grid::MAX_SIDE)), or the memory a search of the
+    /// grid needs (a whole-grid search's scratch, a big unit's clearance) could not be
+    /// had.
     GridTooLarge,
     /// The unit's [`OnGrid`](crate::OnGrid) entity has no
     /// [`PathingMap`](crate::PathingMap): it never had one, or it was despawned.

@@ -23,9 +23,9 @@ use crate::{Cell, Components, Footprint, Landmarks, Mobility};
 ///   does. Size 1 is the one-cell search. Not on hex maps yet.
 /// - [`guided`](Self::guided): [`Landmarks`], which make [`Jps`](crate::Jps)'s whole-grid
 ///   searches on big maps of rooms expand far fewer jump points for the same answer.
-///   Only jump point search uses them; A*, greedy and sized queries run on their plain
-///   estimate, as does a query whose mobility, connectivity or grid size the landmarks
-///   were not built for.
+///   Only jump point search uses them (for big units too: a one-cell distance bounds
+///   theirs from below); A* and greedy run on their plain estimate, as does a query
+///   whose mobility, connectivity or grid size the landmarks were not built for.
 ///
 /// Every option must be up to date with the grid searched (components and clearance
 /// updated, landmarks repaired after edits) and built for a mobility that lets units

@@ -120,8 +120,9 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 /// under the footprint rule are the one-cell rule on those cells (a straight step
 /// sweeps only cells under its two footprints; a diagonal one needs both straight
 /// steps beside it). The scans read those cells from the [`Clearance`](crate::Clearance)
-/// (a value at least the unit's side), 8 values a word turned into 8 bits, so no
-/// copy is kept per size and an edit costs only the clearance's repair. A one-cell
+/// (a value at least the unit's side), a row word's 64 values turned into 64 bits (16
+/// at a time with SSE2 on x86_64), so no copy is kept per size and an edit costs only
+/// the clearance's repair. A one-cell
 /// guide still bounds a big unit's distances from below (its routes are one-cell
 /// routes too), so landmarks guide it. Only a start whose footprint was walled over
 /// (whose cells count as open for that query) goes to the solver's A*.
