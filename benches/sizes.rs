@@ -58,7 +58,13 @@ fn group(
     (eight, jumps): (bool, bool),
     candidates: Vec<(Cell, Cell)>,
 ) {
-    let clear = Clearance::new(grid, mobility);
+    // With the sizes' bit rows kept, as the plugin keeps them (jump point search reads
+    // those; A* reads the values).
+    let mut clear = Clearance::new(grid, mobility);
+    for &n in &SIZES {
+        clear.keep_rows(n).unwrap();
+    }
+    let clear = clear;
     let mut astar = match (eight, jumps) {
         (_, true) => Solver::Jps(Jps::for_grid(grid)),
         (true, false) => Solver::AStar(AStar::for_grid(grid)),

@@ -194,6 +194,28 @@ impl<T: PerMobilityItem> PerMobility<T> {
     }
 }
 
+impl PerMobility<Clearance> {
+    /// Keeps the bit rows of the `(mobility, size)` pairs' sizes in their mobility's
+    /// clearance (prepared first), for jump point search. Returns the work done (cells
+    /// read). A size whose rows cannot have their memory is searched from the values.
+    pub(crate) fn keep_rows(
+        &mut self,
+        grid: &Grid,
+        needs: impl Iterator<Item = (Mobility, u8)>,
+    ) -> u64 {
+        let mut work = 0;
+        for (mobility, size) in needs {
+            if let Some(clear) = self.items.iter_mut().find(|c| c.serves(mobility))
+                && !clear.keeps_rows(size)
+                && clear.keep_rows(size).is_ok()
+            {
+                work += grid.len() as u64;
+            }
+        }
+        work
+    }
+}
+
 /// The components of big units' footprints, per mobility and unit size, so that a
 /// goal out of a big unit's reach is answered without searching all it can reach.
 /// Built from the mobility's [`Clearance`] on first use, repaired after it with the

@@ -191,6 +191,11 @@ fn serve_grid(
                     jobs.iter()
                         .filter(|j| j.size > 1)
                         .map(|j| (j.mobility, j.connectivity)),
+                ) + plan.clearance.keep_rows(
+                    grid.grid(),
+                    jobs.iter()
+                        .filter(|j| j.size > 1)
+                        .map(|j| (j.mobility, j.size)),
                 ) + plan.sized_reach.prepare(
                     grid.grid(),
                     &plan.clearance,

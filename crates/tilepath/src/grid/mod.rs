@@ -5,6 +5,7 @@ mod planes;
 
 pub use error::{GridError, GridMismatch};
 use planes::BitPlanes;
+pub(crate) use planes::row_stride;
 
 use crate::{Cell, Connectivity, Direction8, Mobility, TileKind};
 use core::fmt;

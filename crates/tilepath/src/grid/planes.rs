@@ -2,6 +2,13 @@
 
 use crate::TileKind;
 
+/// Bytes per row of `width` cells kept as bits (cell `x` at bit `x % 8` of byte `x /
+/// 8`) for word-wide scans: whole 8-byte words for `width` bits, and one word more, so
+/// that an 8-byte load from any cell of a row stays in that row.
+pub(crate) const fn row_stride(width: u32) -> usize {
+    (width as usize).div_ceil(64) * 8 + 8
+}
+
 /// A grid's cells as two bit planes, one bit of each cell's kind per plane, row by
 /// row: row `y`'s low bits (cell `x` at bit `x % 8` of byte `x / 8`) are the
 /// [`stride`](Self::stride_for) bytes from `2 * y * stride` on, its high bits the next
@@ -14,10 +21,9 @@ pub(super) struct BitPlanes {
 }
 
 impl BitPlanes {
-    /// Bytes per plane row of a grid `width` cells wide: whole 8-byte words for
-    /// `width` bits, and one word more.
+    /// Bytes per plane row of a grid `width` cells wide: [`row_stride`].
     pub(super) const fn stride_for(width: u32) -> usize {
-        (width as usize).div_ceil(64) * 8 + 8
+        row_stride(width)
     }
 
     /// Bytes the planes of a `width x height` grid take.

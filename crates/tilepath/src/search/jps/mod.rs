@@ -25,7 +25,7 @@ use jump::{NOWHERE, Nearest, Outcome, Search, Slots};
 use landmarks::Guide;
 pub use landmarks::Landmarks;
 use route::Unit;
-use rows::{Fits, Planes, Rows, Source};
+use rows::{FitBits, Fits, Planes, Rows, Source};
 
 /// Where a [`Jps`] may search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,9 +120,10 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 /// under the footprint rule are the one-cell rule on those cells (a straight step
 /// sweeps only cells under its two footprints; a diagonal one needs both straight
 /// steps beside it). The scans read those cells from the [`Clearance`](crate::Clearance)
-/// (a value at least the unit's side), a row word's 64 values turned into 64 bits (16
-/// at a time with SSE2 on x86_64), so no copy is kept per size and an edit costs only
-/// the clearance's repair. A one-cell
+/// (a value at least the unit's side): where the clearance keeps the size's bit rows
+/// ([`Clearance::keep_rows`](crate::Clearance::keep_rows), repaired with it) a load a
+/// word, as for one cell; otherwise a row word's 64 values turned into 64 bits (16 at
+/// a time with SSE2 on x86_64), with no copy kept per size. A one-cell
 /// guide still bounds a big unit's distances from below (its routes are one-cell
 /// routes too), so landmarks guide it. Only a start whose footprint was walled over
 /// (whose cells count as open for that query) goes to the solver's A*.
@@ -472,11 +473,16 @@ impl Jps {
         };
         match footprint {
             Some(f) => {
-                let rows = Rows::new(Fits::new(f.clearance(), f.size()), dims, lo, hi);
                 let unit = Unit {
                     size: f.size(),
                     ..unit
                 };
+                // The size's bit rows where the clearance keeps them, else its values.
+                if let Some(bits) = FitBits::new(f.clearance(), f.size()) {
+                    let rows = Rows::new(bits, dims, lo, hi);
+                    return self.search::<_, P, EIGHT>(rows, slots, guide, unit, (from, to));
+                }
+                let rows = Rows::new(Fits::new(f.clearance(), f.size()), dims, lo, hi);
                 self.search::<_, P, EIGHT>(rows, slots, guide, unit, (from, to))
             }
             None => {

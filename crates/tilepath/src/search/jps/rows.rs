@@ -162,6 +162,46 @@ impl Source for Fits<'_> {
     }
 }
 
+/// Units bigger than one cell, where their clearance keeps the size's anchors as bit
+/// rows ([`Clearance::keep_rows`]): a load a word, as for [`Planes`], with no
+/// decoding.
+#[derive(Clone, Copy)]
+pub(super) struct FitBits<'a> {
+    /// The row bytes and the bytes of a row.
+    bits: &'a [u8],
+    stride: usize,
+}
+
+impl<'a> FitBits<'a> {
+    /// The kept rows of `clearance` for units of side `size`, if it keeps them.
+    pub(super) fn new(clearance: &'a Clearance, size: u8) -> Option<Self> {
+        clearance
+            .rows_of(size)
+            .map(|(bits, stride)| Self { bits, stride })
+    }
+}
+
+impl Source for FitBits<'_> {
+    #[inline(always)]
+    fn open_from(&self, x: i64, y: i64) -> u64 {
+        let (x, y) = (x as usize, y as usize);
+        let b = y * self.stride + x / 8;
+        match self.bits.get(b..b + 8) {
+            Some(&[b0, b1, b2, b3, b4, b5, b6, b7]) => {
+                u64::from_le_bytes([b0, b1, b2, b3, b4, b5, b6, b7]) >> (x % 8)
+            }
+            _ => 0,
+        }
+    }
+
+    #[inline(always)]
+    fn open_at(&self, x: i64, y: i64) -> bool {
+        let (x, y) = (x as usize, y as usize);
+        let b = y * self.stride + x / 8;
+        self.bits.get(b).is_some_and(|&v| v >> (x % 8) & 1 == 1)
+    }
+}
+
 /// The cells inside the search area, as passability bits from a [`Source`].
 ///
 /// A cell outside the area (or the grid) reads as blocked, so scans stop at the
@@ -370,13 +410,19 @@ mod tests {
         })
         .unwrap();
         let dims = (grid.width(), grid.height());
-        let clear = Clearance::new(&grid, Mobility::FLOOR_ONLY);
+        let mut clear = Clearance::new(&grid, Mobility::FLOOR_ONLY);
         for size in 1..=5 {
+            clear.keep_rows(size).unwrap();
+        }
+        for size in 1..=5 {
+            let fits = |c| grid.fits(c, Mobility::FLOOR_ONLY, size);
             for (lo, hi) in [((0, 0), (131, 9)), ((3, 1), (100, 8))] {
                 let rows = Rows::new(Fits::new(&clear, size), dims, lo, hi);
-                check(rows, (131, 9), lo, hi, |c| {
-                    grid.fits(c, Mobility::FLOOR_ONLY, size)
-                });
+                check(rows, (131, 9), lo, hi, fits);
+                if size > 1 {
+                    let bits = FitBits::new(&clear, size).unwrap();
+                    check(Rows::new(bits, dims, lo, hi), (131, 9), lo, hi, fits);
+                }
             }
         }
     }
