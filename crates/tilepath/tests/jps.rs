@@ -84,6 +84,11 @@ fn jps_matches_astar_and_reference_dijkstra_on_random_grids() {
         let walls = [0.0, 0.05, 0.2, 0.35, 0.45][rng.random_range(0..5usize)];
         let mut grid = random_grid(&mut rng, w, h, walls);
         let mobility = uniform_mobility(&mut rng);
+        // Half the grids keep the mobility's cells as bit rows (jump point search reads
+        // those, through the edits below), half are read from the planes.
+        if seed % 2 == 0 {
+            grid.keep_open_rows(mobility).unwrap();
+        }
         for _ in 0..4 {
             let from = random_cell(&mut rng, &grid);
             let to = if rng.random_bool(0.05) {
@@ -257,15 +262,22 @@ fn expansion_limit_gives_valid_partial_paths() {
 }
 
 /// Checks every `stride`-th scenario of `map` with whole-grid 8-connected jump point
-/// search; returns how many were checked.
+/// search, reading the grid's planes and then its kept bit rows; returns how many
+/// were checked.
 fn check_map(map: &str, stride: usize) -> usize {
-    let grid = load_movingai(map);
+    let mut grid = load_movingai(map);
     let scenarios = load_scenarios(map);
     let mobility = Mobility::FLOOR_ONLY;
     let mut jps = Jps::for_grid(&grid);
     let mut checked = 0;
-    for s in scenarios.iter().step_by(stride) {
-        let r = jps.build_path8(&grid, s.start, s.goal, mobility).unwrap();
+    let planes = grid.clone();
+    grid.keep_open_rows(mobility).unwrap();
+    for (s, grid) in scenarios
+        .iter()
+        .step_by(stride)
+        .flat_map(|s| [(s, &planes), (s, &grid)])
+    {
+        let r = jps.build_path8(grid, s.start, s.goal, mobility).unwrap();
         if s.optimal == 0.0 && s.start != s.goal {
             assert!(
                 !r.route.reaches_goal,
@@ -287,10 +299,10 @@ fn check_map(map: &str, stride: usize) -> usize {
                 s.optimal
             );
         }
-        check_result::<GridPath8, Direction8>(&grid, mobility, s.start, s.goal, &r);
+        check_result::<GridPath8, Direction8>(grid, mobility, s.start, s.goal, &r);
         checked += 1;
     }
-    checked
+    checked / 2
 }
 
 #[test]
@@ -330,7 +342,10 @@ fn queries_allocate_nothing() {
         random_grid(&mut rng, 200, 200, 0.1),
         Mobility::new([5, 0, 5, 0]),
     ));
-    maps.push((load_movingai("den312d.map"), Mobility::FLOOR_ONLY));
+    // Read through its kept bit rows.
+    let mut den = load_movingai("den312d.map");
+    den.keep_open_rows(Mobility::FLOOR_ONLY).unwrap();
+    maps.push((den, Mobility::FLOOR_ONLY));
     let queries = |seed: u64, n: usize| -> Vec<(usize, Cell, Cell)> {
         let mut rng = tilepath_testkit::rng(seed);
         (0..n)

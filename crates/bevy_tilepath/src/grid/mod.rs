@@ -137,6 +137,13 @@ impl PathingGrid {
         self.log.pending()
     }
 
+    /// Keeps the cells `mobility` can enter as bit rows of the grid
+    /// ([`Grid::keep_open_rows`]: not an edit, so nothing is logged); whether they were
+    /// made now.
+    pub(crate) fn keep_open_rows(&mut self, mobility: Mobility) -> bool {
+        !self.grid.keeps_open_rows(mobility) && self.grid.keep_open_rows(mobility).is_ok()
+    }
+
     /// Removes the grid and makes every request fail with `reason` until a grid is set
     /// again.
     pub(crate) fn set_failed(&mut self, reason: NoPathReason) {

@@ -16,6 +16,7 @@ use crate::{
     GridCell, MapLayout, NoPathReason, OnGrid, PathFailed, PathFound, PathRequest, PathStatus,
     PathingBudget, PathingDiagnostics, PathingGrid, PathingSettings, UnitPath,
 };
+use tilepath::{Connectivity, Jps};
 
 type Units<'w, 's> = Query<
     'w,
@@ -142,7 +143,7 @@ pub(crate) fn solve_requests(
 /// Serves one grid's FIFOs within `share`; returns the work spent.
 fn serve_grid(
     plan: &mut GridPlan,
-    (grid, layout): (Option<&mut PathingGrid>, MapLayout),
+    (mut grid, layout): (Option<&mut PathingGrid>, MapLayout),
     share: Share,
     jobs: &mut Vec<Job>,
     dispatch: &mut Dispatch,
@@ -177,6 +178,15 @@ fn serve_grid(
         take(plan, jobs, s, (grid.as_deref(), layout), batch);
         if jobs.is_empty() {
             continue;
+        }
+        if let Some(grid) = grid.as_deref_mut() {
+            // Jump point search reads a one-cost mobility's cells as bit rows.
+            for job in jobs.iter() {
+                let square = !matches!(job.connectivity, Connectivity::Hex(_));
+                if square && Jps::applies_to(job.mobility) && grid.keep_open_rows(job.mobility) {
+                    spent += grid.grid().len() as u64;
+                }
+            }
         }
         plan.diag.batches += 1;
         let generation = grid.as_deref().map_or(0, PathingGrid::generation);

@@ -25,7 +25,7 @@ use jump::{NOWHERE, Nearest, Outcome, Search, Slots};
 use landmarks::Guide;
 pub use landmarks::Landmarks;
 use route::Unit;
-use rows::{FitBits, Fits, Planes, Rows, Source};
+use rows::{Fits, KeptRows, Planes, Rows, Source};
 
 /// Where a [`Jps`] may search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -478,7 +478,7 @@ impl Jps {
                     ..unit
                 };
                 // The size's bit rows where the clearance keeps them, else its values.
-                if let Some(bits) = FitBits::new(f.clearance(), f.size()) {
+                if let Some(bits) = KeptRows::fits(f.clearance(), f.size()) {
                     let rows = Rows::new(bits, dims, lo, hi);
                     return self.search::<_, P, EIGHT>(rows, slots, guide, unit, (from, to));
                 }
@@ -486,6 +486,11 @@ impl Jps {
                 self.search::<_, P, EIGHT>(rows, slots, guide, unit, (from, to))
             }
             None => {
+                // The mobility's bit rows where the grid keeps them, else its planes.
+                if let Some(bits) = KeptRows::open(grid, mobility) {
+                    let rows = Rows::new(bits, dims, lo, hi);
+                    return self.search::<_, P, EIGHT>(rows, slots, guide, unit, (from, to));
+                }
                 let rows = Rows::new(Planes::new(grid, mobility), dims, lo, hi);
                 self.search::<_, P, EIGHT>(rows, slots, guide, unit, (from, to))
             }

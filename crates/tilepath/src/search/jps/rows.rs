@@ -162,26 +162,32 @@ impl Source for Fits<'_> {
     }
 }
 
-/// Units bigger than one cell, where their clearance keeps the size's anchors as bit
-/// rows ([`Clearance::keep_rows`]): a load a word, as for [`Planes`], with no
-/// decoding.
+/// Cells kept as bit rows: a unit's passable cells ([`Grid::keep_open_rows`]), or the
+/// anchors where a big unit fits ([`Clearance::keep_rows`]). A load a word, as for
+/// [`Planes`], with no decoding.
 #[derive(Clone, Copy)]
-pub(super) struct FitBits<'a> {
+pub(super) struct KeptRows<'a> {
     /// The row bytes and the bytes of a row.
     bits: &'a [u8],
     stride: usize,
 }
 
-impl<'a> FitBits<'a> {
-    /// The kept rows of `clearance` for units of side `size`, if it keeps them.
-    pub(super) fn new(clearance: &'a Clearance, size: u8) -> Option<Self> {
+impl<'a> KeptRows<'a> {
+    /// The rows `grid` keeps of the cells `mobility` can enter, if it keeps them.
+    pub(super) fn open(grid: &'a Grid, mobility: Mobility) -> Option<Self> {
+        grid.open_rows(mobility)
+            .map(|(bits, stride)| Self { bits, stride })
+    }
+
+    /// The rows `clearance` keeps for units of side `size`, if it keeps them.
+    pub(super) fn fits(clearance: &'a Clearance, size: u8) -> Option<Self> {
         clearance
             .rows_of(size)
             .map(|(bits, stride)| Self { bits, stride })
     }
 }
 
-impl Source for FitBits<'_> {
+impl Source for KeptRows<'_> {
     #[inline(always)]
     fn open_from(&self, x: i64, y: i64) -> u64 {
         let (x, y) = (x as usize, y as usize);
@@ -393,9 +399,14 @@ mod tests {
             Mobility::new([0, 0, 1, 1]),
             Mobility::new([1, 1, 1, 0]),
         ] {
+            let mut kept = grid.clone();
+            kept.keep_open_rows(mobility).unwrap();
             for (lo, hi) in [((0, 0), (131, 5)), ((3, 1), (100, 4))] {
+                let open = |c| grid.is_passable(c, mobility);
                 let rows = Rows::new(Planes::new(&grid, mobility), dims, lo, hi);
-                check(rows, (131, 5), lo, hi, |c| grid.is_passable(c, mobility));
+                check(rows, (131, 5), lo, hi, open);
+                let bits = KeptRows::open(&kept, mobility).unwrap();
+                check(Rows::new(bits, dims, lo, hi), (131, 5), lo, hi, open);
             }
         }
     }
@@ -420,7 +431,7 @@ mod tests {
                 let rows = Rows::new(Fits::new(&clear, size), dims, lo, hi);
                 check(rows, (131, 9), lo, hi, fits);
                 if size > 1 {
-                    let bits = FitBits::new(&clear, size).unwrap();
+                    let bits = KeptRows::fits(&clear, size).unwrap();
                     check(Rows::new(bits, dims, lo, hi), (131, 9), lo, hi, fits);
                 }
             }

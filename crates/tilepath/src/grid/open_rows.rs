@@ -1,0 +1,83 @@
+//! The cells one set of tile kinds covers, kept as one bit a cell: what jump point
+//! search scans for a mobility, a load a word.
+
+use super::planes::row_stride;
+use crate::{GridError, memory};
+
+/// Bit rows of the cells whose kind a mobility enters, per set of kinds kept: row `y`
+/// is the [`row_stride`] bytes from `y * stride` on (cell `x` at bit `x % 8` of byte
+/// `x / 8`), zero past the width. Derived from the cells and updated with them, so no
+/// part of a grid's value: any two compare equal and hash alike.
+#[derive(Clone, Default)]
+pub(super) struct OpenRows {
+    /// Per kept set: its kinds (bit `k`: kind `k`) and its rows.
+    sets: Vec<(u8, Vec<u8>)>,
+    stride: usize,
+}
+
+impl OpenRows {
+    /// Keeps the rows of `kinds` for a `width x height` grid whose kind codes
+    /// `kind_at` gives by row-major index.
+    pub(super) fn keep(
+        &mut self,
+        kinds: u8,
+        (width, height): (u32, u32),
+        kind_at: impl Fn(usize) -> u8,
+    ) -> Result<(), GridError> {
+        if self.rows(kinds).is_some() {
+            return Ok(());
+        }
+        let (w, height) = (width as usize, height as usize);
+        let len = w * height;
+        self.stride = row_stride(width);
+        let bytes = (self.stride * height) as u64;
+        memory::ensure(bytes).map_err(|bytes| GridError::OutOfMemory { bytes })?;
+        let mut rows = vec![0u8; self.stride * height];
+        for i in 0..len {
+            if kinds >> kind_at(i) & 1 == 1 {
+                rows[(i / w) * self.stride + (i % w) / 8] |= 1 << (i % w % 8);
+            }
+        }
+        self.sets.push((kinds, rows));
+        Ok(())
+    }
+
+    /// Updates cell `(x, y)`, now of kind code `k`, in every kept set.
+    #[inline]
+    pub(super) fn set(&mut self, x: usize, y: usize, k: u8) {
+        let (at, bit) = (y * self.stride + x / 8, 1u8 << (x % 8));
+        for (kinds, rows) in &mut self.sets {
+            let b = &mut rows[at];
+            *b = if *kinds >> k & 1 == 1 {
+                *b | bit
+            } else {
+                *b & !bit
+            };
+        }
+    }
+
+    /// The rows of `kinds` and the bytes of a row, if kept.
+    pub(super) fn rows(&self, kinds: u8) -> Option<(&[u8], usize)> {
+        self.sets
+            .iter()
+            .find(|(k, _)| *k == kinds)
+            .map(|(_, rows)| (rows.as_slice(), self.stride))
+    }
+
+    /// Bytes held.
+    pub(super) fn len_bytes(&self) -> usize {
+        self.sets.iter().map(|(_, rows)| rows.capacity()).sum()
+    }
+}
+
+impl PartialEq for OpenRows {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for OpenRows {}
+
+impl core::hash::Hash for OpenRows {
+    fn hash<H: core::hash::Hasher>(&self, _: &mut H) {}
+}
