@@ -12,8 +12,10 @@
 //!   example exports (`maze --map rooms --size 1024 --units 300 --export PATH`: the
 //!   big-map scenario's map and far-goal routes), 300 routes.
 //!
-//! Every group also times jump point search guided by 16 [`Landmarks`] (`jps8_guided`;
-//! built before the group, outside the timings, its build time and memory printed).
+//! Every group also times jump point search on the grid keeping the mobility's cells as
+//! bit rows (`jps8_rows`, [`Grid::keep_open_rows`]) and guided by 16 [`Landmarks`]
+//! (`jps8_guided`; built before the group, outside the timings, its build time and
+//! memory printed).
 //!
 //! Before each group, the median and mean time of one query over the sample (each
 //! query timed alone, the fastest of a few runs) is printed, with the nodes each search
@@ -106,6 +108,17 @@ fn compare(
         b.iter(|| {
             for &(s, t) in queries {
                 black_box(jps.build_path8(grid, s, t, MOBILITY).unwrap().route.cost);
+            }
+        })
+    });
+    // The same grid keeping the mobility's cells as bit rows (as the plugin does):
+    // one load a scan word instead of two planes.
+    let mut kept = grid.clone();
+    kept.keep_open_rows(MOBILITY).unwrap();
+    g.bench_function("jps8_rows", |b| {
+        b.iter(|| {
+            for &(s, t) in queries {
+                black_box(jps.build_path8(&kept, s, t, MOBILITY).unwrap().route.cost);
             }
         })
     });
