@@ -447,11 +447,12 @@ impl Grid {
     /// # Errors
     /// [`GridError::OutOfMemory`] if the rows' memory cannot be had (nothing changes).
     pub fn keep_open_rows(&mut self, mobility: Mobility) -> Result<(), GridError> {
+        let rule = (
+            mobility.passable_kinds(),
+            crate::search::bit_rows::open_anf(mobility),
+        );
         let dims = (self.width, self.height);
-        let bytes = &self.bytes;
-        let kind_at = |i: usize| (bytes[i >> 2] >> ((i & 3) * 2)) & 3;
-        self.open_rows
-            .keep(mobility.passable_kinds(), dims, kind_at)
+        self.open_rows.keep(rule, dims, self.planes.rows())
     }
 
     /// Whether the cells `mobility` can enter are kept as bit rows

@@ -2,6 +2,8 @@
 //! search scans for a mobility, a load a word.
 
 use super::planes::row_stride;
+#[cfg(doc)]
+use crate::search::bit_rows::open_anf;
 use crate::{GridError, memory};
 
 /// Bit rows of the cells whose kind a mobility enters, per set of kinds kept: row `y`
@@ -16,28 +18,42 @@ pub(super) struct OpenRows {
 }
 
 impl OpenRows {
-    /// Keeps the rows of `kinds` for a `width x height` grid whose kind codes
-    /// `kind_at` gives by row-major index.
+    /// Keeps the rows of `kinds` for a `width x height` grid whose bit planes (low and
+    /// high plane rows alternating, `stride` bytes each, as in `planes.rs`) are
+    /// `planes`: a byte of each plane makes a byte of rows, by `anf` (the kinds'
+    /// rule, [`open_anf`]).
     pub(super) fn keep(
         &mut self,
-        kinds: u8,
+        (kinds, anf): (u8, [u64; 4]),
         (width, height): (u32, u32),
-        kind_at: impl Fn(usize) -> u8,
+        (planes, stride): (&[u8], usize),
     ) -> Result<(), GridError> {
         if self.rows(kinds).is_some() {
             return Ok(());
         }
-        let (w, height) = (width as usize, height as usize);
-        let len = w * height;
-        self.stride = row_stride(width);
-        let bytes = (self.stride * height) as u64;
+        debug_assert_eq!(stride, row_stride(width));
+        let bytes = (stride * height as usize) as u64;
         memory::ensure(bytes).map_err(|bytes| GridError::OutOfMemory { bytes })?;
-        let mut rows = vec![0u8; self.stride * height];
-        for i in 0..len {
-            if kinds >> kind_at(i) & 1 == 1 {
-                rows[(i / w) * self.stride + (i % w) / 8] |= 1 << (i % w % 8);
+        let [c0, c1, c2, c3] = anf.map(|c| c as u8);
+        let mut rows = vec![0u8; stride * height as usize];
+        let (full, rest) = (width as usize / 8, width % 8);
+        for (row, pair) in rows
+            .chunks_exact_mut(stride)
+            .zip(planes.chunks_exact(2 * stride))
+        {
+            let (lo, hi) = pair.split_at(stride);
+            for ((b, &l), &h) in row.iter_mut().zip(lo).zip(hi) {
+                *b = c0 ^ (c1 & l) ^ (c2 & h) ^ (c3 & l & h);
+            }
+            // Cells past the width read as blocked.
+            if rest > 0 {
+                row[full] &= (1u8 << rest) - 1;
+                row[full + 1..].fill(0);
+            } else {
+                row[full..].fill(0);
             }
         }
+        self.stride = stride;
         self.sets.push((kinds, rows));
         Ok(())
     }
