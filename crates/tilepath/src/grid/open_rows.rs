@@ -31,7 +31,12 @@ impl OpenRows {
         if self.rows(kinds).is_some() {
             return Ok(());
         }
-        debug_assert_eq!(stride, row_stride(width));
+        // An empty grid's planes may have no rows at all (stride 0): nothing to read.
+        debug_assert!(stride == row_stride(width) || planes.is_empty());
+        if planes.is_empty() {
+            self.sets.push((kinds, Vec::new()));
+            return Ok(());
+        }
         let bytes = (stride * height as usize) as u64;
         memory::ensure(bytes).map_err(|bytes| GridError::OutOfMemory { bytes })?;
         let [c0, c1, c2, c3] = anf.map(|c| c as u8);

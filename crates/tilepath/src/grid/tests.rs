@@ -171,6 +171,19 @@ fn assert_planes_match(g: &Grid) {
 }
 
 #[test]
+fn empty_grids_keep_empty_rows() {
+    for mut g in [
+        Grid::default(),
+        Grid::new(0, 3).unwrap(),
+        Grid::new(4, 0).unwrap(),
+    ] {
+        g.keep_open_rows(Mobility::FLOOR_ONLY).unwrap();
+        assert!(g.keeps_open_rows(Mobility::FLOOR_ONLY));
+        assert_planes_match(&g);
+    }
+}
+
+#[test]
 fn planes_follow_every_edit() {
     for (w, h) in [
         (0, 3),
