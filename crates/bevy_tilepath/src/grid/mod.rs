@@ -131,6 +131,14 @@ impl PathingGrid {
         self.log.since(cursor)
     }
 
+    /// [`changes_since`](Self::changes_since) `cursor`, moving `cursor` to now: what a
+    /// structure kept in step with the grid has to catch up on.
+    pub(crate) fn take_changes(&self, cursor: &mut ChangeCursor) -> Changes<'_> {
+        let changes = self.log.since(*cursor);
+        *cursor = self.change_cursor();
+        changes
+    }
+
     /// The cells changed since the plugin last planned, oldest first.
     #[must_use]
     pub fn pending_changes(&self) -> &[Cell] {

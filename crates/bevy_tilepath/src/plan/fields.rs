@@ -66,8 +66,7 @@ impl FieldCache {
     /// Brings the kept fields in step with the grid: repairs them after edits, forgets
     /// them when the grid was replaced. Returns the work done (cells updated).
     pub(crate) fn maintain(&mut self, grid: &PathingGrid) -> u64 {
-        let changes = grid.changes_since(self.cursor);
-        self.cursor = grid.change_cursor();
+        let changes = grid.take_changes(&mut self.cursor);
         let cells = match changes {
             Changes::Replaced => {
                 self.fields.clear();

@@ -32,8 +32,7 @@ impl GuideCache {
     /// grid was replaced or the setting changed. Returns the work done (the distances
     /// the repairs dropped and set).
     pub(crate) fn maintain(&mut self, grid: &PathingGrid, count: usize) -> u64 {
-        let changes = grid.changes_since(self.cursor);
-        self.cursor = grid.change_cursor();
+        let changes = grid.take_changes(&mut self.cursor);
         if count != self.count {
             self.forget();
             self.count = count;

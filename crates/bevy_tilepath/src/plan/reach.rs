@@ -121,8 +121,7 @@ impl<T: PerMobilityItem> PerMobility<T> {
     /// finished (repaired with the edits made meanwhile); forgets them all when the
     /// grid was replaced. Returns the work done.
     pub(crate) fn maintain(&mut self, grid: &PathingGrid) -> u64 {
-        let changes = grid.changes_since(self.cursor);
-        self.cursor = grid.change_cursor();
+        let changes = grid.take_changes(&mut self.cursor);
         let cells = match changes {
             Changes::Replaced => {
                 self.items.clear();
@@ -241,8 +240,7 @@ impl SizedReach {
         grid: &PathingGrid,
         clearance: &PerMobility<Clearance>,
     ) -> u64 {
-        let changes = grid.changes_since(self.cursor);
-        self.cursor = grid.change_cursor();
+        let changes = grid.take_changes(&mut self.cursor);
         let cells = match changes {
             Changes::Replaced => {
                 self.items.clear();
