@@ -144,8 +144,8 @@ impl Clearance {
         size <= 1 || self.rows_of(size.min(MAX_UNIT_SIZE)).is_some()
     }
 
-    /// The bit rows of `size` and the bytes of a row, if [kept](Self::keep_rows).
-    pub(crate) fn rows_of(&self, size: u8) -> Option<(&[u8], usize)> {
+    /// The bit rows of `size`, if [kept](Self::keep_rows).
+    pub(crate) fn rows_of(&self, size: u8) -> Option<crate::grid::RowView<'_>> {
         self.rows
             .iter()
             .find(|r| r.size() == size)

@@ -2,25 +2,16 @@
 //! point search scans a word at a time.
 
 use crate::GridError;
-use crate::grid::row_stride;
-use crate::memory;
+use crate::grid::{GuardedRows, RowView};
 
-/// The anchors where a unit of side `size` fits, one bit a cell: row `y` is the
-/// [`row_stride`] bytes from `y * stride` on (cell `x` at bit `x % 8` of byte `x / 8`),
-/// with zero bits past the width.
+/// The anchors where a unit of side `size` fits, one bit a cell, as [`GuardedRows`].
 #[derive(Clone)]
 pub(crate) struct FitRows {
     size: u8,
-    stride: usize,
-    bytes: Vec<u8>,
+    rows: GuardedRows,
 }
 
 impl FitRows {
-    /// Bytes the rows of a `width x height` grid take.
-    pub(crate) const fn bytes_for(width: u32, height: u32) -> u64 {
-        height as u64 * row_stride(width) as u64
-    }
-
     /// The rows of `size` from a clearance's `values` (a `width`-wide grid's, by grid
     /// index).
     ///
@@ -29,13 +20,9 @@ impl FitRows {
     pub(crate) fn new(values: &[u8], width: u32, size: u8) -> Result<Self, GridError> {
         let w = width as usize;
         let height = values.len().checked_div(w).unwrap_or(0);
-        let bytes = Self::bytes_for(width, height as u32);
-        memory::ensure(bytes).map_err(|bytes| GridError::OutOfMemory { bytes })?;
-        let stride = row_stride(width);
         let mut rows = Self {
             size,
-            stride,
-            bytes: vec![0; stride * height],
+            rows: GuardedRows::new(width, height as u32)?,
         };
         for (i, &v) in values.iter().enumerate() {
             if v >= size {
@@ -53,19 +40,17 @@ impl FitRows {
     /// Sets whether the unit fits at cell `(x, y)` (inside the grid).
     #[inline]
     pub(crate) fn set(&mut self, x: usize, y: usize, fits: bool) {
-        let b = &mut self.bytes[y * self.stride + x / 8];
-        let bit = 1 << (x % 8);
-        *b = if fits { *b | bit } else { *b & !bit };
+        self.rows.set(x, y, fits);
     }
 
-    /// The row bytes and the bytes of a row.
-    pub(crate) fn rows(&self) -> (&[u8], usize) {
-        (&self.bytes, self.stride)
+    /// The rows, to read.
+    pub(crate) fn rows(&self) -> RowView<'_> {
+        self.rows.view()
     }
 
     /// Bytes held.
     pub(crate) fn len_bytes(&self) -> usize {
-        self.bytes.capacity()
+        self.rows.len_bytes()
     }
 }
 
@@ -108,10 +93,10 @@ mod tests {
             }
             clear.repair(&grid, &cells).unwrap();
             for size in sizes {
-                let (bits, stride) = clear.rows_of(size).unwrap();
-                for y in 0..41 {
-                    for x in 0..77 {
-                        let bit = bits[y * stride + x / 8] >> (x % 8) & 1 == 1;
+                let bits = clear.rows_of(size).unwrap();
+                for y in -1..42 {
+                    for x in -64..77 + 64 {
+                        let bit = bits.bit(x, y);
                         let fits = clear.fits(Cell::new(x as i32, y as i32), size);
                         assert_eq!(bit, fits, "round {round}, size {size}, ({x}, {y})");
                     }

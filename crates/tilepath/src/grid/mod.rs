@@ -1,13 +1,14 @@
 //! The packed grid: 2 bits per cell, and the same cells as bit planes.
 
 mod error;
+mod guarded_rows;
 mod open_rows;
 mod planes;
 
 pub use error::{GridError, GridMismatch};
+pub(crate) use guarded_rows::{GuardedRows, RowView};
 use open_rows::OpenRows;
 use planes::BitPlanes;
-pub(crate) use planes::row_stride;
 
 use crate::{Cell, Connectivity, Direction8, Mobility, TileKind};
 use core::fmt;
@@ -462,9 +463,9 @@ impl Grid {
         self.open_rows(mobility).is_some()
     }
 
-    /// The kept bit rows of the cells `mobility` can enter, and the bytes of a row.
+    /// The kept bit rows of the cells `mobility` can enter.
     #[inline]
-    pub(crate) fn open_rows(&self, mobility: Mobility) -> Option<(&[u8], usize)> {
+    pub(crate) fn open_rows(&self, mobility: Mobility) -> Option<RowView<'_>> {
         self.open_rows.rows(mobility.passable_kinds())
     }
 

@@ -267,7 +267,13 @@ impl<'a, S: Source, const EIGHT: bool, const TRACK: bool> Search<'a, S, EIGHT, T
                     }
                     .map(|jy| (x, jy))
                 } else {
-                    self.jump_diagonal(nodes, open, (x, y), (dx, dy), g);
+                    // One inlined copy per direction, its signs folded into the scans.
+                    match (dx > 0, dy > 0) {
+                        (true, true) => self.jump_diagonal(nodes, open, (x, y), (1, 1), g),
+                        (false, true) => self.jump_diagonal(nodes, open, (x, y), (-1, 1), g),
+                        (true, false) => self.jump_diagonal(nodes, open, (x, y), (1, -1), g),
+                        (false, false) => self.jump_diagonal(nodes, open, (x, y), (-1, -1), g),
+                    }
                     continue;
                 };
                 let Some((jx, jy)) = found else { continue };

@@ -25,7 +25,7 @@ use jump::{NOWHERE, Nearest, Outcome, Search, Slots};
 use landmarks::Guide;
 pub use landmarks::Landmarks;
 use route::Unit;
-use rows::{Fits, KeptRows, Planes, Rows, Source};
+use rows::{Fits, KeptRows, Planes, Rows, Source, Whole};
 
 /// Where a [`Jps`] may search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -481,8 +481,14 @@ impl Jps {
                 };
                 // The size's bit rows where the clearance keeps them, else its values.
                 if let Some(bits) = KeptRows::fits(f.clearance(), f.size()) {
-                    let rows = Rows::new(bits, dims, lo, hi);
-                    return self.search::<_, P, EIGHT>(rows, slots, guide, unit, (from, to));
+                    return self.search_kept::<P, EIGHT>(
+                        bits,
+                        (lo, hi),
+                        slots,
+                        guide,
+                        unit,
+                        (from, to),
+                    );
                 }
                 let rows = Rows::new(Fits::new(f.clearance(), f.size()), dims, lo, hi);
                 self.search::<_, P, EIGHT>(rows, slots, guide, unit, (from, to))
@@ -490,13 +496,38 @@ impl Jps {
             None => {
                 // The mobility's bit rows where the grid keeps them, else its planes.
                 if let Some(bits) = KeptRows::open(grid, mobility) {
-                    let rows = Rows::new(bits, dims, lo, hi);
-                    return self.search::<_, P, EIGHT>(rows, slots, guide, unit, (from, to));
+                    return self.search_kept::<P, EIGHT>(
+                        bits,
+                        (lo, hi),
+                        slots,
+                        guide,
+                        unit,
+                        (from, to),
+                    );
                 }
                 let rows = Rows::new(Planes::new(grid, mobility), dims, lo, hi);
                 self.search::<_, P, EIGHT>(rows, slots, guide, unit, (from, to))
             }
         }
+    }
+
+    /// [`search`](Self::search) on kept bit rows over the area `lo..hi`: unclipped
+    /// ([`Whole`]) when that is the whole grid.
+    fn search_kept<P: PackedSteps, const EIGHT: bool>(
+        &mut self,
+        bits: KeptRows<'_>,
+        (lo, hi): ((i64, i64), (i64, i64)),
+        slots: Slots,
+        guide: Guide<'_>,
+        unit: Unit<'_>,
+        ends: (Cell, Cell),
+    ) -> Result<PathResult<P>, PathError> {
+        let dims = (unit.grid.width(), unit.grid.height());
+        if lo == (0, 0) && hi == (i64::from(dims.0), i64::from(dims.1)) {
+            let rows = Rows::new(Whole::new(bits), dims, lo, hi);
+            return self.search::<_, P, EIGHT>(rows, slots, guide, unit, ends);
+        }
+        self.search::<_, P, EIGHT>(Rows::new(bits, dims, lo, hi), slots, guide, unit, ends)
     }
 
     /// [`run`](Self::run) on the open cells of `rows`.

@@ -4,6 +4,7 @@
 
 use super::super::bit_rows::open_anf;
 use crate::footprint::{fitting, fitting64};
+use crate::grid::RowView;
 use crate::{Clearance, Grid, Mobility};
 
 /// Cells one [`Rows::bits`] call covers: an unaligned 8-byte load of a plane holds at
@@ -15,6 +16,17 @@ const CHUNK_MASK: u64 = (1 << CHUNK) - 1;
 
 /// Where a search's passability comes from: the cells a unit's anchor may stand on.
 pub(super) trait Source: Copy {
+    /// Whether reads of the cells off the grid, up to a word's reach left and right
+    /// and a row above and below, are valid and blocked ([`GuardedRows`]): then a
+    /// search whose area is the whole grid need not clip its reads.
+    ///
+    /// [`GuardedRows`]: crate::grid::GuardedRows
+    const GUARDED: bool = false;
+
+    /// Whether the search area is the whole grid of a [`GUARDED`](Self::GUARDED)
+    /// source ([`Whole`]): then [`Rows`] reads without clipping.
+    const WHOLE: bool = false;
+
     /// Bit `j` set where cell `x + j` of row `y` (inside the grid) is open, for `j <
     /// CHUNK` (higher bits are noise).
     fn open_from(&self, x: i64, y: i64) -> u64;
@@ -27,6 +39,18 @@ pub(super) trait Source: Copy {
 
     /// Whether cell `(x, y)` (inside the grid) is open.
     fn open_at(&self, x: i64, y: i64) -> bool;
+
+    /// [`open_from`](Self::open_from) of rows `y - 1`, `y` and `y + 1` (`y` inside
+    /// the grid; rows off it read as blocked only where the source is
+    /// [`GUARDED`](Self::GUARDED)).
+    #[inline(always)]
+    fn open3_from(&self, x: i64, y: i64) -> (u64, u64, u64) {
+        (
+            self.open_from(x, y - 1),
+            self.open_from(x, y),
+            self.open_from(x, y + 1),
+        )
+    }
 }
 
 /// One-cell units: the grid's bit planes ([`Grid::planes`]) read through a mobility.
@@ -164,47 +188,77 @@ impl Source for Fits<'_> {
 
 /// Cells kept as bit rows: a unit's passable cells ([`Grid::keep_open_rows`]), or the
 /// anchors where a big unit fits ([`Clearance::keep_rows`]). A load a word, as for
-/// [`Planes`], with no decoding.
+/// [`Planes`], with no decoding; and the rows' guard reads the cells off the grid as
+/// blocked, so a search of the whole grid needs no clipping ([`Source::GUARDED`]).
 #[derive(Clone, Copy)]
-pub(super) struct KeptRows<'a> {
-    /// The row bytes and the bytes of a row.
-    bits: &'a [u8],
-    stride: usize,
-}
+pub(super) struct KeptRows<'a>(RowView<'a>);
 
 impl<'a> KeptRows<'a> {
     /// The rows `grid` keeps of the cells `mobility` can enter, if it keeps them.
     pub(super) fn open(grid: &'a Grid, mobility: Mobility) -> Option<Self> {
-        grid.open_rows(mobility)
-            .map(|(bits, stride)| Self { bits, stride })
+        grid.open_rows(mobility).map(Self)
     }
 
     /// The rows `clearance` keeps for units of side `size`, if it keeps them.
     pub(super) fn fits(clearance: &'a Clearance, size: u8) -> Option<Self> {
-        clearance
-            .rows_of(size)
-            .map(|(bits, stride)| Self { bits, stride })
+        clearance.rows_of(size).map(Self)
     }
 }
 
 impl Source for KeptRows<'_> {
+    const GUARDED: bool = true;
+
     #[inline(always)]
     fn open_from(&self, x: i64, y: i64) -> u64 {
-        let (x, y) = (x as usize, y as usize);
-        let b = y * self.stride + x / 8;
-        match self.bits.get(b..b + 8) {
-            Some(&[b0, b1, b2, b3, b4, b5, b6, b7]) => {
-                u64::from_le_bytes([b0, b1, b2, b3, b4, b5, b6, b7]) >> (x % 8)
-            }
-            _ => 0,
-        }
+        self.0.word(x, y)
     }
 
     #[inline(always)]
     fn open_at(&self, x: i64, y: i64) -> bool {
-        let (x, y) = (x as usize, y as usize);
-        let b = y * self.stride + x / 8;
-        self.bits.get(b).is_some_and(|&v| v >> (x % 8) & 1 == 1)
+        self.0.bit(x, y)
+    }
+
+    #[inline(always)]
+    fn open3_from(&self, x: i64, y: i64) -> (u64, u64, u64) {
+        self.0.words3(x, y)
+    }
+}
+
+/// A [`GUARDED`](Source::GUARDED) source whose search area is the whole grid: the
+/// scans read it with no clipping, its guard stopping them at the grid's border.
+#[derive(Clone, Copy)]
+pub(super) struct Whole<S>(S);
+
+impl<S: Source> Whole<S> {
+    /// `source`, searched over the whole grid.
+    pub(super) const fn new(source: S) -> Self {
+        const { assert!(S::GUARDED) };
+        Self(source)
+    }
+}
+
+impl<S: Source> Source for Whole<S> {
+    const GUARDED: bool = true;
+    const WHOLE: bool = true;
+
+    #[inline(always)]
+    fn open_from(&self, x: i64, y: i64) -> u64 {
+        self.0.open_from(x, y)
+    }
+
+    #[inline(always)]
+    fn open8_from(&self, x: i64, y: i64) -> u64 {
+        self.0.open8_from(x, y)
+    }
+
+    #[inline(always)]
+    fn open_at(&self, x: i64, y: i64) -> bool {
+        self.0.open_at(x, y)
+    }
+
+    #[inline(always)]
+    fn open3_from(&self, x: i64, y: i64) -> (u64, u64, u64) {
+        self.0.open3_from(x, y)
     }
 }
 
@@ -234,6 +288,7 @@ impl<S: Source> Rows<S> {
     ) -> Self {
         debug_assert!(0 <= x0 && x1 <= i64::from(width));
         debug_assert!(0 <= y0 && y1 <= i64::from(height));
+        debug_assert!(!S::WHOLE || (x0, y0, x1, y1) == (0, 0, width.into(), height.into()));
         Self {
             source,
             x0,
@@ -253,6 +308,9 @@ impl<S: Source> Rows<S> {
     #[inline(always)]
     pub(super) fn bits(&self, base: i64, y: i64) -> u64 {
         // The common case first: the whole block inside the area, nothing to clip.
+        if S::WHOLE {
+            return self.open_from(base, y) & CHUNK_MASK;
+        }
         if base >= self.x0 && base + CHUNK <= self.x1 && y >= self.y0 && y < self.y1 {
             return self.open_from(base, y) & CHUNK_MASK;
         }
@@ -271,12 +329,9 @@ impl<S: Source> Rows<S> {
     #[inline(always)]
     pub(super) fn bits3(&self, base: i64, y: i64, inner: bool) -> (u64, u64, u64) {
         debug_assert_eq!(inner, self.inner_row(y));
-        if inner && base >= self.x0 && base + CHUNK <= self.x1 {
-            return (
-                self.open_from(base, y - 1) & CHUNK_MASK,
-                self.open_from(base, y) & CHUNK_MASK,
-                self.open_from(base, y + 1) & CHUNK_MASK,
-            );
+        if S::WHOLE || inner && base >= self.x0 && base + CHUNK <= self.x1 {
+            let (up, cur, down) = self.source.open3_from(base, y);
+            return (up & CHUNK_MASK, cur & CHUNK_MASK, down & CHUNK_MASK);
         }
         (
             self.clipped(base, y - 1),
@@ -306,6 +361,9 @@ impl<S: Source> Rows<S> {
     #[inline(always)]
     pub(super) fn three(&self, x: i64, y: i64) -> u64 {
         debug_assert!(self.x0 <= x && x < self.x1);
+        if S::WHOLE {
+            return self.source.open8_from(x - 1, y) & 0b111;
+        }
         if y < self.y0 || y >= self.y1 {
             return 0;
         }
@@ -407,6 +465,10 @@ mod tests {
                 check(rows, (131, 5), lo, hi, open);
                 let bits = KeptRows::open(&kept, mobility).unwrap();
                 check(Rows::new(bits, dims, lo, hi), (131, 5), lo, hi, open);
+                if (lo, hi) == ((0, 0), (131, 5)) {
+                    let whole = Rows::new(Whole::new(bits), dims, lo, hi);
+                    check(whole, (131, 5), lo, hi, open);
+                }
             }
         }
     }
@@ -433,6 +495,10 @@ mod tests {
                 if size > 1 {
                     let bits = KeptRows::fits(&clear, size).unwrap();
                     check(Rows::new(bits, dims, lo, hi), (131, 9), lo, hi, fits);
+                    if (lo, hi) == ((0, 0), (131, 9)) {
+                        let whole = Rows::new(Whole::new(bits), dims, lo, hi);
+                        check(whole, (131, 9), lo, hi, fits);
+                    }
                 }
             }
         }

@@ -1,0 +1,193 @@
+//! One bit a cell, in rows with a guard of blocked cells all round: the layout of
+//! every set of bit rows a search scans a word at a time (a mobility's passable
+//! cells, [`Grid::keep_open_rows`](crate::Grid::keep_open_rows); a unit size's
+//! anchors, [`Clearance::keep_rows`](crate::Clearance::keep_rows)).
+//!
+//! The guard is what makes a whole-grid scan cheap: a word read from any cell of the
+//! grid, or from up to [`GUARD_CELLS`] cells left of it, or from the rows just above
+//! and below it, lies inside the rows and reads the cells off the grid as blocked. A
+//! scan stops at the grid's border as at a wall, with no test of where it is.
+
+use crate::{GridError, memory};
+
+/// Guard cells left and right of each row (a word's reach).
+pub(crate) const GUARD_CELLS: i64 = 64;
+/// Guard bytes left and right of each row.
+const GUARD_BYTES: usize = GUARD_CELLS as usize / 8;
+
+/// A `width x height` grid of bits, all clear (blocked) at first, with a guard of
+/// clear bits: [`GUARD_CELLS`] columns left and right, a row above and a row below.
+///
+/// Row `y` (`-1..=height`) is the `stride` bytes from `(y + 1) * stride`; cell `x`
+/// (`-GUARD_CELLS..width + GUARD_CELLS`) is bit `x % 8` of its byte `(x +
+/// GUARD_CELLS) / 8`.
+#[derive(Clone, Default)]
+pub(crate) struct GuardedRows {
+    bytes: Vec<u8>,
+    stride: usize,
+    width: u32,
+}
+
+impl GuardedRows {
+    /// Bytes a row takes for a grid `width` cells wide.
+    const fn stride(width: u32) -> usize {
+        2 * GUARD_BYTES + (width as usize).div_ceil(8)
+    }
+
+    /// Bytes the rows of a `width x height` grid take.
+    pub(crate) const fn bytes_for(width: u32, height: u32) -> u64 {
+        Self::stride(width) as u64 * (height as u64 + 2)
+    }
+
+    /// All cells blocked.
+    ///
+    /// # Errors
+    /// [`GridError::OutOfMemory`] if the memory cannot be had.
+    pub(crate) fn new(width: u32, height: u32) -> Result<Self, GridError> {
+        let bytes = Self::bytes_for(width, height);
+        memory::ensure(bytes).map_err(|bytes| GridError::OutOfMemory { bytes })?;
+        Ok(Self {
+            bytes: vec![0; bytes as usize],
+            stride: Self::stride(width),
+            width,
+        })
+    }
+
+    /// The bytes of cells `0..width` of row `y` (inside the grid), for filling a
+    /// byte at a time: cell `x` at bit `x % 8` of byte `x / 8`. Bits past the width
+    /// must stay clear.
+    pub(crate) fn row_bytes_mut(&mut self, y: usize) -> &mut [u8] {
+        let start = (y + 1) * self.stride + GUARD_BYTES;
+        let n = (self.width as usize).div_ceil(8);
+        &mut self.bytes[start..start + n]
+    }
+
+    /// Sets cell `(x, y)` (inside the grid) to `open`.
+    #[inline]
+    pub(crate) fn set(&mut self, x: usize, y: usize, open: bool) {
+        debug_assert!(x < self.width as usize);
+        let b = &mut self.bytes[(y + 1) * self.stride + GUARD_BYTES + x / 8];
+        let bit = 1 << (x % 8);
+        *b = if open { *b | bit } else { *b & !bit };
+    }
+
+    /// The rows, to read.
+    #[inline]
+    pub(crate) fn view(&self) -> RowView<'_> {
+        RowView {
+            bytes: &self.bytes,
+            stride: self.stride,
+        }
+    }
+
+    /// Bytes held.
+    pub(crate) fn len_bytes(&self) -> usize {
+        self.bytes.capacity()
+    }
+}
+
+/// A read-only view of [`GuardedRows`].
+#[derive(Clone, Copy)]
+pub(crate) struct RowView<'a> {
+    bytes: &'a [u8],
+    stride: usize,
+}
+
+impl RowView<'_> {
+    /// Bit `j` set where cell `x + j` of row `y` is open, for `j < 57` (higher bits are
+    /// noise), for `x` in `-GUARD_CELLS..=width` and `y` in `-1..=height`; cells off
+    /// the grid read as blocked. Farther off, 0 or other cells' bits (never a read
+    /// out of bounds).
+    #[inline(always)]
+    pub(crate) fn word(self, x: i64, y: i64) -> u64 {
+        let row = ((y + 1) as usize).wrapping_mul(self.stride);
+        let at = row.wrapping_add(((x + GUARD_CELLS) >> 3) as usize);
+        match self.bytes.get(at..at.wrapping_add(8)) {
+            Some(&[b0, b1, b2, b3, b4, b5, b6, b7]) => {
+                u64::from_le_bytes([b0, b1, b2, b3, b4, b5, b6, b7]) >> (x & 7)
+            }
+            _ => 0,
+        }
+    }
+
+    /// [`word`](Self::word) of rows `y - 1`, `y` and `y + 1`, for `y` in `0..height`,
+    /// with one bounds test for the three.
+    #[inline(always)]
+    pub(crate) fn words3(self, x: i64, y: i64) -> (u64, u64, u64) {
+        let s = self.stride;
+        let at = (y as usize)
+            .wrapping_mul(s)
+            .wrapping_add(((x + GUARD_CELLS) >> 3) as usize);
+        let Some(three) = self.bytes.get(at..at.wrapping_add(2 * s + 8)) else {
+            return (self.word(x, y - 1), self.word(x, y), self.word(x, y + 1));
+        };
+        let word = |o: usize| match three.get(o..o + 8) {
+            Some(&[b0, b1, b2, b3, b4, b5, b6, b7]) => {
+                u64::from_le_bytes([b0, b1, b2, b3, b4, b5, b6, b7]) >> (x & 7)
+            }
+            _ => 0,
+        };
+        (word(0), word(s), word(2 * s))
+    }
+
+    /// Whether cell `(x, y)` is open, for the cells [`word`](Self::word) reads.
+    #[inline(always)]
+    pub(crate) fn bit(self, x: i64, y: i64) -> bool {
+        let row = ((y + 1) as usize).wrapping_mul(self.stride);
+        let at = row.wrapping_add(((x + GUARD_CELLS) >> 3) as usize);
+        self.bytes.get(at).is_some_and(|&b| b >> (x & 7) & 1 == 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_read_the_cells_and_the_guard_as_blocked() {
+        for (w, h) in [(1, 1), (7, 3), (8, 2), (9, 4), (64, 2), (131, 5)] {
+            let mut rows = GuardedRows::new(w, h).unwrap();
+            let open = |x: i64, y: i64| (x * 5 + y * 3 + x / 7) % 3 != 0;
+            for y in 0..h as usize {
+                for x in 0..w as usize {
+                    rows.set(x, y, open(x as i64, y as i64));
+                }
+            }
+            let view = rows.view();
+            let (w, h) = (i64::from(w), i64::from(h));
+            for y in -1..=h {
+                for x in -GUARD_CELLS..=w {
+                    let word = view.word(x, y);
+                    for j in 0..57 {
+                        let (cx, inside) = (x + j, x + j >= 0 && x + j < w && y >= 0 && y < h);
+                        let want = inside && open(cx, y);
+                        assert_eq!(word >> j & 1 == 1, want, "{w}x{h}: ({cx}, {y})");
+                        if cx < w + GUARD_CELLS {
+                            assert_eq!(view.bit(cx, y), want);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn row_bytes_fill_a_row() {
+        let mut rows = GuardedRows::new(13, 2).unwrap();
+        rows.row_bytes_mut(1)
+            .copy_from_slice(&[0b1010_0101, 0b1_0110]);
+        let view = rows.view();
+        assert_eq!(view.word(0, 1) & 0x1fff, 0b1_0110_1010_0101);
+        assert_eq!(view.word(0, 0), 0);
+        assert_eq!(view.word(-5, 1) & 0x1f, 0);
+    }
+
+    #[test]
+    fn an_empty_grid_reads_blocked() {
+        for (w, h) in [(0, 0), (0, 3), (3, 0)] {
+            let rows = GuardedRows::new(w, h).unwrap();
+            assert_eq!(rows.view().word(0, 0), 0);
+            assert!(!rows.view().bit(0, 0));
+        }
+    }
+}
