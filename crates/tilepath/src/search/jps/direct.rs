@@ -47,17 +47,30 @@ impl<S: Source, const EIGHT: bool, const TRACK: bool> Search<'_, S, EIGHT, TRACK
         };
         let (fx, fy) = if EIGHT { (dx, dy) } else { (0, dy) };
         let (mut cx, mut cy) = (x, y);
-        for _ in 0..first {
-            let legal = if EIGHT {
-                r.is_open(cx + fx, cy) && r.is_open(cx, cy + fy) && r.is_open(cx + fx, cy + fy)
-            } else {
-                r.is_open(cx, cy + fy)
-            };
-            if !legal {
-                return None;
+        if EIGHT {
+            // A read of three cells a step: the row the step enters, around the cell
+            // beyond it, holds the cell beside its corner there, the cell it enters, and
+            // the next step's corner cell in this row. (The leg stays between the jump
+            // point and the target, so its columns are the area's.)
+            let (ahead, behind) = (1 + fx, 1 - fx);
+            let enter = 0b010 | 1 << behind;
+            let mut row = r.three(cx, cy);
+            for _ in 0..first {
+                let next = r.three(cx + fx, cy + fy);
+                if row >> ahead & 1 == 0 || next & enter != enter {
+                    return None;
+                }
+                row = next;
+                cx += fx;
+                cy += fy;
             }
-            cx += fx;
-            cy += fy;
+        } else {
+            for _ in 0..first {
+                if !r.is_open(cx, cy + fy) {
+                    return None;
+                }
+                cy += fy;
+            }
         }
         // The second leg, straight along a row or a column.
         let clear = if cy == gy {

@@ -110,8 +110,9 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 /// neighbours) with a trailing- or leading-zeros count per 56 cells. Passability is
 /// derived at every load, so the planes serve every mobility, unless the grid keeps the
 /// mobility's cells as bit rows ([`Grid::keep_open_rows`], 1 bit a cell per set of
-/// passable kinds): then a scan word is one load, about a fifth fewer instructions a
-/// search. A column scan from
+/// passable kinds): then a scan word is one load, and a whole-grid search reads them
+/// with no clipping, since kept rows carry a border of blocked cells that stops a scan
+/// at the grid's edge as a wall does. A column scan from
 /// a jump point reads a cell (and its two neighbours) at a time; the column scans that
 /// a diagonal makes at each of its steps are swept together, one row of up to 55
 /// columns per word, so an open area costs a word per row rather than a read per cell.
