@@ -118,7 +118,8 @@ impl Clearance {
         self.values.capacity() + rows + self.pending.capacity() * 4
     }
 
-    /// Keeps the cells where a unit of side `size` fits as bit rows too (1 bit a cell,
+    /// Keeps the cells where a unit of side `size` fits as bit rows too (1 bit a cell
+    /// by row and again by column,
     /// repaired with the values), so that [`Jps`](crate::Jps) scans them a word at a
     /// time, as it scans a one-cell unit's cells, rather than turning 64 values into
     /// bits at every word. A size kept already, and sizes 0 and 1, change nothing;
@@ -145,7 +146,7 @@ impl Clearance {
     }
 
     /// The bit rows of `size`, if [kept](Self::keep_rows).
-    pub(crate) fn rows_of(&self, size: u8) -> Option<crate::grid::RowView<'_>> {
+    pub(crate) fn rows_of(&self, size: u8) -> Option<crate::grid::BitView<'_>> {
         self.rows
             .iter()
             .find(|r| r.size() == size)

@@ -2,13 +2,15 @@
 //! point search scans a word at a time.
 
 use crate::GridError;
-use crate::grid::{GuardedRows, RowView};
+use crate::footprint::fitting;
+use crate::grid::{BitGrid, BitView};
 
-/// The anchors where a unit of side `size` fits, one bit a cell, as [`GuardedRows`].
+/// The anchors where a unit of side `size` fits, one bit a cell, as a [`BitGrid`]
+/// (by row and by column).
 #[derive(Clone)]
 pub(crate) struct FitRows {
     size: u8,
-    rows: GuardedRows,
+    rows: BitGrid,
 }
 
 impl FitRows {
@@ -20,15 +22,23 @@ impl FitRows {
     pub(crate) fn new(values: &[u8], width: u32, size: u8) -> Result<Self, GridError> {
         let w = width as usize;
         let height = values.len().checked_div(w).unwrap_or(0);
-        let mut rows = Self {
-            size,
-            rows: GuardedRows::new(width, height as u32)?,
-        };
-        for (i, &v) in values.iter().enumerate() {
-            if v >= size {
-                rows.set(i % w, i / w, true);
+        let mut rows = BitGrid::new(width, height as u32)?;
+        // A byte of bits from 8 values at a time (the row's last values one by one).
+        rows.fill_by_rows(|y, bytes| {
+            let row = &values[y * w..(y + 1) * w];
+            for (b, eight) in bytes.iter_mut().zip(row.chunks(8)) {
+                *b = match eight {
+                    &[v0, v1, v2, v3, v4, v5, v6, v7] => {
+                        fitting(u64::from_le_bytes([v0, v1, v2, v3, v4, v5, v6, v7]), size)
+                    }
+                    rest => rest
+                        .iter()
+                        .enumerate()
+                        .fold(0, |b, (k, &v)| b | u8::from(v >= size) << k),
+                };
             }
-        }
+        });
+        let rows = Self { size, rows };
         Ok(rows)
     }
 
@@ -44,7 +54,7 @@ impl FitRows {
     }
 
     /// The rows, to read.
-    pub(crate) fn rows(&self) -> RowView<'_> {
+    pub(crate) fn rows(&self) -> BitView<'_> {
         self.rows.view()
     }
 
@@ -96,7 +106,8 @@ mod tests {
                 let bits = clear.rows_of(size).unwrap();
                 for y in -1..42 {
                     for x in -64..77 + 64 {
-                        let bit = bits.bit(x, y);
+                        let bit = bits.rows.bit(x, y);
+                        assert_eq!(bits.columns.bit(y, x), bit);
                         let fits = clear.fits(Cell::new(x as i32, y as i32), size);
                         assert_eq!(bit, fits, "round {round}, size {size}, ({x}, {y})");
                     }

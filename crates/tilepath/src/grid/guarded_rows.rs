@@ -86,6 +86,99 @@ impl GuardedRows {
     }
 }
 
+/// A grid of bits kept twice, as [`GuardedRows`] by row and by column (the
+/// transpose: column `x` is its row `x`, cell `y` its bit `y`), so that scans along
+/// columns read a word at a time too.
+#[derive(Clone, Default)]
+pub(crate) struct BitGrid {
+    rows: GuardedRows,
+    columns: GuardedRows,
+}
+
+impl BitGrid {
+    /// Bytes a `width x height` grid takes.
+    pub(crate) const fn bytes_for(width: u32, height: u32) -> u64 {
+        GuardedRows::bytes_for(width, height) + GuardedRows::bytes_for(height, width)
+    }
+
+    /// All cells blocked.
+    ///
+    /// # Errors
+    /// [`GridError::OutOfMemory`] if the memory cannot be had.
+    pub(crate) fn new(width: u32, height: u32) -> Result<Self, GridError> {
+        memory::ensure(Self::bytes_for(width, height))
+            .map_err(|bytes| GridError::OutOfMemory { bytes })?;
+        Ok(Self {
+            rows: GuardedRows::new(width, height)?,
+            columns: GuardedRows::new(height, width)?,
+        })
+    }
+
+    /// Fills the grid from its rows' bytes: `row(y, bytes)` writes the bytes of row `y`
+    /// ([`GuardedRows::row_bytes_mut`]); the columns follow, 8 x 8 cells at a time.
+    pub(crate) fn fill_by_rows(&mut self, mut row: impl FnMut(usize, &mut [u8])) {
+        let (width, height) = (self.rows.width as usize, self.columns.width as usize);
+        for y in 0..height {
+            row(y, self.rows.row_bytes_mut(y));
+        }
+        for by in 0..height.div_ceil(8) {
+            for bx in 0..width.div_ceil(8) {
+                // Byte `i` of `block` is row `8 * by + i`'s byte `bx` (cells past the
+                // height are blocked).
+                let mut block = 0u64;
+                for i in 0..8.min(height - 8 * by) {
+                    let b = self.rows.row_bytes_mut(8 * by + i)[bx];
+                    block |= u64::from(b) << (8 * i);
+                }
+                let block = transpose8(block);
+                for j in 0..8.min(width - 8 * bx) {
+                    self.columns.row_bytes_mut(8 * bx + j)[by] = (block >> (8 * j)) as u8;
+                }
+            }
+        }
+    }
+
+    /// Sets cell `(x, y)` (inside the grid) to `open`.
+    #[inline]
+    pub(crate) fn set(&mut self, x: usize, y: usize, open: bool) {
+        self.rows.set(x, y, open);
+        self.columns.set(y, x, open);
+    }
+
+    /// The rows and the columns, to read.
+    #[inline]
+    pub(crate) fn view(&self) -> BitView<'_> {
+        BitView {
+            rows: self.rows.view(),
+            columns: self.columns.view(),
+        }
+    }
+
+    /// Bytes held.
+    pub(crate) fn len_bytes(&self) -> usize {
+        self.rows.len_bytes() + self.columns.len_bytes()
+    }
+}
+
+/// The transpose of an 8 x 8 block of bits: bit `8 * i + j` to bit `8 * j + i`.
+const fn transpose8(mut x: u64) -> u64 {
+    let t = (x ^ (x >> 7)) & 0x00aa_00aa_00aa_00aa;
+    x ^= t ^ (t << 7);
+    let t = (x ^ (x >> 14)) & 0x0000_cccc_0000_cccc;
+    x ^= t ^ (t << 14);
+    let t = (x ^ (x >> 28)) & 0x0000_0000_f0f0_f0f0;
+    x ^ t ^ (t << 28)
+}
+
+/// A read-only view of a [`BitGrid`].
+#[derive(Clone, Copy)]
+pub(crate) struct BitView<'a> {
+    /// By row: cell `(x, y)` is [`RowView::word`]`(x, y)`'s bit 0.
+    pub(crate) rows: RowView<'a>,
+    /// By column: cell `(x, y)` is [`RowView::word`]`(y, x)`'s bit 0.
+    pub(crate) columns: RowView<'a>,
+}
+
 /// A read-only view of [`GuardedRows`].
 #[derive(Clone, Copy)]
 pub(crate) struct RowView<'a> {
@@ -188,6 +281,52 @@ mod tests {
             let rows = GuardedRows::new(w, h).unwrap();
             assert_eq!(rows.view().word(0, 0), 0);
             assert!(!rows.view().bit(0, 0));
+        }
+    }
+
+    #[test]
+    fn transpose8_swaps_rows_and_columns() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        for _ in 0..200 {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let t = transpose8(seed);
+            for i in 0..8 {
+                for j in 0..8 {
+                    assert_eq!(t >> (8 * j + i) & 1, seed >> (8 * i + j) & 1);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_bit_grid_filled_by_rows_or_set_by_cells_reads_alike_both_ways() {
+        for (w, h) in [(0, 0), (1, 1), (7, 3), (8, 8), (9, 17), (64, 2), (131, 13)] {
+            let open = |x: usize, y: usize| !(x * 5 + y * 3 + x / 7).is_multiple_of(3);
+            let mut by_rows = BitGrid::new(w, h).unwrap();
+            by_rows.fill_by_rows(|y, bytes| {
+                for (i, b) in bytes.iter_mut().enumerate() {
+                    *b = (0..8)
+                        .filter(|&k| 8 * i + k < w as usize && open(8 * i + k, y))
+                        .fold(0, |b, k| b | 1 << k);
+                }
+            });
+            let mut by_cells = BitGrid::new(w, h).unwrap();
+            for y in 0..h as usize {
+                for x in 0..w as usize {
+                    by_cells.set(x, y, open(x, y));
+                }
+            }
+            for grid in [&by_rows, &by_cells] {
+                let view = grid.view();
+                for y in -1..=i64::from(h) {
+                    for x in -8..i64::from(w) + 8 {
+                        let inside = x >= 0 && y >= 0 && x < w.into() && y < h.into();
+                        let want = inside && open(x as usize, y as usize);
+                        assert_eq!(view.rows.bit(x, y), want, "{w}x{h} row ({x}, {y})");
+                        assert_eq!(view.columns.bit(y, x), want, "{w}x{h} column ({x}, {y})");
+                    }
+                }
+            }
         }
     }
 }

@@ -6,7 +6,7 @@ mod open_rows;
 mod planes;
 
 pub use error::{GridError, GridMismatch};
-pub(crate) use guarded_rows::{GuardedRows, RowView};
+pub(crate) use guarded_rows::{BitGrid, BitView};
 use open_rows::OpenRows;
 use planes::BitPlanes;
 
@@ -438,7 +438,8 @@ impl Grid {
         (unsafe { *self.bytes.get_unchecked(i >> 2) } >> ((i & 3) * 2)) & 3
     }
 
-    /// Keeps the cells `mobility` can enter as bit rows too (1 bit a cell, updated by
+    /// Keeps the cells `mobility` can enter as bit rows too (1 bit a cell, by row and
+    /// by column: 2 bits a cell in all, updated by
     /// every edit), so that [`Jps`](crate::Jps) reads one load a word for that
     /// mobility (and any that enters the same kinds) where it would otherwise read two
     /// bit planes and decode them, and reads them over the whole grid with no bounds
@@ -467,7 +468,7 @@ impl Grid {
 
     /// The kept bit rows of the cells `mobility` can enter.
     #[inline]
-    pub(crate) fn open_rows(&self, mobility: Mobility) -> Option<RowView<'_>> {
+    pub(crate) fn open_rows(&self, mobility: Mobility) -> Option<BitView<'_>> {
         self.open_rows.rows(mobility.passable_kinds())
     }
 

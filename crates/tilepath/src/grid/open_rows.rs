@@ -1,19 +1,19 @@
 //! The cells one set of tile kinds covers, kept as one bit a cell: what jump point
 //! search scans for a mobility, a load a word.
 
-use super::guarded_rows::{GuardedRows, RowView};
+use super::guarded_rows::{BitGrid, BitView};
 use super::planes::row_stride;
 use crate::GridError;
 #[cfg(doc)]
 use crate::search::bit_rows::open_anf;
 
 /// Bit rows of the cells whose kind a mobility enters, per set of kinds kept, as
-/// [`GuardedRows`]. Derived from the cells and updated with them, so no part of a
+/// [`BitGrid`]s (by row and by column). Derived from the cells and updated with them, so no part of a
 /// grid's value: any two compare equal and hash alike.
 #[derive(Clone, Default)]
 pub(super) struct OpenRows {
     /// Per kept set: its kinds (bit `k`: kind `k`) and its rows.
-    sets: Vec<(u8, GuardedRows)>,
+    sets: Vec<(u8, BitGrid)>,
 }
 
 impl OpenRows {
@@ -30,15 +30,14 @@ impl OpenRows {
         if self.rows(kinds).is_some() {
             return Ok(());
         }
-        let mut rows = GuardedRows::new(width, height)?;
+        let mut rows = BitGrid::new(width, height)?;
         // An empty grid's planes may have no rows at all (stride 0): nothing to read.
         debug_assert!(stride == row_stride(width) || planes.is_empty());
         if !planes.is_empty() {
             let [c0, c1, c2, c3] = anf.map(|c| c as u8);
             let (full, rest) = (width as usize / 8, width % 8);
-            for (y, pair) in planes.chunks_exact(2 * stride).enumerate() {
-                let (lo, hi) = pair.split_at(stride);
-                let row = rows.row_bytes_mut(y);
+            rows.fill_by_rows(|y, row| {
+                let (lo, hi) = planes[2 * y * stride..(2 * y + 2) * stride].split_at(stride);
                 for ((b, &l), &h) in row.iter_mut().zip(lo).zip(hi) {
                     *b = c0 ^ (c1 & l) ^ (c2 & h) ^ (c3 & l & h);
                 }
@@ -46,7 +45,7 @@ impl OpenRows {
                 if rest > 0 {
                     row[full] &= (1u8 << rest) - 1;
                 }
-            }
+            });
         }
         self.sets.push((kinds, rows));
         Ok(())
@@ -61,7 +60,7 @@ impl OpenRows {
     }
 
     /// The rows of `kinds`, if kept.
-    pub(super) fn rows(&self, kinds: u8) -> Option<RowView<'_>> {
+    pub(super) fn rows(&self, kinds: u8) -> Option<BitView<'_>> {
         self.sets
             .iter()
             .find(|(k, _)| *k == kinds)

@@ -151,7 +151,8 @@ fn assert_planes_match(g: &Grid) {
         let (w, h) = (i64::from(g.width()), i64::from(g.height()));
         for y in -1..=h {
             for x in -64..w + 64 {
-                let bit = rows.bit(x, y);
+                let bit = rows.rows.bit(x, y);
+                assert_eq!(rows.columns.bit(y, x), bit);
                 let open = g.is_passable(Cell::new(x as i32, y as i32), mobility);
                 assert_eq!(bit, open, "{mobility:?} ({x}, {y})");
             }

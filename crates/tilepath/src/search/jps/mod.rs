@@ -112,10 +112,13 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 /// mobility's cells as bit rows ([`Grid::keep_open_rows`], 1 bit a cell per set of
 /// passable kinds): then a scan word is one load, and a whole-grid search reads them
 /// with no clipping, since kept rows carry a border of blocked cells that stops a scan
-/// at the grid's edge as a wall does. A column scan from
-/// a jump point reads a cell (and its two neighbours) at a time; the column scans that
-/// a diagonal makes at each of its steps are swept together, one row of up to 55
-/// columns per word, so an open area costs a word per row rather than a read per cell.
+/// at the grid's edge as a wall does. Kept rows are kept by column too, so that a
+/// whole-grid column scan from a jump point reads a word of its column (and of its two
+/// neighbours) at a time; otherwise it reads a cell at a time. The column scans that a
+/// diagonal makes at each of its steps are swept together, one row of up to 55 columns
+/// per word, so an open area costs a word per row rather than a read per cell (a
+/// column scan a word at a time for each of them instead measured 6% more
+/// instructions on rooms, 19% fewer on big open maps).
 ///
 /// A unit bigger than one cell is searched the same way over its anchors (the
 /// footprint corner its paths are made of): on a one-cost mobility, a footprint moves

@@ -4,7 +4,7 @@
 
 use super::super::bit_rows::open_anf;
 use crate::footprint::{fitting, fitting64};
-use crate::grid::RowView;
+use crate::grid::BitView;
 use crate::{Clearance, Grid, Mobility};
 
 /// Cells one [`Rows::bits`] call covers: an unaligned 8-byte load of a plane holds at
@@ -27,6 +27,10 @@ pub(super) trait Source: Copy {
     /// source ([`Whole`]): then [`Rows`] reads without clipping.
     const WHOLE: bool = false;
 
+    /// Whether the source keeps its cells by column too
+    /// ([`open3_down`](Self::open3_down) reads them).
+    const COLUMNS: bool = false;
+
     /// Bit `j` set where cell `x + j` of row `y` (inside the grid) is open, for `j <
     /// CHUNK` (higher bits are noise).
     fn open_from(&self, x: i64, y: i64) -> u64;
@@ -39,6 +43,15 @@ pub(super) trait Source: Copy {
 
     /// Whether cell `(x, y)` (inside the grid) is open.
     fn open_at(&self, x: i64, y: i64) -> bool;
+
+    /// For a source keeping [`COLUMNS`](Self::COLUMNS): bit `j` set where cell `(x -
+    /// 1, y + j)`, `(x, y + j)`, `(x + 1, y + j)` is open, for `j < CHUNK`, `x` a column
+    /// of the grid (cells off it blocked). Other sources read nothing.
+    #[inline(always)]
+    fn open3_down(&self, x: i64, y: i64) -> (u64, u64, u64) {
+        let _ = (x, y);
+        (0, 0, 0)
+    }
 
     /// [`open_from`](Self::open_from) of rows `y - 1`, `y` and `y + 1` (`y` inside
     /// the grid; rows off it read as blocked only where the source is
@@ -191,7 +204,7 @@ impl Source for Fits<'_> {
 /// [`Planes`], with no decoding; and the rows' guard reads the cells off the grid as
 /// blocked, so a search of the whole grid needs no clipping ([`Source::GUARDED`]).
 #[derive(Clone, Copy)]
-pub(super) struct KeptRows<'a>(RowView<'a>);
+pub(super) struct KeptRows<'a>(BitView<'a>);
 
 impl<'a> KeptRows<'a> {
     /// The rows `grid` keeps of the cells `mobility` can enter, if it keeps them.
@@ -207,20 +220,26 @@ impl<'a> KeptRows<'a> {
 
 impl Source for KeptRows<'_> {
     const GUARDED: bool = true;
+    const COLUMNS: bool = true;
 
     #[inline(always)]
     fn open_from(&self, x: i64, y: i64) -> u64 {
-        self.0.word(x, y)
+        self.0.rows.word(x, y)
     }
 
     #[inline(always)]
     fn open_at(&self, x: i64, y: i64) -> bool {
-        self.0.bit(x, y)
+        self.0.rows.bit(x, y)
     }
 
     #[inline(always)]
     fn open3_from(&self, x: i64, y: i64) -> (u64, u64, u64) {
-        self.0.words3(x, y)
+        self.0.rows.words3(x, y)
+    }
+
+    #[inline(always)]
+    fn open3_down(&self, x: i64, y: i64) -> (u64, u64, u64) {
+        self.0.columns.words3(y, x)
     }
 }
 
@@ -240,6 +259,12 @@ impl<S: Source> Whole<S> {
 impl<S: Source> Source for Whole<S> {
     const GUARDED: bool = true;
     const WHOLE: bool = true;
+    const COLUMNS: bool = S::COLUMNS;
+
+    #[inline(always)]
+    fn open3_down(&self, x: i64, y: i64) -> (u64, u64, u64) {
+        self.0.open3_down(x, y)
+    }
 
     #[inline(always)]
     fn open_from(&self, x: i64, y: i64) -> u64 {
@@ -315,6 +340,20 @@ impl<S: Source> Rows<S> {
             return self.open_from(base, y) & CHUNK_MASK;
         }
         self.clipped(base, y)
+    }
+
+    /// Whether column scans read the source's columns a word at a time
+    /// ([`bits3_down`](Self::bits3_down)): a whole-grid area of a source that keeps them.
+    pub(super) const BY_COLUMN: bool = S::WHOLE && S::COLUMNS;
+
+    /// The [`CHUNK`] cells `base..base + CHUNK` of columns `x - 1`, `x` and `x + 1`
+    /// (bit `j` for row `base + j`), `x` a column of the grid; only where
+    /// [`BY_COLUMN`](Self::BY_COLUMN).
+    #[inline(always)]
+    pub(super) fn bits3_down(&self, base: i64, x: i64) -> (u64, u64, u64) {
+        debug_assert!(Self::BY_COLUMN);
+        let (left, cur, right) = self.source.open3_down(x, base);
+        (left & CHUNK_MASK, cur & CHUNK_MASK, right & CHUNK_MASK)
     }
 
     /// Whether rows `y - 1`, `y` and `y + 1` all lie inside the area.

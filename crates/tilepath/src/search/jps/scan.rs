@@ -3,7 +3,7 @@
 //! stated in `jump.rs`; and, for tracking searches, the nearest cell they cross.
 
 use super::jump::{Search, code_towards};
-use super::rows::Source;
+use super::rows::{Rows, Source};
 use crate::cost::OCTILE_DIAGONAL;
 use crate::queue::{RadixHeap, StampedWords};
 use crate::search::nodes::{CLOSED, node_g, open_node};
@@ -24,6 +24,76 @@ const LEFT_CANDIDATES: u64 = (1 << STEP) - 1;
 const RUN: i64 = CHUNK_BITS - 2;
 /// Cells in a [`Rows::bits`] word.
 const CHUNK_BITS: i64 = super::rows::CHUNK;
+
+/// Scans a line (a row, or a column kept by column) from position `from` in direction
+/// `d` (±1) to its first jump point: a cell with a forced neighbour on a side line (open
+/// where the side line's cell one step back is blocked), or the goal at position
+/// `goal` ([`NO_JUMP`] if the goal is not on the line). `words(base)` gives the
+/// [`CHUNK`](super::rows::CHUNK) cells from position `base` of the two side lines and
+/// the line (bit `j` for position `base + j`, blocked off the area).
+///
+/// Returns whether a jump point was found, its position (else the last open cell's),
+/// and the first words read: a right or down scan reads them from `from`, a left or up
+/// one from `from - STEP`.
+#[inline(always)]
+fn scan_line(
+    from: i64,
+    d: i64,
+    goal: i64,
+    mut words: impl FnMut(i64) -> (u64, u64, u64),
+) -> (bool, i64, (u64, u64, u64)) {
+    let mut c = from + d;
+    let mut first = None;
+    loop {
+        if d > 0 {
+            // Cell `base + j` at bit j; candidates j = 1..=STEP, j = 0 is behind.
+            let base = c - 1;
+            let (a, cur, b) = words(base);
+            first.get_or_insert((a, cur, b));
+            let forced = (a & !(a << 1)) | (b & !(b << 1));
+            let mut stops = (!cur | forced) & RIGHT_CANDIDATES;
+            let j = goal.wrapping_sub(base);
+            if (1..=STEP).contains(&j) {
+                stops |= 1 << j;
+            }
+            if stops != 0 {
+                let j = i64::from(stops.trailing_zeros());
+                let cell = base + j;
+                let found = cur >> j & 1 != 0;
+                let first = first.unwrap_or_default();
+                return if found {
+                    (true, cell, first)
+                } else {
+                    (false, cell - 1, first)
+                };
+            }
+            c += STEP;
+        } else {
+            // Cell `base + j` at bit j; candidates j = 0..STEP, j = STEP is behind.
+            let base = c - (STEP - 1);
+            let (a, cur, b) = words(base);
+            first.get_or_insert((a, cur, b));
+            let forced = (a & !(a >> 1)) | (b & !(b >> 1));
+            let mut stops = (!cur | forced) & LEFT_CANDIDATES;
+            let j = goal.wrapping_sub(base);
+            if (0..STEP).contains(&j) {
+                stops |= 1 << j;
+            }
+            if stops != 0 {
+                let j = i64::from(63 - stops.leading_zeros());
+                let cell = base + j;
+                let found = cur >> j & 1 != 0;
+                let first = first.unwrap_or_default();
+                return if found {
+                    (true, cell, first)
+                } else {
+                    (false, cell + 1, first)
+                };
+            }
+            c -= STEP;
+        }
+    }
+}
 
 impl<S: Source, const EIGHT: bool, const TRACK: bool> Search<'_, S, EIGHT, TRACK> {
     /// A tracking search crossed the cells between `x + dx` and `last` of row `y`
@@ -70,77 +140,48 @@ impl<S: Source, const EIGHT: bool, const TRACK: bool> Search<'_, S, EIGHT, TRACK
         dy: i64,
         g: u64,
     ) -> (Option<i64>, bool) {
-        let r = &self.rows;
+        let r = self.rows;
         // Whether rows `y - 1..=y + 1` all lie inside the area: then only the ends of
         // the row need clipping.
         let inner = r.inner_row(y);
-        let goal_row = y == self.target.1;
-        let mut c = x + dx;
-        let mut legal = None;
-        let (found, last) = loop {
-            if dx > 0 {
-                // Cell `base + j` at bit j; candidates j = 1..=STEP, j = 0 is behind.
-                let base = c - 1;
-                let (up, cur, down) = r.bits3(base, y, inner);
-                if legal.is_none() {
-                    // `x` at bit 0, `x + 1` at bit 1.
-                    let next = if dy > 0 { down } else { up };
-                    legal = Some(dy != 0 && cur & 0b10 != 0 && next & 0b11 == 0b11);
-                }
-                let forced = (up & !(up << 1)) | (down & !(down << 1));
-                let mut stops = (!cur | forced) & RIGHT_CANDIDATES;
-                let j = self.target.0.wrapping_sub(base);
-                if goal_row && (1..=STEP).contains(&j) {
-                    stops |= 1 << j;
-                }
-                if stops != 0 {
-                    let j = i64::from(stops.trailing_zeros());
-                    let cell = base + j;
-                    break if cur >> j & 1 == 0 {
-                        (false, cell - 1)
-                    } else {
-                        (true, cell)
-                    };
-                }
-                c += STEP;
-            } else {
-                // Cell `base + j` at bit j; candidates j = 0..STEP, j = STEP is behind.
-                let base = c - (STEP - 1);
-                let (up, cur, down) = r.bits3(base, y, inner);
-                if legal.is_none() {
-                    // `x` at bit STEP, `x - 1` at bit STEP - 1.
-                    const BOTH: u64 = 0b11 << (STEP - 1);
-                    let next = if dy > 0 { down } else { up };
-                    legal = Some(dy != 0 && cur & 1 << (STEP - 1) != 0 && next & BOTH == BOTH);
-                }
-                let forced = (up & !(up >> 1)) | (down & !(down >> 1));
-                let mut stops = (!cur | forced) & LEFT_CANDIDATES;
-                let j = self.target.0.wrapping_sub(base);
-                if goal_row && (0..STEP).contains(&j) {
-                    stops |= 1 << j;
-                }
-                if stops != 0 {
-                    let j = i64::from(63 - stops.leading_zeros());
-                    let cell = base + j;
-                    break if cur >> j & 1 == 0 {
-                        (false, cell + 1)
-                    } else {
-                        (true, cell)
-                    };
-                }
-                c -= STEP;
-            }
+        let goal = if y == self.target.1 {
+            self.target.0
+        } else {
+            NO_JUMP
         };
+        let (found, last, (up, cur, down)) = scan_line(x, dx, goal, |base| r.bits3(base, y, inner));
+        let next = if dy > 0 { down } else { up };
+        let legal = dy != 0
+            && if dx > 0 {
+                // `x` at bit 0, `x + 1` at bit 1.
+                cur & 0b10 != 0 && next & 0b11 == 0b11
+            } else {
+                // `x` at bit STEP, `x - 1` at bit STEP - 1.
+                const BOTH: u64 = 0b11 << (STEP - 1);
+                cur & 1 << (STEP - 1) != 0 && next & BOTH == BOTH
+            };
         self.crossed_row(x, y, dx, last, g);
-        (found.then_some(last), legal.unwrap_or(false))
+        (found.then_some(last), legal)
     }
 
-    /// Scans column `x` from `(x, y)` in direction `dy` (±1), a cell at a time: the
+    /// Scans column `x` from `(x, y)` in direction `dy` (±1), a cell at a time (a word
+    /// at a time where the source keeps its columns, [`Rows::BY_COLUMN`]): the
     /// row of the first jump point (a forced neighbour left or right, or the goal), or
     /// `None` at a wall.
     #[inline(always)]
     pub(super) fn jump_column(&mut self, x: i64, y: i64, dy: i64, g: u64) -> Option<i64> {
         let r = self.rows;
+        if Rows::<S>::BY_COLUMN {
+            // A word of the column (and its two neighbours) at a time.
+            let goal = if x == self.target.0 {
+                self.target.1
+            } else {
+                NO_JUMP
+            };
+            let (found, last, _) = scan_line(y, dy, goal, |base| r.bits3_down(base, x));
+            self.crossed_column(x, y, dy, last, g);
+            return found.then_some(last);
+        }
         // Cells x - 1, x, x + 1 at bits 0, 1, 2.
         let mut behind = r.three(x, y);
         let mut c = y + dy;
