@@ -475,40 +475,23 @@ impl Jps {
         let unit = Unit {
             grid,
             mobility,
-            size: 1,
+            size: footprint.map_or(1, |f| f.size()),
         };
+        // The size's or the mobility's bit rows where they are kept, else the
+        // clearance's values or the grid's planes.
+        let kept = match footprint {
+            Some(f) => KeptRows::fits(f.clearance(), f.size()),
+            None => KeptRows::open(grid, mobility),
+        };
+        if let Some(bits) = kept {
+            return self.search_kept::<P, EIGHT>(bits, (lo, hi), slots, guide, unit, (from, to));
+        }
         match footprint {
             Some(f) => {
-                let unit = Unit {
-                    size: f.size(),
-                    ..unit
-                };
-                // The size's bit rows where the clearance keeps them, else its values.
-                if let Some(bits) = KeptRows::fits(f.clearance(), f.size()) {
-                    return self.search_kept::<P, EIGHT>(
-                        bits,
-                        (lo, hi),
-                        slots,
-                        guide,
-                        unit,
-                        (from, to),
-                    );
-                }
                 let rows = Rows::new(Fits::new(f.clearance(), f.size()), dims, lo, hi);
                 self.search::<_, P, EIGHT>(rows, slots, guide, unit, (from, to))
             }
             None => {
-                // The mobility's bit rows where the grid keeps them, else its planes.
-                if let Some(bits) = KeptRows::open(grid, mobility) {
-                    return self.search_kept::<P, EIGHT>(
-                        bits,
-                        (lo, hi),
-                        slots,
-                        guide,
-                        unit,
-                        (from, to),
-                    );
-                }
                 let rows = Rows::new(Planes::new(grid, mobility), dims, lo, hi);
                 self.search::<_, P, EIGHT>(rows, slots, guide, unit, (from, to))
             }

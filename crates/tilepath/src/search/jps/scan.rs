@@ -58,14 +58,10 @@ fn scan_line(
             }
             if stops != 0 {
                 let j = i64::from(stops.trailing_zeros());
-                let cell = base + j;
                 let found = cur >> j & 1 != 0;
-                let first = first.unwrap_or_default();
-                return if found {
-                    (true, cell, first)
-                } else {
-                    (false, cell - 1, first)
-                };
+                // A wall ends the line at the open cell before it.
+                let last = if found { base + j } else { base + j - d };
+                return (found, last, first.unwrap_or_default());
             }
             c += STEP;
         } else {
@@ -81,14 +77,10 @@ fn scan_line(
             }
             if stops != 0 {
                 let j = i64::from(63 - stops.leading_zeros());
-                let cell = base + j;
                 let found = cur >> j & 1 != 0;
-                let first = first.unwrap_or_default();
-                return if found {
-                    (true, cell, first)
-                } else {
-                    (false, cell + 1, first)
-                };
+                // A wall ends the line at the open cell before it.
+                let last = if found { base + j } else { base + j - d };
+                return (found, last, first.unwrap_or_default());
             }
             c -= STEP;
         }
