@@ -121,18 +121,22 @@ impl BitGrid {
         for y in 0..height {
             row(y, self.rows.row_bytes_mut(y));
         }
+        let (rs, cs) = (self.rows.stride, self.columns.stride);
         for by in 0..height.div_ceil(8) {
+            // Row `8 * by`'s first cell byte, and the rows of this band (cells past the
+            // height are blocked).
+            let first = (8 * by + 1) * rs + GUARD_BYTES;
+            let band = 8.min(height - 8 * by);
             for bx in 0..width.div_ceil(8) {
-                // Byte `i` of `block` is row `8 * by + i`'s byte `bx` (cells past the
-                // height are blocked).
+                // Byte `i` of `block` is row `8 * by + i`'s byte `bx`.
                 let mut block = 0u64;
-                for i in 0..8.min(height - 8 * by) {
-                    let b = self.rows.row_bytes_mut(8 * by + i)[bx];
-                    block |= u64::from(b) << (8 * i);
+                for i in 0..band {
+                    block |= u64::from(self.rows.bytes[first + i * rs + bx]) << (8 * i);
                 }
                 let block = transpose8(block);
+                let at = (8 * bx + 1) * cs + GUARD_BYTES + by;
                 for j in 0..8.min(width - 8 * bx) {
-                    self.columns.row_bytes_mut(8 * bx + j)[by] = (block >> (8 * j)) as u8;
+                    self.columns.bytes[at + j * cs] = (block >> (8 * j)) as u8;
                 }
             }
         }
