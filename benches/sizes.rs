@@ -58,8 +58,11 @@ fn group(
     (eight, jumps): (bool, bool),
     candidates: Vec<(Cell, Cell)>,
 ) {
-    // With the sizes' bit rows kept, as the plugin keeps them (jump point search reads
-    // those; A* reads the values).
+    // With the mobility's and the sizes' bit rows kept, as the plugin keeps them (jump
+    // point search reads those; A* reads the cells and the clearance's values).
+    let mut kept = grid.clone();
+    kept.keep_open_rows(mobility).unwrap();
+    let grid = &kept;
     let mut clear = Clearance::new(grid, mobility);
     for &n in &SIZES {
         clear.keep_rows(n).unwrap();

@@ -115,28 +115,28 @@ impl BitGrid {
     }
 
     /// Fills the grid from its rows' bytes: `row(y, bytes)` writes the bytes of row `y`
-    /// ([`GuardedRows::row_bytes_mut`]); the columns follow, 8 x 8 cells at a time.
+    /// ([`GuardedRows::row_bytes_mut`]); the columns follow, 64 x 64 cells at a time.
     pub(crate) fn fill_by_rows(&mut self, mut row: impl FnMut(usize, &mut [u8])) {
         let (width, height) = (self.rows.width as usize, self.columns.width as usize);
         for y in 0..height {
             row(y, self.rows.row_bytes_mut(y));
         }
         let (rs, cs) = (self.rows.stride, self.columns.stride);
-        for by in 0..height.div_ceil(8) {
-            // Row `8 * by`'s first cell byte, and the rows of this band (cells past the
-            // height are blocked).
-            let first = (8 * by + 1) * rs + GUARD_BYTES;
-            let band = 8.min(height - 8 * by);
-            for bx in 0..width.div_ceil(8) {
-                // Byte `i` of `block` is row `8 * by + i`'s byte `bx`.
-                let mut block = 0u64;
-                for i in 0..band {
-                    block |= u64::from(self.rows.bytes[first + i * rs + bx]) << (8 * i);
+        // 64 x 64 cells at a time: 64 row words in, 64 column words out. A tile's last
+        // bytes may reach into the right guard, reading and writing its blocked cells.
+        for ty in 0..height.div_ceil(64) {
+            for tx in 0..width.div_ceil(64) {
+                let mut tile = [0u64; 64];
+                for (i, word) in tile.iter_mut().enumerate().take(height - 64 * ty) {
+                    let at = (64 * ty + i + 1) * rs + GUARD_BYTES + 8 * tx;
+                    let mut bytes = [0; 8];
+                    bytes.copy_from_slice(&self.rows.bytes[at..at + 8]);
+                    *word = u64::from_le_bytes(bytes);
                 }
-                let block = transpose8(block);
-                let at = (8 * bx + 1) * cs + GUARD_BYTES + by;
-                for j in 0..8.min(width - 8 * bx) {
-                    self.columns.bytes[at + j * cs] = (block >> (8 * j)) as u8;
+                transpose64(&mut tile);
+                for (j, word) in tile.iter().enumerate().take(width - 64 * tx) {
+                    let at = (64 * tx + j + 1) * cs + GUARD_BYTES + 8 * ty;
+                    self.columns.bytes[at..at + 8].copy_from_slice(&word.to_le_bytes());
                 }
             }
         }
@@ -164,14 +164,22 @@ impl BitGrid {
     }
 }
 
-/// The transpose of an 8 x 8 block of bits: bit `8 * i + j` to bit `8 * j + i`.
-const fn transpose8(mut x: u64) -> u64 {
-    let t = (x ^ (x >> 7)) & 0x00aa_00aa_00aa_00aa;
-    x ^= t ^ (t << 7);
-    let t = (x ^ (x >> 14)) & 0x0000_cccc_0000_cccc;
-    x ^= t ^ (t << 14);
-    let t = (x ^ (x >> 28)) & 0x0000_0000_f0f0_f0f0;
-    x ^ t ^ (t << 28)
+/// The transpose of a 64 x 64 block of bits: bit `j` of word `i` to bit `i` of word
+/// `j`. Swaps the off-diagonal halves, then their quarters, down to single bits.
+fn transpose64(a: &mut [u64; 64]) {
+    let mut j = 32;
+    let mut mask: u64 = 0x0000_0000_ffff_ffff;
+    while j != 0 {
+        let mut k = 0;
+        while k < 64 {
+            let t = ((a[k] >> j) ^ a[k + j]) & mask;
+            a[k] ^= t << j;
+            a[k + j] ^= t;
+            k = (k + j + 1) & !j;
+        }
+        j >>= 1;
+        mask ^= mask << j;
+    }
 }
 
 /// A read-only view of a [`BitGrid`].
@@ -289,14 +297,19 @@ mod tests {
     }
 
     #[test]
-    fn transpose8_swaps_rows_and_columns() {
+    fn transpose64_swaps_rows_and_columns() {
         let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        for _ in 0..200 {
-            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-            let t = transpose8(seed);
-            for i in 0..8 {
-                for j in 0..8 {
-                    assert_eq!(t >> (8 * j + i) & 1, seed >> (8 * i + j) & 1);
+        for _ in 0..20 {
+            let mut a = [0u64; 64];
+            for w in &mut a {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                *w = seed;
+            }
+            let mut t = a;
+            transpose64(&mut t);
+            for (i, row) in a.iter().enumerate() {
+                for (j, column) in t.iter().enumerate() {
+                    assert_eq!(column >> i & 1, row >> j & 1, "({i}, {j})");
                 }
             }
         }
@@ -304,7 +317,16 @@ mod tests {
 
     #[test]
     fn a_bit_grid_filled_by_rows_or_set_by_cells_reads_alike_both_ways() {
-        for (w, h) in [(0, 0), (1, 1), (7, 3), (8, 8), (9, 17), (64, 2), (131, 13)] {
+        for (w, h) in [
+            (0, 0),
+            (1, 1),
+            (7, 3),
+            (8, 8),
+            (9, 17),
+            (64, 2),
+            (131, 13),
+            (70, 130),
+        ] {
             let open = |x: usize, y: usize| !(x * 5 + y * 3 + x / 7).is_multiple_of(3);
             let mut by_rows = BitGrid::new(w, h).unwrap();
             by_rows.fill_by_rows(|y, bytes| {
