@@ -1,6 +1,6 @@
 //! Which cells of a row a unit can enter, [`CHUNK`] cells at a time: read from the
 //! grid's bit planes for one-cell units ([`Planes`]), from a clearance for bigger ones
-//! ([`Fits`]).
+//! ([`Fits`]), or from the bit rows either keeps ([`KeptRows`]).
 
 use super::super::bit_rows::open_anf;
 use crate::footprint::{fitting, fitting64};
@@ -17,10 +17,9 @@ const CHUNK_MASK: u64 = (1 << CHUNK) - 1;
 /// Where a search's passability comes from: the cells a unit's anchor may stand on.
 pub(super) trait Source: Copy {
     /// Whether reads of the cells off the grid, up to a word's reach left and right
-    /// and a row above and below, are valid and blocked ([`GuardedRows`]): then a
-    /// search whose area is the whole grid need not clip its reads.
-    ///
-    /// [`GuardedRows`]: crate::grid::GuardedRows
+    /// and a row above and below, are valid and blocked (the guard of a
+    /// [`BitGrid`](crate::grid::BitGrid)'s rows): then a search whose area is the whole
+    /// grid need not clip its reads.
     const GUARDED: bool = false;
 
     /// Whether the search area is the whole grid of a [`GUARDED`](Self::GUARDED)

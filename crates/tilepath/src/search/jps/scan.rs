@@ -314,10 +314,11 @@ impl<S: Source, const EIGHT: bool, const TRACK: bool> Search<'_, S, EIGHT, TRACK
         self.queue(open, g + self.estimate(x, y), j);
     }
 
-    /// The column scans (direction `dy`) from the diagonal cells `(cx + dx * k, cy + dy
-    /// * k)`, `k = 1..=n` (`n <= RUN`), swept together row by row: `found[k]` is the row
-    /// of the jump point column `k` finds (a forced neighbour left or right, or the
-    /// goal), or [`NO_JUMP`]. `g` is the g of `(cx, cy)`.
+    /// The column scans (direction `dy`) from the diagonal cells
+    /// `(cx + dx * k, cy + dy * k)`, `k = 1..=n` (`n <= RUN`), swept together row by
+    /// row: `found[k]` is the row of the jump point column `k` finds (a forced
+    /// neighbour left or right, or the goal), or [`NO_JUMP`]. `g` is the g of
+    /// `(cx, cy)`.
     ///
     /// Column `k` is bit `j` of a [`Rows::bits`] word based at `base`, its neighbours
     /// at `j - 1` and `j + 1`; the scan of column `k` starts one row past its diagonal
