@@ -11,7 +11,7 @@
 use crate::{GridError, memory};
 
 /// Guard cells left and right of each row (a word's reach).
-pub(crate) const GUARD_CELLS: i64 = 64;
+const GUARD_CELLS: i64 = 64;
 /// Guard bytes left and right of each row.
 const GUARD_BYTES: usize = GUARD_CELLS as usize / 8;
 
@@ -106,6 +106,8 @@ impl BitGrid {
     /// # Errors
     /// [`GridError::OutOfMemory`] if the memory cannot be had.
     pub(crate) fn new(width: u32, height: u32) -> Result<Self, GridError> {
+        // Both copies' bytes at once, so that a refusal names the whole and nothing is
+        // allocated first.
         memory::ensure(Self::bytes_for(width, height))
             .map_err(|bytes| GridError::OutOfMemory { bytes })?;
         Ok(Self {
