@@ -84,10 +84,13 @@ fn jps_matches_astar_and_reference_dijkstra_on_random_grids() {
         let walls = [0.0, 0.05, 0.2, 0.35, 0.45][rng.random_range(0..5usize)];
         let mut grid = random_grid(&mut rng, w, h, walls);
         let mobility = uniform_mobility(&mut rng);
-        // Half the grids keep the mobility's cells as bit rows (jump point search reads
-        // those, through the edits below), half are read from the planes.
-        if seed % 2 == 0 {
-            grid.keep_open_rows(mobility).unwrap();
+        // A third of the grids keep the mobility's cells as bit rows, a third their
+        // jump distances too (jump point search reads those, through the edits below),
+        // a third are read from the planes.
+        match seed % 3 {
+            0 => grid.keep_open_rows(mobility).unwrap(),
+            1 => grid.keep_jump_distances(mobility).unwrap(),
+            _ => {}
         }
         for _ in 0..4 {
             let from = random_cell(&mut rng, &grid);
@@ -262,8 +265,8 @@ fn expansion_limit_gives_valid_partial_paths() {
 }
 
 /// Checks every `stride`-th scenario of `map` with whole-grid 8-connected jump point
-/// search, reading the grid's planes and then its kept bit rows; returns how many
-/// were checked.
+/// search, reading the grid's planes, its kept bit rows and its jump distances;
+/// returns how many were checked.
 fn check_map(map: &str, stride: usize) -> usize {
     let mut grid = load_movingai(map);
     let scenarios = load_scenarios(map);
@@ -272,10 +275,12 @@ fn check_map(map: &str, stride: usize) -> usize {
     let mut checked = 0;
     let planes = grid.clone();
     grid.keep_open_rows(mobility).unwrap();
+    let mut jumps = grid.clone();
+    jumps.keep_jump_distances(mobility).unwrap();
     for (s, grid) in scenarios
         .iter()
         .step_by(stride)
-        .flat_map(|s| [(s, &planes), (s, &grid)])
+        .flat_map(|s| [(s, &planes), (s, &grid), (s, &jumps)])
     {
         let r = jps.build_path8(grid, s.start, s.goal, mobility).unwrap();
         if s.optimal == 0.0 && s.start != s.goal {
@@ -302,7 +307,7 @@ fn check_map(map: &str, stride: usize) -> usize {
         check_result::<GridPath8, Direction8>(grid, mobility, s.start, s.goal, &r);
         checked += 1;
     }
-    checked / 2
+    checked / 3
 }
 
 #[test]
@@ -346,6 +351,10 @@ fn queries_allocate_nothing() {
     let mut den = load_movingai("den312d.map");
     den.keep_open_rows(Mobility::FLOOR_ONLY).unwrap();
     maps.push((den, Mobility::FLOOR_ONLY));
+    // And through its jump distances.
+    let mut lak = load_movingai("lak303d.map");
+    lak.keep_jump_distances(Mobility::FLOOR_ONLY).unwrap();
+    maps.push((lak, Mobility::FLOOR_ONLY));
     let queries = |seed: u64, n: usize| -> Vec<(usize, Cell, Cell)> {
         let mut rng = tilepath_testkit::rng(seed);
         (0..n)
@@ -362,7 +371,7 @@ fn queries_allocate_nothing() {
             })
             .collect()
     };
-    let (warm_up, measured) = (queries(1, 500), queries(2, 2000));
+    let (warm_up, measured) = (queries(1, 3000), queries(2, 2000));
     // The counter counts in this binary (the allocator above is declared).
     assert_eq!(
         allocations_in(|| drop(std::hint::black_box(vec![1u8; 10]))),

@@ -14,6 +14,14 @@ pub enum GridError {
         /// Requested height.
         height: u32,
     },
+    /// Jump distances ([`Grid::keep_jump_distances`]) were asked of a grid with a side
+    /// longer than 32,767 cells, which a distance cannot span.
+    TooLargeForJumps {
+        /// The grid's width.
+        width: u32,
+        /// The grid's height.
+        height: u32,
+    },
     /// A cell outside the grid was written to.
     OutOfBounds {
         /// The cell.
@@ -49,6 +57,10 @@ impl fmt::Display for GridError {
                 f,
                 "grid of {width}x{height} cells is too large (each side at most {})",
                 Grid::MAX_SIDE
+            ),
+            Self::TooLargeForJumps { width, height } => write!(
+                f,
+                "jump distances are kept for sides of at most 32767 cells, not {width}x{height}"
             ),
             Self::OutOfBounds { cell } => write!(f, "cell {cell} is outside the grid"),
             Self::OutOfMemory { bytes } => {

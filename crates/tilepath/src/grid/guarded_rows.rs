@@ -62,13 +62,15 @@ impl GuardedRows {
         &mut self.bytes[start..start + n]
     }
 
-    /// Sets cell `(x, y)` (inside the grid) to `open`.
+    /// Sets cell `(x, y)` (inside the grid) to `open`; whether it changed.
     #[inline]
-    pub(crate) fn set(&mut self, x: usize, y: usize, open: bool) {
+    pub(crate) fn set(&mut self, x: usize, y: usize, open: bool) -> bool {
         debug_assert!(x < self.width as usize);
         let b = &mut self.bytes[(y + 1) * self.stride + GUARD_BYTES + x / 8];
         let bit = 1 << (x % 8);
+        let was = *b;
         *b = if open { *b | bit } else { *b & !bit };
+        *b != was
     }
 
     /// The rows, to read.
@@ -144,11 +146,11 @@ impl BitGrid {
         }
     }
 
-    /// Sets cell `(x, y)` (inside the grid) to `open`.
+    /// Sets cell `(x, y)` (inside the grid) to `open`; whether it changed.
     #[inline]
-    pub(crate) fn set(&mut self, x: usize, y: usize, open: bool) {
-        self.rows.set(x, y, open);
+    pub(crate) fn set(&mut self, x: usize, y: usize, open: bool) -> bool {
         self.columns.set(y, x, open);
+        self.rows.set(x, y, open)
     }
 
     /// The rows and the columns, to read.

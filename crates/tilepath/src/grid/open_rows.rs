@@ -1,7 +1,8 @@
 //! The cells one set of tile kinds covers, kept as one bit a cell: what jump point
-//! search scans for a mobility, a load a word.
+//! search scans for a mobility, a load a word; and, if asked, their jump distances.
 
 use super::guarded_rows::{BitGrid, BitView};
+use super::jump_table::{JumpTable, JumpView};
 use super::planes::row_stride;
 use crate::GridError;
 #[cfg(doc)]
@@ -12,8 +13,17 @@ use crate::search::bit_rows::open_anf;
 /// grid's value: any two compare equal and hash alike.
 #[derive(Clone, Default)]
 pub(super) struct OpenRows {
-    /// Per kept set: its kinds (bit `k`: kind `k`) and its rows.
-    sets: Vec<(u8, BitGrid)>,
+    sets: Vec<KeptSet>,
+}
+
+/// One kept set of kinds.
+#[derive(Clone)]
+struct KeptSet {
+    /// Bit `k` set: kind `k` is open.
+    kinds: u8,
+    rows: BitGrid,
+    /// The rows' jump distances, if kept.
+    jumps: Option<JumpTable>,
 }
 
 impl OpenRows {
@@ -47,29 +57,78 @@ impl OpenRows {
                 }
             });
         }
-        self.sets.push((kinds, rows));
+        self.sets.push(KeptSet {
+            kinds,
+            rows,
+            jumps: None,
+        });
+        Ok(())
+    }
+
+    /// Keeps the jump distances of the rows of `kinds` (kept already) of a `width x
+    /// height` grid.
+    ///
+    /// # Errors
+    /// Those of [`JumpTable::new`] (nothing changes).
+    pub(super) fn keep_jumps(&mut self, kinds: u8, (width, height): (u32, u32)) -> Result<(), GridError> {
+        let Some(set) = self.sets.iter_mut().find(|s| s.kinds == kinds) else {
+            debug_assert!(false, "jump distances of rows not kept");
+            return Ok(());
+        };
+        if set.jumps.is_none() {
+            set.jumps = Some(JumpTable::new(&set.rows, width, height)?);
+        }
         Ok(())
     }
 
     /// Updates cell `(x, y)`, now of kind code `k`, in every kept set.
     #[inline]
     pub(super) fn set(&mut self, x: usize, y: usize, k: u8) {
-        for (kinds, rows) in &mut self.sets {
-            rows.set(x, y, *kinds >> k & 1 == 1);
+        for set in &mut self.sets {
+            let changed = set.rows.set(x, y, set.kinds >> k & 1 == 1);
+            if changed && let Some(jumps) = &mut set.jumps {
+                jumps.repair(&set.rows, (x, y), (x, y));
+            }
+        }
+    }
+
+    /// Updates the cells of columns `x0..=x1`, rows `y0..=y1` (inside the grid), now
+    /// of kind code `k`, in every kept set, with one repair of the distances.
+    pub(super) fn set_rect(&mut self, (x0, y0): (usize, usize), (x1, y1): (usize, usize), k: u8) {
+        for set in &mut self.sets {
+            let open = set.kinds >> k & 1 == 1;
+            let mut changed = false;
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    changed |= set.rows.set(x, y, open);
+                }
+            }
+            if changed && let Some(jumps) = &mut set.jumps {
+                jumps.repair(&set.rows, (x0, y0), (x1, y1));
+            }
         }
     }
 
     /// The rows of `kinds`, if kept.
     pub(super) fn rows(&self, kinds: u8) -> Option<BitView<'_>> {
-        self.sets
-            .iter()
-            .find(|(k, _)| *k == kinds)
-            .map(|(_, rows)| rows.view())
+        self.set_of(kinds).map(|s| s.rows.view())
+    }
+
+    /// The jump distances of `kinds`, if kept.
+    pub(super) fn jumps(&self, kinds: u8) -> Option<JumpView<'_>> {
+        self.set_of(kinds)?.jumps.as_ref().map(JumpTable::view)
+    }
+
+    fn set_of(&self, kinds: u8) -> Option<&KeptSet> {
+        self.sets.iter().find(|s| s.kinds == kinds)
     }
 
     /// Bytes held.
     pub(super) fn len_bytes(&self) -> usize {
-        self.sets.iter().map(|(_, rows)| rows.len_bytes()).sum()
+        self.sets
+            .iter()
+            .map(|s| s.rows.len_bytes() + s.jumps.as_ref().map_or(0, JumpTable::len_bytes))
+            .sum()
     }
 }
 

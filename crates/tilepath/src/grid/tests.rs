@@ -148,6 +148,17 @@ fn assert_planes_match(g: &Grid) {
         let Some(rows) = g.open_rows(mobility) else {
             continue;
         };
+        if let Some(jumps) = g.jump_distances(mobility) {
+            // As repaired, what a grid of the same cells builds afresh.
+            let mut fresh = Grid::from_fn(g.width(), g.height(), |c| g.get(c).unwrap()).unwrap();
+            fresh.keep_jump_distances(mobility).unwrap();
+            let built = fresh.jump_distances(mobility).unwrap();
+            for y in 0..i64::from(g.height()) {
+                for x in 0..i64::from(g.width()) {
+                    assert_eq!(jumps.record(x, y), built.record(x, y), "{mobility:?} ({x}, {y})");
+                }
+            }
+        }
         let (w, h) = (i64::from(g.width()), i64::from(g.height()));
         for y in -1..=h {
             for x in -64..w + 64 {
@@ -202,6 +213,11 @@ fn planes_follow_every_edit() {
                 g.keep_open_rows(mobility).unwrap();
                 assert!(g.keeps_open_rows(mobility));
             }
+            for mobility in [KEPT[0], KEPT[2]] {
+                g.keep_jump_distances(mobility).unwrap();
+                assert!(g.keeps_jump_distances(mobility));
+            }
+            assert!(!g.keeps_jump_distances(KEPT[1]));
             assert_eq!(
                 g,
                 Grid::filled(w, h, kind).unwrap(),
@@ -227,4 +243,43 @@ fn planes_follow_every_edit() {
     let g = Grid::from_ascii("0123\n3210\n2301", |c| TileKind::new(c.to_digit(10)? as u8)).unwrap();
     assert_planes_match(&g);
     assert_eq!(g, Grid::from_fn(4, 3, |c| g.get(c).unwrap()).unwrap());
+}
+
+#[test]
+fn jump_distances_follow_random_edits() {
+    let mut seed = 0x9e37_79b9_u64;
+    let mut rand = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    for walls in [30, 4] {
+        let mut g = Grid::from_fn(97, 61, |_| {
+            if rand(100) < walls { TileKind::K3 } else { TileKind::K0 }
+        })
+        .unwrap();
+        g.keep_jump_distances(Mobility::FLOOR_ONLY).unwrap();
+        for round in 0..40 {
+            let c = Cell::new(rand(97) as i32, rand(61) as i32);
+            let kind = if rand(3) == 0 { TileKind::K0 } else { TileKind::K3 };
+            if round % 4 == 0 {
+                let d = Cell::new(c.x + rand(9) as i32, c.y + rand(5) as i32);
+                g.fill_rect(c, d, kind);
+            } else {
+                g.set(c, kind).unwrap();
+            }
+            if round % 8 == 7 {
+                assert_planes_match(&g);
+            }
+        }
+        assert_planes_match(&g);
+    }
+    // Sides a distance cannot span are refused, and nothing is kept.
+    let mut wide = Grid::new(40_000, 1).unwrap();
+    assert_eq!(
+        wide.keep_jump_distances(Mobility::FLOOR_ONLY),
+        Err(GridError::TooLargeForJumps { width: 40_000, height: 1 })
+    );
+    assert!(!wide.keeps_jump_distances(Mobility::FLOOR_ONLY));
 }

@@ -126,10 +126,12 @@ fn episode(seed: u64, covered: &mut Covered, op: &mut String) {
         let mut grid = random_grid(&mut rng, w, h, walls);
         let max_cost = [1, 3, 9, 60, 255][rng.random_range(0..5usize)];
         let mobility = random_mobility(&mut rng, max_cost);
-        // Half the episodes keep the mobility's cells as bit rows: jump point search
-        // reads those through every edit.
-        if rng.random_bool(0.5) {
-            grid.keep_open_rows(mobility).unwrap();
+        // Half the episodes keep the mobility's cells as bit rows, a quarter their jump
+        // distances too: jump point search reads those through every edit.
+        match rng.random_range(0..4) {
+            0 | 1 => grid.keep_open_rows(mobility).unwrap(),
+            2 => grid.keep_jump_distances(mobility).unwrap(),
+            _ => {}
         }
         let mut field: Option<FieldModel> = None;
         let mut table: Option<TableModel> = None;

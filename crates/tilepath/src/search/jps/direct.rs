@@ -12,7 +12,8 @@
 
 use super::jump::Search;
 use super::rows::CHUNK;
-use super::rows::Source;
+use super::rows::{Rows, Source};
+use crate::grid::{EAST, NORTH, SOUTH, WEST, diagonal_index, jump_distance};
 use crate::cost::OCTILE_DIAGONAL;
 
 /// A direct route: `corner` is where it turns (the jump point itself or the goal when
@@ -46,6 +47,17 @@ impl<S: Source, const EIGHT: bool, const TRACK: bool> Search<'_, S, EIGHT, TRACK
             (ay, Self::STRAIGHT)
         };
         let (fx, fy) = if EIGHT { (dx, dy) } else { (0, dy) };
+        if Rows::<S>::JUMPS {
+            // Both legs hop from stop to stop along the jump distances.
+            let (cx, cy) = (x + fx * first, y + fy * first);
+            let second = (gx - cx, gy - cy);
+            if !self.clear_by_distances((x, y), (fx, fy), first)
+                || !self.clear_by_distances((cx, cy), (second.0.signum(), second.1.signum()), second.0.abs().max(second.1.abs()))
+            {
+                return None;
+            }
+            return Some(self.direct_through((cx, cy), g + first as u64 * step));
+        }
         let (mut cx, mut cy) = (x, y);
         if EIGHT {
             // A read of three cells a step: the row the step enters, around the cell
@@ -92,13 +104,43 @@ impl<S: Source, const EIGHT: bool, const TRACK: bool> Search<'_, S, EIGHT, TRACK
         if !clear {
             return None;
         }
-        let corner_g = g + first as u64 * step;
-        let straight = gx.abs_diff(cx).max(gy.abs_diff(cy));
-        Some(Direct {
-            corner: (cx, cy),
+        Some(self.direct_through((cx, cy), g + first as u64 * step))
+    }
+
+    /// The direct route turning at `corner`, reached at `corner_g`.
+    #[inline(always)]
+    fn direct_through(&self, corner: (i64, i64), corner_g: u64) -> Direct {
+        let straight = self.target.0.abs_diff(corner.0).max(self.target.1.abs_diff(corner.1));
+        Direct {
+            corner,
             corner_g,
             goal_g: corner_g + straight * Self::STRAIGHT,
-        })
+        }
+    }
+
+    /// Where the source keeps jump distances ([`Rows::JUMPS`]): whether the `n` steps
+    /// from `(x, y)` by `(dx, dy)` (straight or diagonal) are all legal, read a stop
+    /// at a time: a distance reaching `n` covers them, a wall before `n` ends them.
+    #[inline(always)]
+    fn clear_by_distances(&self, (mut x, mut y): (i64, i64), (dx, dy): (i64, i64), mut n: i64) -> bool {
+        while n > 0 {
+            let [straight, diagonal] = self.rows.record(x, y);
+            let v = match (dx, dy) {
+                (1, 0) => jump_distance(straight, EAST),
+                (-1, 0) => jump_distance(straight, WEST),
+                (0, 1) => jump_distance(straight, SOUTH),
+                (0, -1) => jump_distance(straight, NORTH),
+                _ => jump_distance(diagonal, diagonal_index(dx, dy)),
+            };
+            if v.abs() >= n {
+                return true;
+            }
+            if v <= 0 {
+                return false;
+            }
+            (x, y, n) = (x + dx * v, y + dy * v, n - v);
+        }
+        true
     }
 
     /// Whether the cells of row `y` strictly after `x` up to `to` (towards it) are

@@ -25,7 +25,7 @@ use jump::{NOWHERE, Nearest, Outcome, Search, Slots};
 use landmarks::Guide;
 pub use landmarks::Landmarks;
 use route::Unit;
-use rows::{Fits, KeptRows, Planes, Rows, Source, Whole};
+use rows::{Fits, KeptJumps, KeptRows, Planes, Rows, Source, Whole};
 
 /// Where a [`Jps`] may search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -511,6 +511,13 @@ impl Jps {
     ) -> Result<PathResult<P>, PathError> {
         let dims = (unit.grid.width(), unit.grid.height());
         if lo == (0, 0) && hi == (i64::from(dims.0), i64::from(dims.1)) {
+            // A one-cell unit's jump distances, where the grid keeps them.
+            if unit.size == 1
+                && let Some(jumps) = KeptJumps::open(unit.grid, unit.mobility)
+            {
+                let rows = Rows::new(Whole::new(jumps), dims, lo, hi);
+                return self.search::<_, P, EIGHT>(rows, slots, guide, unit, ends);
+            }
             let rows = Rows::new(Whole::new(bits), dims, lo, hi);
             return self.search::<_, P, EIGHT>(rows, slots, guide, unit, ends);
         }

@@ -4,7 +4,7 @@
 
 use super::super::bit_rows::open_anf;
 use crate::footprint::{fitting, fitting64};
-use crate::grid::BitView;
+use crate::grid::{BitView, JumpView};
 use crate::{Clearance, Grid, Mobility};
 
 /// Cells one [`Rows::bits`] call covers: an unaligned 8-byte load of a plane holds at
@@ -62,6 +62,18 @@ pub(super) trait Source: Copy {
             self.open_from(x, y),
             self.open_from(x, y + 1),
         )
+    }
+
+    /// Whether the source keeps the cells' jump distances ([`record`](Self::record)),
+    /// which hold for the whole grid only.
+    const JUMPS: bool = false;
+
+    /// For a source keeping [`JUMPS`](Self::JUMPS): the jump distances of cell `(x,
+    /// y)` ([`JumpView::record`]). Other sources read nothing.
+    #[inline(always)]
+    fn record(&self, x: i64, y: i64) -> [u64; 2] {
+        let _ = (x, y);
+        [0; 2]
     }
 }
 
@@ -242,6 +254,57 @@ impl Source for KeptRows<'_> {
     }
 }
 
+/// Kept bit rows ([`KeptRows`]) and their jump distances
+/// ([`Grid::keep_jump_distances`]): a whole-grid search reads a cell's distances where
+/// it would scan its row and column.
+#[derive(Clone, Copy)]
+pub(super) struct KeptJumps<'a> {
+    rows: KeptRows<'a>,
+    jumps: JumpView<'a>,
+}
+
+impl<'a> KeptJumps<'a> {
+    /// The rows and the jump distances `grid` keeps of the cells `mobility` can
+    /// enter, if it keeps the distances.
+    pub(super) fn open(grid: &'a Grid, mobility: Mobility) -> Option<Self> {
+        Some(Self {
+            jumps: grid.jump_distances(mobility)?,
+            rows: KeptRows::open(grid, mobility)?,
+        })
+    }
+}
+
+impl Source for KeptJumps<'_> {
+    const GUARDED: bool = true;
+    const COLUMNS: bool = true;
+    const JUMPS: bool = true;
+
+    #[inline(always)]
+    fn open_from(&self, x: i64, y: i64) -> u64 {
+        self.rows.open_from(x, y)
+    }
+
+    #[inline(always)]
+    fn open_at(&self, x: i64, y: i64) -> bool {
+        self.rows.open_at(x, y)
+    }
+
+    #[inline(always)]
+    fn open3_from(&self, x: i64, y: i64) -> (u64, u64, u64) {
+        self.rows.open3_from(x, y)
+    }
+
+    #[inline(always)]
+    fn open3_down(&self, x: i64, y: i64) -> (u64, u64, u64) {
+        self.rows.open3_down(x, y)
+    }
+
+    #[inline(always)]
+    fn record(&self, x: i64, y: i64) -> [u64; 2] {
+        self.jumps.record(x, y)
+    }
+}
+
 /// A [`GUARDED`](Source::GUARDED) source whose search area is the whole grid: the
 /// scans read it with no clipping, its guard stopping them at the grid's border.
 #[derive(Clone, Copy)]
@@ -259,6 +322,12 @@ impl<S: Source> Source for Whole<S> {
     const GUARDED: bool = true;
     const WHOLE: bool = true;
     const COLUMNS: bool = S::COLUMNS;
+    const JUMPS: bool = S::JUMPS;
+
+    #[inline(always)]
+    fn record(&self, x: i64, y: i64) -> [u64; 2] {
+        self.0.record(x, y)
+    }
 
     #[inline(always)]
     fn open3_down(&self, x: i64, y: i64) -> (u64, u64, u64) {
@@ -353,6 +422,18 @@ impl<S: Source> Rows<S> {
         debug_assert!(Self::BY_COLUMN);
         let (left, cur, right) = self.source.open3_down(x, base);
         (left & CHUNK_MASK, cur & CHUNK_MASK, right & CHUNK_MASK)
+    }
+
+    /// Whether scans read the source's jump distances ([`record`](Self::record)): a
+    /// whole-grid area of a source that keeps them.
+    pub(super) const JUMPS: bool = S::WHOLE && S::JUMPS;
+
+    /// The jump distances of cell `(x, y)` (inside the grid); only where
+    /// [`JUMPS`](Self::JUMPS).
+    #[inline(always)]
+    pub(super) fn record(&self, x: i64, y: i64) -> [u64; 2] {
+        debug_assert!(Self::JUMPS);
+        self.source.record(x, y)
     }
 
     /// Whether rows `y - 1`, `y` and `y + 1` all lie inside the area.

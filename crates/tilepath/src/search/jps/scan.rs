@@ -5,6 +5,7 @@
 use super::jump::{Search, code_towards};
 use super::rows::{Rows, Source};
 use crate::cost::OCTILE_DIAGONAL;
+use crate::grid::{EAST, NORTH, SOUTH, WEST, diagonal_index, jump_distance};
 use crate::queue::{RadixHeap, StampedWords};
 use crate::search::nodes::{CLOSED, node_g, open_node};
 
@@ -99,6 +100,22 @@ fn scan_line(
     }
 }
 
+/// A line's stop read from a jump distance: from position `from` in direction `d`
+/// (±1), distance `v` ([`jump_distance`]), the goal at position `goal` ([`NO_JUMP`] if
+/// not on the line). Returns what [`scan_line`] does: whether a jump point (or the goal)
+/// was found, and its position, else the last open cell's.
+#[inline(always)]
+fn stop_at(from: i64, d: i64, v: i64, goal: i64) -> (bool, i64) {
+    let reach = v.abs();
+    if goal != NO_JUMP {
+        let k = (goal - from) * d;
+        if 0 < k && k <= reach {
+            return (true, goal);
+        }
+    }
+    (v > 0, from + d * reach)
+}
+
 impl<S: Source, const EIGHT: bool, const TRACK: bool> Search<'_, S, EIGHT, TRACK> {
     /// A tracking search crossed the cells between `x + dx` and `last` of row `y`
     /// (none if `last == x`) on a line from `(x, y)` whose g is `g`.
@@ -145,14 +162,23 @@ impl<S: Source, const EIGHT: bool, const TRACK: bool> Search<'_, S, EIGHT, TRACK
         g: u64,
     ) -> (Option<i64>, bool) {
         let r = self.rows;
-        // Whether rows `y - 1..=y + 1` all lie inside the area: then only the ends of
-        // the row need clipping.
-        let inner = r.inner_row(y);
         let goal = if y == self.target.1 {
             self.target.0
         } else {
             NO_JUMP
         };
+        if Rows::<S>::JUMPS {
+            let [record, _] = r.record(x, y);
+            let v = jump_distance(record, if dx > 0 { EAST } else { WEST });
+            let (found, last) = stop_at(x, dx, v, goal);
+            let vertical = jump_distance(record, if dy > 0 { SOUTH } else { NORTH });
+            let legal = dy != 0 && v != 0 && vertical != 0 && r.is_open(x + dx, y + dy);
+            self.crossed_row(x, y, dx, last, g);
+            return (found.then_some(last), legal);
+        }
+        // Whether rows `y - 1..=y + 1` all lie inside the area: then only the ends of
+        // the row need clipping.
+        let inner = r.inner_row(y);
         let (found, last, (up, cur, down)) = scan_line(x, dx, goal, |base| r.bits3(base, y, inner));
         let next = if dy > 0 { down } else { up };
         let legal = dy != 0
@@ -175,6 +201,17 @@ impl<S: Source, const EIGHT: bool, const TRACK: bool> Search<'_, S, EIGHT, TRACK
     #[inline(always)]
     pub(super) fn jump_column(&mut self, x: i64, y: i64, dy: i64, g: u64) -> Option<i64> {
         let r = self.rows;
+        if Rows::<S>::JUMPS {
+            let goal = if x == self.target.0 {
+                self.target.1
+            } else {
+                NO_JUMP
+            };
+            let v = jump_distance(r.record(x, y)[0], if dy > 0 { SOUTH } else { NORTH });
+            let (found, last) = stop_at(y, dy, v, goal);
+            self.crossed_column(x, y, dy, last, g);
+            return found.then_some(last);
+        }
         if Rows::<S>::BY_COLUMN {
             // A word of the column (and its two neighbours) at a time.
             let goal = if x == self.target.0 {
@@ -231,6 +268,14 @@ impl<S: Source, const EIGHT: bool, const TRACK: bool> Search<'_, S, EIGHT, TRACK
         (dx, dy): (i64, i64),
         g: u64,
     ) {
+        if Rows::<S>::JUMPS {
+            if TRACK {
+                self.jump_diagonal_by_steps(nodes, open, (x, y), (dx, dy), g);
+            } else {
+                self.jump_diagonal_by_distances(nodes, open, (x, y), (dx, dy), g);
+            }
+            return;
+        }
         let (mut cx, mut cy, mut cg) = (x, y, g);
         let diagonal = code_towards((0, 0), (dx, dy));
         // Whether the next diagonal step is legal: read here for the first, then from
@@ -303,6 +348,141 @@ impl<S: Source, const EIGHT: bool, const TRACK: bool> Search<'_, S, EIGHT, TRACK
             cx += dx * RUN;
             cy += dy * RUN;
             cg += RUN as u64 * OCTILE_DIAGONAL;
+        }
+    }
+
+    /// [`jump_diagonal`](Self::jump_diagonal) where the source keeps jump distances
+    /// ([`Rows::JUMPS`]) and the search does not track: from diagonal jump point to
+    /// diagonal jump point by the diagonal distances, stopping on the way only where
+    /// the goal's row or column crosses the diagonal (a straight scan from there may
+    /// meet the goal). The cells between are neither jump points nor see the goal, so
+    /// they need no visit.
+    #[inline(always)]
+    fn jump_diagonal_by_distances(
+        &mut self,
+        nodes: &mut StampedWords,
+        open: &mut RadixHeap<u32>,
+        (x, y): (i64, i64),
+        (dx, dy): (i64, i64),
+        g: u64,
+    ) {
+        let diagonal = code_towards((0, 0), (dx, dy));
+        let (along, down, slant) = (
+            if dx > 0 { EAST } else { WEST },
+            if dy > 0 { SOUTH } else { NORTH },
+            diagonal_index(dx, dy),
+        );
+        let r = self.rows;
+        let (tx, ty) = self.target;
+        let (mut cx, mut cy, mut cg) = (x, y, g);
+        let mut record = r.record(x, y);
+        loop {
+            let v = jump_distance(record[1], slant);
+            let reach = v.abs();
+            // The next cell to visit: the diagonal jump point, or the goal's row or
+            // column if the diagonal crosses it first.
+            let mut k = if v > 0 { v } else { i64::MAX };
+            for crossing in [(ty - cy) * dy, (tx - cx) * dx] {
+                if 0 < crossing && crossing <= reach && crossing < k {
+                    k = crossing;
+                }
+            }
+            if k == i64::MAX {
+                return;
+            }
+            (cx, cy, cg) = (cx + dx * k, cy + dy * k, cg + k as u64 * OCTILE_DIAGONAL);
+            if (cx, cy) == self.target {
+                self.offer(nodes, open, (cx, cy), cg, diagonal);
+                return;
+            }
+            record = r.record(cx, cy);
+            let row_goal = if cy == ty { tx } else { NO_JUMP };
+            let (row_found, jx) = stop_at(cx, dx, jump_distance(record[0], along), row_goal);
+            let column_goal = if cx == tx { ty } else { NO_JUMP };
+            let (column_found, jy) = stop_at(cy, dy, jump_distance(record[0], down), column_goal);
+            if !row_found && !column_found {
+                continue;
+            }
+            let d = self.slots.slot(cx, cy);
+            let node = nodes.get(d as usize);
+            if node & CLOSED != 0 || cg >= node_g(node) {
+                return;
+            }
+            nodes.set(d as usize, open_node(cg, diagonal));
+            if row_found {
+                let jg = cg + jx.abs_diff(cx) * Self::STRAIGHT;
+                self.offer(nodes, open, (jx, cy), jg, code_towards((cx, cy), (jx, cy)));
+            }
+            if column_found {
+                let jg = cg + jy.abs_diff(cy) * Self::STRAIGHT;
+                self.offer(nodes, open, (cx, jy), jg, code_towards((cx, cy), (cx, jy)));
+            }
+        }
+    }
+
+    /// [`jump_diagonal`](Self::jump_diagonal) where the source keeps jump distances
+    /// ([`Rows::JUMPS`]) and the search tracks the cells its scans cross: a step at a
+    /// time, each reading its cell's row and column distances (one load) where the
+    /// scans would be.
+    #[inline(always)]
+    fn jump_diagonal_by_steps(
+        &mut self,
+        nodes: &mut StampedWords,
+        open: &mut RadixHeap<u32>,
+        (x, y): (i64, i64),
+        (dx, dy): (i64, i64),
+        g: u64,
+    ) {
+        let diagonal = code_towards((0, 0), (dx, dy));
+        let (along, down) = (
+            if dx > 0 { EAST } else { WEST },
+            if dy > 0 { SOUTH } else { NORTH },
+        );
+        let r = self.rows;
+        let (mut cx, mut cy, mut cg) = (x, y, g);
+        let mut record = r.record(x, y)[0];
+        loop {
+            // Legal: both cells beside the corner (a distance of 0 is a wall next to
+            // the cell) and the cell it enters are open.
+            if jump_distance(record, along) == 0
+                || jump_distance(record, down) == 0
+                || !r.is_open(cx + dx, cy + dy)
+            {
+                return;
+            }
+            (cx, cy, cg) = (cx + dx, cy + dy, cg + OCTILE_DIAGONAL);
+            if TRACK {
+                self.crossed((cx, cy), (cx, cy), cg);
+            }
+            if (cx, cy) == self.target {
+                self.offer(nodes, open, (cx, cy), cg, diagonal);
+                return;
+            }
+            record = r.record(cx, cy)[0];
+            let (tx, ty) = self.target;
+            let row_goal = if cy == ty { tx } else { NO_JUMP };
+            let (row_found, jx) = stop_at(cx, dx, jump_distance(record, along), row_goal);
+            self.crossed_row(cx, cy, dx, jx, cg);
+            let column_goal = if cx == tx { ty } else { NO_JUMP };
+            let (column_found, jy) = stop_at(cy, dy, jump_distance(record, down), column_goal);
+            self.crossed_column(cx, cy, dy, jy, cg);
+            if !row_found && !column_found {
+                continue;
+            }
+            let d = self.slots.slot(cx, cy);
+            let node = nodes.get(d as usize);
+            if node & CLOSED != 0 || cg >= node_g(node) {
+                return;
+            }
+            nodes.set(d as usize, open_node(cg, diagonal));
+            if row_found {
+                let jg = cg + jx.abs_diff(cx) * Self::STRAIGHT;
+                self.offer(nodes, open, (jx, cy), jg, code_towards((cx, cy), (jx, cy)));
+            }
+            if column_found {
+                let jg = cg + jy.abs_diff(cy) * Self::STRAIGHT;
+                self.offer(nodes, open, (cx, jy), jg, code_towards((cx, cy), (cx, jy)));
+            }
         }
     }
 

@@ -1,0 +1,402 @@
+//! Straight jump distances of every cell, precomputed from a set of bit rows
+//! ([`BitGrid`]) and repaired with them: what a whole-grid jump point search reads in
+//! place of its row and column scans ([`Grid::keep_jump_distances`]).
+//!
+//! A cell's distance in a straight direction is where the scan along its row or
+//! column from there stops, by the rules of jump point search (`search/jps/jump.rs`):
+//! the first cell ahead that has a *forced* neighbour (a cell of a side line that is
+//! open while the side line's cell one step back is blocked), as a positive number of
+//! steps; or, when a wall comes first, the steps to the last open cell before it,
+//! negated (0: the next cell is blocked). Off the grid counts as blocked.
+//!
+//! Its distance in a diagonal direction `(dx, dy)` counts legal diagonal steps (the
+//! cell entered and both cells beside the corner open) to the first cell whose
+//! straight distance along `dx` or along `dy` is positive (a diagonal jump point), or,
+//! negated, to the last cell before an illegal step.
+//!
+//! The goal is no part of either: a search checks it against the distances.
+//!
+//! [`Grid::keep_jump_distances`]: crate::Grid::keep_jump_distances
+
+use super::guarded_rows::{BitGrid, BitView, RowView};
+use crate::{GridError, memory};
+
+/// The direction of a distance: its bits in a cell's record are `16 * dir..`.
+pub(crate) const EAST: u32 = 0;
+/// Towards lower x.
+pub(crate) const WEST: u32 = 1;
+/// Towards higher y.
+pub(crate) const SOUTH: u32 = 2;
+/// Towards lower y.
+pub(crate) const NORTH: u32 = 3;
+
+/// The diagonal directions, in the second word of a record: `dx` positive.
+const DIAGONAL: [(i64, i64); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
+
+/// The index of diagonal direction `(dx, dy)` (each ±1) in a record's second word.
+#[inline(always)]
+pub(crate) const fn diagonal_index(dx: i64, dy: i64) -> u32 {
+    (dx < 0) as u32 | ((dy < 0) as u32) << 1
+}
+
+/// The longest line a distance fits: a side of at most this many cells.
+pub(crate) const MAX_LINE: u32 = i16::MAX as u32;
+
+/// Cells a [`RowView::words3`] read covers here: bit `j` for position `base + j`, of
+/// which `0..=56` are whole (57 cells), so a chunk of 56 positions has the cell one
+/// past each end.
+const CHUNK: i64 = 56;
+
+/// The distance `record` holds in direction `dir` ([`EAST`], [`WEST`], [`SOUTH`] or
+/// [`NORTH`]).
+#[inline(always)]
+pub(crate) const fn distance(record: u64, dir: u32) -> i64 {
+    (record >> (16 * dir)) as i16 as i64
+}
+
+/// The eight distances of every cell of a grid, 16 bytes a cell, row by row.
+#[derive(Clone, Default)]
+pub(crate) struct JumpTable {
+    /// Cell `(x, y)`'s record at `y * width + x`: the straight distances [`EAST`],
+    /// [`WEST`], [`SOUTH`], [`NORTH`] as `i16`s from the low bits up, then the
+    /// diagonal ones by [`diagonal_index`].
+    records: Vec<[u64; 2]>,
+    width: usize,
+    height: usize,
+    /// A repair's scratch: the cells whose straight distances changed sign.
+    changed: Vec<(u32, u32)>,
+}
+
+impl JumpTable {
+    /// Bytes the table of a `width x height` grid takes.
+    pub(crate) const fn bytes_for(width: u32, height: u32) -> u64 {
+        16 * width as u64 * height as u64
+    }
+
+    /// The distances of `bits`' cells (a `width x height` grid).
+    ///
+    /// # Errors
+    /// [`GridError::TooLargeForJumps`] if a side is longer than [`MAX_LINE`];
+    /// [`GridError::OutOfMemory`] if the memory cannot be had.
+    pub(crate) fn new(bits: &BitGrid, width: u32, height: u32) -> Result<Self, GridError> {
+        if width > MAX_LINE || height > MAX_LINE {
+            return Err(GridError::TooLargeForJumps { width, height });
+        }
+        let bytes = Self::bytes_for(width, height);
+        memory::ensure(bytes).map_err(|bytes| GridError::OutOfMemory { bytes })?;
+        let mut table = Self {
+            records: vec![[0; 2]; (bytes / 16) as usize],
+            width: width as usize,
+            height: height as usize,
+            changed: Vec::new(),
+        };
+        let view = bits.view();
+        table.rows(view, 0, table.height);
+        table.columns(view, 0, table.width);
+        table.changed.clear();
+        for (i, &(dx, dy)) in DIAGONAL.iter().enumerate() {
+            // Row by row against `dy`, so that the cell a step ahead is done first.
+            for k in 0..table.height {
+                let y = if dy > 0 { table.height - 1 - k } else { k };
+                for x in 0..table.width {
+                    let v = table.diagonal_at(view, (x as i64, y as i64), (dx, dy));
+                    table.records[y * table.width + x][1] |= pack(i as u32, v);
+                }
+            }
+        }
+        Ok(table)
+    }
+
+    /// The diagonal distance of cell `(x, y)` in direction `(dx, dy)`, from the
+    /// distances of the cell a step ahead (already right) and `view`'s cells.
+    #[inline]
+    fn diagonal_at(&self, view: BitView<'_>, (x, y): (i64, i64), (dx, dy): (i64, i64)) -> i64 {
+        let legal = view.rows.bit(x + dx, y) && view.rows.bit(x, y + dy) && view.rows.bit(x + dx, y + dy);
+        if !legal {
+            return 0;
+        }
+        let [straight, diagonal] = self.records[(y + dy) as usize * self.width + (x + dx) as usize];
+        let along = distance(straight, if dx > 0 { EAST } else { WEST });
+        let down = distance(straight, if dy > 0 { SOUTH } else { NORTH });
+        if along > 0 || down > 0 {
+            return 1;
+        }
+        let v = distance(diagonal, diagonal_index(dx, dy));
+        if v > 0 { v + 1 } else { v - 1 }
+    }
+
+    /// Recomputes the distances an edit of the cells in columns `x0..=x1`, rows
+    /// `y0..=y1` (inside the grid) can change, from the edited `bits`: those along
+    /// the rows `y0 - 1..=y1 + 1` and the columns `x0 - 1..=x1 + 1` (a distance reads
+    /// its own line and the two beside it), whole.
+    ///
+    /// Then the diagonal distances that depend on what changed: those of the cells
+    /// around the edit (a step's legality reads its neighbours), and backwards along
+    /// each diagonal from every cell whose straight distances changed sign, as far as
+    /// the values change, the cells farthest along a direction first, so that each
+    /// recomputation reads final values ahead of it.
+    pub(crate) fn repair(&mut self, bits: &BitGrid, (x0, y0): (usize, usize), (x1, y1): (usize, usize)) {
+        let view = bits.view();
+        self.changed.clear();
+        self.rows(view, y0.saturating_sub(1), (y1 + 2).min(self.height));
+        self.columns(view, x0.saturating_sub(1), (x1 + 2).min(self.width));
+        let mut changed = core::mem::take(&mut self.changed);
+        let (w, h) = (self.width as i64, self.height as i64);
+        let inside = |x: i64, y: i64| (0..w).contains(&x) && (0..h).contains(&y);
+        for (i, &(dx, dy)) in DIAGONAL.iter().enumerate() {
+            // Seeds: the cells a step behind a changed one, and those around the edit.
+            let mut seeds = changed
+                .iter()
+                .map(|&(x, y)| (i64::from(x) - dx, i64::from(y) - dy))
+                .chain((y0 as i64 - 1..=y1 as i64 + 1).flat_map(|y| (x0 as i64 - 1..=x1 as i64 + 1).map(move |x| (x, y))))
+                .filter(|&(x, y)| inside(x, y))
+                .map(|(x, y)| (x as u32, y as u32))
+                .collect::<Vec<_>>();
+            seeds.sort_unstable_by_key(|&(x, y)| core::cmp::Reverse(i64::from(x) * dx + i64::from(y) * dy));
+            for &(x, y) in &seeds {
+                let (mut x, mut y) = (i64::from(x), i64::from(y));
+                let mut first = true;
+                while inside(x, y) {
+                    let v = self.diagonal_at(view, (x, y), (dx, dy));
+                    let r = &mut self.records[y as usize * self.width + x as usize][1];
+                    let old = distance(*r, i as u32);
+                    *r = *r & !(0xFFFF << (16 * i)) | pack(i as u32, v);
+                    if v == old && !first {
+                        break;
+                    }
+                    first = false;
+                    (x, y) = (x - dx, y - dy);
+                }
+            }
+        }
+        changed.clear();
+        self.changed = changed;
+    }
+
+    /// Fills [`EAST`] and [`WEST`] of rows `from..to`.
+    fn rows(&mut self, view: BitView<'_>, from: usize, to: usize) {
+        let w = self.width;
+        for y in from..to {
+            let records = &mut self.records[y * w..(y + 1) * w];
+            fill_line(view.rows, y as i64, records, 1, EAST, |p| self.changed.push((p as u32, y as u32)));
+        }
+    }
+
+    /// Fills [`SOUTH`] and [`NORTH`] of columns `from..to`.
+    fn columns(&mut self, view: BitView<'_>, from: usize, to: usize) {
+        let w = self.width;
+        for x in from..to {
+            if let Some(records) = self.records.get_mut(x..) {
+                fill_line(view.columns, x as i64, records, w, SOUTH, |p| self.changed.push((x as u32, p as u32)));
+            }
+        }
+    }
+
+    /// The table, to read.
+    #[inline]
+    pub(crate) fn view(&self) -> JumpView<'_> {
+        JumpView {
+            records: &self.records,
+            width: self.width,
+        }
+    }
+
+    /// Bytes held.
+    pub(crate) fn len_bytes(&self) -> usize {
+        self.records.capacity() * 8
+    }
+}
+
+/// Fills the distances along `line` of `lines` (a row of the rows, or a column of the
+/// columns): position `p`'s record is `records[p * step]`; the forward distance (towards
+/// higher positions) goes to direction `forward`, the backward one to `forward + 1`.
+/// `sign_changed(p)` hears of each position whose distance turned from positive or to
+/// it.
+fn fill_line(
+    lines: RowView<'_>,
+    line: i64,
+    records: &mut [[u64; 2]],
+    step: usize,
+    forward: u32,
+    mut sign_changed: impl FnMut(i64),
+) {
+    let len = records.len().div_ceil(step) as i64;
+    if len == 0 {
+        return;
+    }
+    let mut put = |p: i64, dir: u32, v: i64| {
+        let r = &mut records[p as usize * step][0];
+        if (distance(*r, dir) > 0) != (v > 0) {
+            sign_changed(p);
+        }
+        *r = *r & !(0xFFFF << (16 * dir)) | pack(dir, v);
+    };
+    // The distance at `p` from the one a step ahead: a stop ahead (a wall: 0, a jump
+    // point: 1), else one more step to the same kind of stop.
+    let next = |stop: bool, blocked: bool, v: i64| match (stop, blocked) {
+        (true, true) => 0,
+        (true, false) => 1,
+        (false, _) if v > 0 => v + 1,
+        (false, _) => v - 1,
+    };
+    // Forward, from the far end back: chunk `base = CHUNK * k - 1` holds positions
+    // `base..base + CHUNK`, each reading the stop one ahead of it (bits 1..=CHUNK).
+    let mut v = 0;
+    for k in (0..=len / CHUNK).rev() {
+        let base = CHUNK * k - 1;
+        let (a, cur, b) = lines.words3(base, line);
+        let stops = !cur | (a & !(a << 1)) | (b & !(b << 1));
+        for p in (base.max(0)..(base + CHUNK).min(len)).rev() {
+            let j = p + 1 - base;
+            v = next(stops >> j & 1 == 1, cur >> j & 1 == 0, v);
+            put(p, forward, v);
+        }
+    }
+    // Backward, from the near end on: chunk `base` holds positions `base + 1..=base +
+    // CHUNK`, each reading the stop one behind it (bits 0..CHUNK).
+    let mut v = 0;
+    for k in 0..=(len - 1) / CHUNK {
+        let base = CHUNK * k - 1;
+        let (a, cur, b) = lines.words3(base, line);
+        let stops = !cur | (a & !(a >> 1)) | (b & !(b >> 1));
+        for p in base + 1..(base + 1 + CHUNK).min(len) {
+            let j = p - 1 - base;
+            v = next(stops >> j & 1 == 1, cur >> j & 1 == 0, v);
+            put(p, forward + 1, v);
+        }
+    }
+}
+
+/// Distance `v` in direction `dir` of a record's word, the rest of it clear.
+#[inline]
+const fn pack(dir: u32, v: i64) -> u64 {
+    (v as i16 as u16 as u64) << (16 * dir)
+}
+
+/// A read-only view of a [`JumpTable`].
+#[derive(Clone, Copy)]
+pub(crate) struct JumpView<'a> {
+    records: &'a [[u64; 2]],
+    width: usize,
+}
+
+impl JumpView<'_> {
+    /// The record of cell `(x, y)` (inside the grid; elsewhere every distance is 0):
+    /// its straight distances, and its diagonal ones (by [`diagonal_index`]).
+    #[inline(always)]
+    pub(crate) fn record(self, x: i64, y: i64) -> [u64; 2] {
+        let i = (y as usize).wrapping_mul(self.width).wrapping_add(x as usize);
+        self.records.get(i).copied().unwrap_or([0; 2])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The distance from `(x, y)` in direction `(dx, dy)` by walking the cells.
+    fn walk(open: &impl Fn(i64, i64) -> bool, (x, y): (i64, i64), (dx, dy): (i64, i64)) -> i64 {
+        let (sx, sy) = (dy.abs(), dx.abs());
+        let mut k = 0;
+        loop {
+            let (px, py) = (x + dx * (k + 1), y + dy * (k + 1));
+            if !open(px, py) {
+                return -k;
+            }
+            let forced = |s: i64| open(px + sx * s, py + sy * s) && !open(px + sx * s - dx, py + sy * s - dy);
+            if forced(1) || forced(-1) {
+                return k + 1;
+            }
+            k += 1;
+        }
+    }
+
+    /// The diagonal distance from `(x, y)` in direction `(dx, dy)` by walking the cells.
+    fn walk_diagonal(open: &impl Fn(i64, i64) -> bool, (x, y): (i64, i64), (dx, dy): (i64, i64)) -> i64 {
+        let mut k = 0;
+        let (mut cx, mut cy) = (x, y);
+        loop {
+            if !(open(cx + dx, cy) && open(cx, cy + dy) && open(cx + dx, cy + dy)) {
+                return -k;
+            }
+            (cx, cy) = (cx + dx, cy + dy);
+            k += 1;
+            if walk(open, (cx, cy), (dx, 0)) > 0 || walk(open, (cx, cy), (0, dy)) > 0 {
+                return k;
+            }
+        }
+    }
+
+    fn check(table: &JumpTable, (w, h): (i64, i64), open: &impl Fn(i64, i64) -> bool) {
+        for y in 0..h {
+            for x in 0..w {
+                let [r, diagonal] = table.view().record(x, y);
+                for (dir, d) in [(EAST, (1, 0)), (WEST, (-1, 0)), (SOUTH, (0, 1)), (NORTH, (0, -1))] {
+                    assert_eq!(distance(r, dir), walk(open, (x, y), d), "({x}, {y}) dir {dir}");
+                }
+                for (dx, dy) in DIAGONAL {
+                    let got = distance(diagonal, diagonal_index(dx, dy));
+                    assert_eq!(got, walk_diagonal(open, (x, y), (dx, dy)), "({x}, {y}) ({dx}, {dy})");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn distances_are_the_scans_and_repairs_equal_rebuilds() {
+        let mut seed = 0x2545_f491_u64;
+        let mut rand = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let sizes = [(1, 1), (1, 9), (9, 1), (55, 3), (56, 57), (57, 2), (113, 70), (130, 5)];
+        // Cluttered and nearly open grids (long lines and diagonals to repair).
+        for ((w, h), walls) in sizes.into_iter().flat_map(|d| [(d, 25), (d, 3)]) {
+            let mut cells = vec![false; w * h];
+            for c in &mut cells {
+                *c = rand(100) >= walls;
+            }
+            let mut bits = BitGrid::new(w as u32, h as u32).unwrap();
+            for (i, &c) in cells.iter().enumerate() {
+                bits.set(i % w, i / w, c);
+            }
+            let mut table = JumpTable::new(&bits, w as u32, h as u32).unwrap();
+            for round in 0..12 {
+                {
+                    let cells = &cells;
+                    let open = |x: i64, y: i64| {
+                        (0..w as i64).contains(&x) && (0..h as i64).contains(&y) && cells[y as usize * w + x as usize]
+                    };
+                    check(&table, (w as i64, h as i64), &open);
+                }
+                // A rectangle of edits, repaired at once.
+                let (x0, y0) = (rand(w as u64) as usize, rand(h as u64) as usize);
+                let (x1, y1) = ((x0 + rand(4) as usize).min(w - 1), (y0 + rand(3) as usize).min(h - 1));
+                let to = round % 3 == 0;
+                for y in y0..=y1 {
+                    for x in x0..=x1 {
+                        let c = if round % 2 == 0 { to } else { rand(2) == 0 };
+                        cells[y * w + x] = c;
+                        bits.set(x, y, c);
+                    }
+                }
+                table.repair(&bits, (x0, y0), (x1, y1));
+                let rebuilt = JumpTable::new(&bits, w as u32, h as u32).unwrap();
+                assert_eq!(table.records, rebuilt.records, "{w}x{h} round {round}");
+            }
+        }
+    }
+
+    #[test]
+    fn sides_past_the_limit_are_refused() {
+        let bits = BitGrid::new(MAX_LINE + 1, 1).unwrap();
+        assert_eq!(
+            JumpTable::new(&bits, MAX_LINE + 1, 1).err(),
+            Some(GridError::TooLargeForJumps { width: MAX_LINE + 1, height: 1 })
+        );
+        let empty = BitGrid::new(0, 0).unwrap();
+        assert_eq!(JumpTable::new(&empty, 0, 0).unwrap().len_bytes(), 0);
+    }
+}
