@@ -12,7 +12,12 @@
 //! Its distance in a diagonal direction `(dx, dy)` counts legal diagonal steps (the
 //! cell entered and both cells beside the corner open) to the first cell whose
 //! straight distance along `dx` or along `dy` is positive (a diagonal jump point), or,
-//! negated, to the last cell before an illegal step.
+//! negated, to the last cell before an illegal step; but no further than
+//! [`DIAGONAL_CAP`] steps: `-DIAGONAL_CAP` says "that many legal steps with no jump
+//! point; read on from there". The cap keeps a repair local: one wall can make jump
+//! points of cells across the whole map (its forced neighbours are seen along whole
+//! rows and columns), and every diagonal leading to one of them would change along
+//! its whole length.
 //!
 //! The goal is no part of either: a search checks it against the distances.
 //!
@@ -39,6 +44,9 @@ pub(crate) const fn diagonal_index(dx: i64, dy: i64) -> u32 {
     (dx < 0) as u32 | ((dy < 0) as u32) << 1
 }
 
+/// The longest diagonal distance kept: see the module's notes.
+pub(crate) const DIAGONAL_CAP: i64 = 32;
+
 /// The longest line a distance fits: a side of at most this many cells.
 pub(crate) const MAX_LINE: u32 = i16::MAX as u32;
 
@@ -63,8 +71,9 @@ pub(crate) struct JumpTable {
     records: Vec<[u64; 2]>,
     width: usize,
     height: usize,
-    /// A repair's scratch: the cells whose straight distances changed sign.
-    changed: Vec<(u32, u32)>,
+    /// A repair's scratch: the cells whose straight distances changed sign, with the
+    /// direction.
+    changed: Vec<(u32, u32, u32)>,
 }
 
 impl JumpTable {
@@ -91,38 +100,77 @@ impl JumpTable {
             changed: Vec::new(),
         };
         let view = bits.view();
-        table.rows(view, 0, table.height);
-        table.columns(view, 0, table.width);
-        table.changed.clear();
-        for (i, &(dx, dy)) in DIAGONAL.iter().enumerate() {
-            // Row by row against `dy`, so that the cell a step ahead is done first.
-            for k in 0..table.height {
-                let y = if dy > 0 { table.height - 1 - k } else { k };
-                for x in 0..table.width {
-                    let v = table.diagonal_at(view, (x as i64, y as i64), (dx, dy));
-                    table.records[y * table.width + x][1] |= pack(i as u32, v);
+        table.rows(view, 0, table.height, false);
+        table.columns(view, 0, table.width, false);
+        table.diagonals(1);
+        table.diagonals(-1);
+        Ok(table)
+    }
+
+    /// Fills the diagonal distances towards `dy` (both `dx`) of every cell, row by row
+    /// against `dy`, so that the row a step ahead is done first.
+    fn diagonals(&mut self, dy: i64) {
+        let (w, h) = (self.width, self.height);
+        let down = if dy > 0 { SOUTH } else { NORTH };
+        for k in 0..h {
+            let y = if dy > 0 { h - 1 - k } else { k };
+            let (cur, next) = if dy > 0 {
+                if y + 1 == h {
+                    continue; // no step out of the grid: 0, as the records start
                 }
+                let (a, b) = self.records.split_at_mut((y + 1) * w);
+                (&mut a[y * w..], &b[..w])
+            } else {
+                if y == 0 {
+                    continue;
+                }
+                let (a, b) = self.records.split_at_mut(y * w);
+                (&mut b[..w], &a[(y - 1) * w..])
+            };
+            for (x, record) in cur.iter_mut().enumerate() {
+                let (here, below) = (record[0], next[x][0]);
+                let mut word = 0;
+                for dx in [1, -1] {
+                    let (along, slant) = (if dx > 0 { EAST } else { WEST }, diagonal_index(dx, dy));
+                    // Legal when `(x + dx, y)`, `(x, y + dy)` and `(x + dx, y + dy)` are
+                    // open, which the straight distances say (0: the next cell is
+                    // blocked).
+                    if distance(here, along) == 0 || distance(here, down) == 0 || distance(below, along) == 0 {
+                        continue;
+                    }
+                    let [s, d] = next.get((x as i64 + dx) as usize).copied().unwrap_or([0; 2]);
+                    let v = if distance(s, along) > 0 || distance(s, down) > 0 {
+                        1
+                    } else {
+                        onward(distance(d, slant))
+                    };
+                    word |= pack(slant, v);
+                }
+                record[1] |= word;
             }
         }
-        Ok(table)
     }
 
     /// The diagonal distance of cell `(x, y)` in direction `(dx, dy)`, from the
     /// distances of the cell a step ahead (already right) and `view`'s cells.
     #[inline]
-    fn diagonal_at(&self, view: BitView<'_>, (x, y): (i64, i64), (dx, dy): (i64, i64)) -> i64 {
-        let legal = view.rows.bit(x + dx, y) && view.rows.bit(x, y + dy) && view.rows.bit(x + dx, y + dy);
-        if !legal {
+    fn diagonal_at(&self, (x, y): (i64, i64), (dx, dy): (i64, i64)) -> i64 {
+        let (along, down) = (if dx > 0 { EAST } else { WEST }, if dy > 0 { SOUTH } else { NORTH });
+        // The straight distances say which neighbours are open (0: the next cell is
+        // blocked, whatever the cell itself): the step is legal when `(x + dx, y)`,
+        // `(x, y + dy)` and `(x + dx, y + dy)` are.
+        let record = |x: i64, y: i64| self.records.get(y as usize * self.width + x as usize).map_or(0, |r| r[0]);
+        let here = record(x, y);
+        if distance(here, along) == 0 || distance(here, down) == 0 || distance(record(x, y + dy), along) == 0 {
             return 0;
         }
         let [straight, diagonal] = self.records[(y + dy) as usize * self.width + (x + dx) as usize];
-        let along = distance(straight, if dx > 0 { EAST } else { WEST });
-        let down = distance(straight, if dy > 0 { SOUTH } else { NORTH });
+        let along = distance(straight, along);
+        let down = distance(straight, down);
         if along > 0 || down > 0 {
             return 1;
         }
-        let v = distance(diagonal, diagonal_index(dx, dy));
-        if v > 0 { v + 1 } else { v - 1 }
+        onward(distance(diagonal, diagonal_index(dx, dy)))
     }
 
     /// Recomputes the distances an edit of the cells in columns `x0..=x1`, rows
@@ -138,16 +186,19 @@ impl JumpTable {
     pub(crate) fn repair(&mut self, bits: &BitGrid, (x0, y0): (usize, usize), (x1, y1): (usize, usize)) {
         let view = bits.view();
         self.changed.clear();
-        self.rows(view, y0.saturating_sub(1), (y1 + 2).min(self.height));
-        self.columns(view, x0.saturating_sub(1), (x1 + 2).min(self.width));
+        self.rows(view, y0.saturating_sub(1), (y1 + 2).min(self.height), true);
+        self.columns(view, x0.saturating_sub(1), (x1 + 2).min(self.width), true);
         let mut changed = core::mem::take(&mut self.changed);
         let (w, h) = (self.width as i64, self.height as i64);
         let inside = |x: i64, y: i64| (0..w).contains(&x) && (0..h).contains(&y);
         for (i, &(dx, dy)) in DIAGONAL.iter().enumerate() {
-            // Seeds: the cells a step behind a changed one, and those around the edit.
+            // Seeds: the cells a step behind one whose distance along `dx` or `dy`
+            // changed sign, and those around the edit.
+            let (along, down) = (if dx > 0 { EAST } else { WEST }, if dy > 0 { SOUTH } else { NORTH });
             let mut seeds = changed
                 .iter()
-                .map(|&(x, y)| (i64::from(x) - dx, i64::from(y) - dy))
+                .filter(|&&(_, _, dir)| dir == along || dir == down)
+                .map(|&(x, y, _)| (i64::from(x) - dx, i64::from(y) - dy))
                 .chain((y0 as i64 - 1..=y1 as i64 + 1).flat_map(|y| (x0 as i64 - 1..=x1 as i64 + 1).map(move |x| (x, y))))
                 .filter(|&(x, y)| inside(x, y))
                 .map(|(x, y)| (x as u32, y as u32))
@@ -157,7 +208,7 @@ impl JumpTable {
                 let (mut x, mut y) = (i64::from(x), i64::from(y));
                 let mut first = true;
                 while inside(x, y) {
-                    let v = self.diagonal_at(view, (x, y), (dx, dy));
+                    let v = self.diagonal_at((x, y), (dx, dy));
                     let r = &mut self.records[y as usize * self.width + x as usize][1];
                     let old = distance(*r, i as u32);
                     *r = *r & !(0xFFFF << (16 * i)) | pack(i as u32, v);
@@ -173,21 +224,30 @@ impl JumpTable {
         self.changed = changed;
     }
 
-    /// Fills [`EAST`] and [`WEST`] of rows `from..to`.
-    fn rows(&mut self, view: BitView<'_>, from: usize, to: usize) {
+    /// Fills [`EAST`] and [`WEST`] of rows `from..to`; if `track`, notes in `changed`
+    /// the cells whose distances changed sign.
+    fn rows(&mut self, view: BitView<'_>, from: usize, to: usize, track: bool) {
         let w = self.width;
         for y in from..to {
             let records = &mut self.records[y * w..(y + 1) * w];
-            fill_line(view.rows, y as i64, records, 1, EAST, |p| self.changed.push((p as u32, y as u32)));
+            fill_line(view.rows, y as i64, records, 1, EAST, |p, dir| {
+                if track {
+                    self.changed.push((p as u32, y as u32, dir));
+                }
+            });
         }
     }
 
-    /// Fills [`SOUTH`] and [`NORTH`] of columns `from..to`.
-    fn columns(&mut self, view: BitView<'_>, from: usize, to: usize) {
+    /// Fills [`SOUTH`] and [`NORTH`] of columns `from..to`, as [`rows`](Self::rows).
+    fn columns(&mut self, view: BitView<'_>, from: usize, to: usize, track: bool) {
         let w = self.width;
         for x in from..to {
             if let Some(records) = self.records.get_mut(x..) {
-                fill_line(view.columns, x as i64, records, w, SOUTH, |p| self.changed.push((x as u32, p as u32)));
+                fill_line(view.columns, x as i64, records, w, SOUTH, |p, dir| {
+                    if track {
+                        self.changed.push((x as u32, p as u32, dir));
+                    }
+                });
             }
         }
     }
@@ -210,15 +270,15 @@ impl JumpTable {
 /// Fills the distances along `line` of `lines` (a row of the rows, or a column of the
 /// columns): position `p`'s record is `records[p * step]`; the forward distance (towards
 /// higher positions) goes to direction `forward`, the backward one to `forward + 1`.
-/// `sign_changed(p)` hears of each position whose distance turned from positive or to
-/// it.
+/// `sign_changed(p, dir)` hears of each position whose distance in `dir` turned from
+/// positive or to it.
 fn fill_line(
     lines: RowView<'_>,
     line: i64,
     records: &mut [[u64; 2]],
     step: usize,
     forward: u32,
-    mut sign_changed: impl FnMut(i64),
+    mut sign_changed: impl FnMut(i64, u32),
 ) {
     let len = records.len().div_ceil(step) as i64;
     if len == 0 {
@@ -227,7 +287,7 @@ fn fill_line(
     let mut put = |p: i64, dir: u32, v: i64| {
         let r = &mut records[p as usize * step][0];
         if (distance(*r, dir) > 0) != (v > 0) {
-            sign_changed(p);
+            sign_changed(p, dir);
         }
         *r = *r & !(0xFFFF << (16 * dir)) | pack(dir, v);
     };
@@ -264,6 +324,19 @@ fn fill_line(
             v = next(stops >> j & 1 == 1, cur >> j & 1 == 0, v);
             put(p, forward + 1, v);
         }
+    }
+}
+
+/// The diagonal distance of a cell whose step ahead is legal and enters a cell that is
+/// no jump point, of diagonal distance `v`: one more step, within [`DIAGONAL_CAP`].
+#[inline(always)]
+const fn onward(v: i64) -> i64 {
+    if v > 0 && v < DIAGONAL_CAP {
+        v + 1
+    } else if v > 0 {
+        -DIAGONAL_CAP
+    } else {
+        if v - 1 < -DIAGONAL_CAP { -DIAGONAL_CAP } else { v - 1 }
     }
 }
 
@@ -322,7 +395,10 @@ mod tests {
             (cx, cy) = (cx + dx, cy + dy);
             k += 1;
             if walk(open, (cx, cy), (dx, 0)) > 0 || walk(open, (cx, cy), (0, dy)) > 0 {
-                return k;
+                return if k <= DIAGONAL_CAP { k } else { -DIAGONAL_CAP };
+            }
+            if k == DIAGONAL_CAP {
+                return -k;
             }
         }
     }

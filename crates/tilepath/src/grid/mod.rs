@@ -9,7 +9,9 @@ mod planes;
 pub use error::{GridError, GridMismatch};
 pub(crate) use guarded_rows::{BitGrid, BitView};
 use open_rows::OpenRows;
-pub(crate) use jump_table::{EAST, JumpView, NORTH, SOUTH, WEST, diagonal_index, distance as jump_distance};
+pub(crate) use jump_table::{
+    DIAGONAL_CAP, EAST, JumpView, NORTH, SOUTH, WEST, diagonal_index, distance as jump_distance,
+};
 use planes::BitPlanes;
 
 use crate::{Cell, Connectivity, Direction8, Mobility, TileKind};

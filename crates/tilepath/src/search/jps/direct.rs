@@ -13,7 +13,7 @@
 use super::jump::Search;
 use super::rows::CHUNK;
 use super::rows::{Rows, Source};
-use crate::grid::{EAST, NORTH, SOUTH, WEST, diagonal_index, jump_distance};
+use crate::grid::{DIAGONAL_CAP, EAST, NORTH, SOUTH, WEST, diagonal_index, jump_distance};
 use crate::cost::OCTILE_DIAGONAL;
 
 /// A direct route: `corner` is where it turns (the jump point itself or the goal when
@@ -132,13 +132,15 @@ impl<S: Source, const EIGHT: bool, const TRACK: bool> Search<'_, S, EIGHT, TRACK
                 (0, -1) => jump_distance(straight, NORTH),
                 _ => jump_distance(diagonal, diagonal_index(dx, dy)),
             };
-            if v.abs() >= n {
+            let reach = v.abs();
+            if reach >= n {
                 return true;
             }
-            if v <= 0 {
+            // A wall ends the leg; a jump point, or a capped diagonal distance, is read on from.
+            if v <= 0 && !(dx != 0 && dy != 0 && v == -DIAGONAL_CAP) {
                 return false;
             }
-            (x, y, n) = (x + dx * v, y + dy * v, n - v);
+            (x, y, n) = (x + dx * reach, y + dy * reach, n - reach);
         }
         true
     }

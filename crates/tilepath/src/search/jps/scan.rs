@@ -5,7 +5,7 @@
 use super::jump::{Search, code_towards};
 use super::rows::{Rows, Source};
 use crate::cost::OCTILE_DIAGONAL;
-use crate::grid::{EAST, NORTH, SOUTH, WEST, diagonal_index, jump_distance};
+use crate::grid::{DIAGONAL_CAP, EAST, NORTH, SOUTH, WEST, diagonal_index, jump_distance};
 use crate::queue::{RadixHeap, StampedWords};
 use crate::search::nodes::{CLOSED, node_g, open_node};
 
@@ -379,9 +379,10 @@ impl<S: Source, const EIGHT: bool, const TRACK: bool> Search<'_, S, EIGHT, TRACK
         loop {
             let v = jump_distance(record[1], slant);
             let reach = v.abs();
-            // The next cell to visit: the diagonal jump point, or the goal's row or
-            // column if the diagonal crosses it first.
-            let mut k = if v > 0 { v } else { i64::MAX };
+            // The next cell to visit: the diagonal jump point (or where a capped
+            // distance reads on), or the goal's row or column if the diagonal crosses
+            // it first.
+            let mut k = if v > 0 || v == -DIAGONAL_CAP { reach } else { i64::MAX };
             for crossing in [(ty - cy) * dy, (tx - cx) * dx] {
                 if 0 < crossing && crossing <= reach && crossing < k {
                     k = crossing;
