@@ -5,17 +5,20 @@
 //! - `jps/<map>`: every shared Moving AI map, 300 evenly spaced scenarios a sample
 //!   (throughput in queries);
 //! - `jps4096/<map>`: 4096x4096 maps, 20 long routes (corner region to corner region):
-//!   `32room_000` tiled 8x8, and a seeded random map with 25% walls. A* (seconds a
-//!   route on the tiled map) is timed once per route, outside criterion.
+//!   `32room_000` tiled 8x8, a seeded random map with 25% walls, 6,000 seeded
+//!   rectangles with sides of 5 to 44 cells (19% blocked), and an empty map. A*
+//!   (seconds a route on the tiled map) is timed once per route, outside criterion.
 //!
 //! - `jps_rooms/<map>`: with `JPS_BENCH_MAP=PATH`, the map and scenarios the maze
 //!   example exports (`maze --map rooms --size 1024 --units 300 --export PATH`: the
 //!   big-map scenario's map and far-goal routes), 300 routes.
 //!
 //! Every group also times jump point search on the grid keeping the mobility's cells as
-//! bit rows (`jps8_rows`, [`Grid::keep_open_rows`]) and guided by 16 [`Landmarks`]
-//! (`jps8_guided`; built before the group, outside the timings, its build time and
-//! memory printed).
+//! bit rows (`jps8_rows`, [`Grid::keep_open_rows`]), keeping their jump distances
+//! (`jps8_jumps`, [`Grid::keep_jump_distances`]; built before the group, outside the
+//! timings, its build time and the median repair of a one-cell edit printed) and
+//! guided by 16 [`Landmarks`] (`jps8_guided`; built before the group, outside the
+//! timings, its build time and memory printed).
 //!
 //! Before each group, the median and mean time of one query over the sample (each
 //! query timed alone, the fastest of a few runs) is printed, with the nodes each search
@@ -52,6 +55,11 @@ fn compare(
     let built = Instant::now();
     let guide = Landmarks::new(grid, MOBILITY, Connectivity::Eight, LANDMARKS).unwrap();
     let built = built.elapsed();
+    let mut jumps = grid.clone();
+    let jumps_built = Instant::now();
+    jumps.keep_jump_distances(MOBILITY).unwrap();
+    let jumps_built = jumps_built.elapsed();
+    let repair_us = edit_repair_us(&mut jumps);
     let (mut a_expanded, mut j_expanded, mut l_expanded) = (0u64, 0u64, 0u64);
     for &(s, g) in queries {
         let a = astar.build_path8(grid, s, g, MOBILITY).unwrap();
@@ -59,7 +67,12 @@ fn compare(
         let l = jps
             .find8(grid, PathQuery::new(s, g, MOBILITY).guided(&guide))
             .unwrap();
-        for (name, r) in [("JPS", &j), ("guided JPS", &l)] {
+        let d = jps.build_path8(&jumps, s, g, MOBILITY).unwrap();
+        for (name, r) in [
+            ("JPS", &j),
+            ("guided JPS", &l),
+            ("JPS on jump distances", &d),
+        ] {
             assert!(
                 (a.route.cost - r.route.cost).abs() < 1e-6 * a.route.cost.max(1.0),
                 "{group}: {s} -> {g}: A* {:?}, {name} {:?}",
@@ -77,6 +90,9 @@ fn compare(
     let (j_us, j_mean) = median_us(queries, runs, |s, g| {
         black_box(jps.build_path8(grid, s, g, MOBILITY).unwrap().route.cost);
     });
+    let (d_us, d_mean) = median_us(queries, runs, |s, g| {
+        black_box(jps.build_path8(&jumps, s, g, MOBILITY).unwrap().route.cost);
+    });
     let (l_us, l_mean) = median_us(queries, runs, |s, g| {
         let r = jps
             .find8(grid, PathQuery::new(s, g, MOBILITY).guided(&guide))
@@ -85,11 +101,14 @@ fn compare(
     });
     eprintln!(
         "{group}: {} queries; median (mean) per query: A* {a_us:.2} ({a_mean:.2}) us, JPS \
-         {j_us:.2} ({j_mean:.2}) us ({:.1}x), guided JPS {l_us:.2} ({l_mean:.2}) us; \
-         expanded: A* {a_expanded}, JPS {j_expanded}, guided {l_expanded} jump points; \
-         {LANDMARKS} landmarks built in {:.1} ms, {:.1} bytes a cell",
+         {j_us:.2} ({j_mean:.2}) us ({:.1}x), on jump distances {d_us:.2} ({d_mean:.2}) us, \
+         guided JPS {l_us:.2} ({l_mean:.2}) us; expanded: A* {a_expanded}, JPS \
+         {j_expanded}, guided {l_expanded} jump points; jump distances built in {:.1} ms, \
+         a one-cell edit repaired in {repair_us:.1} us (median); {LANDMARKS} landmarks \
+         built in {:.1} ms, {:.1} bytes a cell",
         queries.len(),
         a_us / j_us,
+        jumps_built.as_secs_f64() * 1e3,
         built.as_secs_f64() * 1e3,
         guide.memory_bytes() as f64 / grid.len() as f64
     );
@@ -122,6 +141,13 @@ fn compare(
             }
         })
     });
+    g.bench_function("jps8_jumps", |b| {
+        b.iter(|| {
+            for &(s, t) in queries {
+                black_box(jps.build_path8(&jumps, s, t, MOBILITY).unwrap().route.cost);
+            }
+        })
+    });
     g.bench_function("jps8_guided", |b| {
         b.iter(|| {
             for &(s, t) in queries {
@@ -133,6 +159,29 @@ fn compare(
         })
     });
     g.finish();
+}
+
+/// The median time of a one-cell edit and its undo on `grid` (keeping jump
+/// distances), per edit: 200 seeded cells, each toggled open or blocked and back.
+fn edit_repair_us(grid: &mut Grid) -> f64 {
+    let mut rng = tilepath_testkit::rng(11);
+    let mut times: Vec<f64> = (0..200)
+        .map(|_| {
+            let c = tilepath_testkit::random_cell(&mut rng, grid);
+            let old = grid.get(c).unwrap();
+            let new = if old == TileKind::K0 {
+                TileKind::K3
+            } else {
+                TileKind::K0
+            };
+            let t = Instant::now();
+            grid.set(c, new).unwrap();
+            grid.set(c, old).unwrap();
+            t.elapsed().as_secs_f64() * 1e6 / 2.0
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
 }
 
 fn movingai_maps(c: &mut Criterion) {
@@ -201,7 +250,19 @@ fn maps_4096(c: &mut Criterion) {
         }
     })
     .unwrap();
-    for (name, grid) in [("32room_000x8x8", tiled), ("random25", random)] {
+    let mut rects = Grid::new(4096, 4096).unwrap();
+    for _ in 0..6000 {
+        let (w, h) = (rng.random_range(5..45), rng.random_range(5..45));
+        let min = Cell::new(rng.random_range(0..4096 - w), rng.random_range(0..4096 - h));
+        rects.fill_rect(min, Cell::new(min.x + w - 1, min.y + h - 1), TileKind::K3);
+    }
+    let empty = Grid::new(4096, 4096).unwrap();
+    for (name, grid) in [
+        ("32room_000x8x8", tiled),
+        ("random25", random),
+        ("rectangles", rects),
+        ("empty", empty),
+    ] {
         let queries = long_routes(&grid, 20, 7);
         // A* takes up to seconds a route here: its median above, not criterion's.
         compare(c, &format!("jps4096/{name}"), &grid, &queries, 1, false);

@@ -31,6 +31,8 @@ usage: maze [options]
                     (default: the plugin's, 500000)
   --landmarks N     landmarks guiding long searches (PathingSettings::landmarks;
                     default 0)
+  --jump-distances  keep jump distances for long searches
+                    (PathingSettings::jump_distances)
   --threads N       threads solving a batch, the caller included; 0 = one per
                     core (default 0)
   --compute-pool    solve on Bevy's compute task pool instead of the plugin's
@@ -68,6 +70,8 @@ pub(crate) struct Options {
     pub(crate) export: Option<PathBuf>,
     /// `PathingSettings::landmarks`.
     pub(crate) landmarks: usize,
+    /// `PathingSettings::jump_distances`.
+    pub(crate) jump_distances: bool,
 }
 
 pub(crate) fn parse_args(
@@ -92,6 +96,7 @@ pub(crate) fn parse_args(
         compute_pool: false,
         export: None,
         landmarks: 0,
+        jump_distances: false,
     };
     let mut chasers = None;
     let mut args = args.into_iter();
@@ -103,6 +108,7 @@ pub(crate) fn parse_args(
             "--autopilot" => o.autopilot = true,
             "--gizmos" => o.gizmos = true,
             "--compute-pool" => o.compute_pool = true,
+            "--jump-distances" => o.jump_distances = true,
             "--landmarks" => o.landmarks = number(&value("--landmarks")?, "--landmarks")?,
             "--threads" => o.threads = number(&value("--threads")?, "--threads")?,
             "--seed" => o.seed = number(&value("--seed")?, "--seed")?,

@@ -35,9 +35,11 @@ fn paths_are_optimal() {
         } else {
             Connectivity::Four
         };
-        // Half the seeds guide their whole-grid searches with landmarks.
+        // Half the seeds guide their whole-grid searches with landmarks; half keep
+        // jump distances (crossed, so that both and neither are covered too).
         let settings = PathingSettings {
             landmarks: if seed % 4 < 2 { 4 } else { 0 },
+            jump_distances: seed % 8 >= 4,
             ..default()
         };
         let mut app = app(Some(grid.clone()), settings);

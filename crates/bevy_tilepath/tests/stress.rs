@@ -283,6 +283,7 @@ fn random_settings(rng: &mut StdRng) -> PathingSettings {
         } else {
             0
         },
+        jump_distances: rng.random_bool(0.3),
         parallelism: if rng.random_bool(0.8) {
             Parallelism::SolverThreads
         } else {

@@ -152,6 +152,14 @@ impl PathingGrid {
         !self.grid.keeps_open_rows(mobility) && self.grid.keep_open_rows(mobility).is_ok()
     }
 
+    /// Keeps the jump distances of the cells `mobility` can enter
+    /// ([`Grid::keep_jump_distances`], not an edit either); whether they were made now.
+    /// A grid they cannot be kept for (a side over 32,767 cells, or no memory) is
+    /// searched without them.
+    pub(crate) fn keep_jump_distances(&mut self, mobility: Mobility) -> bool {
+        !self.grid.keeps_jump_distances(mobility) && self.grid.keep_jump_distances(mobility).is_ok()
+    }
+
     /// Removes the grid and makes every request fail with `reason` until a grid is set
     /// again.
     pub(crate) fn set_failed(&mut self, reason: NoPathReason) {

@@ -18,6 +18,10 @@ use crate::{
 };
 use tilepath::{Connectivity, Jps};
 
+/// Budget units a cell's jump distances cost to build (the build takes about as long
+/// as expanding that many nodes a cell).
+const JUMP_DISTANCES_WORK: u64 = 4;
+
 type Units<'w, 's> = Query<
     'w,
     's,
@@ -180,11 +184,17 @@ fn serve_grid(
             continue;
         }
         if let Some(grid) = grid.as_deref_mut() {
-            // Jump point search reads a one-cost mobility's cells as bit rows.
+            // Jump point search reads a one-cost mobility's cells as bit rows, and their
+            // jump distances where the settings ask for them.
             for job in jobs.iter() {
                 let square = !matches!(job.connectivity, Connectivity::Hex(_));
-                if square && Jps::applies_to(job.mobility) && grid.keep_open_rows(job.mobility) {
-                    spent += grid.grid().len() as u64;
+                if square && Jps::applies_to(job.mobility) {
+                    if grid.keep_open_rows(job.mobility) {
+                        spent += grid.grid().len() as u64;
+                    }
+                    if s.settings.jump_distances && grid.keep_jump_distances(job.mobility) {
+                        spent += JUMP_DISTANCES_WORK * grid.grid().len() as u64;
+                    }
                 }
             }
         }

@@ -135,10 +135,16 @@ impl JumpTable {
                     // Legal when `(x + dx, y)`, `(x, y + dy)` and `(x + dx, y + dy)` are
                     // open, which the straight distances say (0: the next cell is
                     // blocked).
-                    if distance(here, along) == 0 || distance(here, down) == 0 || distance(below, along) == 0 {
+                    if distance(here, along) == 0
+                        || distance(here, down) == 0
+                        || distance(below, along) == 0
+                    {
                         continue;
                     }
-                    let [s, d] = next.get((x as i64 + dx) as usize).copied().unwrap_or([0; 2]);
+                    let [s, d] = next
+                        .get((x as i64 + dx) as usize)
+                        .copied()
+                        .unwrap_or([0; 2]);
                     let v = if distance(s, along) > 0 || distance(s, down) > 0 {
                         1
                     } else {
@@ -155,13 +161,23 @@ impl JumpTable {
     /// distances of the cell a step ahead (already right) and `view`'s cells.
     #[inline]
     fn diagonal_at(&self, (x, y): (i64, i64), (dx, dy): (i64, i64)) -> i64 {
-        let (along, down) = (if dx > 0 { EAST } else { WEST }, if dy > 0 { SOUTH } else { NORTH });
+        let (along, down) = (
+            if dx > 0 { EAST } else { WEST },
+            if dy > 0 { SOUTH } else { NORTH },
+        );
         // The straight distances say which neighbours are open (0: the next cell is
         // blocked, whatever the cell itself): the step is legal when `(x + dx, y)`,
         // `(x, y + dy)` and `(x + dx, y + dy)` are.
-        let record = |x: i64, y: i64| self.records.get(y as usize * self.width + x as usize).map_or(0, |r| r[0]);
+        let record = |x: i64, y: i64| {
+            self.records
+                .get(y as usize * self.width + x as usize)
+                .map_or(0, |r| r[0])
+        };
         let here = record(x, y);
-        if distance(here, along) == 0 || distance(here, down) == 0 || distance(record(x, y + dy), along) == 0 {
+        if distance(here, along) == 0
+            || distance(here, down) == 0
+            || distance(record(x, y + dy), along) == 0
+        {
             return 0;
         }
         let [straight, diagonal] = self.records[(y + dy) as usize * self.width + (x + dx) as usize];
@@ -183,7 +199,12 @@ impl JumpTable {
     /// each diagonal from every cell whose straight distances changed sign, as far as
     /// the values change, the cells farthest along a direction first, so that each
     /// recomputation reads final values ahead of it.
-    pub(crate) fn repair(&mut self, bits: &BitGrid, (x0, y0): (usize, usize), (x1, y1): (usize, usize)) {
+    pub(crate) fn repair(
+        &mut self,
+        bits: &BitGrid,
+        (x0, y0): (usize, usize),
+        (x1, y1): (usize, usize),
+    ) {
         let view = bits.view();
         self.changed.clear();
         self.rows(view, y0.saturating_sub(1), (y1 + 2).min(self.height), true);
@@ -194,16 +215,24 @@ impl JumpTable {
         for (i, &(dx, dy)) in DIAGONAL.iter().enumerate() {
             // Seeds: the cells a step behind one whose distance along `dx` or `dy`
             // changed sign, and those around the edit.
-            let (along, down) = (if dx > 0 { EAST } else { WEST }, if dy > 0 { SOUTH } else { NORTH });
+            let (along, down) = (
+                if dx > 0 { EAST } else { WEST },
+                if dy > 0 { SOUTH } else { NORTH },
+            );
             let mut seeds = changed
                 .iter()
                 .filter(|&&(_, _, dir)| dir == along || dir == down)
                 .map(|&(x, y, _)| (i64::from(x) - dx, i64::from(y) - dy))
-                .chain((y0 as i64 - 1..=y1 as i64 + 1).flat_map(|y| (x0 as i64 - 1..=x1 as i64 + 1).map(move |x| (x, y))))
+                .chain(
+                    (y0 as i64 - 1..=y1 as i64 + 1)
+                        .flat_map(|y| (x0 as i64 - 1..=x1 as i64 + 1).map(move |x| (x, y))),
+                )
                 .filter(|&(x, y)| inside(x, y))
                 .map(|(x, y)| (x as u32, y as u32))
                 .collect::<Vec<_>>();
-            seeds.sort_unstable_by_key(|&(x, y)| core::cmp::Reverse(i64::from(x) * dx + i64::from(y) * dy));
+            seeds.sort_unstable_by_key(|&(x, y)| {
+                core::cmp::Reverse(i64::from(x) * dx + i64::from(y) * dy)
+            });
             for &(x, y) in &seeds {
                 let (mut x, mut y) = (i64::from(x), i64::from(y));
                 let mut first = true;
@@ -336,7 +365,11 @@ const fn onward(v: i64) -> i64 {
     } else if v > 0 {
         -DIAGONAL_CAP
     } else {
-        if v - 1 < -DIAGONAL_CAP { -DIAGONAL_CAP } else { v - 1 }
+        if v - 1 < -DIAGONAL_CAP {
+            -DIAGONAL_CAP
+        } else {
+            v - 1
+        }
     }
 }
 
@@ -358,7 +391,9 @@ impl JumpView<'_> {
     /// its straight distances, and its diagonal ones (by [`diagonal_index`]).
     #[inline(always)]
     pub(crate) fn record(self, x: i64, y: i64) -> [u64; 2] {
-        let i = (y as usize).wrapping_mul(self.width).wrapping_add(x as usize);
+        let i = (y as usize)
+            .wrapping_mul(self.width)
+            .wrapping_add(x as usize);
         self.records.get(i).copied().unwrap_or([0; 2])
     }
 }
@@ -376,7 +411,9 @@ mod tests {
             if !open(px, py) {
                 return -k;
             }
-            let forced = |s: i64| open(px + sx * s, py + sy * s) && !open(px + sx * s - dx, py + sy * s - dy);
+            let forced = |s: i64| {
+                open(px + sx * s, py + sy * s) && !open(px + sx * s - dx, py + sy * s - dy)
+            };
             if forced(1) || forced(-1) {
                 return k + 1;
             }
@@ -385,7 +422,11 @@ mod tests {
     }
 
     /// The diagonal distance from `(x, y)` in direction `(dx, dy)` by walking the cells.
-    fn walk_diagonal(open: &impl Fn(i64, i64) -> bool, (x, y): (i64, i64), (dx, dy): (i64, i64)) -> i64 {
+    fn walk_diagonal(
+        open: &impl Fn(i64, i64) -> bool,
+        (x, y): (i64, i64),
+        (dx, dy): (i64, i64),
+    ) -> i64 {
         let mut k = 0;
         let (mut cx, mut cy) = (x, y);
         loop {
@@ -407,12 +448,25 @@ mod tests {
         for y in 0..h {
             for x in 0..w {
                 let [r, diagonal] = table.view().record(x, y);
-                for (dir, d) in [(EAST, (1, 0)), (WEST, (-1, 0)), (SOUTH, (0, 1)), (NORTH, (0, -1))] {
-                    assert_eq!(distance(r, dir), walk(open, (x, y), d), "({x}, {y}) dir {dir}");
+                for (dir, d) in [
+                    (EAST, (1, 0)),
+                    (WEST, (-1, 0)),
+                    (SOUTH, (0, 1)),
+                    (NORTH, (0, -1)),
+                ] {
+                    assert_eq!(
+                        distance(r, dir),
+                        walk(open, (x, y), d),
+                        "({x}, {y}) dir {dir}"
+                    );
                 }
                 for (dx, dy) in DIAGONAL {
                     let got = distance(diagonal, diagonal_index(dx, dy));
-                    assert_eq!(got, walk_diagonal(open, (x, y), (dx, dy)), "({x}, {y}) ({dx}, {dy})");
+                    assert_eq!(
+                        got,
+                        walk_diagonal(open, (x, y), (dx, dy)),
+                        "({x}, {y}) ({dx}, {dy})"
+                    );
                 }
             }
         }
@@ -427,7 +481,16 @@ mod tests {
             seed ^= seed << 17;
             seed % n
         };
-        let sizes = [(1, 1), (1, 9), (9, 1), (55, 3), (56, 57), (57, 2), (113, 70), (130, 5)];
+        let sizes = [
+            (1, 1),
+            (1, 9),
+            (9, 1),
+            (55, 3),
+            (56, 57),
+            (57, 2),
+            (113, 70),
+            (130, 5),
+        ];
         // Cluttered and nearly open grids (long lines and diagonals to repair).
         for ((w, h), walls) in sizes.into_iter().flat_map(|d| [(d, 25), (d, 3)]) {
             let mut cells = vec![false; w * h];
@@ -443,13 +506,18 @@ mod tests {
                 {
                     let cells = &cells;
                     let open = |x: i64, y: i64| {
-                        (0..w as i64).contains(&x) && (0..h as i64).contains(&y) && cells[y as usize * w + x as usize]
+                        (0..w as i64).contains(&x)
+                            && (0..h as i64).contains(&y)
+                            && cells[y as usize * w + x as usize]
                     };
                     check(&table, (w as i64, h as i64), &open);
                 }
                 // A rectangle of edits, repaired at once.
                 let (x0, y0) = (rand(w as u64) as usize, rand(h as u64) as usize);
-                let (x1, y1) = ((x0 + rand(4) as usize).min(w - 1), (y0 + rand(3) as usize).min(h - 1));
+                let (x1, y1) = (
+                    (x0 + rand(4) as usize).min(w - 1),
+                    (y0 + rand(3) as usize).min(h - 1),
+                );
                 let to = round % 3 == 0;
                 for y in y0..=y1 {
                     for x in x0..=x1 {
@@ -470,7 +538,10 @@ mod tests {
         let bits = BitGrid::new(MAX_LINE + 1, 1).unwrap();
         assert_eq!(
             JumpTable::new(&bits, MAX_LINE + 1, 1).err(),
-            Some(GridError::TooLargeForJumps { width: MAX_LINE + 1, height: 1 })
+            Some(GridError::TooLargeForJumps {
+                width: MAX_LINE + 1,
+                height: 1
+            })
         );
         let empty = BitGrid::new(0, 0).unwrap();
         assert_eq!(JumpTable::new(&empty, 0, 0).unwrap().len_bytes(), 0);

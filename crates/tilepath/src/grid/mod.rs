@@ -8,10 +8,10 @@ mod planes;
 
 pub use error::{GridError, GridMismatch};
 pub(crate) use guarded_rows::{BitGrid, BitView};
-use open_rows::OpenRows;
 pub(crate) use jump_table::{
     DIAGONAL_CAP, EAST, JumpView, NORTH, SOUTH, WEST, diagonal_index, distance as jump_distance,
 };
+use open_rows::OpenRows;
 use planes::BitPlanes;
 
 use crate::{Cell, Connectivity, Direction8, Mobility, TileKind};
@@ -480,19 +480,25 @@ impl Grid {
     }
 
     /// Keeps the *jump distances* of the cells `mobility` can enter (and their bit rows,
-    /// [`keep_open_rows`](Self::keep_open_rows)): for every cell and each of the four
-    /// straight directions, where jump point search's scan from there stops, so that a
-    /// whole-grid [`Jps`](crate::Jps) query for that mobility (and any that enters the
-    /// same kinds) reads them instead of scanning rows and columns. Long routes across
-    /// big open maps take about half the time; short ones on small maps gain little.
+    /// [`keep_open_rows`](Self::keep_open_rows)): for every cell and each of the eight
+    /// directions, how far jump point search's scan from there goes before it stops,
+    /// so that a whole-grid [`Jps`](crate::Jps) query of a one-cell unit with that
+    /// mobility (or any that enters the same kinds) reads them instead of scanning
+    /// rows, columns and diagonals: the same answers, in a third to a half of the time
+    /// on maps of rooms, caves and open ground (see the README's benchmarks).
     ///
-    /// The price: 8 bytes a cell (128 MiB on 4096 x 4096), built in about 10 ns a
-    /// cell, and every edit that opens or blocks a cell for that mobility rewrites the
-    /// distances of the 3 rows and 3 columns around it (the cells of a
-    /// [`fill_rect`](Self::fill_rect) at once): O(width + height), about 0.1 ms on a
-    /// 4096 x 4096 map. For maps that change rarely. Like kept rows, they are no part
-    /// of the grid's value, a clone keeps them, and keeping them again changes
-    /// nothing. Windowed searches, and units bigger than one cell, scan as before.
+    /// The price, for maps that change rarely: 16 bytes a cell (256 MiB on 4096 x
+    /// 4096), a build of about 45 ns a cell (0.75 s on 4096 x 4096, 2 ms on a
+    /// 300 x 300 map), and a repair at every edit that opens or blocks a cell for that
+    /// mobility ([`fill_rect`](Self::fill_rect) repairs once for its rectangle). A
+    /// repair rewrites the straight distances of the 3 rows and 3 columns around the
+    /// edit and the diagonal ones that change, which on open ground can be many: a
+    /// wall is seen along whole rows and columns. Measured: under 10 us on maps of
+    /// caves and rooms, about 0.5 ms for one cell on a 4096 x 4096 map of scattered
+    /// rectangles, up to about 10 ms on an empty one. A repair may grow its scratch
+    /// (an allocation). Like kept rows, the distances are no part of the grid's
+    /// value, a clone keeps them, and keeping them again changes nothing. Windowed
+    /// searches and units bigger than one cell scan as before.
     ///
     /// # Errors
     /// [`GridError::TooLargeForJumps`] if a side is longer than 32,767 cells;

@@ -70,7 +70,11 @@ impl OpenRows {
     ///
     /// # Errors
     /// Those of [`JumpTable::new`] (nothing changes).
-    pub(super) fn keep_jumps(&mut self, kinds: u8, (width, height): (u32, u32)) -> Result<(), GridError> {
+    pub(super) fn keep_jumps(
+        &mut self,
+        kinds: u8,
+        (width, height): (u32, u32),
+    ) -> Result<(), GridError> {
         let Some(set) = self.sets.iter_mut().find(|s| s.kinds == kinds) else {
             debug_assert!(false, "jump distances of rows not kept");
             return Ok(());

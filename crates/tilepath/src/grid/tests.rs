@@ -155,7 +155,11 @@ fn assert_planes_match(g: &Grid) {
             let built = fresh.jump_distances(mobility).unwrap();
             for y in 0..i64::from(g.height()) {
                 for x in 0..i64::from(g.width()) {
-                    assert_eq!(jumps.record(x, y), built.record(x, y), "{mobility:?} ({x}, {y})");
+                    assert_eq!(
+                        jumps.record(x, y),
+                        built.record(x, y),
+                        "{mobility:?} ({x}, {y})"
+                    );
                 }
             }
         }
@@ -256,13 +260,21 @@ fn jump_distances_follow_random_edits() {
     };
     for walls in [30, 4] {
         let mut g = Grid::from_fn(97, 61, |_| {
-            if rand(100) < walls { TileKind::K3 } else { TileKind::K0 }
+            if rand(100) < walls {
+                TileKind::K3
+            } else {
+                TileKind::K0
+            }
         })
         .unwrap();
         g.keep_jump_distances(Mobility::FLOOR_ONLY).unwrap();
         for round in 0..40 {
             let c = Cell::new(rand(97) as i32, rand(61) as i32);
-            let kind = if rand(3) == 0 { TileKind::K0 } else { TileKind::K3 };
+            let kind = if rand(3) == 0 {
+                TileKind::K0
+            } else {
+                TileKind::K3
+            };
             if round % 4 == 0 {
                 let d = Cell::new(c.x + rand(9) as i32, c.y + rand(5) as i32);
                 g.fill_rect(c, d, kind);
@@ -279,7 +291,10 @@ fn jump_distances_follow_random_edits() {
     let mut wide = Grid::new(40_000, 1).unwrap();
     assert_eq!(
         wide.keep_jump_distances(Mobility::FLOOR_ONLY),
-        Err(GridError::TooLargeForJumps { width: 40_000, height: 1 })
+        Err(GridError::TooLargeForJumps {
+            width: 40_000,
+            height: 1
+        })
     );
     assert!(!wide.keeps_jump_distances(Mobility::FLOOR_ONLY));
 }

@@ -13,8 +13,8 @@
 use super::jump::Search;
 use super::rows::CHUNK;
 use super::rows::{Rows, Source};
-use crate::grid::{DIAGONAL_CAP, EAST, NORTH, SOUTH, WEST, diagonal_index, jump_distance};
 use crate::cost::OCTILE_DIAGONAL;
+use crate::grid::{DIAGONAL_CAP, EAST, NORTH, SOUTH, WEST, diagonal_index, jump_distance};
 
 /// A direct route: `corner` is where it turns (the jump point itself or the goal when
 /// it does not), `g` the goal's g through it.
@@ -52,7 +52,11 @@ impl<S: Source, const EIGHT: bool, const TRACK: bool> Search<'_, S, EIGHT, TRACK
             let (cx, cy) = (x + fx * first, y + fy * first);
             let second = (gx - cx, gy - cy);
             if !self.clear_by_distances((x, y), (fx, fy), first)
-                || !self.clear_by_distances((cx, cy), (second.0.signum(), second.1.signum()), second.0.abs().max(second.1.abs()))
+                || !self.clear_by_distances(
+                    (cx, cy),
+                    (second.0.signum(), second.1.signum()),
+                    second.0.abs().max(second.1.abs()),
+                )
             {
                 return None;
             }
@@ -110,7 +114,11 @@ impl<S: Source, const EIGHT: bool, const TRACK: bool> Search<'_, S, EIGHT, TRACK
     /// The direct route turning at `corner`, reached at `corner_g`.
     #[inline(always)]
     fn direct_through(&self, corner: (i64, i64), corner_g: u64) -> Direct {
-        let straight = self.target.0.abs_diff(corner.0).max(self.target.1.abs_diff(corner.1));
+        let straight = self
+            .target
+            .0
+            .abs_diff(corner.0)
+            .max(self.target.1.abs_diff(corner.1));
         Direct {
             corner,
             corner_g,
@@ -122,7 +130,12 @@ impl<S: Source, const EIGHT: bool, const TRACK: bool> Search<'_, S, EIGHT, TRACK
     /// from `(x, y)` by `(dx, dy)` (straight or diagonal) are all legal, read a stop
     /// at a time: a distance reaching `n` covers them, a wall before `n` ends them.
     #[inline(always)]
-    fn clear_by_distances(&self, (mut x, mut y): (i64, i64), (dx, dy): (i64, i64), mut n: i64) -> bool {
+    fn clear_by_distances(
+        &self,
+        (mut x, mut y): (i64, i64),
+        (dx, dy): (i64, i64),
+        mut n: i64,
+    ) -> bool {
         while n > 0 {
             let [straight, diagonal] = self.rows.record(x, y);
             let v = match (dx, dy) {

@@ -53,7 +53,10 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 /// points, not cells.
 ///
 /// Build it once and reuse it: a query allocates nothing. No preprocessing: editing
-/// the grid between queries costs nothing.
+/// the grid between queries costs nothing. For big maps that change rarely, a grid
+/// that keeps its jump distances ([`Grid::keep_jump_distances`], 16 bytes a cell,
+/// repaired at every edit) makes whole-grid queries of one-cell units read them
+/// instead of scanning: the same answers in a third to a half of the time.
 ///
 /// For long routes on big maps of rooms, a query [`guided`](PathQuery::guided) by
 /// [`Landmarks`] ([`find8`](Self::find8), [`find`](Self::find)) takes
@@ -133,6 +136,16 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 /// guide still bounds a big unit's distances from below (its routes are one-cell
 /// routes too), so landmarks guide it. Only a start whose footprint was walled over
 /// (whose cells count as open for that query) goes to the solver's A*.
+///
+/// Where the grid keeps jump distances ([`Grid::keep_jump_distances`]: per cell, where
+/// each straight scan stops and how many diagonal steps lead to the next diagonal
+/// jump point or wall, capped at 32 steps), a whole-grid search of a one-cell unit
+/// reads a cell's distance where it would scan: a straight scan is one read, and a
+/// diagonal goes from diagonal jump point to diagonal jump point, visiting on the way
+/// only the cells where the goal's row or column crosses it (whose straight scans may
+/// meet the goal). A tracking run (see below) still steps its diagonals cell by cell,
+/// reading each cell's straight distances, since it must see every crossed cell. The
+/// direct route's legs hop from stop to stop the same way.
 ///
 /// 8-connected, the jump points a diagonal meets (cells whose row or column scan
 /// finds a jump point) are expanded by the diagonal scan itself rather than queued:

@@ -382,7 +382,11 @@ impl<S: Source, const EIGHT: bool, const TRACK: bool> Search<'_, S, EIGHT, TRACK
             // The next cell to visit: the diagonal jump point (or where a capped
             // distance reads on), or the goal's row or column if the diagonal crosses
             // it first.
-            let mut k = if v > 0 || v == -DIAGONAL_CAP { reach } else { i64::MAX };
+            let mut k = if v > 0 || v == -DIAGONAL_CAP {
+                reach
+            } else {
+                i64::MAX
+            };
             for crossing in [(ty - cy) * dy, (tx - cx) * dx] {
                 if 0 < crossing && crossing <= reach && crossing < k {
                     k = crossing;
