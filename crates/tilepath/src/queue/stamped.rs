@@ -102,6 +102,30 @@ impl StampedWords {
         self.words[i] = value | self.tag;
     }
 
+    /// Walking from entry `i` by `-step` entries at a time (wrapping), the first of the
+    /// next `n` entries written since the last reset whose value `accept(k, value)`
+    /// takes, `k` counting the steps (from 1); `None` if none does or the walk leaves
+    /// the entries. An unwritten entry costs a load and a compare of its stamp.
+    #[inline]
+    pub(crate) fn find_back(
+        &self,
+        mut i: usize,
+        step: usize,
+        n: u64,
+        mut accept: impl FnMut(u64, u64) -> bool,
+    ) -> Option<usize> {
+        let generation = self.tag >> self.value_bits;
+        // `n` is a g over a step's weight: far from `u64::MAX`.
+        for k in 1..n.saturating_add(1) {
+            i = i.wrapping_sub(step);
+            let word = *self.words.get(i)?;
+            if word >> self.value_bits == generation && accept(k, word ^ self.tag) {
+                return Some(i);
+            }
+        }
+        None
+    }
+
     /// [`get`](Self::get) without the bounds check, for the solvers' inner loops.
     ///
     /// # Safety

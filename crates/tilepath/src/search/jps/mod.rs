@@ -631,17 +631,17 @@ fn chain(
                 } else {
                     straight
                 };
-                let (mut x, mut y) = cell;
-                let mut g = node_g(node);
+                let g = node_g(node);
                 // The node the line was written from qualifies (its g can only have
-                // dropped since), so the walk ends there at the latest; the bound only
-                // keeps a broken store from looping.
-                (0..nodes.len()).find_map(|_| {
-                    (x, y) = (x - i64::from(dx), y - i64::from(dy));
-                    g = g.checked_sub(step)?;
-                    let s = slots.slot(x, y);
-                    (node_g(nodes.get(s as usize)) <= g).then_some(s)
-                })
+                // dropped since), so the walk ends there at the latest; the bound (no g
+                // below 0) only keeps a broken store from looping. Slots are linear in
+                // the cell, so a step back is a fixed slot difference.
+                let back = i64::from(dy) * slots.stride + i64::from(dx);
+                nodes
+                    .find_back(slot as usize, back as usize, g / step, |k, v| {
+                        node_g(v) + k * step <= g
+                    })
+                    .map(|s| s as u32)
             })
             .flatten();
         Some(cell)

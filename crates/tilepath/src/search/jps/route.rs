@@ -70,13 +70,7 @@ pub(super) fn build<P: PackedSteps>(
             sum.straight += steps * u64::from(cost);
         }
         len += steps;
-        for _ in 0..steps.min(MAX_STEPS as u64) {
-            words = [
-                (words[0] << P::BITS) | u64::from(code),
-                (words[1] << P::BITS) | (words[0] >> (64 - P::BITS)),
-                (words[2] << P::BITS) | (words[1] >> (64 - P::BITS)),
-            ];
-        }
+        push_run::<P>(&mut words, code, steps.min(MAX_STEPS as u64));
         at = prev;
     }
     debug_assert_eq!(
@@ -111,5 +105,64 @@ pub(super) fn build<P: PackedSteps>(
         partial: end != goal,
         route,
         expanded,
+    }
+}
+
+/// Pushes `n` steps of direction `code` into the shift register `words` (see
+/// [`build`]), as many at a time as fill a word: a word of the code repeated, shifted
+/// in at once.
+#[inline]
+fn push_run<P: PackedSteps>(words: &mut [u64; 3], code: u8, mut n: u64) {
+    // Steps a shift moves in, and a 1 in the low bit of each of their fields.
+    let per = u64::from(63 / P::BITS);
+    let ones = ((1u64 << (per * u64::from(P::BITS))) - 1) / ((1 << P::BITS) - 1);
+    while n > 0 {
+        let m = n.min(per);
+        let s = m * u64::from(P::BITS);
+        let run = u64::from(code) * (ones & ((1 << s) - 1));
+        *words = [
+            (words[0] << s) | run,
+            (words[1] << s) | (words[0] >> (64 - s)),
+            (words[2] << s) | (words[1] >> (64 - s)),
+        ];
+        n -= m;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{GridPath, GridPath8};
+
+    /// Runs pushed at once are the steps pushed one by one.
+    fn runs_match_steps<P: PackedSteps>() {
+        let codes = 1u8 << P::BITS;
+        for (i, n) in [0u64, 1, 2, 20, 21, 22, 31, 32, 33, 55, 56]
+            .into_iter()
+            .enumerate()
+        {
+            let mut runs = [
+                0x0123_4567_89ab_cdef,
+                0xfedc_ba98_7654_3210,
+                0x0f0f_0f0f_0f0f_0f0f,
+            ];
+            let mut one = runs;
+            let code = (i as u8 * 5 + 3) % codes;
+            push_run::<P>(&mut runs, code, n);
+            for _ in 0..n {
+                one = [
+                    (one[0] << P::BITS) | u64::from(code),
+                    (one[1] << P::BITS) | (one[0] >> (64 - P::BITS)),
+                    (one[2] << P::BITS) | (one[1] >> (64 - P::BITS)),
+                ];
+            }
+            assert_eq!(runs, one, "{n} steps of {code}");
+        }
+    }
+
+    #[test]
+    fn runs_are_pushed_as_steps() {
+        runs_match_steps::<GridPath>();
+        runs_match_steps::<GridPath8>();
     }
 }
