@@ -316,19 +316,9 @@ impl<S: Source, const EIGHT: bool, const TRACK: bool> Search<'_, S, EIGHT, TRACK
                 }
                 let (kx, ky) = (cx + dx * k, cy + dy * k);
                 let kg = cg + k as u64 * OCTILE_DIAGONAL;
-                let d = self.slots.slot(kx, ky);
-                let node = nodes.get(d as usize);
-                if node & CLOSED != 0 || kg >= node_g(node) {
+                let found = ((jx != NO_JUMP).then_some(jx), (jy != NO_JUMP).then_some(jy));
+                if !self.diagonal_jump_point(nodes, open, (kx, ky), kg, diagonal, found) {
                     return;
-                }
-                nodes.set(d as usize, open_node(kg, diagonal));
-                if jx != NO_JUMP {
-                    let jg = kg + jx.abs_diff(kx) * Self::STRAIGHT;
-                    self.offer(nodes, open, (jx, ky), jg, code_towards((kx, ky), (jx, ky)));
-                }
-                if jy != NO_JUMP {
-                    let jg = kg + jy.abs_diff(ky) * Self::STRAIGHT;
-                    self.offer(nodes, open, (kx, jy), jg, code_towards((kx, ky), (kx, jy)));
                 }
             }
             if let Some(k) = goal_at {
@@ -366,12 +356,7 @@ impl<S: Source, const EIGHT: bool, const TRACK: bool> Search<'_, S, EIGHT, TRACK
         (dx, dy): (i64, i64),
         g: u64,
     ) {
-        let diagonal = code_towards((0, 0), (dx, dy));
-        let (along, down, slant) = (
-            if dx > 0 { EAST } else { WEST },
-            if dy > 0 { SOUTH } else { NORTH },
-            diagonal_index(dx, dy),
-        );
+        let (diagonal, slant) = (code_towards((0, 0), (dx, dy)), diagonal_index(dx, dy));
         let r = self.rows;
         let (tx, ty) = self.target;
         let (mut cx, mut cy, mut cg) = (x, y, g);
@@ -401,26 +386,9 @@ impl<S: Source, const EIGHT: bool, const TRACK: bool> Search<'_, S, EIGHT, TRACK
                 return;
             }
             record = r.record(cx, cy);
-            let row_goal = if cy == ty { tx } else { NO_JUMP };
-            let (row_found, jx) = stop_at(cx, dx, jump_distance(record[0], along), row_goal);
-            let column_goal = if cx == tx { ty } else { NO_JUMP };
-            let (column_found, jy) = stop_at(cy, dy, jump_distance(record[0], down), column_goal);
-            if !row_found && !column_found {
-                continue;
-            }
-            let d = self.slots.slot(cx, cy);
-            let node = nodes.get(d as usize);
-            if node & CLOSED != 0 || cg >= node_g(node) {
+            let (row, column) = self.straight_stops(record[0], (cx, cy), (dx, dy), cg);
+            if !self.diagonal_jump_point(nodes, open, (cx, cy), cg, diagonal, (row, column)) {
                 return;
-            }
-            nodes.set(d as usize, open_node(cg, diagonal));
-            if row_found {
-                let jg = cg + jx.abs_diff(cx) * Self::STRAIGHT;
-                self.offer(nodes, open, (jx, cy), jg, code_towards((cx, cy), (jx, cy)));
-            }
-            if column_found {
-                let jg = cg + jy.abs_diff(cy) * Self::STRAIGHT;
-                self.offer(nodes, open, (cx, jy), jg, code_towards((cx, cy), (cx, jy)));
             }
         }
     }
@@ -464,31 +432,67 @@ impl<S: Source, const EIGHT: bool, const TRACK: bool> Search<'_, S, EIGHT, TRACK
                 return;
             }
             record = r.record(cx, cy)[0];
-            let (tx, ty) = self.target;
-            let row_goal = if cy == ty { tx } else { NO_JUMP };
-            let (row_found, jx) = stop_at(cx, dx, jump_distance(record, along), row_goal);
-            self.crossed_row(cx, cy, dx, jx, cg);
-            let column_goal = if cx == tx { ty } else { NO_JUMP };
-            let (column_found, jy) = stop_at(cy, dy, jump_distance(record, down), column_goal);
-            self.crossed_column(cx, cy, dy, jy, cg);
-            if !row_found && !column_found {
-                continue;
-            }
-            let d = self.slots.slot(cx, cy);
-            let node = nodes.get(d as usize);
-            if node & CLOSED != 0 || cg >= node_g(node) {
+            let stops = self.straight_stops(record, (cx, cy), (dx, dy), cg);
+            if !self.diagonal_jump_point(nodes, open, (cx, cy), cg, diagonal, stops) {
                 return;
             }
-            nodes.set(d as usize, open_node(cg, diagonal));
-            if row_found {
-                let jg = cg + jx.abs_diff(cx) * Self::STRAIGHT;
-                self.offer(nodes, open, (jx, cy), jg, code_towards((cx, cy), (jx, cy)));
-            }
-            if column_found {
-                let jg = cg + jy.abs_diff(cy) * Self::STRAIGHT;
-                self.offer(nodes, open, (cx, jy), jg, code_towards((cx, cy), (cx, jy)));
-            }
         }
+    }
+
+    /// Where the row scan (along `dx`) and the column scan (along `dy`) from diagonal
+    /// cell `(x, y)`, reached at `g`, stop, read from its straight distances `record`:
+    /// the jump point (or goal) each finds, if any.
+    #[inline(always)]
+    fn straight_stops(
+        &mut self,
+        record: u64,
+        (x, y): (i64, i64),
+        (dx, dy): (i64, i64),
+        g: u64,
+    ) -> (Option<i64>, Option<i64>) {
+        let (tx, ty) = self.target;
+        let along = jump_distance(record, if dx > 0 { EAST } else { WEST });
+        let (row_found, jx) = stop_at(x, dx, along, if y == ty { tx } else { NO_JUMP });
+        self.crossed_row(x, y, dx, jx, g);
+        let down = jump_distance(record, if dy > 0 { SOUTH } else { NORTH });
+        let (column_found, jy) = stop_at(y, dy, down, if x == tx { ty } else { NO_JUMP });
+        self.crossed_column(x, y, dy, jy, g);
+        (row_found.then_some(jx), column_found.then_some(jy))
+    }
+
+    /// Diagonal cell `(x, y)`, reached at `g` by a diagonal of direction code
+    /// `diagonal`, whose row and column scans found `(row, column)`: a diagonal jump
+    /// point if either found one, expanded on the spot (see
+    /// [`jump_diagonal`](Self::jump_diagonal)). Whether the diagonal goes on: not past
+    /// a jump point reached no cheaper than before.
+    #[inline(always)]
+    fn diagonal_jump_point(
+        &mut self,
+        nodes: &mut StampedWords,
+        open: &mut RadixHeap<u32>,
+        (x, y): (i64, i64),
+        g: u64,
+        diagonal: u8,
+        (row, column): (Option<i64>, Option<i64>),
+    ) -> bool {
+        if row.is_none() && column.is_none() {
+            return true;
+        }
+        let d = self.slots.slot(x, y);
+        let node = nodes.get(d as usize);
+        if node & CLOSED != 0 || g >= node_g(node) {
+            return false;
+        }
+        nodes.set(d as usize, open_node(g, diagonal));
+        if let Some(jx) = row {
+            let jg = g + jx.abs_diff(x) * Self::STRAIGHT;
+            self.offer(nodes, open, (jx, y), jg, code_towards((x, y), (jx, y)));
+        }
+        if let Some(jy) = column {
+            let jg = g + jy.abs_diff(y) * Self::STRAIGHT;
+            self.offer(nodes, open, (x, jy), jg, code_towards((x, y), (x, jy)));
+        }
+        true
     }
 
     /// Offers cell `(x, y)` to the open list at `g`, reached by a line in direction code
