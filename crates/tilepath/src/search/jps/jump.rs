@@ -106,7 +106,18 @@ pub(super) struct Search<'a, S, const EIGHT: bool, const TRACK: bool> {
     /// The jump point being expanded, for [`Nearest`].
     pub(super) from: u32,
     pub(super) nearest: Nearest,
+    /// The lines of the last direct route taken (see [`Links`]).
+    pub(super) links: Links,
 }
+
+/// Lines a route can be read back along without walking them: `(slot, to, steps,
+/// dir)` says the line reaching `slot` in direction code `dir` began `steps` steps
+/// back, at `to` (a direct route's goal and corner). A hint only: the route is read
+/// along it when the slot's node still says so (see `chain` in `mod.rs`).
+pub(super) type Links = [(u32, u32, u64, u8); 2];
+
+/// No link.
+pub(super) const NO_LINKS: Links = [(u32::MAX, 0, 0, NO_PARENT); 2];
 
 /// A cell no scan ever reaches (and no row or column offset from it overflows).
 pub(super) const NOWHERE: (i64, i64) = (i64::MIN / 4, i64::MIN / 4);
@@ -138,6 +149,7 @@ impl<'a, S: Source, const EIGHT: bool, const TRACK: bool> Search<'a, S, EIGHT, T
                 mid: NOWHERE,
                 end: NOWHERE,
             },
+            links: NO_LINKS,
         }
     }
 
@@ -237,22 +249,29 @@ impl<'a, S: Source, const EIGHT: bool, const TRACK: bool> Search<'a, S, EIGHT, T
                 // is needed from here.
                 let (cx, cy) = direct.corner;
                 let corner = self.slots.slot(cx, cy);
-                let mut from = (x, y);
+                let mut from = ((x, y), slot);
+                let goal = target_slot.unwrap_or(slot);
+                let mut links = NO_LINKS;
                 if corner != slot && Some(corner) != target_slot {
                     let node = nodes.get(corner as usize);
+                    let dir = code_towards((x, y), (cx, cy));
                     if direct.corner_g < node_g(node) {
                         // Not pushed: the goal, at the least f, is closed first.
-                        let dir = code_towards((x, y), (cx, cy));
                         nodes.set(corner as usize, open_node(direct.corner_g, dir));
                     }
-                    from = (cx, cy);
+                    let steps = cx.abs_diff(x).max(cy.abs_diff(y));
+                    links[1] = (corner, slot, steps, dir);
+                    from = ((cx, cy), corner);
                 }
-                let goal = target_slot.unwrap_or(slot);
                 let node = nodes.get(goal as usize);
                 if direct.goal_g < node_g(node) {
-                    let dir = code_towards(from, self.target);
+                    let dir = code_towards(from.0, self.target);
                     nodes.set(goal as usize, open_node(direct.goal_g, dir));
                     self.queue(open, direct.goal_g, goal);
+                    let (fx, fy) = from.0;
+                    let steps = self.target.0.abs_diff(fx).max(self.target.1.abs_diff(fy));
+                    links[0] = (goal, from.1, steps, dir);
+                    self.links = links;
                 }
                 continue;
             }

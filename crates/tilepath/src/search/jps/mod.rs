@@ -21,7 +21,7 @@ use crate::{
     AStar, Cell, Connectivity, Direction8, Footprint, Grid, GridPath, GridPath8, HexLayout,
     MAX_STEPS, Mobility,
 };
-use jump::{NOWHERE, Nearest, Outcome, Search, Slots};
+use jump::{Links, NOWHERE, Nearest, Outcome, Search, Slots};
 use landmarks::Guide;
 pub use landmarks::Landmarks;
 use route::Unit;
@@ -167,7 +167,9 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 /// reaches the jump point. The route is read back by walking each line backwards to
 /// the first cell on it whose node's g plus the line's length back there is at most the
 /// g at the line's end: the node the line was written from qualifies (a node's g only
-/// drops), and any one met before it gives a route as cheap. A search whose goal cannot
+/// drops), and any one met before it gives a route as cheap. The lines of the direct
+/// route that ended the search are not walked: the search notes where they start, and
+/// the read-back jumps there when the node still says it came that way. A search whose goal cannot
 /// be reached is run again in a tracking mode that also keeps the nearest cell the
 /// scans crossed: every reachable cell is crossed by a scan from an expanded jump point
 /// at its optimal cost, so that cell is the one the partial-path rule names. Without an
@@ -569,7 +571,7 @@ impl Jps {
             let (outcome, n) = search.run(nodes, open, start);
             expanded += n;
             if let Outcome::Goal(slot) = outcome {
-                let corners = self.chain::<EIGHT>(slots, slot);
+                let corners = self.chain::<EIGHT>(slots, slot, search.links);
                 return Ok(route::build(unit, ends, corners, expanded));
             }
         }
@@ -583,7 +585,10 @@ impl Jps {
             Outcome::Goal(slot) => (slots.cell(slot), slots.cell(slot), slot),
             Outcome::Stopped(Nearest { jp, mid, end, .. }) => (end, mid, jp),
         };
-        let corners = [end, mid].into_iter().chain(self.chain::<EIGHT>(slots, jp));
+        let links = search.links;
+        let corners = [end, mid]
+            .into_iter()
+            .chain(self.chain::<EIGHT>(slots, jp, links));
         Ok(route::build(unit, ends, corners, expanded))
     }
 
@@ -592,9 +597,16 @@ impl Jps {
         &self,
         slots: Slots,
         slot: u32,
+        links: Links,
     ) -> impl Iterator<Item = (i64, i64)> + '_ {
         let straight = Search::<Planes<'_>, EIGHT, false>::STRAIGHT;
-        chain(self.astar.nodes(), slots, slot, (straight, OCTILE_DIAGONAL))
+        chain(
+            self.astar.nodes(),
+            slots,
+            slot,
+            (straight, OCTILE_DIAGONAL),
+            links,
+        )
     }
 }
 
@@ -616,6 +628,7 @@ fn chain(
     slots: Slots,
     slot: u32,
     (straight, diagonal): (u64, u64),
+    links: Links,
 ) -> impl Iterator<Item = (i64, i64)> {
     let mut next = Some(slot);
     core::iter::from_fn(move || {
@@ -632,6 +645,15 @@ fn chain(
                     straight
                 };
                 let g = node_g(node);
+                // A line whose start is known (a direct route's) needs no walk, if the
+                // node still came by it and its start qualifies.
+                let linked = links.iter().find_map(|&(from, to, steps, dir)| {
+                    let known = from == slot && dir == parent;
+                    (known && node_g(nodes.get(to as usize)) + steps * step <= g).then_some(to)
+                });
+                if linked.is_some() {
+                    return linked;
+                }
                 // The node the line was written from qualifies (its g can only have
                 // dropped since), so the walk ends there at the latest; the bound (no g
                 // below 0) only keeps a broken store from looping. Slots are linear in
