@@ -50,8 +50,8 @@ impl DistanceField {
         Ok(())
     }
 
-    /// Gives back the breadth-first queue a [`release_scratch`](Self::release_scratch)
-    /// took (`cells + 1` long).
+    /// Gives back the breadth-first queue a [`clone_lean`](Self::clone_lean) copy
+    /// lacks (`cells + 1` long).
     fn ensure_fifo(&mut self) -> Result<(), FieldError> {
         let need = self.width as usize * self.height as usize + 1;
         if self.fifo.len() < need {

@@ -492,7 +492,7 @@ impl DistanceField {
         Some((self.origin.y + row(lo), self.origin.y + row(hi)))
     }
 
-    /// Fixed-point units per cost unit: 1 (4-connected) or [`OCTILE_STRAIGHT`].
+    /// Fixed-point units per cost unit: 1 (4-connected) or [`OCTILE_STRAIGHT`](crate::cost::OCTILE_STRAIGHT).
     #[inline]
     const fn scale(&self) -> u64 {
         crate::topology::step_weight(self.connectivity, 0)

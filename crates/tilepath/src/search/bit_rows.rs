@@ -191,7 +191,7 @@ pub(crate) fn open_anf(mobility: Mobility) -> [u64; 4] {
     [p0, p0 ^ p1, p0 ^ p2, p0 ^ p1 ^ p2 ^ p3]
 }
 
-/// The open cells of a `u64` of the packed grid (from [`Grid::cells_from`]): bit `2i`
+/// The open cells of a `u64` of the packed grid (from [`Grid::cells_from`](crate::Grid::cells_from)): bit `2i`
 /// for cell `i` (odd bits are noise), from the mobility's [`open_anf`].
 #[inline(always)]
 pub(crate) fn open_cells([c0, c1, c2, c3]: [u64; 4], v: u64) -> u64 {

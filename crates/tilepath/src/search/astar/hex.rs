@@ -1,4 +1,4 @@
-//! A* on hex maps: the entry points (the search is [`run`](super::run)'s).
+//! A* on hex maps: the entry points (the search is [`super::run`]'s).
 
 use super::*;
 

@@ -363,7 +363,7 @@ impl AStar {
     }
 }
 
-/// A solver with an expansion limit, which [`within_reach`] lowers for goals out of
+/// A solver with an expansion limit, which [`within_reach_of`] lowers for goals out of
 /// reach.
 pub(crate) trait ExpansionLimit {
     fn limit(&self) -> u32;
