@@ -248,30 +248,49 @@ impl<const L: u8> Neighborhood for Hex<L> {
         ly: u32,
         goal: (i64, i64),
         d: u64,
-        _skip: u8,
+        skip: u8,
         visitor: &mut V,
     ) {
-        // The way back is left to the visitor, which tests every neighbour's node before
-        // reading its cost: a test a step for `skip` would cost more than the one
-        // neighbour it spares.
         let (x, y) = window.global(lx, ly);
         let odd = hex_odd(Self::LAYOUT, x, y);
         let (q, r) = hex_axial(Self::LAYOUT, x, y);
         let from_goal = (q - goal.0, r - goal.1);
         let codes = &HEX_CODES[L as usize];
+        // The step back to the parent, among this cell's 6 (6: none, at the start).
+        let back = HEX_INDEX[L as usize][usize::from(odd)][usize::from(skip & 15)];
         // Row layouts step branchlessly on the parity (their diagonals differ by a
         // column); column layouts' diagonals differ by a row (a multiple of the
         // stride), where two copies with a constant parity measured faster.
         // SAFETY: forwarded from the caller.
         unsafe {
             match Self::LAYOUT {
-                HexLayout::ColumnEven | HexLayout::ColumnOdd if odd => {
-                    window.visit_hex(costs, slot, (lx, ly), codes, true, from_goal, d, visitor)
-                }
-                HexLayout::ColumnEven | HexLayout::ColumnOdd => {
-                    window.visit_hex(costs, slot, (lx, ly), codes, false, from_goal, d, visitor)
-                }
-                _ => window.visit_hex(costs, slot, (lx, ly), codes, odd, from_goal, d, visitor),
+                HexLayout::ColumnEven | HexLayout::ColumnOdd if odd => window.visit_hex(
+                    costs,
+                    slot,
+                    (lx, ly),
+                    (codes, true, back),
+                    from_goal,
+                    d,
+                    visitor,
+                ),
+                HexLayout::ColumnEven | HexLayout::ColumnOdd => window.visit_hex(
+                    costs,
+                    slot,
+                    (lx, ly),
+                    (codes, false, back),
+                    from_goal,
+                    d,
+                    visitor,
+                ),
+                _ => window.visit_hex(
+                    costs,
+                    slot,
+                    (lx, ly),
+                    (codes, odd, back),
+                    from_goal,
+                    d,
+                    visitor,
+                ),
             }
         }
     }
@@ -334,6 +353,26 @@ pub(crate) const HEX_CODES: [[[u8; 6]; 2]; 5] = [
     // ColumnOdd.
     [[0, 2, 4, 5, 6, 7], [1, 2, 3, 4, 6, 0]],
 ];
+
+/// Per hex layout and parity, as [`HEX_CODES`]: each direction code's index among the
+/// 6 steps (6 for a code that is no step there, such as the start's way back).
+pub(crate) const HEX_INDEX: [[[u8; 16]; 2]; 5] = {
+    let mut table = [[[6u8; 16]; 2]; 5];
+    let mut l = 0;
+    while l < 5 {
+        let mut parity = 0;
+        while parity < 2 {
+            let mut k = 0;
+            while k < 6 {
+                table[l][parity][HEX_CODES[l][parity][k] as usize] = k as u8;
+                k += 1;
+            }
+            parity += 1;
+        }
+        l += 1;
+    }
+    table
+};
 
 /// Whether the cell `(x, y)` takes the odd pattern of [`HEX_CODES`]: its row is odd in
 /// row layouts, its column in column layouts (two's complement: `-1` is odd, as floor
