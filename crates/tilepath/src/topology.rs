@@ -258,40 +258,20 @@ impl<const L: u8> Neighborhood for Hex<L> {
         let codes = &HEX_CODES[L as usize];
         // The step back to the parent, among this cell's 6 (6: none, at the start).
         let back = HEX_INDEX[L as usize][usize::from(odd)][usize::from(skip & 15)];
-        // Row layouts step branchlessly on the parity (their diagonals differ by a
-        // column); column layouts' diagonals differ by a row (a multiple of the
-        // stride), where two copies with a constant parity measured faster.
+        // Every layout steps branchlessly on the parity: its diagonals differ by a
+        // column (row layouts) or a row (column layouts) between the two patterns, and
+        // a cell's parity follows no pattern a predictor could learn.
         // SAFETY: forwarded from the caller.
         unsafe {
-            match Self::LAYOUT {
-                HexLayout::ColumnEven | HexLayout::ColumnOdd if odd => window.visit_hex(
-                    costs,
-                    slot,
-                    (lx, ly),
-                    (codes, true, back),
-                    from_goal,
-                    d,
-                    visitor,
-                ),
-                HexLayout::ColumnEven | HexLayout::ColumnOdd => window.visit_hex(
-                    costs,
-                    slot,
-                    (lx, ly),
-                    (codes, false, back),
-                    from_goal,
-                    d,
-                    visitor,
-                ),
-                _ => window.visit_hex(
-                    costs,
-                    slot,
-                    (lx, ly),
-                    (codes, odd, back),
-                    from_goal,
-                    d,
-                    visitor,
-                ),
-            }
+            window.visit_hex(
+                costs,
+                slot,
+                (lx, ly),
+                (codes, odd, back),
+                from_goal,
+                d,
+                visitor,
+            );
         }
     }
 }
