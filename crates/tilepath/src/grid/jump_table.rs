@@ -74,6 +74,8 @@ pub(crate) struct JumpTable {
     /// A repair's scratch: the cells whose straight distances changed sign, with the
     /// direction.
     changed: Vec<(u32, u32, u32)>,
+    /// A repair's scratch: the cells whose diagonal distances it recomputes first.
+    seeds: Vec<(u32, u32)>,
 }
 
 impl JumpTable {
@@ -98,6 +100,7 @@ impl JumpTable {
             width: width as usize,
             height: height as usize,
             changed: Vec::new(),
+            seeds: Vec::new(),
         };
         let view = bits.view();
         table.rows(view, 0, table.height, false);
@@ -210,6 +213,7 @@ impl JumpTable {
         self.rows(view, y0.saturating_sub(1), (y1 + 2).min(self.height), true);
         self.columns(view, x0.saturating_sub(1), (x1 + 2).min(self.width), true);
         let mut changed = core::mem::take(&mut self.changed);
+        let mut seeds = core::mem::take(&mut self.seeds);
         let (w, h) = (self.width as i64, self.height as i64);
         let inside = |x: i64, y: i64| (0..w).contains(&x) && (0..h).contains(&y);
         for (i, &(dx, dy)) in DIAGONAL.iter().enumerate() {
@@ -219,17 +223,19 @@ impl JumpTable {
                 if dx > 0 { EAST } else { WEST },
                 if dy > 0 { SOUTH } else { NORTH },
             );
-            let mut seeds = changed
-                .iter()
-                .filter(|&&(_, _, dir)| dir == along || dir == down)
-                .map(|&(x, y, _)| (i64::from(x) - dx, i64::from(y) - dy))
-                .chain(
-                    (y0 as i64 - 1..=y1 as i64 + 1)
-                        .flat_map(|y| (x0 as i64 - 1..=x1 as i64 + 1).map(move |x| (x, y))),
-                )
-                .filter(|&(x, y)| inside(x, y))
-                .map(|(x, y)| (x as u32, y as u32))
-                .collect::<Vec<_>>();
+            seeds.clear();
+            seeds.extend(
+                changed
+                    .iter()
+                    .filter(|&&(_, _, dir)| dir == along || dir == down)
+                    .map(|&(x, y, _)| (i64::from(x) - dx, i64::from(y) - dy))
+                    .chain(
+                        (y0 as i64 - 1..=y1 as i64 + 1)
+                            .flat_map(|y| (x0 as i64 - 1..=x1 as i64 + 1).map(move |x| (x, y))),
+                    )
+                    .filter(|&(x, y)| inside(x, y))
+                    .map(|(x, y)| (x as u32, y as u32)),
+            );
             seeds.sort_unstable_by_key(|&(x, y)| {
                 core::cmp::Reverse(i64::from(x) * dx + i64::from(y) * dy)
             });
@@ -251,6 +257,7 @@ impl JumpTable {
         }
         changed.clear();
         self.changed = changed;
+        self.seeds = seeds;
     }
 
     /// Fills [`EAST`] and [`WEST`] of rows `from..to`; if `track`, notes in `changed`
