@@ -1,5 +1,6 @@
-//! Jump point search against our A*, whole-grid and 8-connected, on the same queries in
-//! the same run.
+//! Jump point search against our A* and `grid_pathfinding`'s jump point search (which
+//! cuts corners: its routes may be shorter), whole-grid and 8-connected, on the same
+//! queries in the same run.
 //!
 //! `cargo bench -p tilepath-benches --bench jps` (needs `../shared/maps`). Groups:
 //! - `jps/<map>`: every shared Moving AI map, 300 evenly spaced scenarios a sample
@@ -7,7 +8,8 @@
 //! - `jps4096/<map>`: 4096x4096 maps, 20 long routes (corner region to corner region):
 //!   `32room_000` tiled 8x8, a seeded random map with 25% walls, 6,000 seeded
 //!   rectangles with sides of 5 to 44 cells (19% blocked), and an empty map. A*
-//!   (seconds a route on the tiled map) is timed once per route, outside criterion.
+//!   (seconds a route on the tiled map) and `grid_pathfinding` are timed once per
+//!   route, outside criterion.
 //!
 //! - `jps_rooms/<map>`: with `JPS_BENCH_MAP=PATH`, the map and scenarios the maze
 //!   example exports (`maze --map rooms --size 1024 --units 300 --export PATH`: the
@@ -29,6 +31,7 @@ mod support;
 use support::median_us;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use grid_util::point::Point;
 use rand::RngExt;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -93,6 +96,15 @@ fn compare(
     let (d_us, d_mean) = median_us(queries, runs, |s, g| {
         black_box(jps.build_path8(&jumps, s, g, MOBILITY).unwrap().route.cost);
     });
+    // The peer: its own grid, searched for the same pairs (it cuts corners, so it
+    // answers a looser question; its lengths are not compared).
+    let peer = support::peer_grid(grid, true);
+    let peer_query = |s: Cell, g: Cell| {
+        peer.get_path_single_goal(Point::new(s.x, s.y), Point::new(g.x, g.y), false)
+    };
+    let (p_us, p_mean) = median_us(queries, runs, |s, g| {
+        black_box(peer_query(s, g));
+    });
     let (l_us, l_mean) = median_us(queries, runs, |s, g| {
         let r = jps
             .find8(grid, PathQuery::new(s, g, MOBILITY).guided(&guide))
@@ -102,6 +114,7 @@ fn compare(
     eprintln!(
         "{group}: {} queries; median (mean) per query: A* {a_us:.2} ({a_mean:.2}) us, JPS \
          {j_us:.2} ({j_mean:.2}) us ({:.1}x), on jump distances {d_us:.2} ({d_mean:.2}) us, \
+         grid_pathfinding JPS {p_us:.2} ({p_mean:.2}) us, \
          guided JPS {l_us:.2} ({l_mean:.2}) us; expanded: A* {a_expanded}, JPS \
          {j_expanded}, guided {l_expanded} jump points; jump distances built in {:.1} ms, \
          a one-cell edit repaired in {repair_us:.1} us (median); {LANDMARKS} landmarks \
@@ -148,6 +161,15 @@ fn compare(
             }
         })
     });
+    if astar_in_criterion {
+        g.bench_function("grid_pathfinding_jps", |b| {
+            b.iter(|| {
+                for &(s, t) in queries {
+                    black_box(peer_query(s, t));
+                }
+            })
+        });
+    }
     g.bench_function("jps8_guided", |b| {
         b.iter(|| {
             for &(s, t) in queries {

@@ -10,12 +10,10 @@
 mod support;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use grid_pathfinding::PathingGrid;
-use grid_util::grid::ValueGrid;
 use grid_util::point::Point;
 use std::hint::black_box;
 use std::time::Duration;
-use tilepath::{AStar, Cell, Greedy, Grid, Mobility};
+use tilepath::{AStar, Cell, Greedy, Mobility};
 use tilepath_testkit::MOVING_AI_MAPS;
 
 const REFERENCE: [(&str, &str, usize); 5] = [
@@ -64,19 +62,6 @@ fn peer_astar(open: &[bool], w: i32, h: i32, from: Cell, to: Cell, eight: bool) 
     .map(|(path, _)| path.len() as u32)
 }
 
-fn peer_grid(grid: &Grid, eight: bool) -> PathingGrid {
-    let open = support::passable(grid);
-    let mut g = PathingGrid::new(grid.width() as usize, grid.height() as usize, false);
-    for (i, &o) in open.iter().enumerate() {
-        let c = grid.cell_of(i).unwrap();
-        g.set(c.x, c.y, !o);
-    }
-    g.allow_diagonal_move = eight;
-    g.initialize();
-    g.generate_components();
-    g
-}
-
 fn reference_maps(c: &mut Criterion) {
     let mut greedy = Greedy::new();
     let mut astar = AStar::new();
@@ -85,7 +70,7 @@ fn reference_maps(c: &mut Criterion) {
         let (grid, from, to, _) = support::reference(file, pad);
         let mobility = Mobility::FLOOR_ONLY;
         let open = support::passable(&grid);
-        let peer = peer_grid(&grid, false);
+        let peer = support::peer_grid(&grid, false);
         let (w, h) = (grid.width() as i32, grid.height() as i32);
         let a = astar.build_path(&grid, from, to, mobility).unwrap();
         let g = greedy.build_path(&grid, from, to, mobility).unwrap();
@@ -158,7 +143,7 @@ fn movingai_maps(c: &mut Criterion) {
             sample.len()
         );
         let open = support::passable(&grid);
-        let peer = peer_grid(&grid, true);
+        let peer = support::peer_grid(&grid, true);
         let (w, h) = (grid.width() as i32, grid.height() as i32);
         let mut group = c.benchmark_group(format!("movingai/{map}"));
         group.bench_function("tilepath_astar8", |b| {

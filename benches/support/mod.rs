@@ -44,6 +44,23 @@ pub fn passable(grid: &Grid) -> Vec<bool> {
         .collect()
 }
 
+/// `grid_pathfinding`'s grid of `grid`'s passable cells (`eight`: diagonal moves,
+/// which it makes cutting corners), with its components, ready to search.
+pub fn peer_grid(grid: &Grid, eight: bool) -> grid_pathfinding::PathingGrid {
+    use grid_util::grid::ValueGrid;
+    let open = passable(grid);
+    let mut g =
+        grid_pathfinding::PathingGrid::new(grid.width() as usize, grid.height() as usize, false);
+    for (i, &o) in open.iter().enumerate() {
+        let c = grid.cell_of(i).unwrap();
+        g.set(c.x, c.y, !o);
+    }
+    g.allow_diagonal_move = eight;
+    g.initialize();
+    g.generate_components();
+    g
+}
+
 /// Median and mean over `queries` of the fastest of `runs` timings of `query`, in
 /// microseconds.
 pub fn median_us(
