@@ -114,7 +114,6 @@ impl JumpTable {
     /// against `dy`, so that the row a step ahead is done first.
     fn diagonals(&mut self, dy: i64) {
         let (w, h) = (self.width, self.height);
-        let down = if dy > 0 { SOUTH } else { NORTH };
         for k in 0..h {
             let y = if dy > 0 { h - 1 - k } else { k };
             let (cur, next) = if dy > 0 {
@@ -131,65 +130,31 @@ impl JumpTable {
                 (&mut b[..w], &a[(y - 1) * w..])
             };
             for (x, record) in cur.iter_mut().enumerate() {
-                let (here, below) = (record[0], next[x][0]);
                 let mut word = 0;
                 for dx in [1, -1] {
-                    let (along, slant) = (if dx > 0 { EAST } else { WEST }, diagonal_index(dx, dy));
-                    // Legal when `(x + dx, y)`, `(x, y + dy)` and `(x + dx, y + dy)` are
-                    // open, which the straight distances say (0: the next cell is
-                    // blocked).
-                    if distance(here, along) == 0
-                        || distance(here, down) == 0
-                        || distance(below, along) == 0
-                    {
-                        continue;
-                    }
-                    let [s, d] = next
-                        .get((x as i64 + dx) as usize)
-                        .copied()
-                        .unwrap_or([0; 2]);
-                    let v = if distance(s, along) > 0 || distance(s, down) > 0 {
-                        1
-                    } else {
-                        onward(distance(d, slant))
-                    };
-                    word |= pack(slant, v);
+                    let ahead = next.get((x as i64 + dx) as usize).copied();
+                    let v = diagonal_from(record[0], next[x][0], ahead, (dx, dy));
+                    word |= pack(diagonal_index(dx, dy), v);
                 }
                 record[1] |= word;
             }
         }
     }
 
-    /// The diagonal distance of cell `(x, y)` in direction `(dx, dy)`, from the
-    /// distances of the cell a step ahead (already right) and `view`'s cells.
+    /// The diagonal distance of cell `(x, y)` in direction `(dx, dy)`
+    /// ([`diagonal_from`] its records).
     #[inline]
     fn diagonal_at(&self, (x, y): (i64, i64), (dx, dy): (i64, i64)) -> i64 {
-        let (along, down) = (
-            if dx > 0 { EAST } else { WEST },
-            if dy > 0 { SOUTH } else { NORTH },
-        );
-        // The straight distances say which neighbours are open (0: the next cell is
-        // blocked, whatever the cell itself): the step is legal when `(x + dx, y)`,
-        // `(x, y + dy)` and `(x + dx, y + dy)` are.
         let record = |x: i64, y: i64| {
-            self.records
-                .get(y as usize * self.width + x as usize)
-                .map_or(0, |r| r[0])
+            (0..self.width as i64)
+                .contains(&x)
+                .then(|| self.records.get(y as usize * self.width + x as usize))
+                .flatten()
+                .copied()
         };
-        let here = record(x, y);
-        if distance(here, along) == 0
-            || distance(here, down) == 0
-            || distance(record(x, y + dy), along) == 0
-        {
-            return 0;
-        }
-        let [straight, diagonal] = self.records[(y + dy) as usize * self.width + (x + dx) as usize];
-        let along = distance(straight, along);
-        let down = distance(straight, down);
-        if along > 0 || down > 0 {
-            return 1;
-        }
-        onward(distance(diagonal, diagonal_index(dx, dy)))
+        let here = record(x, y).map_or(0, |r| r[0]);
+        let below = record(x, y + dy).map_or(0, |r| r[0]);
+        diagonal_from(here, below, record(x + dx, y + dy), (dx, dy))
     }
 
     /// Recomputes the distances an edit of the cells in columns `x0..=x1`, rows
@@ -361,6 +326,29 @@ fn fill_line(
             put(p, forward + 1, v);
         }
     }
+}
+
+/// The diagonal distance in direction `(dx, dy)` of a cell whose straight distances are
+/// `here`, from the straight distances `below` of the cell `dy` from it and the record
+/// `ahead` of the cell the step enters (`None` off the grid), that record already
+/// right: the recurrence of the distances, for the build and the repair alike.
+#[inline(always)]
+fn diagonal_from(here: u64, below: u64, ahead: Option<[u64; 2]>, (dx, dy): (i64, i64)) -> i64 {
+    let (along, down) = (
+        if dx > 0 { EAST } else { WEST },
+        if dy > 0 { SOUTH } else { NORTH },
+    );
+    // The straight distances say which neighbours are open (0: the next cell is
+    // blocked, whatever the cell itself): the step is legal when `(x + dx, y)`,
+    // `(x, y + dy)` and `(x + dx, y + dy)` are.
+    if distance(here, along) == 0 || distance(here, down) == 0 || distance(below, along) == 0 {
+        return 0;
+    }
+    let [straight, diagonal] = ahead.unwrap_or([0; 2]);
+    if distance(straight, along) > 0 || distance(straight, down) > 0 {
+        return 1;
+    }
+    onward(distance(diagonal, diagonal_index(dx, dy)))
 }
 
 /// The diagonal distance of a cell whose step ahead is legal and enters a cell that is
