@@ -145,12 +145,11 @@ impl JumpTable {
     /// ([`diagonal_from`] its records).
     #[inline]
     fn diagonal_at(&self, (x, y): (i64, i64), (dx, dy): (i64, i64)) -> i64 {
+        // Off the grid: none.
         let record = |x: i64, y: i64| {
-            (0..self.width as i64)
-                .contains(&x)
-                .then(|| self.records.get(y as usize * self.width + x as usize))
-                .flatten()
-                .copied()
+            let inside =
+                (0..self.width as i64).contains(&x) && (0..self.height as i64).contains(&y);
+            inside.then(|| self.records[y as usize * self.width + x as usize])
         };
         let here = record(x, y).map_or(0, |r| r[0]);
         let below = record(x, y + dy).map_or(0, |r| r[0]);
