@@ -5,12 +5,15 @@
 //! `cargo bench -p tilepath-benches --bench sizes` (needs `../shared/maps`). The
 //! queries are the map's scenarios (whole-grid) or near pairs within 30 cells
 //! (windowed) whose start and goal a 3x3 unit fits and that every size reaches, so
-//! that each size answers the same question. Before each group the median time of one
-//! query per size (each query timed alone, the fastest of 3 runs) is printed.
+//! that each size answers the same question. Before each group, per size: the median
+//! time of one query (each query timed alone, the fastest of 3 runs), the nodes
+//! expanded and the time per node; and for sizes 2 and 3 the median and 90th
+//! percentile over the queries of a query's time against the same query's for a
+//! one-cell unit.
 
 mod support;
 
-use support::median_us;
+use support::{fastest_us, quantile};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -87,10 +90,11 @@ fn group(
         eprintln!("{name}: no query a 3x3 unit can make");
         return;
     }
-    let medians: Vec<String> = SIZES
+    // Each query timed alone per size (the fastest of 3 runs), and its expansions.
+    let per_size: Vec<(Vec<f64>, Vec<u32>)> = SIZES
         .iter()
         .map(|&n| {
-            let (us, _) = median_us(&queries, 3, |s, g| {
+            let times = fastest_us(&queries, 3, |s, g| {
                 black_box(search(
                     &mut astar,
                     eight,
@@ -100,19 +104,40 @@ fn group(
                     mobility,
                 ));
             });
-            let expanded: u64 = queries
+            let expanded = queries
                 .iter()
-                .map(|&q| {
-                    u64::from(search(&mut astar, eight, clear.footprint(n), grid, q, mobility).1)
-                })
-                .sum();
-            format!("size {n} {us:.2} us ({expanded} expanded)")
+                .map(|&q| search(&mut astar, eight, clear.footprint(n), grid, q, mobility).1)
+                .collect();
+            (times, expanded)
+        })
+        .collect();
+    let (one, _) = &per_size[0];
+    let report: Vec<String> = SIZES
+        .iter()
+        .zip(&per_size)
+        .map(|(&n, (times, expanded))| {
+            let total: u64 = expanded.iter().map(|&e| u64::from(e)).sum();
+            let per_node = times.iter().sum::<f64>() * 1e3 / total.max(1) as f64;
+            let mut line = format!(
+                "size {n} {:.2} us ({total} expanded, {per_node:.1} ns each)",
+                quantile(times.clone(), 0.5)
+            );
+            if n > 1 {
+                // The same query's time against a one-cell unit's.
+                let ratios: Vec<f64> = times.iter().zip(one).map(|(t, t1)| t / t1).collect();
+                line += &format!(
+                    ", per query x{:.2} (p90 x{:.2})",
+                    quantile(ratios.clone(), 0.5),
+                    quantile(ratios, 0.9)
+                );
+            }
+            line
         })
         .collect();
     eprintln!(
         "{name}: {} queries; median per query: {}",
         queries.len(),
-        medians.join(", ")
+        report.join(", ")
     );
     let mut g = c.benchmark_group(name);
     g.throughput(Throughput::Elements(queries.len() as u64));

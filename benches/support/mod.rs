@@ -61,14 +61,13 @@ pub fn peer_grid(grid: &Grid, eight: bool) -> grid_pathfinding::PathingGrid {
     g
 }
 
-/// Median and mean over `queries` of the fastest of `runs` timings of `query`, in
-/// microseconds.
-pub fn median_us(
+/// The fastest of `runs` timings of `query` on each of `queries`, in microseconds.
+pub fn fastest_us(
     queries: &[(Cell, Cell)],
     runs: usize,
     mut query: impl FnMut(Cell, Cell),
-) -> (f64, f64) {
-    let mut times: Vec<f64> = queries
+) -> Vec<f64> {
+    queries
         .iter()
         .map(|&(s, g)| {
             (0..runs)
@@ -79,8 +78,23 @@ pub fn median_us(
                 })
                 .fold(f64::INFINITY, f64::min)
         })
-        .collect();
+        .collect()
+}
+
+/// The value at fraction `q` (0.5: the median) of `values` (not empty), sorted.
+pub fn quantile(mut values: Vec<f64>, q: f64) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[((values.len() - 1) as f64 * q).round() as usize]
+}
+
+/// Median and mean over `queries` of the fastest of `runs` timings of `query`, in
+/// microseconds.
+pub fn median_us(
+    queries: &[(Cell, Cell)],
+    runs: usize,
+    query: impl FnMut(Cell, Cell),
+) -> (f64, f64) {
+    let times = fastest_us(queries, runs, query);
     let mean = times.iter().sum::<f64>() / times.len() as f64;
-    times.sort_by(f64::total_cmp);
-    (times[times.len() / 2], mean)
+    (quantile(times, 0.5), mean)
 }

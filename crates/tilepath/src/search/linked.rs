@@ -330,33 +330,10 @@ impl<N: Neighborhood> Visit for Open<'_, N> {
         unsafe { self.relax(slot, dir, self.g + u64::from(cost), h) };
     }
 
-    #[inline(always)]
-    #[expect(unsafe_code, reason = "bounds proven by the window")]
-    unsafe fn visit_unread(
-        &mut self,
-        slot: u32,
-        dir: u8,
-        cost: impl FnOnce() -> u8,
-        h: impl FnOnce() -> u64,
-    ) {
-        debug_assert!((slot as usize) < self.nodes.len());
-        // SAFETY: a window slot, as the caller promises.
-        let n = unsafe { *self.nodes.get_unchecked(slot as usize) };
-        // No step costs less than `scale` (the cheapest cell's cost): a node of this
-        // query already reached for at most g + scale keeps its g whatever this cell
-        // costs (an expanded one among them: its g is final).
-        if n >> GENERATION_SHIFT == self.stamp >> GENERATION_SHIFT
-            && (n >> G_SHIFT) & G_MASK <= self.g + self.scale
-        {
-            return;
-        }
-        let cost = cost();
-        if cost != 0 {
-            let h = self.scale * h();
-            // SAFETY: as above.
-            unsafe { self.relax(slot, dir, self.g + u64::from(cost), h) };
-        }
-    }
+    // `visit_unread` is the trait's: the cost first. Grid costs do not depend on the
+    // search, so a cell's cost loads start together and their tests resolve early;
+    // testing the node first (as the whole-grid search does, whose grids may not be
+    // in cache) made each step wait for its node word before reading the grid.
 }
 
 impl<N> Open<'_, N> {
