@@ -44,6 +44,12 @@ pub struct PathingDiagnostics {
     /// searched without it (a goal out of reach then costs a search of what the unit
     /// can reach, up to the request's expansion limit, instead of a capped one).
     pub components_building: u32,
+    /// Jump distances (see
+    /// [`PathingSettings::jump_distances`](crate::PathingSettings::jump_distances))
+    /// being built in the background after this tick, one per mobility: on grids of
+    /// more than 2^18 cells they are built off the tick, and until they are handed
+    /// over whole-grid jump point searches scan rows (the same answers, slower).
+    pub jump_distances_building: u32,
     /// Wall time of the pathing systems this tick.
     pub time: Duration,
     /// Requests served since the start.

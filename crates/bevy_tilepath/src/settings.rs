@@ -99,12 +99,21 @@ pub struct PathingSettings {
     /// for each mobility with one cost that a square search uses: whole-grid jump point
     /// searches then read them instead of scanning (long routes on big open maps take
     /// about a third of the time). They cost 16 bytes a cell (256 MiB on a 4096x4096
-    /// map), a build of about 45 ns a cell in the tick that first needs them (charged
-    /// to the budget; to build them at load instead, keep them on the [`Grid`](tilepath::Grid)
-    /// you give [`PathingGrid::replace`](crate::PathingGrid::replace)), and a repair at
-    /// every edit: microseconds on maps of rooms and caves, up to about 10 ms for one
-    /// wall on a nearly empty 4096x4096 map. For big maps that rarely change. Answers
-    /// are the same with or without. Default: false.
+    /// map), a build of about 45 ns a cell, and a repair at every edit: microseconds
+    /// on maps of rooms and caves, up to about 10 ms for one wall on a nearly empty
+    /// 4096x4096 map. For big maps that rarely change. Answers are the same with or
+    /// without. Default: false.
+    ///
+    /// On grids of more than 2^18 cells the build runs on Bevy's
+    /// `AsyncComputeTaskPool` from a copy of the cells, so no tick waits for it (0.75 s
+    /// on a 4096x4096 map): searches scan rows until it is ready, and the edits made
+    /// meanwhile are repaired before the grid takes it over (past 64 edited cells the
+    /// build starts again from the grid as it is).
+    /// [`PathingDiagnostics::jump_distances_building`](crate::PathingDiagnostics::jump_distances_building)
+    /// says how many are under way. Smaller grids, or an app without that pool, build
+    /// them in the tick that first needs them (charged to the budget). To build them
+    /// at load instead, keep them on the [`Grid`](tilepath::Grid) you give
+    /// [`PathingGrid::replace`](crate::PathingGrid::replace).
     pub jump_distances: bool,
     /// Where the threads come from. Default: [`Parallelism::SolverThreads`].
     pub parallelism: Parallelism,

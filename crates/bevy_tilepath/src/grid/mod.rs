@@ -160,6 +160,18 @@ impl PathingGrid {
         !self.grid.keeps_jump_distances(mobility) && self.grid.keep_jump_distances(mobility).is_ok()
     }
 
+    /// Takes over the jump distances a copy of the grid built for `mobility`, caught up
+    /// on the cells edited since the copy ([`Grid::adopt_jump_distances`]: not an edit
+    /// either, nothing is logged).
+    pub(crate) fn adopt_jump_distances(
+        &mut self,
+        copy: Grid,
+        mobility: Mobility,
+        changed: &[Cell],
+    ) -> Result<(), GridError> {
+        self.grid.adopt_jump_distances(copy, mobility, changed)
+    }
+
     /// Removes the grid and makes every request fail with `reason` until a grid is set
     /// again.
     pub(crate) fn set_failed(&mut self, reason: NoPathReason) {

@@ -1,15 +1,24 @@
-//! Builds too long for a tick on big maps (components, landmark guides): made on Bevy's
-//! async compute pool from a copy of the grid (or of what they are built from), with
-//! the cells edited meanwhile kept, so that a finished build is repaired with them
-//! before it is used.
+//! Builds too long for a tick on big maps (components, landmark guides, jump
+//! distances): made on Bevy's async compute pool from a copy of the grid (or of what
+//! they are built from), with the cells edited meanwhile kept, so that a finished
+//! build is repaired with them before it is used.
 
 use bevy::tasks::{AsyncComputeTaskPool, Task, block_on};
 use tilepath::Cell;
 
-/// Grids of more cells than this build the planner's optional items (components) in
+/// Grids of more cells than this build the planner's optional items (components, jump
+/// distances) in
 /// the background; smaller ones build them in the tick that needs them (a few
 /// milliseconds at most), so that their first answer already uses them.
 pub(crate) const BACKGROUND_CELLS: usize = 1 << 18;
+
+/// How many edited cells a build of something repaired in time proportional to them
+/// (components, landmark guides) catches up on, on a grid of `len` cells, before it
+/// starts again: a sixteenth of the grid.
+pub(crate) const fn catch_up_limit(len: usize) -> usize {
+    let most = len / 16;
+    if most > 1024 { most } else { 1024 }
+}
 
 /// One build under way, for `key`.
 struct Building<K, R> {
@@ -64,15 +73,14 @@ impl<K: PartialEq, R: Send + 'static> Builds<K, R> {
         self.list.iter().any(|b| test(&b.key))
     }
 
-    /// Notes `cells` as edited on a grid of `len` cells: every build catches up on
-    /// them when it finishes. A build with more to catch up on than a sixteenth of the
-    /// grid starts again from the grid as it is (dropping its task cancels it), so that
-    /// the catching up stays shorter than a build.
-    pub(crate) fn note(&mut self, cells: &[Cell], len: usize) {
+    /// Notes `cells` as edited: every build catches up on them when it finishes. A
+    /// build with more than `most` to catch up on starts again from the grid as it is
+    /// (dropping its task cancels it), so that the catching up stays shorter than a
+    /// build ([`catch_up_limit`] for builds repaired in time proportional to the cells).
+    pub(crate) fn note(&mut self, cells: &[Cell], most: usize) {
         if cells.is_empty() {
             return;
         }
-        let most = (len / 16).max(1024);
         self.list.retain_mut(|b| {
             b.changed.extend_from_slice(cells);
             b.changed.len() <= most

@@ -8,6 +8,7 @@ use bevy::prelude::*;
 use super::Lane;
 use super::fields::FieldCache;
 use super::guides::GuideCache;
+use super::jumps::JumpBuilds;
 use super::reach::{PerMobility, SizedReach};
 use crate::PathingDiagnostics;
 use crate::grid::{ChangeCursor, GridKey};
@@ -31,6 +32,8 @@ pub(crate) struct GridPlan {
     pub(super) sized_reach: SizedReach,
     /// Landmark guides for whole-grid searches, per mobility and connectivity.
     pub(super) guides: GuideCache,
+    /// Jump distance builds under way for the grid (which keeps the finished ones).
+    pub(super) jumps: JumpBuilds,
     /// Where `collect` stopped reading the grid's change log.
     pub(super) collect_cursor: ChangeCursor,
     /// Where `collect` started reading it this tick.
@@ -64,6 +67,7 @@ impl GridPlan {
             clearance: PerMobility::default(),
             sized_reach: SizedReach::default(),
             guides: GuideCache::default(),
+            jumps: JumpBuilds::default(),
             collect_cursor: ChangeCursor::default(),
             collect_from: ChangeCursor::default(),
             changed_bits: Vec::new(),

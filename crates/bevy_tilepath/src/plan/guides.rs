@@ -4,7 +4,7 @@
 
 use tilepath::{Connectivity, FieldError, FieldStats, Grid, Jps, Landmarks, Mobility};
 
-use super::background::Builds;
+use super::background::{Builds, catch_up_limit};
 use super::job::Job;
 use crate::PathingGrid;
 use crate::grid::{ChangeCursor, Changes};
@@ -55,7 +55,7 @@ impl GuideCache {
                     .is_ok()
             });
         }
-        self.building.note(cells, grid.grid().len());
+        self.building.note(cells, catch_up_limit(grid.grid().len()));
         let (guides, failed) = (&mut self.guides, &mut self.failed);
         self.building.finish(|key, built, changed| {
             match built.and_then(|mut guide| {
@@ -95,10 +95,16 @@ impl GuideCache {
                 continue;
             }
             let count = self.count;
+            // A copy fails only for want of a grid's memory.
+            let bytes = Grid::bytes_for(grid.width(), grid.height());
             if self.building.spawn(
                 key,
-                || grid.clone(),
-                move |copy| Landmarks::new(&copy, key.0, key.1, count),
+                // The cells alone, not the rows or distances the grid keeps.
+                || grid.copy_cells(),
+                move |copy| match copy {
+                    Ok(copy) => Landmarks::new(&copy, key.0, key.1, count),
+                    Err(_) => Err(FieldError::OutOfMemory { bytes }),
+                },
             ) {
                 continue;
             }

@@ -18,6 +18,7 @@ mod fields;
 mod grid_plan;
 mod guides;
 mod job;
+mod jumps;
 mod reach;
 pub(crate) mod solve;
 mod threads;

@@ -5,7 +5,7 @@
 
 use tilepath::{Clearance, Components, Connectivity, Grid, GridError, HexLayout, Mobility};
 
-use super::background::{BACKGROUND_CELLS, Builds};
+use super::background::{BACKGROUND_CELLS, Builds, catch_up_limit};
 use crate::PathingGrid;
 use crate::grid::{ChangeCursor, Changes};
 
@@ -136,7 +136,7 @@ impl<T: PerMobilityItem> PerMobility<T> {
             .iter_mut()
             .map(|item| item.repair(grid.grid(), cells))
             .sum();
-        self.building.note(cells, grid.grid().len());
+        self.building.note(cells, catch_up_limit(grid.grid().len()));
         let (items, failed) = (&mut self.items, &mut self.failed);
         self.building.finish(|key, built, changed| match built {
             Ok(mut item) => {
@@ -167,8 +167,9 @@ impl<T: PerMobilityItem> PerMobility<T> {
             if T::in_background(grid)
                 && self.building.spawn(
                     key,
-                    || grid.clone(),
-                    move |copy| T::build(&copy, mobility, connectivity),
+                    // The cells alone, not the rows or distances the grid keeps.
+                    || grid.copy_cells(),
+                    move |copy| T::build(&copy?, mobility, connectivity),
                 )
             {
                 continue;
@@ -267,7 +268,7 @@ impl SizedReach {
         };
         self.items
             .retain_mut(|(mobility, parts)| repair(*mobility, parts, cells));
-        self.building.note(cells, grid.grid().len());
+        self.building.note(cells, catch_up_limit(grid.grid().len()));
         let (items, failed) = (&mut self.items, &mut self.failed);
         self.building
             .finish(|(mobility, size), built, changed| match built {

@@ -18,10 +18,6 @@ use crate::{
 };
 use tilepath::{Connectivity, Jps};
 
-/// Budget units a cell's jump distances cost to build (the build takes about as long
-/// as expanding that many nodes a cell).
-const JUMP_DISTANCES_WORK: u64 = 4;
-
 type Units<'w, 's> = Query<
     'w,
     's,
@@ -132,6 +128,7 @@ pub(crate) fn solve_requests(
         diag.guides += d.guides;
         diag.guides_building += d.guides_building;
         diag.components_building += d.components_building;
+        diag.jump_distances_building += d.jump_distances_building;
         if let Some(e) = plan.key
             && let Some(mut map) = grids.map_mut(e)
         {
@@ -156,6 +153,9 @@ fn serve_grid(
     let grid_started = Instant::now();
     plan.alive = grid.is_some();
     let mut spent = 0;
+    if let Some(grid) = grid.as_deref_mut() {
+        spent += plan.jumps.maintain(grid);
+    }
     if let Some(grid) = grid.as_deref() {
         spent += plan.fields.maintain(grid)
             + plan.reach.maintain(grid)
@@ -192,8 +192,8 @@ fn serve_grid(
                     if grid.keep_open_rows(job.mobility) {
                         spent += grid.grid().len() as u64;
                     }
-                    if s.settings.jump_distances && grid.keep_jump_distances(job.mobility) {
-                        spent += JUMP_DISTANCES_WORK * grid.grid().len() as u64;
+                    if s.settings.jump_distances {
+                        spent += plan.jumps.prepare(grid, job.mobility);
                     }
                 }
             }
@@ -258,6 +258,7 @@ fn serve_grid(
     plan.diag.guides = plan.guides.ready();
     plan.diag.guides_building = plan.guides.building();
     plan.diag.components_building = plan.reach.building() + plan.sized_reach.building();
+    plan.diag.jump_distances_building = plan.jumps.building();
     plan.diag.time += grid_started.elapsed();
     spent
 }

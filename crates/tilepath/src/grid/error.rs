@@ -22,6 +22,11 @@ pub enum GridError {
         /// The grid's height.
         height: u32,
     },
+    /// The grid handed to [`Grid::adopt_jump_distances`] was no copy of this one, or
+    /// not one brought up to date by the cells named: another size, or other cells
+    /// once those were copied over, or no jump distances kept for the mobility.
+    /// Nothing was changed.
+    StaleCopy,
     /// A cell outside the grid was written to.
     OutOfBounds {
         /// The cell.
@@ -61,6 +66,10 @@ impl fmt::Display for GridError {
             Self::TooLargeForJumps { width, height } => write!(
                 f,
                 "jump distances are kept for sides of at most 32767 cells, not {width}x{height}"
+            ),
+            Self::StaleCopy => write!(
+                f,
+                "the grid given is not an up-to-date copy of this one keeping jump distances"
             ),
             Self::OutOfBounds { cell } => write!(f, "cell {cell} is outside the grid"),
             Self::OutOfMemory { bytes } => {

@@ -85,6 +85,17 @@ impl OpenRows {
         Ok(())
     }
 
+    /// Moves the set of `kinds` kept by `other` (a grid with the same cells) here, in
+    /// place of this one's if kept.
+    pub(super) fn take_from(&mut self, other: &mut Self, kinds: u8) {
+        let Some(i) = other.sets.iter().position(|s| s.kinds == kinds) else {
+            return;
+        };
+        let set = other.sets.swap_remove(i);
+        self.sets.retain(|s| s.kinds != kinds);
+        self.sets.push(set);
+    }
+
     /// Updates cell `(x, y)`, now of kind code `k`, in every kept set.
     #[inline]
     pub(super) fn set(&mut self, x: usize, y: usize, k: u8) {

@@ -298,3 +298,88 @@ fn jump_distances_follow_random_edits() {
     );
     assert!(!wide.keeps_jump_distances(Mobility::FLOOR_ONLY));
 }
+
+#[test]
+fn adopted_jump_distances_equal_a_build_here() {
+    let mut seed = 0x2545_f491_u64;
+    let mut rand = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let floor = Mobility::FLOOR_ONLY;
+    for walls in [25, 3] {
+        let mut g = Grid::from_fn(83, 57, |_| {
+            if rand(100) < walls {
+                TileKind::K3
+            } else {
+                TileKind::K0
+            }
+        })
+        .unwrap();
+        g.keep_open_rows(floor).unwrap();
+        let mut copy = g.copy_cells().unwrap();
+        assert!(
+            !copy.keeps_open_rows(floor),
+            "a copy of the cells keeps nothing"
+        );
+        assert_eq!(copy, g);
+        copy.keep_jump_distances(floor).unwrap();
+        // Edits made while the copy was built, some cells more than once, some set
+        // to the kind they had.
+        let mut changed = Vec::new();
+        for round in 0..30 {
+            let c = Cell::new(rand(83) as i32, rand(57) as i32);
+            let kind = [TileKind::K0, TileKind::K3][rand(2) as usize];
+            if round % 5 == 0 {
+                let d = Cell::new(c.x + rand(6) as i32, c.y + rand(4) as i32);
+                g.fill_rect(c, d, kind);
+                for y in c.y..=d.y {
+                    changed.extend((c.x..=d.x).map(|x| Cell::new(x, y)));
+                }
+            } else {
+                g.set(c, kind).unwrap();
+                changed.push(c);
+            }
+        }
+        // A cell left out: refused, nothing kept.
+        let missed = changed
+            .iter()
+            .position(|&c| g.get(c) != copy.get(c))
+            .unwrap();
+        let mut partial = changed.clone();
+        partial.remove(missed);
+        partial.retain(|&c| c != changed[missed]);
+        let mut current = copy.clone();
+        for &c in &changed {
+            current.set(c, g.get(c).unwrap()).unwrap();
+        }
+        assert_eq!(
+            g.adopt_jump_distances(copy.clone(), floor, &partial),
+            Err(GridError::StaleCopy)
+        );
+        assert!(!g.keeps_jump_distances(floor));
+        // Another size, or no distances kept: refused.
+        assert_eq!(
+            g.adopt_jump_distances(Grid::new(83, 56).unwrap(), floor, &[]),
+            Err(GridError::StaleCopy)
+        );
+        assert_eq!(
+            g.adopt_jump_distances(current.copy_cells().unwrap(), floor, &[]),
+            Err(GridError::StaleCopy)
+        );
+        // Every edit named (cells outside ignored): the distances are a build's here.
+        changed.push(Cell::new(-1, 500));
+        g.adopt_jump_distances(copy, floor, &changed).unwrap();
+        assert!(g.keeps_jump_distances(floor));
+        assert_planes_match(&g);
+        // And they follow later edits.
+        for _ in 0..10 {
+            let c = Cell::new(rand(83) as i32, rand(57) as i32);
+            g.set(c, [TileKind::K0, TileKind::K3][rand(2) as usize])
+                .unwrap();
+        }
+        assert_planes_match(&g);
+    }
+}

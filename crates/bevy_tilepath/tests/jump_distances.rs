@@ -1,0 +1,203 @@
+//! Jump distances (`PathingSettings::jump_distances`): on big grids built in the
+//! background from a copy of the cells, caught up with the edits made meanwhile (or
+//! started again past too many), then read by whole-grid jump point searches, which
+//! give the same answers as without them.
+
+mod common;
+
+use bevy::prelude::*;
+use bevy_tilepath::prelude::*;
+use common::{app, reference, seeded, tick_until, ticks};
+use rand::RngExt;
+use rand::rngs::StdRng;
+
+const FLOOR: Mobility = Mobility::FLOOR_ONLY;
+
+/// A `w x h` grid strewn with 1-24 x 1-24 rectangles of wall.
+fn rectangles(w: u32, h: u32, rects: usize, rng: &mut StdRng) -> Grid {
+    let mut grid = Grid::new(w, h).unwrap();
+    for _ in 0..rects {
+        let min = Cell::new(rng.random_range(0..w as i32), rng.random_range(0..h as i32));
+        let max = Cell::new(
+            min.x + rng.random_range(0..24),
+            min.y + rng.random_range(0..24),
+        );
+        grid.fill_rect(min, max, TileKind::K1);
+    }
+    grid
+}
+
+/// An open cell of `grid`.
+fn open_cell(grid: &Grid, rng: &mut StdRng) -> Cell {
+    loop {
+        let c = Cell::new(
+            rng.random_range(0..grid.width() as i32),
+            rng.random_range(0..grid.height() as i32),
+        );
+        if grid.is_passable(c, FLOOR) {
+            break c;
+        }
+    }
+}
+
+/// Spawns a unit at `start` asking for `goal` (whole-grid, 8-connected jump point
+/// search under these tests' settings).
+fn request(app: &mut App, start: Cell, goal: Cell) -> Entity {
+    app.world_mut()
+        .spawn((
+            GridCell(start),
+            PathRequest::to_cell(goal)
+                .with_mobility(FLOOR)
+                .with_connectivity(Connectivity::Eight),
+        ))
+        .id()
+}
+
+/// Whether `unit`'s answer is the reference cost from `start` to `goal` on `grid`.
+fn check(app: &App, unit: Entity, grid: &Grid, (start, goal): (Cell, Cell)) {
+    let expected = reference(grid, FLOOR, start, true)[grid.index_of(goal).unwrap()];
+    let status = *app.world().get::<PathStatus>(unit).unwrap();
+    match expected {
+        Some(e) => {
+            assert_eq!(status, PathStatus::Found, "{start} -> {goal}");
+            let cost = f64::from(app.world().get::<UnitPath>(unit).unwrap().route_cost);
+            assert!((cost - e).abs() < 1e-3, "{start} -> {goal}: {cost} != {e}");
+        }
+        None => assert_ne!(status, PathStatus::Found, "{start} -> {goal}"),
+    }
+}
+
+fn diagnostics(app: &App) -> PathingDiagnostics {
+    *app.world().resource::<PathingDiagnostics>()
+}
+
+fn keeps(app: &App) -> bool {
+    app.world()
+        .resource::<PathingGrid>()
+        .grid()
+        .keeps_jump_distances(FLOOR)
+}
+
+/// Sets `cells` to `kind` on the app's grid and on `mirror`.
+fn edit(app: &mut App, mirror: &mut Grid, cells: &[Cell], kind: TileKind) {
+    let mut grid = app.world_mut().resource_mut::<PathingGrid>();
+    for &c in cells {
+        grid.set(c, kind).unwrap();
+        mirror.set(c, kind).unwrap();
+    }
+}
+
+/// The first far request starts the build and is answered in the same tick by
+/// scanning rows; edits made while the distances are built are caught up with before
+/// the grid takes them over (their answers equal a reference Dijkstra on the edited
+/// grid, and the kept distances those a build of it gives); past 64 edited cells a
+/// build starts again from the grid as it is.
+#[test]
+fn big_grids_build_jump_distances_in_the_background() {
+    let mut rng = seeded(41);
+    let mut grid = rectangles(640, 420, 420, &mut rng);
+    assert!(grid.len() > 1 << 18);
+    let settings = PathingSettings {
+        window_distance: 0,
+        jump_distances: true,
+        budget: PathingBudget::Unlimited,
+        ..default()
+    };
+    let mut app = app(Some(grid.clone()), settings);
+    let ends = (open_cell(&grid, &mut rng), open_cell(&grid, &mut rng));
+    let unit = request(&mut app, ends.0, ends.1);
+    ticks(&mut app, 1);
+    check(&app, unit, &grid, ends);
+    assert_eq!(diagnostics(&app).jump_distances_building, 1);
+
+    // While it is built: walls across open ground and gaps in walls, some cells twice.
+    for round in 0..3 {
+        let cells: Vec<Cell> = (0..12).map(|_| open_cell(&grid, &mut rng)).collect();
+        edit(&mut app, &mut grid, &cells, TileKind::K1);
+        let kind = [TileKind::K0, TileKind::K1][round % 2];
+        edit(&mut app, &mut grid, &cells[..4], kind);
+    }
+    tick_until(&mut app, "the jump distances", |app| {
+        diagnostics(app).jump_distances_building == 0 && keeps(app)
+    });
+    let adopted = app.world().resource::<PathingGrid>().grid().clone();
+    assert_eq!(adopted, grid);
+    assert_same_answers(&adopted, &mut rng);
+    for _ in 0..6 {
+        let ends = (open_cell(&grid, &mut rng), open_cell(&grid, &mut rng));
+        let unit = request(&mut app, ends.0, ends.1);
+        ticks(&mut app, 1);
+        check(&app, unit, &grid, ends);
+    }
+
+    // A new grid: the distances are built again; 100 cells edited meanwhile start the
+    // build again from the grid as it is (a request then finds none under way).
+    grid = rectangles(640, 420, 300, &mut rng);
+    app.world_mut()
+        .resource_mut::<PathingGrid>()
+        .replace(grid.clone());
+    let ends = (open_cell(&grid, &mut rng), open_cell(&grid, &mut rng));
+    request(&mut app, ends.0, ends.1);
+    ticks(&mut app, 1);
+    assert!(!keeps(&app));
+    assert_eq!(diagnostics(&app).jump_distances_building, 1);
+    let cells: Vec<Cell> = (0..100).map(|_| open_cell(&grid, &mut rng)).collect();
+    edit(&mut app, &mut grid, &cells, TileKind::K1);
+    let ends = (open_cell(&grid, &mut rng), open_cell(&grid, &mut rng));
+    let unit = request(&mut app, ends.0, ends.1);
+    ticks(&mut app, 1);
+    check(&app, unit, &grid, ends);
+    assert!(!keeps(&app), "a build 100 edits behind is not taken over");
+    assert_eq!(
+        diagnostics(&app).jump_distances_building,
+        1,
+        "started again"
+    );
+    tick_until(&mut app, "the jump distances", |app| {
+        diagnostics(app).jump_distances_building == 0 && keeps(app)
+    });
+    let adopted = app.world().resource::<PathingGrid>().grid().clone();
+    assert_eq!(adopted, grid);
+    assert_same_answers(&adopted, &mut rng);
+}
+
+/// Whole-grid jump point search on `grid` (which keeps the jump distances) answers as
+/// on a copy of its cells (which keeps nothing, and scans).
+fn assert_same_answers(grid: &Grid, rng: &mut StdRng) {
+    assert!(grid.keeps_jump_distances(FLOOR));
+    let plain = grid.copy_cells().unwrap();
+    let (mut kept, mut scan) = (Jps::for_grid(grid), Jps::for_grid(&plain));
+    for _ in 0..200 {
+        let (s, g) = (open_cell(grid, rng), open_cell(grid, rng));
+        let a = kept.build_path8(grid, s, g, FLOOR).unwrap();
+        let b = scan.build_path8(&plain, s, g, FLOOR).unwrap();
+        assert_eq!(a.route.reaches_goal, b.route.reaches_goal, "{s} -> {g}");
+        assert!((a.route.cost - b.route.cost).abs() < 1e-3, "{s} -> {g}");
+    }
+}
+
+/// Small grids build them in the tick that first needs them.
+#[test]
+fn small_grids_build_jump_distances_at_once() {
+    let mut rng = seeded(5);
+    let grid = rectangles(300, 300, 120, &mut rng);
+    let settings = PathingSettings {
+        window_distance: 0,
+        jump_distances: true,
+        budget: PathingBudget::Unlimited,
+        ..default()
+    };
+    let mut app = app(Some(grid.clone()), settings);
+    let ends = (open_cell(&grid, &mut rng), open_cell(&grid, &mut rng));
+    let unit = request(&mut app, ends.0, ends.1);
+    ticks(&mut app, 1);
+    check(&app, unit, &grid, ends);
+    assert!(keeps(&app));
+    let diag = diagnostics(&app);
+    assert_eq!(diag.jump_distances_building, 0);
+    assert!(
+        diag.expanded >= 4 * 300 * 300,
+        "{} expansions",
+        diag.expanded
+    );
+}
