@@ -27,6 +27,18 @@ fn rectangles(w: u32, h: u32, rects: usize, rng: &mut StdRng) -> Grid {
     grid
 }
 
+/// An app on `grid` whose far requests are whole-grid searches reading jump
+/// distances, with no budget.
+fn jump_app(grid: &Grid) -> App {
+    let settings = PathingSettings {
+        window_distance: 0,
+        jump_distances: true,
+        budget: PathingBudget::Unlimited,
+        ..default()
+    };
+    app(Some(grid.clone()), settings)
+}
+
 /// An open cell of `grid`.
 fn open_cell(grid: &Grid, rng: &mut StdRng) -> Cell {
     loop {
@@ -97,13 +109,7 @@ fn big_grids_build_jump_distances_in_the_background() {
     let mut rng = seeded(41);
     let mut grid = rectangles(640, 420, 420, &mut rng);
     assert!(grid.len() > 1 << 18);
-    let settings = PathingSettings {
-        window_distance: 0,
-        jump_distances: true,
-        budget: PathingBudget::Unlimited,
-        ..default()
-    };
-    let mut app = app(Some(grid.clone()), settings);
+    let mut app = jump_app(&grid);
     let ends = (open_cell(&grid, &mut rng), open_cell(&grid, &mut rng));
     let unit = request(&mut app, ends.0, ends.1);
     ticks(&mut app, 1);
@@ -181,13 +187,7 @@ fn assert_same_answers(grid: &Grid, rng: &mut StdRng) {
 fn small_grids_build_jump_distances_at_once() {
     let mut rng = seeded(5);
     let grid = rectangles(300, 300, 120, &mut rng);
-    let settings = PathingSettings {
-        window_distance: 0,
-        jump_distances: true,
-        budget: PathingBudget::Unlimited,
-        ..default()
-    };
-    let mut app = app(Some(grid.clone()), settings);
+    let mut app = jump_app(&grid);
     let ends = (open_cell(&grid, &mut rng), open_cell(&grid, &mut rng));
     let unit = request(&mut app, ends.0, ends.1);
     ticks(&mut app, 1);

@@ -249,24 +249,33 @@ fn planes_follow_every_edit() {
     assert_eq!(g, Grid::from_fn(4, 3, |c| g.get(c).unwrap()).unwrap());
 }
 
-#[test]
-fn jump_distances_follow_random_edits() {
-    let mut seed = 0x9e37_79b9_u64;
-    let mut rand = move |n: u64| {
+/// A `w x h` grid of K0 with K3 walls at `percent` of the cells.
+fn walled(w: u32, h: u32, percent: u64, rand: &mut impl FnMut(u64) -> u64) -> Grid {
+    Grid::from_fn(w, h, |_| {
+        if rand(100) < percent {
+            TileKind::K3
+        } else {
+            TileKind::K0
+        }
+    })
+    .unwrap()
+}
+
+/// A seeded xorshift source of numbers below its argument.
+fn below(mut seed: u64) -> impl FnMut(u64) -> u64 {
+    move |n| {
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
         seed % n
-    };
+    }
+}
+
+#[test]
+fn jump_distances_follow_random_edits() {
+    let mut rand = below(0x9e37_79b9);
     for walls in [30, 4] {
-        let mut g = Grid::from_fn(97, 61, |_| {
-            if rand(100) < walls {
-                TileKind::K3
-            } else {
-                TileKind::K0
-            }
-        })
-        .unwrap();
+        let mut g = walled(97, 61, walls, &mut rand);
         g.keep_jump_distances(Mobility::FLOOR_ONLY).unwrap();
         for round in 0..40 {
             let c = Cell::new(rand(97) as i32, rand(61) as i32);
@@ -301,23 +310,10 @@ fn jump_distances_follow_random_edits() {
 
 #[test]
 fn adopted_jump_distances_equal_a_build_here() {
-    let mut seed = 0x2545_f491_u64;
-    let mut rand = move |n: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % n
-    };
+    let mut rand = below(0x2545_f491);
     let floor = Mobility::FLOOR_ONLY;
     for walls in [25, 3] {
-        let mut g = Grid::from_fn(83, 57, |_| {
-            if rand(100) < walls {
-                TileKind::K3
-            } else {
-                TileKind::K0
-            }
-        })
-        .unwrap();
+        let mut g = walled(83, 57, walls, &mut rand);
         g.keep_open_rows(floor).unwrap();
         let mut copy = g.copy_cells().unwrap();
         assert!(
