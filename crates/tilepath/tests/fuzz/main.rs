@@ -3,7 +3,8 @@
 //! references of `tilepath_testkit`.
 //!
 //! Each episode is one seed: it draws grids of several sizes (empty ones too) and
-//! runs a random sequence of grid edits (inside and outside), searches (`Greedy`,
+//! runs a random sequence of grid edits (inside and outside), jump distances built on
+//! a copy of the cells and handed over after edits, searches (`Greedy`,
 //! windowed and whole-grid `AStar` and `Jps`, 4- and 8-connected, the same solvers
 //! reused across grid sizes), connected components (built, repaired after the edits,
 //! asked, and the bounded searches they allow; square and hex), hex searches of every
@@ -47,6 +48,8 @@ struct Covered {
     table_checks: u64,
     component_checks: u64,
     cell_checks: u64,
+    /// Jump distances handed over from a copy (taken over or refused).
+    adoptions: u64,
     errors_checked: u64,
 }
 
@@ -81,7 +84,7 @@ fn fuzz_episodes() {
     let summary = format!(
         "fuzz: seeds {first}..{seed} ({} episodes in {seconds} s at most): {} operations, \
          {} searches, {} field checks, {} table checks, {} component checks, {} cell checks, \
-         {} errors checked",
+         {} jump distance hand-overs, {} errors checked",
         covered.episodes,
         covered.operations,
         covered.searches,
@@ -89,6 +92,7 @@ fn fuzz_episodes() {
         covered.table_checks,
         covered.component_checks,
         covered.cell_checks,
+        covered.adoptions,
         covered.errors_checked,
     );
     // Written past the test harness's capture, so CI logs show what was covered.
@@ -137,12 +141,18 @@ fn episode(seed: u64, covered: &mut Covered, op: &mut String) {
         let mut table: Option<TableModel> = None;
         // The components and the cells edited since their last repair.
         let mut parts: Option<(Components, Vec<Cell>)> = None;
+        // Jump distances being built on a copy of the cells, and the cells edited
+        // since the copy.
+        let mut building: Option<(Grid, Vec<Cell>)> = None;
         for _ in 0..rng.random_range(5..40) {
             covered.operations += 1;
             op.clear();
             match rng.random_range(0..100) {
                 0..15 => {
-                    edit(&mut rng, &mut grid, &mut field, &mut table, covered, op);
+                    let changed = edit(&mut rng, &mut grid, &mut field, &mut table, covered, op);
+                    if let Some((_, since)) = &mut building {
+                        since.extend(changed);
+                    }
                     if let Some((_, pending)) = &mut parts {
                         // Every cell a repair might need: the whole grid's, as an edit
                         // list may also hold cells outside it.
@@ -162,6 +172,7 @@ fn episode(seed: u64, covered: &mut Covered, op: &mut String) {
                 ),
                 45..75 => field_op(&mut rng, &grid, mobility, &mut field, covered, op),
                 75..85 => table_op(&mut rng, &grid, mobility, &mut table, covered, op),
+                85..90 => jumps_op(&mut rng, &mut grid, mobility, &mut building, covered, op),
                 _ => cell_op(&mut rng, &grid, covered, op),
             }
         }
@@ -195,6 +206,7 @@ fn random_kind(rng: &mut StdRng) -> TileKind {
 
 // ----- grid edits -----
 
+/// Edits `grid` at random; returns the cells it changed.
 fn edit(
     rng: &mut StdRng,
     grid: &mut Grid,
@@ -202,7 +214,7 @@ fn edit(
     table: &mut Option<TableModel>,
     covered: &mut Covered,
     op: &mut String,
-) {
+) -> Vec<Cell> {
     let mut changed = Vec::new();
     if rng.random_bool(0.2) {
         let (a, b) = (any_cell(rng, grid), any_cell(rng, grid));
@@ -257,9 +269,65 @@ fn edit(
     if let Some(t) = table {
         t.changed.extend(&changed);
     }
+    changed
 }
 
 // ----- searches -----
+
+// ----- jump distances built on a copy -----
+
+/// Starts building the jump distances of `mobility` on a copy of the cells, or hands
+/// the one under way to `grid` with the cells edited since: all of them, one fewer, or
+/// with cells outside added. The grid takes them over exactly when the copy, brought up
+/// to date with the cells named, equals it; later searches read them.
+fn jumps_op(
+    rng: &mut StdRng,
+    grid: &mut Grid,
+    mobility: Mobility,
+    building: &mut Option<(Grid, Vec<Cell>)>,
+    covered: &mut Covered,
+    op: &mut String,
+) {
+    let Some((copy, mut since)) = building.take() else {
+        let _ = write!(
+            op,
+            "copy_cells, keep_jump_distances({mobility:?}) on the copy"
+        );
+        let mut copy = grid.copy_cells().unwrap();
+        assert_eq!(&copy, grid);
+        copy.keep_jump_distances(mobility).unwrap();
+        *building = Some((copy, Vec::new()));
+        return;
+    };
+    match rng.random_range(0..10) {
+        0..2 if !since.is_empty() => {
+            since.remove(rng.random_range(0..since.len()));
+        }
+        2 => since.extend((0..3).map(|_| extreme_cell(rng, grid))),
+        _ => {}
+    }
+    let _ = write!(op, "adopt_jump_distances({mobility:?}, {since:?})");
+    let mut expected = copy.copy_cells().unwrap();
+    for &c in &since {
+        if let Some(kind) = grid.get(c) {
+            expected.set(c, kind).unwrap();
+        }
+    }
+    let kept_before = grid.keeps_jump_distances(mobility);
+    covered.adoptions += 1;
+    match grid.adopt_jump_distances(copy, mobility, &since) {
+        Ok(()) => {
+            assert_eq!(&expected, grid);
+            assert!(grid.keeps_jump_distances(mobility));
+        }
+        Err(e) => {
+            assert_eq!(e, GridError::StaleCopy);
+            assert_ne!(&expected, grid);
+            assert_eq!(grid.keeps_jump_distances(mobility), kept_before);
+            covered.errors_checked += 1;
+        }
+    }
+}
 
 fn search(
     rng: &mut StdRng,
