@@ -74,9 +74,11 @@ impl<K: PartialEq, R: Send + 'static> Builds<K, R> {
     }
 
     /// Notes `cells` as edited: every build catches up on them when it finishes. A
-    /// build with more than `most` to catch up on starts again from the grid as it is
-    /// (dropping its task cancels it), so that the catching up stays shorter than a
-    /// build ([`catch_up_limit`] for builds repaired in time proportional to the cells).
+    /// build with more than `most` to catch up on is dropped (a task not yet started
+    /// never runs; one running finishes on its thread and its result is discarded), to
+    /// be started again from the grid as it is by the next request that needs it, so
+    /// that the catching up stays shorter than a build ([`catch_up_limit`] for builds
+    /// repaired in time proportional to the cells).
     pub(crate) fn note(&mut self, cells: &[Cell], most: usize) {
         if cells.is_empty() {
             return;

@@ -154,7 +154,7 @@ fn serve_grid(
     plan.alive = grid.is_some();
     let mut spent = 0;
     if let Some(grid) = grid.as_deref_mut() {
-        spent += plan.jumps.maintain(grid);
+        spent += plan.jumps.maintain(grid, s.settings.jump_distances);
     }
     if let Some(grid) = grid.as_deref() {
         spent += plan.fields.maintain(grid)

@@ -319,6 +319,20 @@ fn jumps_op(
         Ok(()) => {
             assert_eq!(&expected, grid);
             assert!(grid.keeps_jump_distances(mobility));
+            // Whole-grid jump point search reads them (one-cost mobilities): its
+            // answers equal those of scanning a copy that keeps nothing.
+            if Jps::applies_to(mobility) && !grid.is_empty() {
+                let plain = grid.copy_cells().unwrap();
+                for _ in 0..4 {
+                    let (from, to) = (random_cell(rng, grid), random_cell(rng, grid));
+                    let a = Jps::whole_grid().build_path8(grid, from, to, mobility);
+                    let b = Jps::whole_grid().build_path8(&plain, from, to, mobility);
+                    let (a, b) = (a.unwrap(), b.unwrap());
+                    assert_eq!(a.route.reaches_goal, b.route.reaches_goal, "{from}->{to}");
+                    assert!((a.route.cost - b.route.cost).abs() < 1e-9, "{from}->{to}");
+                    covered.searches += 1;
+                }
+            }
         }
         Err(e) => {
             assert_eq!(e, GridError::StaleCopy);
