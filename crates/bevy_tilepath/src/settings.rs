@@ -100,7 +100,7 @@ pub struct PathingSettings {
     /// searches then read them instead of scanning (long routes on big open maps take
     /// about a third of the time). They cost 16 bytes a cell (256 MiB on a 4096x4096
     /// map), a build of about 45 ns a cell, and a repair at every edit: microseconds
-    /// on maps of rooms and caves, up to about 10 ms for one wall on a nearly empty
+    /// on maps of rooms and caves, up to about 5 ms for one wall on a nearly empty
     /// 4096x4096 map. For big maps that rarely change. Answers are the same with or
     /// without. Default: false.
     ///

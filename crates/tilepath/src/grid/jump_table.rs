@@ -76,6 +76,10 @@ pub(crate) struct JumpTable {
     changed: Vec<(u32, u32, u32)>,
     /// A repair's scratch: the cells whose diagonal distances it recomputes first.
     seeds: Vec<(u32, u32)>,
+    /// A repair's scratch for ordering many seeds by counting: the seeds placed, and
+    /// the count of each key.
+    ordered: Vec<(u32, u32)>,
+    counts: Vec<u32>,
 }
 
 impl JumpTable {
@@ -101,6 +105,8 @@ impl JumpTable {
             height: height as usize,
             changed: Vec::new(),
             seeds: Vec::new(),
+            ordered: Vec::new(),
+            counts: Vec::new(),
         };
         let view = bits.view();
         table.rows(view, 0, table.height, false);
@@ -141,21 +147,6 @@ impl JumpTable {
         }
     }
 
-    /// The diagonal distance of cell `(x, y)` in direction `(dx, dy)`
-    /// ([`diagonal_from`] its records).
-    #[inline]
-    fn diagonal_at(&self, (x, y): (i64, i64), (dx, dy): (i64, i64)) -> i64 {
-        // Off the grid: none.
-        let record = |x: i64, y: i64| {
-            let inside =
-                (0..self.width as i64).contains(&x) && (0..self.height as i64).contains(&y);
-            inside.then(|| self.records[y as usize * self.width + x as usize])
-        };
-        let here = record(x, y).map_or(0, |r| r[0]);
-        let below = record(x, y + dy).map_or(0, |r| r[0]);
-        diagonal_from(here, below, record(x + dx, y + dy), (dx, dy))
-    }
-
     /// Recomputes the distances an edit of the cells in columns `x0..=x1`, rows
     /// `y0..=y1` (inside the grid) can change, from the edited `bits`: those along
     /// the rows `y0 - 1..=y1 + 1` and the columns `x0 - 1..=x1 + 1` (a distance reads
@@ -180,7 +171,7 @@ impl JumpTable {
         let mut seeds = core::mem::take(&mut self.seeds);
         let (w, h) = (self.width as i64, self.height as i64);
         let inside = |x: i64, y: i64| (0..w).contains(&x) && (0..h).contains(&y);
-        for (i, &(dx, dy)) in DIAGONAL.iter().enumerate() {
+        for &(dx, dy) in &DIAGONAL {
             // Seeds: the cells a step behind one whose distance along `dx` or `dy`
             // changed sign, and those around the edit.
             let (along, down) = (
@@ -200,28 +191,88 @@ impl JumpTable {
                     .filter(|&(x, y)| inside(x, y))
                     .map(|(x, y)| (x as u32, y as u32)),
             );
-            seeds.sort_unstable_by_key(|&(x, y)| {
-                core::cmp::Reverse(i64::from(x) * dx + i64::from(y) * dy)
-            });
-            for &(x, y) in &seeds {
-                let (mut x, mut y) = (i64::from(x), i64::from(y));
-                let mut first = true;
-                while inside(x, y) {
-                    let v = self.diagonal_at((x, y), (dx, dy));
-                    let r = &mut self.records[y as usize * self.width + x as usize][1];
-                    let old = distance(*r, i as u32);
-                    *r = *r & !(0xFFFF << (16 * i)) | pack(i as u32, v);
-                    if v == old && !first {
-                        break;
-                    }
-                    first = false;
-                    (x, y) = (x - dx, y - dy);
-                }
+            self.farthest_first(&mut seeds, (dx, dy));
+            match (dx, dy) {
+                (1, 1) => self.walk_back::<1, 1>(&seeds),
+                (-1, 1) => self.walk_back::<-1, 1>(&seeds),
+                (1, -1) => self.walk_back::<1, -1>(&seeds),
+                _ => self.walk_back::<-1, -1>(&seeds),
             }
         }
         changed.clear();
         self.changed = changed;
         self.seeds = seeds;
+    }
+
+    /// Recomputes the diagonal distances towards `(DX, DY)` backwards along the
+    /// diagonal from each of `seeds` (cells of the grid, farthest first), as far as the
+    /// values change (the seed's always): [`diagonal_from`] the records of the cell,
+    /// of the one `DY` from it and of the one the step enters (none off the grid).
+    fn walk_back<const DX: i64, const DY: i64>(&mut self, seeds: &[(u32, u32)]) {
+        let (w, h) = (self.width as i64, self.height as i64);
+        let dir = diagonal_index(DX, DY);
+        let records = &mut self.records;
+        for &(x, y) in seeds {
+            let (mut x, mut y) = (i64::from(x), i64::from(y));
+            let mut first = true;
+            loop {
+                let i = (y * w + x) as usize;
+                // Whether the row, and the cell, a step ahead are on the grid.
+                let row_ahead = if DY > 0 { y + 1 < h } else { y > 0 };
+                let cell_ahead = row_ahead && if DX > 0 { x + 1 < w } else { x > 0 };
+                let below = if row_ahead {
+                    records[(i as i64 + DY * w) as usize][0]
+                } else {
+                    0
+                };
+                let ahead = cell_ahead.then(|| records[(i as i64 + DY * w + DX) as usize]);
+                let v = diagonal_from(records[i][0], below, ahead, (DX, DY));
+                let r = &mut records[i][1];
+                let old = distance(*r, dir);
+                *r = *r & !(0xFFFF << (16 * dir)) | pack(dir, v);
+                (x, y) = (x - DX, y - DY);
+                if v == old && !first || !(0..w).contains(&x) || !(0..h).contains(&y) {
+                    break;
+                }
+                first = false;
+            }
+        }
+    }
+
+    /// Orders `seeds` (cells of the grid) farthest along `(dx, dy)` first: by
+    /// `x * dx + y * dy`, descending. Many seeds (an edit on open ground changes the
+    /// distances of whole rows and columns) are placed by counting, as their keys span
+    /// at most `width + height` values; a few are sorted.
+    fn farthest_first(&mut self, seeds: &mut Vec<(u32, u32)>, (dx, dy): (i64, i64)) {
+        let span = self.width + self.height;
+        if seeds.len() < 64 || seeds.len() * 4 < span {
+            seeds.sort_unstable_by_key(|&(x, y)| {
+                core::cmp::Reverse(i64::from(x) * dx + i64::from(y) * dy)
+            });
+            return;
+        }
+        // The key's distance below the largest any cell has: 0 for the farthest.
+        let top = if dx > 0 { self.width as i64 - 1 } else { 0 }
+            + if dy > 0 { self.height as i64 - 1 } else { 0 };
+        let rank = |&(x, y): &(u32, u32)| (top - (i64::from(x) * dx + i64::from(y) * dy)) as usize;
+        let counts = &mut self.counts;
+        counts.clear();
+        counts.resize(span + 1, 0);
+        for seed in seeds.iter() {
+            counts[rank(seed) + 1] += 1;
+        }
+        for k in 1..counts.len() {
+            counts[k] += counts[k - 1];
+        }
+        let ordered = &mut self.ordered;
+        ordered.clear();
+        ordered.resize(seeds.len(), (0, 0));
+        for seed in seeds.iter() {
+            let at = &mut counts[rank(seed)];
+            ordered[*at as usize] = *seed;
+            *at += 1;
+        }
+        core::mem::swap(seeds, ordered);
     }
 
     /// Fills [`EAST`] and [`WEST`] of rows `from..to`; if `track`, notes in `changed`
@@ -395,6 +446,7 @@ impl JumpView<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::tests::below;
 
     /// The distance from `(x, y)` in direction `(dx, dy)` by walking the cells.
     fn walk(open: &impl Fn(i64, i64) -> bool, (x, y): (i64, i64), (dx, dy): (i64, i64)) -> i64 {
@@ -467,14 +519,33 @@ mod tests {
     }
 
     #[test]
+    fn seeds_are_ordered_farthest_first() {
+        let mut rand = below(0x9e37_79b9);
+        for (w, h) in [(1, 1), (40, 3), (97, 61), (300, 7)] {
+            let bits = BitGrid::new(w, h).unwrap();
+            let mut table = JumpTable::new(&bits, w, h).unwrap();
+            // Few seeds (sorted) and many (counted), repeats among them.
+            for n in [0, 5, 63, 64, 500, 3000] {
+                let cells: Vec<(u32, u32)> = (0..n)
+                    .map(|_| (rand(u64::from(w)) as u32, rand(u64::from(h)) as u32))
+                    .collect();
+                for (dx, dy) in DIAGONAL {
+                    let mut seeds = cells.clone();
+                    table.farthest_first(&mut seeds, (dx, dy));
+                    let key = |&(x, y): &(u32, u32)| i64::from(x) * dx + i64::from(y) * dy;
+                    assert!(seeds.windows(2).all(|p| key(&p[0]) >= key(&p[1])));
+                    let (mut a, mut b) = (seeds, cells.clone());
+                    a.sort_unstable();
+                    b.sort_unstable();
+                    assert_eq!(a, b, "the same seeds, {w}x{h}, {n}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn distances_are_the_scans_and_repairs_equal_rebuilds() {
-        let mut seed = 0x2545_f491_u64;
-        let mut rand = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut rand = below(0x2545_f491);
         let sizes = [
             (1, 1),
             (1, 9),

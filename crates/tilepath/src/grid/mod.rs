@@ -495,7 +495,7 @@ impl Grid {
     /// edit and the diagonal ones that change, which on open ground can be many: a
     /// wall is seen along whole rows and columns. Measured: under 10 us on maps of
     /// caves and rooms, about 0.5 ms for one cell on a 4096 x 4096 map of scattered
-    /// rectangles, up to about 10 ms on an empty one. A repair may grow its scratch
+    /// rectangles, up to about 5 ms on an empty one. A repair may grow its scratch
     /// (an allocation). Like kept rows, the distances are no part of the grid's
     /// value, a clone keeps them, and keeping them again changes nothing. Windowed
     /// searches and units bigger than one cell scan as before.

@@ -262,7 +262,7 @@ fn walled(w: u32, h: u32, percent: u64, rand: &mut impl FnMut(u64) -> u64) -> Gr
 }
 
 /// A seeded xorshift source of numbers below its argument.
-fn below(mut seed: u64) -> impl FnMut(u64) -> u64 {
+pub(super) fn below(mut seed: u64) -> impl FnMut(u64) -> u64 {
     move |n| {
         seed ^= seed << 13;
         seed ^= seed >> 7;
