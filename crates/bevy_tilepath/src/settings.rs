@@ -109,8 +109,9 @@ pub struct PathingSettings {
     /// on a 4096x4096 map): searches scan rows until it is ready. The edits made
     /// meanwhile are then repaired on the copy, for at most 1 ms a tick (or one cell),
     /// before the grid takes it over; a copy more than 256 edited cells behind is
-    /// dropped and built again from the grid as it is. Turning the setting off drops
-    /// the builds under way (distances kept already stay with the grid).
+    /// dropped, and built again from the grid as it is when a search next needs it.
+    /// Turning the setting off drops the builds under way (distances kept already stay
+    /// with the grid).
     /// [`PathingDiagnostics::jump_distances_building`](crate::PathingDiagnostics::jump_distances_building)
     /// says how many are under way. Smaller grids, or an app without that pool, build
     /// them in the tick that first needs them (charged to the budget). To build them
