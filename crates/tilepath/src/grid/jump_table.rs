@@ -23,6 +23,8 @@
 //!
 //! [`Grid::keep_jump_distances`]: crate::Grid::keep_jump_distances
 
+use core::ops::Range;
+
 use super::guarded_rows::{BitGrid, BitView, RowView};
 use crate::{GridError, memory};
 
@@ -109,8 +111,8 @@ impl JumpTable {
             counts: Vec::new(),
         };
         let view = bits.view();
-        table.rows(view, 0, table.height, false);
-        table.columns(view, 0, table.width, false);
+        table.rows(view, 0..table.height, None);
+        table.columns(view, 0..table.width, None);
         table.diagonals(1);
         table.diagonals(-1);
         Ok(table)
@@ -165,8 +167,16 @@ impl JumpTable {
     ) {
         let view = bits.view();
         self.changed.clear();
-        self.rows(view, y0.saturating_sub(1), (y1 + 2).min(self.height), true);
-        self.columns(view, x0.saturating_sub(1), (x1 + 2).min(self.width), true);
+        self.rows(
+            view,
+            y0.saturating_sub(1)..(y1 + 2).min(self.height),
+            Some((x0, x1)),
+        );
+        self.columns(
+            view,
+            x0.saturating_sub(1)..(x1 + 2).min(self.width),
+            Some((y0, y1)),
+        );
         let mut changed = core::mem::take(&mut self.changed);
         let mut seeds = core::mem::take(&mut self.seeds);
         let (w, h) = (self.width as i64, self.height as i64);
@@ -275,30 +285,40 @@ impl JumpTable {
         core::mem::swap(seeds, ordered);
     }
 
-    /// Fills [`EAST`] and [`WEST`] of rows `from..to`; if `track`, notes in `changed`
-    /// the cells whose distances changed sign.
-    fn rows(&mut self, view: BitView<'_>, from: usize, to: usize, track: bool) {
+    /// Fills [`EAST`] and [`WEST`] of rows `ys`: whole, or after an edit of columns
+    /// `edited` (see [`fill_line`]), noting in `changed` the cells whose distances
+    /// changed sign.
+    fn rows(&mut self, view: BitView<'_>, ys: Range<usize>, edited: Option<(usize, usize)>) {
         let w = self.width;
-        for y in from..to {
+        for y in ys {
             let records = &mut self.records[y * w..(y + 1) * w];
-            fill_line(view.rows, y as i64, records, 1, EAST, |p, dir| {
-                if track {
+            fill_line(view.rows, y as i64, records, 1, EAST, edited, |p, dir| {
+                if edited.is_some() {
                     self.changed.push((p as u32, y as u32, dir));
                 }
             });
         }
     }
 
-    /// Fills [`SOUTH`] and [`NORTH`] of columns `from..to`, as [`rows`](Self::rows).
-    fn columns(&mut self, view: BitView<'_>, from: usize, to: usize, track: bool) {
+    /// Fills [`SOUTH`] and [`NORTH`] of columns `xs`, as [`rows`](Self::rows) (`edited`:
+    /// rows).
+    fn columns(&mut self, view: BitView<'_>, xs: Range<usize>, edited: Option<(usize, usize)>) {
         let w = self.width;
-        for x in from..to {
+        for x in xs {
             if let Some(records) = self.records.get_mut(x..) {
-                fill_line(view.columns, x as i64, records, w, SOUTH, |p, dir| {
-                    if track {
-                        self.changed.push((x as u32, p as u32, dir));
-                    }
-                });
+                fill_line(
+                    view.columns,
+                    x as i64,
+                    records,
+                    w,
+                    SOUTH,
+                    edited,
+                    |p, dir| {
+                        if edited.is_some() {
+                            self.changed.push((x as u32, p as u32, dir));
+                        }
+                    },
+                );
             }
         }
     }
@@ -323,24 +343,50 @@ impl JumpTable {
 /// higher positions) goes to direction `forward`, the backward one to `forward + 1`.
 /// `sign_changed(p, dir)` hears of each position whose distance in `dir` turned from
 /// positive or to it.
+///
+/// Whole (`edited` `None`), or after an edit of positions `lo..=hi` of this line or
+/// of the lines beside it (`edited` `Some((lo, hi))`, the records right before it):
+/// a position's distance reads the cells from it to the first stop ahead, and a cell
+/// is a stop by itself and the cell before it on the lines beside, so only positions
+/// up to `hi + 1` (forward) or from `lo - 1` (backward) can change, and past the edit
+/// the first distance found unchanged leaves the rest as they were.
 fn fill_line(
     lines: RowView<'_>,
     line: i64,
     records: &mut [[u64; 2]],
     step: usize,
     forward: u32,
+    edited: Option<(usize, usize)>,
     mut sign_changed: impl FnMut(i64, u32),
 ) {
     let len = records.len().div_ceil(step) as i64;
     if len == 0 {
         return;
     }
+    // Where each pass starts, and past which (exclusive) an unchanged distance ends it.
+    let (top, bottom) = match edited {
+        None => (len - 1, 0),
+        Some((lo, hi)) => ((hi as i64 + 1).min(len - 1), (lo as i64 - 1).max(0)),
+    };
+    // The distance a step beyond each pass's start, as kept (0 off the line, where it
+    // is never read: a stop).
+    let kept = |p: i64, dir: u32| {
+        if (0..len).contains(&p) {
+            distance(records[p as usize * step][0], dir)
+        } else {
+            0
+        }
+    };
+    let (ahead, behind) = (kept(top + 1, forward), kept(bottom - 1, forward + 1));
+    // Sets `p`'s distance in `dir` to `v`; whether it changed.
     let mut put = |p: i64, dir: u32, v: i64| {
         let r = &mut records[p as usize * step][0];
-        if (distance(*r, dir) > 0) != (v > 0) {
+        let old = distance(*r, dir);
+        if (old > 0) != (v > 0) {
             sign_changed(p, dir);
         }
         *r = *r & !(0xFFFF << (16 * dir)) | pack(dir, v);
+        old != v
     };
     // The distance at `p` from the one a step ahead: a stop ahead (a wall: 0, a jump
     // point: 1), else one more step to the same kind of stop.
@@ -350,30 +396,34 @@ fn fill_line(
         (false, _) if v > 0 => v + 1,
         (false, _) => v - 1,
     };
-    // Forward, from the far end back: chunk `base = CHUNK * k - 1` holds positions
-    // `base..base + CHUNK`, each reading the stop one ahead of it (bits 1..=CHUNK).
-    let mut v = 0;
-    for k in (0..=len / CHUNK).rev() {
+    // Forward, from `top` back: chunk `base = CHUNK * k - 1` holds positions `base..base
+    // + CHUNK`, each reading the stop one ahead of it (bits 1..=CHUNK).
+    let mut v = ahead;
+    'forward: for k in (0..=(top + 1) / CHUNK).rev() {
         let base = CHUNK * k - 1;
         let (a, cur, b) = lines.words3(base, line);
         let stops = !cur | (a & !(a << 1)) | (b & !(b << 1));
-        for p in (base.max(0)..(base + CHUNK).min(len)).rev() {
+        for p in (base.max(0)..(base + CHUNK).min(top + 1)).rev() {
             let j = p + 1 - base;
             v = next(stops >> j & 1 == 1, cur >> j & 1 == 0, v);
-            put(p, forward, v);
+            if !put(p, forward, v) && edited.is_some() && p < bottom {
+                break 'forward;
+            }
         }
     }
-    // Backward, from the near end on: chunk `base` holds positions `base + 1..=base +
+    // Backward, from `bottom` on: chunk `base` holds positions `base + 1..=base +
     // CHUNK`, each reading the stop one behind it (bits 0..CHUNK).
-    let mut v = 0;
-    for k in 0..=(len - 1) / CHUNK {
+    let mut v = behind;
+    'backward: for k in bottom / CHUNK..=(len - 1) / CHUNK {
         let base = CHUNK * k - 1;
         let (a, cur, b) = lines.words3(base, line);
         let stops = !cur | (a & !(a >> 1)) | (b & !(b >> 1));
-        for p in base + 1..(base + 1 + CHUNK).min(len) {
+        for p in (base + 1).max(bottom)..(base + 1 + CHUNK).min(len) {
             let j = p - 1 - base;
             v = next(stops >> j & 1 == 1, cur >> j & 1 == 0, v);
-            put(p, forward + 1, v);
+            if !put(p, forward + 1, v) && edited.is_some() && p > top {
+                break 'backward;
+            }
         }
     }
 }
