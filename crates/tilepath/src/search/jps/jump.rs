@@ -27,6 +27,9 @@ use crate::cost::{OCTILE_STRAIGHT, octile_units};
 use crate::queue::{RadixHeap, StampedWords};
 use crate::search::NO_PARENT;
 use crate::search::nodes::{CLOSED, node_g, node_parent, open_node};
+use crate::search::window::RowLength;
+#[cfg(doc)]
+use crate::search::window::Window;
 
 /// The direction code of each unit step `(dx, dy)`, at `(dy + 1) * 3 + dx + 1`: what a
 /// jump point's node records of the line that reaches it.
@@ -54,9 +57,23 @@ pub(super) struct Slots {
     pub(super) ox: i64,
     pub(super) oy: i64,
     pub(super) stride: i64,
+    /// `stride`, to divide slots by.
+    rows: RowLength,
 }
 
 impl Slots {
+    /// Slots `stride` apart a row (at least 2; a window's side, or
+    /// [`Window::whole_stride`] of the grid's width, as the scratch is sized), the
+    /// cell at slot 0 `(ox, oy)`.
+    pub(super) fn new(ox: i64, oy: i64, stride: u32) -> Self {
+        Self {
+            ox,
+            oy,
+            stride: i64::from(stride),
+            rows: RowLength::new(stride),
+        }
+    }
+
     #[inline(always)]
     pub(super) fn slot(self, x: i64, y: i64) -> u32 {
         ((y - self.oy) * self.stride + (x - self.ox)) as u32
@@ -64,8 +81,9 @@ impl Slots {
 
     #[inline(always)]
     pub(super) fn cell(self, slot: u32) -> (i64, i64) {
-        let s = i64::from(slot);
-        (self.ox + s % self.stride, self.oy + s / self.stride)
+        let row = self.rows.divide(slot);
+        let column = i64::from(slot) - i64::from(row) * self.stride;
+        (self.ox + column, self.oy + i64::from(row))
     }
 }
 

@@ -12,6 +12,7 @@ use crate::footprint::FootprintCosts;
 use crate::queue::StampedWords;
 use crate::search::astar::capped;
 use crate::search::nodes::{node_g, node_parent};
+use crate::search::window::Window;
 use crate::search::{NO_PARENT, PackedSteps, PathError, PathQuery, PathResult};
 use crate::topology::Neighborhood;
 use crate::{Cell, Direction8, Footprint, Grid, MAX_STEPS, Mobility};
@@ -58,19 +59,11 @@ impl Jps {
                 let r = MAX_STEPS as i64;
                 let lo = ((start.0 - r).max(0), (start.1 - r).max(0));
                 let hi = ((start.0 + r + 1).min(w), (start.1 + r + 1).min(h));
-                let slots = Slots {
-                    ox: start.0 - r,
-                    oy: start.1 - r,
-                    stride: WINDOW_SIDE,
-                };
+                let slots = Slots::new(start.0 - r, start.1 - r, WINDOW_SIDE as u32);
                 (lo, hi, slots)
             }
             Scope::WholeGrid => {
-                let slots = Slots {
-                    ox: 0,
-                    oy: 0,
-                    stride: w,
-                };
+                let slots = Slots::new(0, 0, Window::whole_stride(grid.width()));
                 ((0, 0), (w, h), slots)
             }
         };

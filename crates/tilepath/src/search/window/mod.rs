@@ -204,19 +204,20 @@ impl Window {
     }
 }
 
-/// A row length with the multiplier that divides by it: a whole-grid search turns
-/// slots into rows once an expansion, where a hardware division would cost more than
-/// the rest of the step (Lemire, Kaser and Kurz, "Faster remainder by direct
-/// computation", 2019: for `n < 2^32` and `2 <= len < 2^32`,
+/// A row length with the multiplier that divides by it: whole-grid searches (A* and
+/// jump point search) turn slots into rows once an expansion, where a hardware
+/// division would cost more than the rest of the step (Lemire, Kaser and Kurz, "Faster
+/// remainder by direct computation", 2019: for `n < 2^32` and `2 <= len < 2^32`,
 /// `n / len = (ceil(2^64 / len) * n) >> 64`).
 #[derive(Clone, Copy, Debug)]
-struct RowLength {
+pub(crate) struct RowLength {
     len: u32,
     inverse: u64,
 }
 
 impl RowLength {
-    const fn new(len: u32) -> Self {
+    /// The row length `len` (at least 2: see [`Window::whole_stride`]).
+    pub(crate) const fn new(len: u32) -> Self {
         assert!(len >= 2, "row length below 2");
         Self {
             len,
@@ -224,8 +225,9 @@ impl RowLength {
         }
     }
 
+    /// `n / len`.
     #[inline(always)]
-    const fn divide(self, n: u32) -> u32 {
+    pub(crate) const fn divide(self, n: u32) -> u32 {
         ((self.inverse as u128 * n as u128) >> 64) as u32
     }
 }
