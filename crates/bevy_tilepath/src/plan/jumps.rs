@@ -61,9 +61,9 @@ impl JumpBuilds {
     /// copies up to date for at most [`CATCH_UP_TIME`], and hands the caught-up ones to
     /// the grid. Forgets everything when the grid was replaced or the setting is off
     /// (`enabled` false). Returns the work done: each cell caught up on is charged as a
-    /// pass over the 3 rows and 3 columns its repair rewrites (the diagonals it also
-    /// rewrites vary too much by map to charge ahead; the time bound is what keeps a
-    /// tick short).
+    /// pass over the 3 rows and 3 columns around it, the most its straight distances
+    /// can need (what a repair rewrites varies too much by map to charge ahead; the
+    /// time bound is what keeps a tick short).
     pub(crate) fn maintain(&mut self, grid: &mut PathingGrid, enabled: bool) -> u64 {
         match grid.take_changes(&mut self.cursor) {
             Changes::Cells(cells) if enabled => {
