@@ -17,6 +17,7 @@ use core::ops::{Add, Sub};
 /// assert_eq!(c.manhattan(Cell::new(0, 0)), 7);
 /// ```
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Cell {
     /// Column, 0 at the left.

@@ -9,6 +9,7 @@ use crate::{Cell, HexLayout};
 /// [`GridPath`](crate::GridPath), counter-clockwise from `Right`; the opposite of `d`
 /// is `d ^ 2`.
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
 pub enum Direction {
@@ -69,6 +70,7 @@ impl Direction {
 /// needs both orthogonal neighbours passable: no corner cutting; it costs `sqrt(2)`
 /// times the cell cost), or the 6 of a hex map.
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Connectivity {
     /// Right, up, left, down.
@@ -114,6 +116,7 @@ impl Connectivity {
 /// even codes are orthogonal, odd codes diagonal, and the opposite of `d` is
 /// `(d + 4) & 7`.
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
 pub enum Direction8 {

@@ -30,6 +30,7 @@ use crate::{Cell, Direction8};
 /// assert_eq!(layout.distance(Cell::new(0, 0), Cell::new(3, 4)), 5);
 /// ```
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HexLayout {
     /// Axial coordinates: the cell is `(q, r)` (bevy_ecs_tilemap's `Row` and `Column`

@@ -7,8 +7,33 @@ use core::fmt;
 /// What a kind means is up to the game; a [`Mobility`] says what it costs a given kind
 /// of unit to enter it.
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "KindIndex", into = "KindIndex"))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct TileKind(u8);
+
+/// A [`TileKind`] as saved: its index, checked on loading (an index above 3 is an
+/// error, never a kind masked to 2 bits).
+#[cfg(feature = "serde")]
+#[derive(Clone, Copy, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
+struct KindIndex(u8);
+
+#[cfg(feature = "serde")]
+impl TryFrom<KindIndex> for TileKind {
+    type Error = &'static str;
+
+    fn try_from(KindIndex(index): KindIndex) -> Result<Self, Self::Error> {
+        Self::new(index).ok_or("a tile kind's index is 0 to 3")
+    }
+}
+
+#[cfg(feature = "serde")]
+impl From<TileKind> for KindIndex {
+    fn from(kind: TileKind) -> Self {
+        Self(kind.0)
+    }
+}
 
 impl TileKind {
     /// Kind 0 (a new grid is filled with it).
@@ -74,8 +99,34 @@ impl fmt::Display for TileKind {
 /// unit crosses into another biome it swaps its mobility; the grid stays 2 bits per cell.
 /// Terrains that cost the same for every unit type can share a kind.
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(from = "MobilityCosts", into = "MobilityCosts")
+)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Mobility(u32);
+
+/// A [`Mobility`] as saved: the costs of kinds 0 to 3 ([`Mobility::costs`]), the same
+/// whatever the packing in memory. Every 4 bytes make a mobility.
+#[cfg(feature = "serde")]
+#[derive(Clone, Copy, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
+struct MobilityCosts([u8; 4]);
+
+#[cfg(feature = "serde")]
+impl From<MobilityCosts> for Mobility {
+    fn from(MobilityCosts(costs): MobilityCosts) -> Self {
+        Self::new(costs)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl From<Mobility> for MobilityCosts {
+    fn from(mobility: Mobility) -> Self {
+        Self(mobility.costs())
+    }
+}
 
 impl Mobility {
     /// Every kind passable at cost 1.

@@ -3,6 +3,9 @@
 use crate::{Cell, Direction, Direction8};
 use core::fmt;
 
+#[cfg(feature = "serde")]
+mod serde;
+
 /// The most steps a [`GridPath`] or [`GridPath8`] holds.
 pub const MAX_STEPS: usize = 56;
 
@@ -119,6 +122,10 @@ macro_rules! packed_path {
         $(#[$meta])*
         #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
         #[cfg_attr(feature = "bevy_reflect", reflect(opaque, Clone, PartialEq, Hash))]
+        #[cfg_attr(
+            all(feature = "bevy_reflect", feature = "serde"),
+            reflect(Serialize, Deserialize)
+        )]
         #[derive(Clone, Copy, PartialEq, Eq, Hash)]
         pub struct $name(Packed<$words, $bits>);
 

@@ -3,6 +3,7 @@
 use crate::Cell;
 
 /// A rectangle of cells, `min` and `max` included.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Region {
     /// The corner with the smallest coordinates.

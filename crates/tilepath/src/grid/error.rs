@@ -37,6 +37,21 @@ pub enum GridError {
         /// Bytes the grid needs: [`Grid::bytes_for`].
         bytes: u64,
     },
+    /// The packed cells given to [`Grid::from_bytes`] (or loaded) are not as many
+    /// bytes as the grid's size needs (nothing was allocated).
+    BytesLength {
+        /// The grid's width.
+        width: u32,
+        /// The grid's height.
+        height: u32,
+        /// Bytes the size needs: `ceil(width * height / 4)`.
+        expected: u64,
+        /// Bytes given.
+        found: u64,
+    },
+    /// The packed cells given to [`Grid::from_bytes`] (or loaded) have bits set past
+    /// the last cell, where a grid's bytes hold 0.
+    BytesPadding,
     /// A row of an ASCII map has a different length than the first one.
     RaggedRow {
         /// Row index (0 = first line).
@@ -75,6 +90,19 @@ impl fmt::Display for GridError {
             Self::OutOfMemory { bytes } => {
                 write!(f, "out of memory: the grid needs {bytes} bytes")
             }
+            Self::BytesLength {
+                width,
+                height,
+                expected,
+                found,
+            } => write!(
+                f,
+                "a {width}x{height} grid packs into {expected} bytes, but {found} were given"
+            ),
+            Self::BytesPadding => write!(
+                f,
+                "the packed cells have bits set past the last cell (they must be 0)"
+            ),
             Self::RaggedRow {
                 row,
                 expected,

@@ -5,6 +5,7 @@ mod guarded_rows;
 mod jump_table;
 mod open_rows;
 mod planes;
+mod serde;
 
 pub use error::{GridError, GridMismatch};
 pub(crate) use guarded_rows::{BitGrid, BitView};

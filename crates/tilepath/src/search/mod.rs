@@ -22,6 +22,7 @@ use window::Window;
 /// way to the goal, or, when the goal cannot be reached, the way to the reachable cell
 /// closest to it. A unit walks `path`; if the result is [`partial`](Self::partial) it
 /// plans again from [`end`](Self::end).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PathResult<P> {
     /// The first steps of the route, in walking order.
@@ -67,6 +68,7 @@ impl<P> PathResult<P> {
 }
 
 /// The whole route a search found.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Route {
     /// The cell the route ends at: the goal if [`reaches_goal`](Self::reaches_goal),
