@@ -1,7 +1,7 @@
 //! Hex A* beside square 4-connected A* on the same maps and the same start and goal
 //! cells, reported per expanded node (criterion's throughput: elements = nodes).
 //!
-//! `cargo bench -p tilepath-benches --bench hex` (needs `../shared/maps`). Groups:
+//! `cargo bench -p tilepath-benches --bench hex`. Groups:
 //! - `hex/movingai/<map>`: whole-grid A* over a fixed sample of the map's scenarios
 //!   (hex steps join every cell 4-connected ones do, so every goal stays reachable).
 //! - `hex/window/random200`: windowed A* on a 200x200 map, 20% walls, three costs,

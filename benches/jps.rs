@@ -2,7 +2,7 @@
 //! cuts corners: its routes may be shorter), whole-grid and 8-connected, on the same
 //! queries in the same run.
 //!
-//! `cargo bench -p tilepath-benches --bench jps` (needs `../shared/maps`). Groups:
+//! `cargo bench -p tilepath-benches --bench jps`. Groups:
 //! - `jps/<map>`: every shared Moving AI map, 300 evenly spaced scenarios a sample
 //!   (throughput in queries);
 //! - `jps4096/<map>`: 4096x4096 maps, 20 long routes (corner region to corner region):

@@ -1,7 +1,7 @@
 //! Landmarks (the guide of `Jps::*_guided` queries): building 16 of them for a
 //! 1024x1024 map, and repairing them after a one-cell edit.
 //!
-//! `cargo bench -p tilepath-benches --bench landmarks` (needs `../shared/maps`). Map:
+//! `cargo bench -p tilepath-benches --bench landmarks`. Map:
 //! `den312d` tiled 4x4 to 1024x1024 (rooms and corridors). The guide's memory is
 //! printed before the group.
 

@@ -1,6 +1,6 @@
 //! Single-pair search, side by side with peer crates on the same maps in the same run.
 //!
-//! `cargo bench -p tilepath-benches --bench search` (needs `../shared/maps`). Groups:
+//! `cargo bench -p tilepath-benches --bench search`. Groups:
 //! - `reference/<map>`: the zero-allocation pathfinding reference maps (4-connected):
 //!   tilepath greedy, windowed A* and whole-grid A*, next to `pathfinding::astar` and
 //!   `grid_pathfinding` (4-grid) on the same start and finish.

@@ -2,7 +2,7 @@
 //! 2x2 and 3x3 units on the same queries, and windowed 4-connected A* the same way, on
 //! every shared Moving AI map.
 //!
-//! `cargo bench -p tilepath-benches --bench sizes` (needs `../shared/maps`). The
+//! `cargo bench -p tilepath-benches --bench sizes`. The
 //! queries are the map's scenarios (whole-grid) or near pairs within 30 cells
 //! (windowed) whose start and goal a 3x3 unit fits and that every size reaches, so
 //! that each size answers the same question. Before each group, per size: the median

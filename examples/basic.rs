@@ -89,10 +89,15 @@ fn headless_app() -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, PathingPlugin::default()))
         .add_systems(Startup, setup)
-        // Every update runs exactly one 60 Hz fixed tick.
+        // Every update advances time by one 60 Hz tick...
         .insert_resource(TimeUpdateStrategy::ManualDuration(
             Time::<Fixed>::from_hz(60.0).timestep(),
         ));
+    // ...and runs exactly one fixed tick once the plugin has set the fixed timestep to
+    // 60 Hz, which it does when the app is finished (`App::run` finishes it; an app
+    // updated by hand must do it itself).
+    app.finish();
+    app.cleanup();
     app
 }
 

@@ -6,6 +6,9 @@ use tilepath::TileKind;
 /// How the tilemaps mirrored into one grid (its layers: ground, walls, props...)
 /// combine into each cell's kind.
 ///
+/// Only the tilemap mirror (feature `tilemap`) reads it; a game that fills its grid
+/// itself combines its layers as it likes.
+///
 /// Each layer gives a cell the kind of its tile there (its [`PathTile`](crate::PathTile),
 /// else its [`kind_of`](crate::PathingTilemap::kind_of)), or nothing when it has no tile
 /// there: a missing tile is transparent. A cell where no layer has a tile takes the

@@ -23,10 +23,10 @@ pub use debug::PathingDebug;
 pub use diagnostics::PathingDiagnostics;
 pub use follow::PathFollower;
 pub use grid::{ChangeCursor, Changes, GridTransform, MapLayout, PathingGrid, PathingMap};
-#[cfg(feature = "tilemap")]
 pub use layer_rule::LayerRule;
 pub use messages::{PathFailed, PathFound};
 pub use settings::{Parallelism, PathingBudget, PathingSettings};
+#[cfg(feature = "tilemap")]
 pub use tilemap::{PathTile, PathingTilemap, cell_to_tile_pos, tile_pos_to_cell};
 pub use tilepath;
 pub use unit::{

@@ -4,6 +4,7 @@
 mod common;
 
 use bevy::prelude::*;
+#[cfg(feature = "tilemap")]
 use bevy_ecs_tilemap::prelude::*;
 use bevy_tilepath::prelude::*;
 use common::{MOBILITY, app, random_grid, reference, seeded, ticks};
@@ -219,6 +220,7 @@ fn requests_never_cross_grids_and_despawns_fail_cleanly() {
     assert_eq!(status(&app, moved) == PathStatus::Found, want.is_some());
 }
 
+#[cfg(feature = "tilemap")]
 /// Two tilemaps, each its own grid (a `PathingMap` on the tilemap), placed apart: each
 /// grid mirrors its own map and takes its own world placement; a follower on one walks
 /// its map's tile centres. Despawning a map fails its unit's request.

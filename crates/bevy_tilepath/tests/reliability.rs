@@ -3,6 +3,7 @@
 mod common;
 
 use bevy::prelude::*;
+#[cfg(feature = "tilemap")]
 use bevy_ecs_tilemap::prelude::*;
 use bevy_tilepath::prelude::*;
 use common::app as new_app;
@@ -189,6 +190,7 @@ fn app_with_corridor() -> App {
     new_app(Some(Grid::new(20, 1).unwrap()), PathingSettings::default())
 }
 
+#[cfg(feature = "tilemap")]
 fn spawn_map(app: &mut App, size: TilemapSize, missing: TileKind) -> Entity {
     app.world_mut()
         .spawn((
@@ -204,6 +206,7 @@ fn spawn_map(app: &mut App, size: TilemapSize, missing: TileKind) -> Entity {
         .id()
 }
 
+#[cfg(feature = "tilemap")]
 fn world_of_tile(app: &App, map: Entity, pos: TilePos) -> Vec2 {
     let e = app.world().entity(map);
     let size = e.get::<TilemapSize>().unwrap();
@@ -215,6 +218,7 @@ fn world_of_tile(app: &App, map: Entity, pos: TilePos) -> Vec2 {
     pos.center_in_world(size, grid, tile, ty, anchor) + t.translation.truncate()
 }
 
+#[cfg(feature = "tilemap")]
 /// Point 6: resizing a (centred) tilemap moves its cells, and the grid transform with
 /// them.
 #[test]
@@ -239,6 +243,7 @@ fn resizing_a_tilemap_updates_the_grid_transform() {
     }
 }
 
+#[cfg(feature = "tilemap")]
 /// Point 7: a tile moved to another position or another map gives its old cell back.
 #[test]
 fn a_moved_tile_leaves_no_phantom() {
@@ -283,6 +288,7 @@ fn a_moved_tile_leaves_no_phantom() {
     assert_eq!(kind(&app, 3, 3), TileKind::K2);
 }
 
+#[cfg(feature = "tilemap")]
 /// Point 8: a tilemap with a side of 0 (spawned so, or resized to it and moved) is an
 /// empty grid, not a panic.
 #[test]

@@ -45,8 +45,3 @@ pub mod prelude {
         PathResult, Region, TileKind,
     };
 }
-
-/// The workspace README's examples, compiled and run as doctests.
-#[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
-pub struct WorkspaceReadme;

@@ -1,5 +1,5 @@
 //! How long greedy's paths are: on seeded random grids (several wall densities),
-//! mazes, the Moving AI and reference maps in `../shared/maps/`, and U-shaped traps,
+//! mazes, the Moving AI and reference maps in `tilepath_testkit/data/`, and U-shaped traps,
 //! the mean of (route length / shortest route in the window) of [`Greedy`], beside two
 //! plain models: the order greedy used to expand in (strictly nearest first), and the
 //! original Go library's greedy (quasilyte/pathing, `GreedyBFS`). The test checks that

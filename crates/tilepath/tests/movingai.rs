@@ -1,5 +1,5 @@
 //! Whole-grid 8-connected A* against the optimal lengths of the Moving AI scenarios in
-//! `../shared/maps/movingai/` (no corner cutting, diagonal sqrt 2).
+//! `tilepath_testkit/data/movingai/` (no corner cutting, diagonal sqrt 2).
 //!
 //! CI checks every scenario of the three Dragon Age maps and a fixed sample of at
 //! least 300 per 512x512 map; `cargo test -p tilepath --test movingai -- --ignored`

@@ -1,9 +1,10 @@
-//! Loaders for the shared maps: Moving AI `.map`/`.scen` and the reference maps.
+//! Loaders for the test maps in this crate's `data/` (see `data/README.md` for their
+//! sources and licences): Moving AI `.map`/`.scen` and the reference maps.
 
 use std::path::PathBuf;
 use tilepath::{Cell, Grid, TileKind};
 
-/// The Moving AI maps in `../shared/maps/movingai`, each with its `.scen`.
+/// The Moving AI maps in `data/movingai`, each with its `.scen`.
 pub const MOVING_AI_MAPS: [&str; 6] = [
     "arena.map",
     "den312d.map",
@@ -13,15 +14,10 @@ pub const MOVING_AI_MAPS: [&str; 6] = [
     "32room_000.map",
 ];
 
-/// `../shared/maps` from the crate, or a clear panic if it is missing.
+/// The maps' folder, `data/` in this crate: part of the repository, so that a fresh
+/// clone tests with nothing beside it.
 pub fn maps_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps");
-    assert!(
-        dir.is_dir(),
-        "the shared maps are missing: expected them at {} (shared/ beside the clone)",
-        dir.display()
-    );
-    dir
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data")
 }
 
 /// A Moving AI `.map` as a grid: kind 0 passable (`.`, `G`, `S`), kind 3 blocked.

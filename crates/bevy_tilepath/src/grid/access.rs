@@ -48,6 +48,7 @@ pub(crate) struct GridsMut<'w, 's> {
 }
 
 impl GridsMut<'_, '_> {
+    #[cfg(feature = "tilemap")] // the mirror's
     /// The grid of `key`; `None` when `key` names an entity without a [`PathingMap`].
     pub(crate) fn get_mut(&mut self, key: GridKey) -> Option<&mut PathingGrid> {
         match key {
@@ -76,6 +77,7 @@ impl GridsMut<'_, '_> {
         }
     }
 
+    #[cfg(feature = "tilemap")] // the mirror's
     /// Sets where the cells of `key`'s grid are, if it exists (unchanged values are not
     /// written, so `Changed` stays quiet).
     pub(crate) fn set_transform(&mut self, key: GridKey, transform: GridTransform) {
@@ -93,6 +95,7 @@ impl GridsMut<'_, '_> {
         }
     }
 
+    #[cfg(feature = "tilemap")] // the mirror's
     /// Whether `key` names a grid.
     pub(crate) fn contains(&self, key: GridKey) -> bool {
         key.is_none_or(|e| self.maps.contains(e))

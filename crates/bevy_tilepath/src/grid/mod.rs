@@ -202,6 +202,7 @@ impl PathingGrid {
 
     /// Removes the grid and makes every request fail with `reason` until a grid is set
     /// again.
+    #[cfg(feature = "tilemap")]
     pub(crate) fn set_failed(&mut self, reason: NoPathReason) {
         self.clear();
         self.failure = Some(reason);

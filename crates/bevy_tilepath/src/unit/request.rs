@@ -26,14 +26,15 @@ pub enum PathGoal {
 #[reflect(Default, Debug, PartialEq)]
 pub enum SearchMode {
     /// The plugin picks: a shared distance field when enough units head for the same
-    /// cell, windowed A* for near goals, whole-grid A* for far ones.
+    /// cell, windowed A* for near goals, and for far ones whole-grid jump point search
+    /// (mobilities with one cost) or whole-grid A* (several costs).
     #[default]
     Auto,
     /// Always A* (optimal), windowed or whole-grid by distance.
     AStar,
     /// Greedy best-first for near goals (cheaper, not optimal; 4-connected and hex
     /// maps, 8-connected requests take A*);
-    /// whole-grid A* for far goals.
+    /// far goals as [`Auto`](Self::Auto).
     Greedy,
 }
 
