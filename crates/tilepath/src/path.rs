@@ -5,6 +5,10 @@ use core::fmt;
 
 #[cfg(feature = "serde")]
 mod serde;
+// The type data `reflect(Serialize, Deserialize)` registers: scenes save the paths
+// (reflected as opaque values) through their serde impls.
+#[cfg(all(feature = "bevy_reflect", feature = "serde"))]
+use bevy_reflect::{ReflectDeserialize, ReflectSerialize};
 
 /// The most steps a [`GridPath`] or [`GridPath8`] holds.
 pub const MAX_STEPS: usize = 56;
