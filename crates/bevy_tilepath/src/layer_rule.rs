@@ -34,8 +34,10 @@ use tilepath::TileKind;
 /// let bridge = LayerRule::Custom(|kinds| kinds.iter().rev().flatten().next().copied());
 /// assert_eq!(bridge.combine(&[Some(TileKind::K2), Some(TileKind::K0)], TileKind::K3), TileKind::K0);
 /// ```
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Reflect, Clone, Copy, Debug, Default)]
 #[reflect(opaque, Debug, PartialEq, Clone, Default)]
+#[cfg_attr(feature = "serde", reflect(Serialize, Deserialize))]
 pub enum LayerRule {
     /// The highest kind any layer has there (`K3 > K2 > K1 > K0`): order your kinds by
     /// how much they stop a unit, and a wall on any layer blocks. The default.
@@ -48,6 +50,12 @@ pub enum LayerRule {
     Any(TileKind),
     /// Your function of the layers' kinds there, bottom layer first (`None`: no tile on
     /// that layer); its `None` gives the bottom layer's `missing` kind.
+    ///
+    /// A function cannot be saved: with the `serde` feature, serialising this rule
+    /// (or settings or a map holding it) is an error naming this variant, and no
+    /// saved form loads as it. Save a marker of your own and set the rule again
+    /// after loading.
+    #[cfg_attr(feature = "serde", serde(skip))]
     Custom(fn(&[Option<TileKind>]) -> Option<TileKind>),
 }
 

@@ -16,6 +16,7 @@ use crate::LayerRule;
 /// request a tick; the budget is shared out between the grids with requests waiting,
 /// which take turns going first, and what one grid leaves goes to the next. Repairing the kept
 /// distance fields after grid edits is charged to the budget first.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Reflect, Clone, Copy, Debug, PartialEq, Eq)]
 #[reflect(Debug, PartialEq)]
 pub enum PathingBudget {
@@ -31,6 +32,7 @@ pub enum PathingBudget {
 
 /// Runtime settings of the [`PathingPlugin`](crate::PathingPlugin). Insert your own
 /// before or after adding the plugin: it is never overwritten.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Resource, Reflect, Clone, Debug, PartialEq)]
 #[reflect(Resource, Default, Debug, PartialEq)]
 pub struct PathingSettings {
@@ -127,6 +129,7 @@ pub struct PathingSettings {
 }
 
 /// Where a batch's parallel solving runs.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Reflect, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[reflect(Default, Debug, PartialEq)]
 pub enum Parallelism {

@@ -28,6 +28,7 @@ use tilepath::{Cell, Connectivity, HexLayout};
 /// **World.** Cell centres are where `bevy_ecs_tilemap` draws the tiles (its
 /// `center_in_world`), and the cell of a world position is the tile its
 /// `from_world_pos` finds.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Reflect, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[reflect(Default, Debug, PartialEq, Hash)]
 pub enum MapLayout {

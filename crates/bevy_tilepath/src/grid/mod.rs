@@ -6,6 +6,8 @@ mod changes;
 mod layout;
 mod map;
 mod transform;
+#[cfg(feature = "serde")]
+mod serde;
 
 use bevy::prelude::*;
 use tilepath::{Cell, Grid, GridError, Mobility, TileKind};

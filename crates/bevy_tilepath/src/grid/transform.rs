@@ -12,6 +12,7 @@ use super::MapLayout;
 /// yourself. The resource places the default grid; a
 /// [`PathingMap`](crate::PathingMap) has its own
 /// [`transform`](crate::PathingMap::transform).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Resource, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Resource, Default, Debug, PartialEq)]
 pub struct GridTransform {

@@ -16,6 +16,7 @@ pub use status::{NoPathReason, PathStatus};
 /// The cell a unit stands on. The plugin plans from it; [`PathFollower`](crate::PathFollower)
 /// updates it. Moving a unit yourself is fine: a unit found off its path, or moved
 /// since a request of its failed, is planned again.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[reflect(Component, Default, Debug, PartialEq)]
 pub struct GridCell(pub Cell);

@@ -21,6 +21,7 @@ use bevy::prelude::*;
 /// A plain component rather than a Bevy relationship: a relationship's source is
 /// removed when its target is despawned (or does not exist yet), which would move the
 /// unit onto the default grid without a word.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[reflect(Component, Debug, PartialEq)]
 pub struct OnGrid(#[entities] pub Entity);

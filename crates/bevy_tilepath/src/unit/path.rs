@@ -12,6 +12,7 @@ use crate::PathFollower;
 /// Routes longer than 56 steps come in segments: [`continues`](Self::continues) says
 /// more follows, and the plugin plans the next segment before this one runs out (see
 /// [`PathingSettings::replan_margin`](crate::PathingSettings::replan_margin)).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Component, Default, Debug, PartialEq)]
 pub struct UnitPath {

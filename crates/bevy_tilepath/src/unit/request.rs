@@ -9,6 +9,7 @@ use crate::plan::PlanState;
 use crate::{GridCell, NoPathReason};
 
 /// Where a [`PathRequest`] leads.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[reflect(Debug, PartialEq)]
 pub enum PathGoal {
@@ -22,6 +23,7 @@ pub enum PathGoal {
 }
 
 /// Which search serves a request.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Reflect, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[reflect(Default, Debug, PartialEq)]
 pub enum SearchMode {
@@ -55,6 +57,7 @@ pub enum SearchMode {
 /// ));
 /// # }
 /// ```
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq)]
 #[reflect(Component, Debug, PartialEq)]
 #[require(UnitPath, PathStatus, PlanState)]

@@ -6,6 +6,7 @@ use bevy::prelude::*;
 use crate::GridCell;
 
 /// Why a request has no (complete) path.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[reflect(Debug, PartialEq)]
 pub enum NoPathReason {
@@ -43,6 +44,7 @@ pub enum NoPathReason {
 }
 
 /// Where a unit's request stands.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug, PartialEq)]
 pub enum PathStatus {
