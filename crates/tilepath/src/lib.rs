@@ -4,6 +4,7 @@ mod cell;
 mod clearance;
 mod components;
 mod cost;
+mod crowd;
 mod direction;
 mod field;
 mod footprint;
@@ -22,6 +23,9 @@ pub use cell::Cell;
 pub use clearance::{Clearance, MAX_UNIT_SIZE};
 pub use components::{ComponentStats, Components};
 pub use cost::{OCTILE_DIAGONAL, OCTILE_STRAIGHT};
+pub use crowd::{
+    AgentId, AgentSpec, AgentStatus, Crowd, CrowdError, GoalFields, Guidance, StepStats,
+};
 pub use direction::{Connectivity, Direction, Direction8};
 pub use field::{DistanceField, FieldError, FieldState, FieldStats, Region, combined_next_step};
 pub use footprint::{Footprint, footprint_centre};

@@ -10,6 +10,7 @@
 
 mod counting;
 mod hex;
+mod mapf;
 mod maps;
 mod random;
 mod reference;
@@ -19,6 +20,7 @@ pub use hex::{
     AXIAL_NEIGHBOURS, axial_of, cell_of_axial, check_hex_optimal, check_hex_result,
     hex_distance_ref, hex_flood, hex_neighbours, reference_hex, walk_hex,
 };
+pub use mapf::{MAPF_INSTANCES, MapfInstance, load_mapf, load_mapf_map};
 pub use maps::{MOVING_AI_MAPS, Scenario, load_movingai, load_reference, load_scenarios, maps_dir};
 pub use random::{maze_grid, random_cell, random_grid, random_mobility, rng};
 pub use reference::{

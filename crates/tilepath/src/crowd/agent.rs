@@ -1,0 +1,162 @@
+//! What an agent is: its id, what the caller says of it, and what the crowd keeps.
+
+use crate::{Cell, Connectivity, Mobility};
+
+/// An agent of a [`Crowd`](super::Crowd): a slot and the slot's generation, so that
+/// an id of a removed agent never names the agent that takes its slot later.
+///
+/// [`index`](Self::index) is small and dense (slots are reused): a caller may key
+/// its own per-agent tables by it, as a [`Guidance`](super::Guidance) does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct AgentId {
+    pub(crate) index: u32,
+    pub(crate) generation: u32,
+}
+
+impl AgentId {
+    /// The agent's slot: below the crowd's [`slots`](super::Crowd::slots).
+    #[inline]
+    #[must_use]
+    pub const fn index(self) -> usize {
+        self.index as usize
+    }
+
+    /// How many agents held this slot before this one.
+    #[inline]
+    #[must_use]
+    pub const fn generation(self) -> u32 {
+        self.generation
+    }
+}
+
+/// An agent to add to a [`Crowd`](super::Crowd).
+///
+/// The agent is a square of `size x size` cells anchored at `cell`, the footprint's
+/// corner with the smallest `x` and `y` (as for [`Footprint`](crate::Footprint)); it
+/// steps as [`Grid::can_step_sized`](crate::Grid::can_step_sized) allows for its
+/// `mobility`, orthogonally or, with [`Connectivity::Eight`], diagonally too (no
+/// corner cutting). `goal` is the anchor it heads for, if any: the crowd reads its
+/// costs from a [`Guidance`](super::Guidance), and uses the goal to know when the
+/// agent has arrived and which agents share a destination.
+///
+/// ```
+/// use tilepath::{AgentSpec, Cell, Connectivity, Mobility};
+/// let tank = AgentSpec::new(Cell::new(4, 4))
+///     .size(2)
+///     .connectivity(Connectivity::Eight)
+///     .goal(Cell::new(30, 12));
+/// assert_eq!((tank.size, tank.mobility), (2, Mobility::FLOOR_ONLY));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AgentSpec {
+    /// The anchor: the footprint's min corner.
+    pub cell: Cell,
+    /// The footprint's side, 1 to [`MAX_UNIT_SIZE`](crate::MAX_UNIT_SIZE).
+    pub size: u8,
+    /// The cells it may enter.
+    pub mobility: Mobility,
+    /// [`Connectivity::Four`] or [`Connectivity::Eight`].
+    pub connectivity: Connectivity,
+    /// The anchor it heads for; `None`: it stays unless asked to step aside.
+    pub goal: Option<Cell>,
+}
+
+impl AgentSpec {
+    /// A one-cell agent at `cell`, [`Mobility::FLOOR_ONLY`], 4-connected, no goal.
+    #[must_use]
+    pub const fn new(cell: Cell) -> Self {
+        Self {
+            cell,
+            size: 1,
+            mobility: Mobility::FLOOR_ONLY,
+            connectivity: Connectivity::Four,
+            goal: None,
+        }
+    }
+
+    /// With a footprint of `size x size` cells.
+    #[must_use]
+    pub const fn size(mut self, size: u8) -> Self {
+        self.size = size;
+        self
+    }
+
+    /// With `mobility`.
+    #[must_use]
+    pub const fn mobility(mut self, mobility: Mobility) -> Self {
+        self.mobility = mobility;
+        self
+    }
+
+    /// With `connectivity` (4 or 8).
+    #[must_use]
+    pub const fn connectivity(mut self, connectivity: Connectivity) -> Self {
+        self.connectivity = connectivity;
+        self
+    }
+
+    /// Heading for `goal`.
+    #[must_use]
+    pub const fn goal(mut self, goal: Cell) -> Self {
+        self.goal = Some(goal);
+        self
+    }
+}
+
+/// No agent / no cell: the empty value of the flat tables.
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// Where an agent is in a step's decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Decision {
+    /// Not asked yet.
+    Open,
+    /// On the stack of requests, its tentative target set.
+    Asking,
+    /// Its next anchor is final for this step.
+    Done,
+}
+
+/// What the crowd keeps of an agent, in its slot.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Agent {
+    pub(crate) generation: u32,
+    pub(crate) alive: bool,
+    pub(crate) cell: Cell,
+    pub(crate) size: u8,
+    pub(crate) mobility: Mobility,
+    pub(crate) eight: bool,
+    pub(crate) goal: Option<Cell>,
+    /// Steps since it last stood on its goal or yielded (the priority's main part).
+    pub(crate) elevation: u32,
+    /// A fixed pseudo-random number: the priority's tie-break.
+    pub(crate) tiebreak: u32,
+    /// The step count when it last moved (or was added).
+    pub(crate) last_moved: u64,
+    /// Its cost-to-go where it stands, this step (`u32::MAX`: unreachable).
+    pub(crate) here_cost: u32,
+    /// It waits only for agents with its goal that are nearer to it: as near as it gets.
+    pub(crate) yielding: bool,
+    pub(crate) decision: Decision,
+    /// The anchor it moves to (tentative while [`Decision::Asking`]).
+    pub(crate) target: Cell,
+    /// Its anchor before the last step.
+    pub(crate) prev: Cell,
+    /// Where its candidates start in the crowd's candidate scratch, and how many.
+    pub(crate) cand_from: u32,
+    pub(crate) cand_len: u8,
+}
+
+impl Agent {
+    pub(crate) fn id(&self, index: usize) -> AgentId {
+        AgentId {
+            index: index as u32,
+            generation: self.generation,
+        }
+    }
+
+    /// Whether it shares `other`'s class: size, mobility and connectivity.
+    pub(crate) fn same_class(&self, other: &Agent) -> bool {
+        self.size == other.size && self.mobility == other.mobility && self.eight == other.eight
+    }
+}

@@ -1,0 +1,455 @@
+//! Crowds: many agents on one grid, moved a step at a time, never sharing a cell.
+//!
+//! The crowd ([`Crowd`]) holds the agents and who holds each cell; each
+//! [`step`](Crowd::step) decides every agent's next anchor together (`step.rs`: a
+//! PIBT-style rule with priority inheritance and backtracking), untangling 1-wide
+//! corridors by the swap rule (`swap.rs`), guided by the costs a [`Guidance`] gives
+//! (`guidance.rs`: the trait and [`GoalFields`]). What the caller may read after a
+//! step is in `report.rs`.
+
+mod agent;
+mod error;
+mod guidance;
+mod report;
+mod step;
+mod swap;
+
+pub use agent::{AgentId, AgentSpec};
+pub use error::CrowdError;
+pub use guidance::{GoalFields, Guidance};
+pub use report::{AgentStatus, StepStats};
+
+use crate::{Cell, Connectivity, Grid, GridMismatch, MAX_UNIT_SIZE};
+use agent::{Agent, Decision, NONE};
+
+/// The most candidates an agent has in a step: its 8 neighbours and staying.
+const MAX_CANDIDATES: usize = 9;
+
+/// One candidate anchor of an agent for the next step.
+#[derive(Clone, Copy, Debug, Default)]
+struct Candidate {
+    cell: Cell,
+    /// The order it is tried in: cost-to-go, then staying before moving, free cells
+    /// before held ones, then a per-step hash (equal inputs give equal orders).
+    key: u64,
+}
+
+/// Agents that move together on a [`Grid`] without ever sharing a cell.
+///
+/// Each agent ([`AgentSpec`]) is a square footprint of 1 to 8 cells a side, with a
+/// mobility, 4- or 8-connected moves and perhaps a goal. [`step`](Self::step)
+/// decides every agent's next anchor at once from a [`Guidance`] (each agent's
+/// cost-to-go) and moves them. After every step:
+/// - no two agents hold a cell ([`holder`](Self::holder) says who holds one);
+/// - no two agents passed through each other: none entered a cell the other left
+///   while the other entered one it left (a head-on swap), and no two diagonal
+///   steps crossed (an agent holding one corner cell of a diagonal step and then the
+///   other);
+/// - every move was one step the grid allows the agent
+///   ([`Grid::can_step_sized`]), and an agent whose cells were walled over after it
+///   stood there keeps them and steps out when it can.
+///
+/// Agents far from their goals gain priority every step they have not arrived; a
+/// higher-priority agent may ask one in its way to step aside, which may ask others
+/// in turn, and an agent that cannot make room stays where it is. An agent on its
+/// goal may be moved aside and comes back. Agents with the same goal do not push
+/// those of them nearer to it: one holds the goal, the others gather round
+/// ([`AgentStatus::Yielding`]). See [`step`](Self::step) for the rule.
+///
+/// Memory is a `u32` a cell twice (who holds it now, and next) plus about 200 bytes
+/// an agent, all allocated by [`new`](Self::new) and [`add`](Self::add): a step
+/// allocates nothing once the scratch has grown to the crowd's largest step.
+/// Steps are deterministic: the same agents, grid and costs give the same moves.
+///
+/// ```
+/// use tilepath::{AgentSpec, Cell, Crowd, GoalFields, Grid};
+/// let grid = Grid::new(10, 3)?;
+/// let mut crowd = Crowd::new(&grid)?;
+/// let a = crowd.add(&grid, AgentSpec::new(Cell::new(0, 1)).goal(Cell::new(9, 1)))?;
+/// let b = crowd.add(&grid, AgentSpec::new(Cell::new(9, 1)).goal(Cell::new(0, 1)))?;
+/// let mut fields = GoalFields::new();
+/// fields.update(&grid, &crowd)?;
+/// for _ in 0..30 {
+///     crowd.step(&grid, &fields)?;
+/// }
+/// assert_eq!(crowd.cell(a), Some(Cell::new(9, 1)));
+/// assert_eq!(crowd.holder(Cell::new(0, 1)), Some(b));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Crowd {
+    dims: (u32, u32),
+    agents: Vec<Agent>,
+    /// Free slots, the last freed reused first.
+    free: Vec<u32>,
+    live: usize,
+    /// Per cell: the slot of the agent holding it, or `NONE`.
+    holder: Vec<u32>,
+    /// Per cell: the slot of the agent holding it after this step (`NONE` between
+    /// steps).
+    next: Vec<u32>,
+    /// The cells written in `next` this step.
+    touched: Vec<u32>,
+    /// Per slot, `MAX_CANDIDATES` candidates.
+    candidates: Vec<Candidate>,
+    /// The step's order of agents: (priority key, slot).
+    order: Vec<(u64, u32)>,
+    steps: u64,
+    stuck_after: u32,
+    /// Whether the corridor swap rule is on.
+    swap: bool,
+}
+
+impl Crowd {
+    /// The deepest chain of agents asking one another to step aside in one step;
+    /// an agent asked deeper stays where it is (and the one asking looks elsewhere).
+    /// It bounds the call stack: chains this long are crowds of thousands packed in
+    /// one corridor.
+    pub const MAX_CHAIN: u32 = 4096;
+
+    /// An empty crowd for grids of `grid`'s size.
+    ///
+    /// # Errors
+    /// [`CrowdError::OutOfMemory`] if the system cannot give 8 bytes a cell.
+    pub fn new(grid: &Grid) -> Result<Self, CrowdError> {
+        let cells = grid.len();
+        let bytes = cells as u64 * 8;
+        crate::memory::ensure(bytes).map_err(|bytes| CrowdError::OutOfMemory { bytes })?;
+        Ok(Self {
+            dims: (grid.width(), grid.height()),
+            agents: Vec::new(),
+            free: Vec::new(),
+            live: 0,
+            holder: vec![NONE; cells],
+            next: vec![NONE; cells],
+            touched: Vec::new(),
+            candidates: Vec::new(),
+            order: Vec::new(),
+            steps: 0,
+            stuck_after: 32,
+            swap: true,
+        })
+    }
+
+    /// Reports an agent as [stuck](AgentStatus::Stuck) once it has not moved for
+    /// `steps` steps while its goal is reachable and it is not yielding (32 by
+    /// default; at least 1).
+    pub fn set_stuck_after(&mut self, steps: u32) {
+        self.stuck_after = steps.max(1);
+    }
+
+    /// Turns the corridor swap rule on (the default) or off. Off, the crowd is plain
+    /// PIBT, which may shuffle agents back and forth forever in 1-wide corridors:
+    /// for comparisons only.
+    pub fn set_swap(&mut self, on: bool) {
+        self.swap = on;
+    }
+
+    /// Makes room for `more` agents beyond those held, so that adding them allocates
+    /// nothing.
+    pub fn reserve(&mut self, more: usize) {
+        let slots = self.agents.len() + more.saturating_sub(self.free.len());
+        self.agents.reserve(slots - self.agents.len());
+        self.order.reserve(self.live + more);
+        self.candidates
+            .reserve(slots * MAX_CANDIDATES - self.candidates.len());
+        self.touched.reserve(4 * (self.live + more));
+    }
+
+    /// Adds an agent where `spec` says, on `grid`.
+    ///
+    /// # Errors
+    /// [`CrowdError::GridMismatch`]; [`CrowdError::HexUnsupported`];
+    /// [`CrowdError::InvalidSize`] for a size of 0, above
+    /// [`MAX_UNIT_SIZE`](crate::MAX_UNIT_SIZE) or larger than the grid;
+    /// [`CrowdError::OutOfBounds`] if the footprint leaves the grid;
+    /// [`CrowdError::Blocked`] if a cell under it is blocked for its mobility;
+    /// [`CrowdError::Occupied`] if another agent holds one; [`CrowdError::TooManyAgents`].
+    /// Nothing changes then.
+    pub fn add(&mut self, grid: &Grid, spec: AgentSpec) -> Result<AgentId, CrowdError> {
+        self.check_grid(grid)?;
+        let eight = match spec.connectivity {
+            Connectivity::Four => false,
+            Connectivity::Eight => true,
+            Connectivity::Hex(_) => return Err(CrowdError::HexUnsupported),
+        };
+        let (w, h) = self.dims;
+        let size = spec.size;
+        if size == 0 || size > MAX_UNIT_SIZE || u32::from(size) > w.min(h) {
+            return Err(CrowdError::InvalidSize { size });
+        }
+        let cell = spec.cell;
+        let n = i32::from(size);
+        let inside = |c: Cell| grid.contains(c);
+        if !inside(cell)
+            || !inside(Cell::new(
+                cell.x.saturating_add(n - 1),
+                cell.y.saturating_add(n - 1),
+            ))
+        {
+            return Err(CrowdError::OutOfBounds { cell });
+        }
+        for c in footprint(cell, size) {
+            if !grid.is_passable(c, spec.mobility) {
+                return Err(CrowdError::Blocked { cell: c });
+            }
+            let k = self.holder[self.index(c)];
+            if k != NONE {
+                return Err(CrowdError::Occupied {
+                    cell: c,
+                    by: self.agents[k as usize].id(k as usize),
+                });
+            }
+        }
+        let slot = match self.free.pop() {
+            Some(s) => s as usize,
+            None => {
+                if self.agents.len() >= NONE as usize - 1 {
+                    return Err(CrowdError::TooManyAgents);
+                }
+                self.agents.push(Agent {
+                    generation: 0,
+                    alive: false,
+                    cell,
+                    size,
+                    mobility: spec.mobility,
+                    eight,
+                    goal: None,
+                    elevation: 0,
+                    tiebreak: 0,
+                    last_moved: 0,
+                    here_cost: u32::MAX,
+                    yielding: false,
+                    decision: Decision::Open,
+                    target: cell,
+                    prev: cell,
+                    cand_from: 0,
+                    cand_len: 0,
+                });
+                let len = self.agents.len() * MAX_CANDIDATES;
+                self.candidates.resize(len, Candidate::default());
+                self.agents.len() - 1
+            }
+        };
+        let a = &mut self.agents[slot];
+        let generation = a.generation;
+        *a = Agent {
+            generation,
+            alive: true,
+            cell,
+            size,
+            mobility: spec.mobility,
+            eight,
+            goal: spec.goal,
+            elevation: 0,
+            tiebreak: mix(u64::from(generation) << 32 | slot as u64) as u32,
+            last_moved: self.steps,
+            here_cost: u32::MAX,
+            yielding: false,
+            decision: Decision::Open,
+            target: cell,
+            prev: cell,
+            cand_from: (slot * MAX_CANDIDATES) as u32,
+            cand_len: 0,
+        };
+        for c in footprint(cell, size) {
+            let i = self.index(c);
+            self.holder[i] = slot as u32;
+        }
+        self.live += 1;
+        self.order
+            .reserve(self.live.saturating_sub(self.order.len()));
+        self.touched.reserve(
+            (2 * self.live + 4 * usize::from(size) * usize::from(size))
+                .saturating_sub(self.touched.capacity()),
+        );
+        Ok(a_id(slot, generation))
+    }
+
+    /// Removes an agent, freeing its cells; returns what it was, where it stands.
+    ///
+    /// # Errors
+    /// [`CrowdError::UnknownAgent`] (nothing changes).
+    pub fn remove(&mut self, id: AgentId) -> Result<AgentSpec, CrowdError> {
+        let spec = self.agent(id).ok_or(CrowdError::UnknownAgent(id))?;
+        for c in footprint(spec.cell, spec.size) {
+            let i = self.index(c);
+            self.holder[i] = NONE;
+        }
+        let a = &mut self.agents[id.index()];
+        a.alive = false;
+        a.generation = a.generation.wrapping_add(1);
+        self.free.push(id.index);
+        self.live -= 1;
+        Ok(spec)
+    }
+
+    /// Gives an agent a new goal (`None`: none).
+    ///
+    /// # Errors
+    /// [`CrowdError::UnknownAgent`] (nothing changes).
+    pub fn set_goal(&mut self, id: AgentId, goal: Option<Cell>) -> Result<(), CrowdError> {
+        let a = self.live_agent_mut(id)?;
+        if a.goal != goal {
+            a.goal = goal;
+            a.elevation = 0;
+        }
+        Ok(())
+    }
+
+    /// The agent holding `cell`, if any (`None` outside the grid too).
+    #[inline]
+    #[must_use]
+    pub fn holder(&self, cell: Cell) -> Option<AgentId> {
+        if !self.contains(cell) {
+            return None;
+        }
+        let k = self.holder[self.index(cell)];
+        (k != NONE).then(|| self.agents[k as usize].id(k as usize))
+    }
+
+    /// An agent as it is now (its anchor, footprint, mobility, connectivity, goal).
+    #[must_use]
+    pub fn agent(&self, id: AgentId) -> Option<AgentSpec> {
+        let a = self.live_agent(id)?;
+        Some(AgentSpec {
+            cell: a.cell,
+            size: a.size,
+            mobility: a.mobility,
+            connectivity: if a.eight {
+                Connectivity::Eight
+            } else {
+                Connectivity::Four
+            },
+            goal: a.goal,
+        })
+    }
+
+    /// An agent's anchor.
+    #[inline]
+    #[must_use]
+    pub fn cell(&self, id: AgentId) -> Option<Cell> {
+        self.live_agent(id).map(|a| a.cell)
+    }
+
+    /// An agent's anchor before the last step (where it stands, if it did not move).
+    #[must_use]
+    pub fn previous_cell(&self, id: AgentId) -> Option<Cell> {
+        self.live_agent(id).map(|a| a.prev)
+    }
+
+    /// Every agent, by slot: its id and what it is now.
+    pub fn agents(&self) -> impl Iterator<Item = (AgentId, AgentSpec)> + '_ {
+        self.agents
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.alive)
+            .filter_map(|(i, a)| {
+                let id = a.id(i);
+                self.agent(id).map(|s| (id, s))
+            })
+    }
+
+    /// The agents that moved in the last step: id, anchor before, anchor now.
+    pub fn moves(&self) -> impl Iterator<Item = (AgentId, Cell, Cell)> + '_ {
+        self.agents
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.alive && a.prev != a.cell)
+            .map(|(i, a)| (a.id(i), a.prev, a.cell))
+    }
+
+    /// How many agents the crowd holds.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.live
+    }
+
+    /// Whether the crowd holds no agent.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.live == 0
+    }
+
+    /// One more than the highest slot an agent id may have: per-agent tables of
+    /// this length are indexed by [`AgentId::index`].
+    #[must_use]
+    pub fn slots(&self) -> usize {
+        self.agents.len()
+    }
+
+    /// Steps taken so far.
+    #[must_use]
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Bytes held by the crowd's tables.
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        use core::mem::size_of;
+        (self.holder.capacity() + self.next.capacity() + self.touched.capacity()) * 4
+            + self.agents.capacity() * size_of::<Agent>()
+            + self.candidates.capacity() * size_of::<Candidate>()
+            + self.order.capacity() * 12
+            + self.free.capacity() * 4
+    }
+
+    /// `Ok` when `grid` is this crowd's size.
+    pub(crate) fn check_grid(&self, grid: &Grid) -> Result<(), CrowdError> {
+        GridMismatch::check(self.dims, grid).map_err(CrowdError::GridMismatch)
+    }
+
+    fn live_agent(&self, id: AgentId) -> Option<&Agent> {
+        self.agents
+            .get(id.index())
+            .filter(|a| a.alive && a.generation == id.generation)
+    }
+
+    fn live_agent_mut(&mut self, id: AgentId) -> Result<&mut Agent, CrowdError> {
+        self.agents
+            .get_mut(id.index())
+            .filter(|a| a.alive && a.generation == id.generation)
+            .ok_or(CrowdError::UnknownAgent(id))
+    }
+
+    #[inline]
+    fn contains(&self, c: Cell) -> bool {
+        (c.x as u32) < self.dims.0 && (c.y as u32) < self.dims.1
+    }
+
+    /// The index of a cell inside the grid.
+    #[inline]
+    fn index(&self, c: Cell) -> usize {
+        c.y as usize * self.dims.0 as usize + c.x as usize
+    }
+}
+
+fn a_id(slot: usize, generation: u32) -> AgentId {
+    AgentId {
+        index: slot as u32,
+        generation,
+    }
+}
+
+/// The cells of the `size x size` footprint anchored at `cell`, row by row.
+#[inline]
+fn footprint(cell: Cell, size: u8) -> impl Iterator<Item = Cell> {
+    let n = i32::from(size);
+    (0..n).flat_map(move |dy| (0..n).map(move |dx| Cell::new(cell.x + dx, cell.y + dy)))
+}
+
+/// Whether two footprints share a cell.
+#[inline]
+fn overlap(a: Cell, sa: u8, b: Cell, sb: u8) -> bool {
+    let (sa, sb) = (i32::from(sa), i32::from(sb));
+    a.x < b.x + sb && b.x < a.x + sa && a.y < b.y + sb && b.y < a.y + sa
+}
+
+/// A 64-bit mix (splitmix64's finaliser): tie-breaks that look random but are fixed.
+#[inline]
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}

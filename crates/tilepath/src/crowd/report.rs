@@ -1,0 +1,63 @@
+//! What the caller reads of a crowd after a step.
+
+use super::{AgentId, Crowd};
+
+/// What a step did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StepStats {
+    /// Agents that moved.
+    pub moved: usize,
+    /// Agents standing on their goals after the step.
+    pub arrived: usize,
+    /// Agents reported [stuck](AgentStatus::Stuck) after the step.
+    pub stuck: usize,
+}
+
+/// Where an agent stands with respect to its goal, as of the last step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AgentStatus {
+    /// It has no goal.
+    Idle,
+    /// It stands on its goal.
+    Arrived,
+    /// Its goal is not reachable from where it stands (by the guidance), or the
+    /// crowd has not stepped since it was added or given its goal.
+    Unreachable,
+    /// Every cell nearer its goal is held by agents with the same goal standing
+    /// nearer it: it is as near as it gets, and waits.
+    Yielding,
+    /// On its way.
+    Moving,
+    /// It has not moved for the steps [`Crowd::set_stuck_after`] says although its
+    /// goal is reachable and it is not yielding.
+    Stuck,
+}
+
+impl Crowd {
+    /// An agent's status, as of the last step (`None`: no such agent).
+    #[must_use]
+    pub fn status(&self, id: AgentId) -> Option<AgentStatus> {
+        let a = self.live_agent(id)?;
+        Some(match a.goal {
+            None => AgentStatus::Idle,
+            Some(g) if g == a.cell => AgentStatus::Arrived,
+            Some(_) if a.here_cost == u32::MAX => AgentStatus::Unreachable,
+            Some(_) if a.yielding => AgentStatus::Yielding,
+            Some(_) if self.steps - a.last_moved >= u64::from(self.stuck_after) => {
+                AgentStatus::Stuck
+            }
+            Some(_) => AgentStatus::Moving,
+        })
+    }
+
+    /// The agents [stuck](AgentStatus::Stuck): not moved for the steps
+    /// [`set_stuck_after`](Self::set_stuck_after) says while their goal is reachable.
+    pub fn stuck(&self) -> impl Iterator<Item = AgentId> + '_ {
+        self.agents
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.alive)
+            .map(|(i, a)| a.id(i))
+            .filter(|&id| self.status(id) == Some(AgentStatus::Stuck))
+    }
+}

@@ -1,0 +1,371 @@
+//! A step: every agent's next anchor decided together, then all moves made.
+//!
+//! The rule is PIBT's (priority inheritance with backtracking, Okumura et al.):
+//! agents are asked in order of priority; an agent asked tries its candidate
+//! anchors best first, reserving the cells of one and asking the agents standing
+//! there to make room (they inherit its priority and are asked the same way,
+//! recursively). A candidate whose occupants cannot all make room is given up for
+//! the next; an agent with no candidate left stays, and the agent that asked it
+//! looks elsewhere. Priorities grow every step an agent has not arrived, so an
+//! agent kept waiting ends up first in the order and is not kept waiting forever
+//! in open space; the corridor swap rule (`swap.rs`) covers 1-wide corridors.
+
+use super::agent::{Decision, NONE};
+use super::{
+    AgentStatus, Candidate, Crowd, CrowdError, Guidance, MAX_CANDIDATES, StepStats, footprint, mix,
+    overlap,
+};
+use crate::{Cell, Direction8, Grid};
+
+/// Orthogonal directions first: a 4-connected agent reads the first 4.
+pub(super) const DIRECTIONS: [Direction8; 8] = [
+    Direction8::Right,
+    Direction8::Up,
+    Direction8::Left,
+    Direction8::Down,
+    Direction8::UpRight,
+    Direction8::UpLeft,
+    Direction8::DownLeft,
+    Direction8::DownRight,
+];
+
+impl Crowd {
+    /// Moves every agent one step (or not at all) towards its goal, as `guidance`
+    /// says, on `grid` as it is now (edited since the last step or not).
+    ///
+    /// Each agent's candidates are its anchor and the neighbouring anchors the grid
+    /// lets it step to, ordered by cost-to-go (staying first among equals, then free
+    /// cells). Agents are asked in order of priority: steps since they last stood
+    /// on their goals, a fixed tie-break after. See the module's rule above; agents
+    /// standing on their goals, idle agents and [yielding](AgentStatus::Yielding)
+    /// ones keep the lowest priority, and may be asked to step aside.
+    ///
+    /// # Errors
+    /// [`CrowdError::GridMismatch`] (nothing moves).
+    pub fn step<G: Guidance + ?Sized>(
+        &mut self,
+        grid: &Grid,
+        guidance: &G,
+    ) -> Result<StepStats, CrowdError> {
+        self.check_grid(grid)?;
+        self.steps += 1;
+        for s in 0..self.agents.len() {
+            if self.agents[s].alive {
+                self.prepare(s, grid, guidance);
+            }
+        }
+        self.order.clear();
+        for s in 0..self.agents.len() {
+            if !self.agents[s].alive {
+                continue;
+            }
+            let yielding = self.yields(s);
+            let a = &mut self.agents[s];
+            a.yielding = yielding;
+            let resting = a.goal.is_none_or(|g| g == a.cell) || yielding;
+            a.elevation = if resting {
+                0
+            } else {
+                a.elevation.saturating_add(1)
+            };
+            let key = u64::from(u32::MAX - a.elevation) << 32 | u64::from(a.tiebreak);
+            self.order.push((key, s as u32));
+        }
+        self.order.sort_unstable();
+        for k in 0..self.order.len() {
+            let s = self.order[k].1 as usize;
+            if self.agents[s].decision == Decision::Open {
+                self.ask(s, 0, grid, guidance);
+            }
+        }
+        Ok(self.apply())
+    }
+
+    /// Fills agent `s`'s candidates and its cost where it stands.
+    fn prepare<G: Guidance + ?Sized>(&mut self, s: usize, grid: &Grid, guidance: &G) {
+        let a = self.agents[s];
+        let id = a.id(s);
+        let here = a.cell;
+        let from = s * MAX_CANDIDATES;
+        let salt = mix(self.steps ^ (s as u64) << 40);
+        let here_cost = guidance.cost_to_go(id, here).unwrap_or(u32::MAX);
+        self.candidates[from] = Candidate {
+            cell: here,
+            key: u64::from(here_cost) << 32 | (salt & 0x3fff_ffff),
+        };
+        let mut len = 1;
+        let dirs = if a.eight { 8 } else { 4 };
+        for (d, &dir) in DIRECTIONS[..dirs].iter().enumerate() {
+            if !grid.can_step_sized(here, dir, a.mobility, a.size) {
+                continue;
+            }
+            let cell = here.step(dir);
+            let cost = guidance.cost_to_go(id, cell).unwrap_or(u32::MAX);
+            let held = footprint(cell, a.size).any(|c| {
+                let k = self.holder[self.index(c)];
+                k != NONE && k as usize != s
+            });
+            let rank = 1 + u64::from(held);
+            let hash = (salt >> (3 * d + 8)) ^ (d as u64).wrapping_mul(0x9e37_79b9);
+            self.candidates[from + len] = Candidate {
+                cell,
+                key: u64::from(cost) << 32 | rank << 30 | (hash & 0x3fff_ffff),
+            };
+            len += 1;
+        }
+        self.candidates[from..from + len].sort_unstable_by_key(|c| c.key);
+        let a = &mut self.agents[s];
+        a.here_cost = here_cost;
+        a.cand_from = from as u32;
+        a.cand_len = len as u8;
+        a.decision = Decision::Open;
+        a.target = here;
+    }
+
+    /// Whether agent `s` is as near its goal as it gets: not on it, and every
+    /// candidate nearer it is held by agents with its goal that stand no farther.
+    fn yields(&self, s: usize) -> bool {
+        let a = &self.agents[s];
+        let (Some(goal), cost) = (a.goal, a.here_cost) else {
+            return false;
+        };
+        if cost == 0 || cost == u32::MAX || goal == a.cell {
+            return false;
+        }
+        let from = a.cand_from as usize;
+        let mut better = false;
+        for c in &self.candidates[from..from + usize::from(a.cand_len)] {
+            if (c.key >> 32) as u32 >= cost {
+                break;
+            }
+            better = true;
+            for cell in footprint(c.cell, a.size) {
+                let k = self.holder[self.index(cell)];
+                if k == NONE {
+                    return false;
+                }
+                let b = &self.agents[k as usize];
+                if k as usize != s && (b.goal != a.goal || b.here_cost > cost) {
+                    return false;
+                }
+            }
+        }
+        better
+    }
+
+    /// Asks agent `s` to choose its next anchor; `false` if it could only stay.
+    pub(super) fn ask<G: Guidance + ?Sized>(
+        &mut self,
+        s: usize,
+        depth: u32,
+        grid: &Grid,
+        guidance: &G,
+    ) -> bool {
+        self.agents[s].decision = Decision::Asking;
+        if depth >= Self::MAX_CHAIN {
+            self.stay(s);
+            return false;
+        }
+
+        let partner = if self.swap {
+            self.swap_partner(s, grid, guidance)
+        } else {
+            None
+        };
+        let (from, len) = {
+            let a = &self.agents[s];
+            (a.cand_from as usize, usize::from(a.cand_len))
+        };
+        for k in 0..len {
+            // The swap rule tries the candidates worst first: back out of the
+            // corridor, the partner following.
+            let at = if partner.is_some() { len - 1 - k } else { k };
+            let cell = self.candidates[from + at].cell;
+            if self.try_cell(s, cell, depth, grid, guidance) {
+                if let Some(p) = partner {
+                    self.pull(p, s, depth, grid, guidance);
+                }
+                return true;
+            }
+        }
+        self.stay(s);
+        false
+    }
+
+    /// Agent `s` stays: its cells are its own next step (an agent asking for them
+    /// loses them and looks elsewhere).
+    fn stay(&mut self, s: usize) {
+        let a = &mut self.agents[s];
+        a.decision = Decision::Done;
+        a.target = a.cell;
+        let (cell, size) = (a.cell, a.size);
+        for c in footprint(cell, size) {
+            let i = self.index(c);
+            self.next[i] = s as u32;
+            self.touched.push(i as u32);
+        }
+    }
+
+    /// Tries to move agent `s` (asking) to anchor `to`: reserves its cells and asks
+    /// the agents there to make room. `true` if `s` is then done, moving there.
+    pub(super) fn try_cell<G: Guidance + ?Sized>(
+        &mut self,
+        s: usize,
+        to: Cell,
+        depth: u32,
+        grid: &Grid,
+        guidance: &G,
+    ) -> bool {
+        let a = self.agents[s];
+        let here = a.cell;
+        for c in footprint(to, a.size) {
+            let i = self.index(c);
+            if self.next[i] != NONE {
+                return false;
+            }
+            let k = self.holder[i];
+            if k == NONE || k as usize == s {
+                continue;
+            }
+            let b = &self.agents[k as usize];
+            match b.decision {
+                // On the stack of requests: entering its cell would be a swap (its
+                // own parent's) or close a cycle through agents not decided yet,
+                // which a multi-cell agent further up may still undo.
+                Decision::Asking => return false,
+                // Moving into a cell of `s`'s: passing through each other.
+                Decision::Done => {
+                    if overlap(b.target, b.size, here, a.size) {
+                        return false;
+                    }
+                }
+                // Agents with the same goal do not push those nearer it.
+                Decision::Open => {
+                    if a.goal.is_some() && b.goal == a.goal && b.here_cost <= a.here_cost {
+                        return false;
+                    }
+                }
+            }
+        }
+        if to != here && to.x != here.x && to.y != here.y && self.crosses(s, here, to) {
+            return false;
+        }
+        for c in footprint(to, a.size) {
+            let i = self.index(c);
+            self.next[i] = s as u32;
+            self.touched.push(i as u32);
+        }
+        self.agents[s].target = to;
+        let mut ok = true;
+        for c in footprint(to, a.size) {
+            let k = self.holder[self.index(c)];
+            if k != NONE
+                && k as usize != s
+                && self.agents[k as usize].decision == Decision::Open
+                && !self.ask(k as usize, depth + 1, grid, guidance)
+            {
+                ok = false;
+                break;
+            }
+        }
+        // An agent that could not make room (here or deeper) took its cells back.
+        ok = ok && footprint(to, a.size).all(|c| self.next[self.index(c)] == s as u32);
+        if ok {
+            self.agents[s].decision = Decision::Done;
+            return true;
+        }
+        for c in footprint(to, a.size) {
+            let i = self.index(c);
+            if self.next[i] == s as u32 {
+                self.next[i] = NONE;
+            }
+        }
+        self.agents[s].target = here;
+        false
+    }
+
+    /// Whether a diagonal step of agent `s` from `from` to `to` would cross another
+    /// agent's step: one holding one of the two corner cells the step passes
+    /// between and taking the other.
+    fn crosses(&self, s: usize, from: Cell, to: Cell) -> bool {
+        let n = i32::from(self.agents[s].size);
+        let (dx, dy) = (to.x - from.x, to.y - from.y);
+        let (new_col, old_col) = if dx > 0 {
+            (from.x + n, from.x)
+        } else {
+            (from.x - 1, from.x + n - 1)
+        };
+        let (new_row, old_row) = if dy > 0 {
+            (from.y + n, from.y)
+        } else {
+            (from.y - 1, from.y + n - 1)
+        };
+        let (p, q) = (Cell::new(new_col, old_row), Cell::new(old_col, new_row));
+        if !self.contains(p) || !self.contains(q) {
+            return false;
+        }
+        let (ip, iq) = (self.index(p), self.index(q));
+        let (hp, hq) = (self.holder[ip], self.holder[iq]);
+        (hp != NONE && hp as usize != s && self.next[iq] == hp)
+            || (hq != NONE && hq as usize != s && self.next[ip] == hq)
+    }
+
+    /// Makes every decided move, clears the step's scratch.
+    fn apply(&mut self) -> StepStats {
+        let mut stats = StepStats::default();
+        for s in 0..self.agents.len() {
+            let a = self.agents[s];
+            if a.alive && a.target != a.cell {
+                for c in footprint(a.cell, a.size) {
+                    let i = self.index(c);
+                    if self.holder[i] == s as u32 {
+                        self.holder[i] = NONE;
+                    }
+                }
+            }
+        }
+        for s in 0..self.agents.len() {
+            let a = self.agents[s];
+            if !a.alive {
+                continue;
+            }
+            let moved = a.target != a.cell;
+            if moved {
+                for c in footprint(a.target, a.size) {
+                    let i = self.index(c);
+                    debug_assert_eq!(self.holder[i], NONE, "two agents in one cell");
+                    self.holder[i] = s as u32;
+                }
+                stats.moved += 1;
+            }
+            // The cost where it now stands, from its candidates.
+            let from = a.cand_from as usize;
+            let cost = self.candidates[from..from + usize::from(a.cand_len)]
+                .iter()
+                .find(|c| c.cell == a.target)
+                .map_or(a.here_cost, |c| (c.key >> 32) as u32);
+            let b = &mut self.agents[s];
+            b.prev = a.cell;
+            b.cell = a.target;
+            b.here_cost = cost;
+            b.decision = Decision::Open;
+            if moved {
+                b.last_moved = self.steps;
+            }
+            if a.goal == Some(a.target) {
+                stats.arrived += 1;
+            }
+        }
+        for &i in &self.touched {
+            self.next[i as usize] = NONE;
+        }
+        self.touched.clear();
+        stats.stuck = (0..self.agents.len())
+            .filter(|&s| {
+                let a = &self.agents[s];
+                a.alive && self.status(a.id(s)) == Some(AgentStatus::Stuck)
+            })
+            .count();
+        stats
+    }
+}
