@@ -491,3 +491,129 @@ fn a_door_opened_in_a_maze_is_patched_not_recomputed() {
     }
     assert_eq!(doors, 6);
 }
+
+// ----- the memory limit agrees with the estimate -----
+
+/// Builds with `builder`'s estimate as its memory limit, and checks that setting limits
+/// leaves the estimate as it was.
+fn check_limit_at_estimate(grid: &Grid, builder: tilepath::TableBuilder, what: &str) {
+    let estimate = builder.estimate(grid);
+    for limit in [
+        0,
+        1,
+        estimate.total_bytes.saturating_sub(1),
+        estimate.total_bytes,
+        estimate.total_bytes / 2,
+        u64::MAX,
+    ] {
+        assert_eq!(
+            builder.memory_limit(limit).estimate(grid),
+            estimate,
+            "{what}: the estimate changed with a limit of {limit}"
+        );
+    }
+    let table = builder.memory_limit(estimate.total_bytes).build(grid);
+    let table = match table {
+        Ok(table) => table,
+        Err(e) => panic!(
+            "{what}: refused at its own estimate of {} bytes: {e}",
+            estimate.total_bytes
+        ),
+    };
+    assert_eq!(table.table_cells() as u64, estimate.table_cells, "{what}");
+    assert!(
+        table.memory_bytes() as u64 <= estimate.total_bytes,
+        "{what}"
+    );
+    // One byte less is refused, with a figure above that limit and at most the estimate.
+    if let Some(limit) = estimate.total_bytes.checked_sub(1) {
+        match builder.memory_limit(limit).build(grid) {
+            Err(TableError::TooLarge { needed, limit: l }) => {
+                assert_eq!(l, limit, "{what}");
+                assert!(
+                    needed > limit && needed <= estimate.total_bytes,
+                    "{what}: needed {needed}, limit {limit}"
+                );
+            }
+            other => panic!("{what}: expected TooLarge below the estimate, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_table_with_one_branch_cell_builds_at_its_estimate() {
+    // One open cell, no pair entries: the build needs no thread scratch.
+    let grid = Grid::from_ascii("0000000010000", |c| TileKind::new(c.to_digit(10)? as u8)).unwrap();
+    let builder = NextHopTable::builder(Mobility::new([0, 2, 1, 0])).threads(1);
+    let estimate = builder.estimate(&grid);
+    assert_eq!((estimate.table_cells, estimate.table_bytes), (0, 0));
+    let table = builder.memory_limit(estimate.total_bytes).build(&grid);
+    assert!(table.is_ok(), "{:?} at {estimate:?}", table.err());
+    check_limit_at_estimate(&grid, builder, "13x1");
+}
+
+#[test]
+fn a_maze_without_loops_builds_at_its_estimate() {
+    // A perfect maze (a tree, no pair entries) in a 64x64 map.
+    let maze = maze_grid(&mut rng(36), 28, 28, 0.0);
+    let mut grid = Grid::filled(64, 64, TileKind::K3).unwrap();
+    for i in 0..maze.len() {
+        let c = maze.cell_of(i).unwrap();
+        grid.set(c, maze.get(c).unwrap()).unwrap();
+    }
+    let builder = NextHopTable::builder(Mobility::FLOOR_ONLY);
+    let estimate = builder.estimate(&grid);
+    assert_eq!(estimate.table_cells, 0);
+    let table = builder.memory_limit(estimate.total_bytes).build(&grid);
+    assert!(table.is_ok(), "{:?} at {estimate:?}", table.err());
+    check_limit_at_estimate(&grid, builder, "64x64 maze");
+}
+
+#[test]
+fn a_limit_at_the_estimate_always_builds() {
+    let mut rng = rng(3636);
+    let mut built = [0usize; 2]; // without, with pair entries
+    for round in 0..600 {
+        let (w, h) = (rng.random_range(0..=20), rng.random_range(0..=20));
+        let (kind, loops, walls) = (
+            rng.random_range(0..4),
+            rng.random_range(0.0..0.3),
+            rng.random_range(0.0..1.0),
+        );
+        let grid = match kind {
+            0 if w >= 2 && h >= 2 => maze_grid(&mut rng, w / 2, h / 2, loops),
+            // Mostly walls: few entries, many branches.
+            1 => random_grid(&mut rng, w, h, 0.6 + 0.4 * walls),
+            _ => random_grid(&mut rng, w, h, 0.6 * walls),
+        };
+        let mobility = if rng.random_bool(0.3) {
+            Mobility::FLOOR_ONLY
+        } else {
+            random_mobility(&mut rng, 9)
+        };
+        let connectivity = if rng.random_bool(0.5) {
+            Connectivity::Four
+        } else {
+            Connectivity::Eight
+        };
+        let cells = if rng.random_bool(0.25) {
+            TableCells::AllCells
+        } else {
+            TableCells::Passable
+        };
+        let threads = rng.random_range(0..=4);
+        let builder = NextHopTable::builder(mobility)
+            .connectivity(connectivity)
+            .table_cells(cells)
+            .threads(threads);
+        let what = format!(
+            "round {round}: {}x{} {mobility:?} {connectivity:?} {cells:?} {threads} threads",
+            grid.width(),
+            grid.height()
+        );
+        check_limit_at_estimate(&grid, builder, &what);
+        built[usize::from(builder.estimate(&grid).table_cells > 0)] += 1;
+    }
+    // Both kinds of table were covered.
+    assert!(built[0] > 50 && built[1] > 50, "{built:?}");
+}

@@ -52,6 +52,11 @@ impl Encoding {
     }
 }
 
+/// Cells of `grid` with a blocked border one cell wide around it.
+fn padded_len(grid: &Grid) -> u64 {
+    (u64::from(grid.width()) + 2) * (u64::from(grid.height()) + 2)
+}
+
 /// The one cost of every passable kind of `mobility`, if they share one.
 pub(super) fn uniform_cost(mobility: Mobility) -> Option<u8> {
     let mut costs = mobility.costs().into_iter().filter(|&c| c != 0);
@@ -86,7 +91,10 @@ pub enum TableError {
     /// The table would need more memory than the limit set with
     /// [`TableBuilder::memory_limit`].
     TooLarge {
-        /// Bytes the table would take.
+        /// Bytes the table would take, at least: its [`MemoryEstimate::total_bytes`]
+        /// (what the limit is compared with), or, when the part of that total which
+        /// does not depend on the entries is alone above the limit, that part (the
+        /// build is then refused without counting the entries, allocating nothing).
         needed: u64,
         /// The limit.
         limit: u64,
@@ -111,7 +119,8 @@ impl fmt::Display for TableError {
         match self {
             Self::TooLarge { needed, limit } => write!(
                 f,
-                "a next-hop table for this grid needs {needed} bytes, above the limit of {limit}"
+                "a next-hop table for this grid needs at least {needed} bytes, above the \
+                 limit of {limit}"
             ),
             Self::GridMismatch(m) => write!(f, "the next-hop table was {m}"),
             Self::OutOfMemory { bytes } => {
@@ -236,33 +245,45 @@ impl TableBuilder {
         }
     }
 
-    /// Bytes a build needs at least, whatever the entries: the per-cell index and one
-    /// thread's scratch. Computed without allocating.
-    pub(super) fn floor_bytes(&self, grid: &Grid) -> u64 {
-        let padded = (u64::from(grid.width()) + 2) * (u64::from(grid.height()) + 2);
-        padded.saturating_mul(9 + self.worker_bytes_per_cell())
+    /// Threads a build of a table of `entries` entries computes its rows with: none
+    /// when it has no entries (no rows, no scratch).
+    pub(super) fn build_threads(&self, entries: usize) -> usize {
+        if entries == 0 {
+            0
+        } else {
+            self.threads_for(entries)
+        }
     }
 
-    /// What a table for `grid` would take, without building it (for a hex
-    /// connectivity, which [`build`](Self::build) refuses, an 8-connected table's).
+    /// Bytes every build for `grid` allocates whatever its entries: per padded cell
+    /// its cost (1), entry index and open entry (8) and the temporaries of finding the
+    /// branches (4); a few fixed buffers. Part of [`needs`](Self::needs)'s total and
+    /// never above it, so a build may be refused on it alone without counting the
+    /// entries. Computed without allocating.
+    fn fixed_bytes(grid: &Grid) -> u64 {
+        padded_len(grid).saturating_mul(13).saturating_add(4096)
+    }
+
+    /// The entries and the open branch cells (those of [`TableCells::Passable`] left
+    /// out of the table) a table for `grid` would have.
     ///
-    /// Counting the entries of [`TableCells::Passable`] takes about 3 bytes per cell for a
-    /// moment; when even the least the table needs (its per-cell index and one
-    /// thread's scratch) is above the [memory limit](Self::memory_limit), nothing is
-    /// allocated and every open cell is counted as an entry (an upper bound).
-    #[must_use]
-    pub fn estimate(&self, grid: &Grid) -> MemoryEstimate {
-        if let Connectivity::Hex(_) = self.connectivity {
-            return self.connectivity(Connectivity::Eight).estimate(grid);
-        }
-        let too_large = self.floor_bytes(grid) > self.memory_limit;
-        let (entries, branch_cells) = match self.table_cells {
-            TableCells::AllCells => (grid.len(), 0),
-            TableCells::Passable if too_large => {
-                let open = (0..grid.len())
-                    .filter(|&i| self.mobility.cost_of_bits(grid.bits_at(i)) != 0)
-                    .count();
-                (open, 0)
+    /// Counting the branches takes a few bytes per padded cell for a moment (far less
+    /// than [`fixed_bytes`](Self::fixed_bytes)); when the system cannot give them,
+    /// every open cell is counted as an entry instead (an upper bound: such a grid
+    /// is beyond the system's memory anyway).
+    fn entries(&self, grid: &Grid) -> (u64, u64) {
+        let open = || {
+            (0..grid.len())
+                .filter(|&i| self.mobility.cost_of_bits(grid.bits_at(i)) != 0)
+                .count() as u64
+        };
+        match self.table_cells {
+            TableCells::AllCells => (grid.len() as u64, 0),
+            // Padded costs, roles and degrees: a byte each per padded cell.
+            TableCells::Passable
+                if crate::memory::ensure(padded_len(grid).saturating_mul(3)).is_err() =>
+            {
+                (open(), 0)
             }
             TableCells::Passable => {
                 let costs = padded_costs(grid, self.mobility);
@@ -272,28 +293,30 @@ impl TableBuilder {
                     self.connectivity,
                     self.table_cells,
                 );
-                let core = role.iter().filter(|&&r| r == CORE).count();
-                let open = costs.iter().filter(|&&c| c != 0).count();
+                let core = role.iter().filter(|&&r| r == CORE).count() as u64;
+                let open = costs.iter().filter(|&&c| c != 0).count() as u64;
                 (core, open - core)
             }
-        };
+        }
+    }
+
+    /// What a build for `grid` needs: the one computation behind both
+    /// [`estimate`](Self::estimate) and the [memory limit](Self::memory_limit)'s check,
+    /// so that a limit at or above the estimate always builds. It does not depend on
+    /// the limit.
+    fn needs(&self, grid: &Grid) -> MemoryEstimate {
+        let (entries, branch_cells) = self.entries(grid);
         let encoding = Encoding::of(self.mobility, self.connectivity);
-        let row_bytes = encoding.row_bytes(entries) as u64;
-        let threads = if row_bytes == 0 {
-            0 // no pair entries, no rows to compute
-        } else {
-            self.threads_for(entries) as u64
-        };
-        let entries = entries as u64;
+        let row_bytes = encoding.row_bytes(entries as usize) as u64;
+        let threads = self.build_threads(entries as usize) as u64;
         let table_bytes = row_bytes.saturating_mul(entries);
-        let padded = (u64::from(grid.width()) + 2) * (u64::from(grid.height()) + 2);
-        // costs (1) + entry index and open entry (8) per padded cell, and the
-        // temporaries of finding the branches (4); cell + component (8) per entry, the
-        // flood fill's stack (8) and the list of rows handed to the threads (24,
-        // twice while it is split into blocks); the branches; a few fixed buffers;
-        // per thread its scratch.
-        let index =
-            padded * 13 + entries * 64 + Branches::bytes_for(branch_cells as u64, padded) + 4096;
+        let padded = padded_len(grid);
+        // The fixed part; cell + component (8) per entry, the flood fill's stack (8)
+        // and the list of rows handed to the threads (24, twice while it is split into
+        // blocks); the branches; per thread its scratch.
+        let index = Self::fixed_bytes(grid)
+            .saturating_add(entries.saturating_mul(64))
+            .saturating_add(Branches::bytes_for(branch_cells, padded));
         let scratch = padded
             .saturating_mul(self.worker_bytes_per_cell())
             .saturating_mul(threads);
@@ -305,18 +328,45 @@ impl TableBuilder {
         }
     }
 
+    /// What a table for `grid` would take, without building it (for a hex
+    /// connectivity, which [`build`](Self::build) refuses, an 8-connected table's).
+    /// The [memory limit](Self::memory_limit) does not change it, and a build whose
+    /// limit is at least its `total_bytes` is not refused as too large.
+    ///
+    /// Counting the entries of [`TableCells::Passable`] takes about 3 bytes per cell
+    /// for a moment (when the system cannot give them, every open cell is counted as
+    /// an entry: an upper bound).
+    #[must_use]
+    pub fn estimate(&self, grid: &Grid) -> MemoryEstimate {
+        if let Connectivity::Hex(_) = self.connectivity {
+            return self.connectivity(Connectivity::Eight).estimate(grid);
+        }
+        self.needs(grid)
+    }
+
     /// Builds the table for `grid`.
     ///
     /// # Errors
     /// [`TableError::HexUnsupported`] for a hex connectivity;
     /// [`TableError::TooLarge`] if [`estimate`](Self::estimate)'s total exceeds the
     /// memory limit (checked before anything but the estimate's own count is
-    /// allocated); [`TableError::OutOfMemory`] if the system cannot give that total.
+    /// allocated, and before that count when the part of the total every table for
+    /// the grid needs is alone above the limit); [`TableError::OutOfMemory`] if the
+    /// system cannot give that total.
     pub fn build(&self, grid: &Grid) -> Result<NextHopTable, TableError> {
         if let Connectivity::Hex(_) = self.connectivity {
             return Err(TableError::HexUnsupported);
         }
-        let estimate = self.estimate(grid);
+        // Even the part that does not depend on the entries is above the limit: refused
+        // without counting them (which would allocate).
+        let fixed = Self::fixed_bytes(grid);
+        if fixed > self.memory_limit {
+            return Err(TableError::TooLarge {
+                needed: fixed,
+                limit: self.memory_limit,
+            });
+        }
+        let estimate = self.needs(grid);
         if estimate.total_bytes > self.memory_limit {
             return Err(TableError::TooLarge {
                 needed: estimate.total_bytes,

@@ -395,11 +395,12 @@ impl NextHopTable {
     /// Computes every row.
     pub(super) fn compute_all(&mut self) {
         let entries = self.shape.cells.len();
-        if self.row_bytes == 0 {
-            // No pair entries (e.g. a maze without loops): no scratch either.
+        // No pair entries (e.g. a maze without loops): no rows, no scratch either (as
+        // `TableBuilder::build_threads` counts for the estimate).
+        let threads = self.options.build_threads(entries);
+        if threads == 0 {
             return;
         }
-        let threads = self.thread_count(entries);
         self.prepare_workers(threads);
         let rows: Vec<(usize, &mut [u8])> = if self.row_bytes == 0 {
             Vec::new()
