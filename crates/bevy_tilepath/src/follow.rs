@@ -28,6 +28,11 @@ pub struct PathFollower {
     pub(crate) step_len: f32,
     /// The cell the current step started from.
     pub(crate) from: Option<Cell>,
+    /// The cell the follower last left the unit's [`GridCell`] at (`None`: not yet).
+    pub(crate) placed: Option<Cell>,
+    /// The grid the follower last moved the unit on ([`OnGrid`]'s entity, `None` for
+    /// the default grid).
+    pub(crate) placed_on: Option<Entity>,
 }
 
 impl PathFollower {
@@ -40,6 +45,8 @@ impl PathFollower {
             progress: 1.0,
             step_len: 1.0,
             from: None,
+            placed: None,
+            placed_on: None,
         }
     }
 
@@ -70,10 +77,16 @@ impl PathFollower {
 /// size the path was planned for ([`UnitPath::mobility`], [`UnitPath::size`]), so a
 /// unit never enters a blocked cell:
 /// - it stops, and waits for the new plan the plugin then makes, when its next step
-///   has become illegal or when it is not where its path says;
+///   has become illegal (an edit of a cell the step enters or, for a diagonal step,
+///   of a corner cell beside it) or when it is not where its path says;
 /// - when the cell it is stepping into is blocked while it is on its way, it turns
-///   back to the cell it came from (its `GridCell` goes back too) and the plugin plans
-///   again from there.
+///   back to the cell it came from if that step back is legal (its `GridCell` goes
+///   back too) and the plugin plans again from there; otherwise it goes on.
+///
+/// A unit is only ever moved to its `GridCell` or by a legal step from it, never
+/// further: a unit whose `GridCell` or [`OnGrid`] was changed by something else
+/// (moved by hand, put on another grid) drops the step it was taking and starts
+/// afresh from where it was put.
 #[expect(clippy::type_complexity, reason = "a system's query")]
 pub(crate) fn follow_paths(
     time: Res<Time>,
@@ -88,7 +101,8 @@ pub(crate) fn follow_paths(
 ) {
     let dt = time.delta_secs();
     for (mut follower, mut path, mut cell, on_grid, transform) in &mut units {
-        let Some((grid, world)) = grids.get(on_grid.map(|g| g.0)) else {
+        let key = on_grid.map(|g| g.0);
+        let Some((grid, world)) = grids.get(key) else {
             continue;
         };
         let grid = grid.grid();
@@ -104,12 +118,21 @@ pub(crate) fn follow_paths(
         let mut f = *follower;
         let mut at = cell.0;
         let mut p = *path;
-        // Walled while stepping into it: turn back (the way back was legal a moment
-        // ago; if it is blocked too, going on is the only way out).
+        // Put elsewhere than the follower left it: the step it was taking (from a
+        // cell of wherever it was) is dropped, and it starts afresh where it is.
+        if f.placed != Some(at) || f.placed_on != key {
+            f.progress = 1.0;
+            f.step_len = 1.0;
+            f.from = None;
+        }
+        // Walled while stepping into it: turn back if the step back is legal (it was
+        // a moment ago; if it is not now, going on is the only way out).
         if f.progress < 1.0
             && let Some(from) = f.from
             && !grid.fits(at, mobility, size)
             && grid.fits(from, mobility, size)
+            && let Some(back) = step_between(at, from)
+            && legal(at, back)
         {
             f.from = Some(at);
             at = from;
@@ -157,6 +180,8 @@ pub(crate) fn follow_paths(
             f.step_len = len;
             f.progress = 0.0;
         }
+        f.placed = Some(at);
+        f.placed_on = key;
         follower.set_if_neq(f);
         path.set_if_neq(p);
         cell.set_if_neq(GridCell(at));
@@ -170,4 +195,10 @@ pub(crate) fn follow_paths(
             }
         }
     }
+}
+
+/// The step from `at` to `to`, if they are neighbours.
+fn step_between(at: Cell, to: Cell) -> Option<Direction8> {
+    let offset = (to.x.checked_sub(at.x)?, to.y.checked_sub(at.y)?);
+    Direction8::ALL.into_iter().find(|d| d.offset() == offset)
 }

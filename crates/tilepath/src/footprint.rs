@@ -22,10 +22,13 @@ use crate::{Cell, Clearance, Grid, MAX_UNIT_SIZE, Mobility, PathError};
 ///   cutting);
 /// - entering a cell costs the highest cost of the `n x n` cells under the footprint
 ///   there, so mud under any part of a big unit slows it;
-/// - a unit whose footprint was walled over walks out: the cells under the footprint
-///   it starts from count as open for the query (at no more than the cost of the
-///   other cells under it), so it may slide off the walls step by step. As for a
-///   one-cell unit, the start's own cost is never paid.
+/// - a unit whose footprint was walled over walks out: on each step the cells under
+///   the footprint it steps from count as open (at no more than the cost of the other
+///   cells under it), so it may slide off the walls step by step but never steps back
+///   onto a walled cell it has left. This is the rule of
+///   [`Grid::can_step_sized`], the one a follower checks each step with: a path a
+///   solver returns never holds a step it rejects. As for a one-cell unit, the
+///   start's own cost is never paid.
 ///
 /// Size 1 is the plain one-cell query (the same answers, at the same speed).
 ///
@@ -89,10 +92,13 @@ pub fn footprint_centre(cell: Cell, size: u8) -> (f32, f32) {
 
 /// What entering `cell` costs a unit of `size x size` cells anchored there, read cell
 /// by cell: 0 if any cell under the footprint is outside the grid, or blocked and not
-/// under the footprint anchored at `leaving` (the one a unit walled over walks out
-/// of); else the highest cost of the passable cells under it (the mobility's lowest
-/// if none is). The one statement of the footprint rule: the fast paths (clearance
-/// reads, the padded loader) are tested against it. `size >= 1`.
+/// under the footprint anchored at `leaving` (the cell the unit steps from: a unit
+/// walled over walks out); else the highest cost of the passable cells under it (the
+/// mobility's lowest if none is). The one statement of the footprint rule and of its
+/// step rule: [`Grid::can_step_sized`] checks a step's cell and both corners of a
+/// diagonal with it, and the solvers' [`EnterCost::step_unchecked`] reads it, with
+/// the same `leaving`, for every footprint that does not fit; the fast paths
+/// (clearance reads, the padded loader) are tested against it. `size >= 1`.
 pub(crate) fn footprint_cost(
     grid: &Grid,
     mobility: Mobility,
@@ -128,12 +134,39 @@ pub(crate) trait EnterCost: Copy {
     /// The grid the costs are of.
     fn grid(&self) -> &Grid;
 
-    /// The cost of entering the cell at grid index `i` (0 = the unit may not).
+    /// The cost of entering the cell at grid index `i` (0 = the unit may not stand
+    /// there; whether a step may enter it is [`step_unchecked`](Self::step_unchecked)'s
+    /// to say).
     ///
     /// # Safety
     /// `i < self.grid().len()`.
     #[expect(unsafe_code, reason = "the solvers' hot path; callers prove the bound")]
     unsafe fn at_unchecked(&self, i: usize) -> u8;
+
+    /// The cost of a step into grid index `i` from its neighbour at grid index `from`
+    /// (0 = the step is not allowed): [`at_unchecked`](Self::at_unchecked), except
+    /// where entering depends on the cell stepped from (a footprint walled over at the
+    /// start walks out only by [`footprint_cost`]'s step rule). Every search decides
+    /// whether it may step by this; the cost of a step it took is `at_unchecked`'s.
+    ///
+    /// # Safety
+    /// `i < self.grid().len()` and `from < self.grid().len()`.
+    #[inline(always)]
+    #[expect(unsafe_code, reason = "the solvers' hot path; callers prove the bound")]
+    unsafe fn step_unchecked(&self, from: usize, i: usize) -> u8 {
+        let _ = from;
+        // SAFETY: as the caller promises.
+        unsafe { self.at_unchecked(i) }
+    }
+
+    /// Whether [`step_unchecked`](Self::step_unchecked) may differ from
+    /// [`at_unchecked`](Self::at_unchecked): searches that read enterable cells
+    /// without the cell stepped from ([`enterable_from`](Self::enterable_from), bit
+    /// rows, marked walls) then check each step with `step_unchecked`.
+    #[inline(always)]
+    fn walks_out(&self) -> bool {
+        false
+    }
 
     /// The cost every enterable cell has, if the costs are all the same: a route's
     /// cost then follows from its steps alone.
@@ -211,7 +244,10 @@ pub(crate) struct FootprintCosts<'a> {
     /// Per set of kinds under a footprint (bit `k`: kind `k`), the highest cost.
     highest: [u8; 16],
     mobility: Mobility,
-    /// The start's anchor, when its footprint does not fit: its cells count as open.
+    /// The start's anchor, when its footprint does not fit: a footprint that does not
+    /// fit may then be entered by a step that leaves its walls under the footprint
+    /// stepped from ([`footprint_cost`]'s step rule), which only footprints
+    /// overlapping the start's can.
     leaving: Option<Cell>,
     /// The low bit of each of the footprint's `size` cells in a packed row.
     row_mask: u64,
@@ -286,16 +322,19 @@ impl<'a> FootprintCosts<'a> {
         }
     }
 
-    /// Whether the unit may enter grid index `i` (`i < grid.len()`).
+    /// Whether the unit may stand at grid index `i` (`i < grid.len()`): its footprint
+    /// fits, or its walls are all under the start's (a step may still not enter it:
+    /// see [`EnterCost::step_unchecked`]).
     #[inline]
     pub(crate) fn enterable(&self, i: usize) -> bool {
         self.clearance[i] >= self.size || self.leaving_cost(i) != 0
     }
 
-    /// The cost of entering grid index `i`, whose footprint does not fit, while
+    /// The cost of standing at grid index `i`, whose footprint does not fit, while
     /// leaving a start that does not fit either: the footprint's cells must be inside
     /// the grid and passable or under the start's footprint; the cost is the highest
-    /// of the passable ones' (the mobility's lowest if none is).
+    /// of the passable ones' (the mobility's lowest if none is), the cost of any
+    /// legal step into it.
     #[cold]
     #[inline(never)]
     fn leaving_cost(&self, i: usize) -> u8 {
@@ -307,6 +346,27 @@ impl<'a> FootprintCosts<'a> {
             return 0;
         }
         footprint_cost(self.grid, self.mobility, at, self.size, Some(start))
+    }
+
+    /// The cost of a step from grid index `from` into grid index `i`, whose footprint
+    /// does not fit, while leaving a start that does not fit either: the step rule of
+    /// [`footprint_cost`] (every cell under the footprint entered is passable or under
+    /// the footprint stepped from), which [`Grid::can_step_sized`] checks steps with.
+    /// Only a footprint overlapping the start's can be entered so: its walls are
+    /// under the footprint stepped from, and that one's under the one before, back
+    /// to the start.
+    #[cold]
+    #[inline(never)]
+    fn leaving_step(&self, from: usize, i: usize) -> u8 {
+        let Some(start) = self.leaving else { return 0 };
+        let w = self.grid.width() as usize;
+        let n = i32::from(self.size);
+        let at = Cell::new((i % w) as i32, (i / w) as i32);
+        if (at.x - start.x).abs() >= n || (at.y - start.y).abs() >= n {
+            return 0;
+        }
+        let from = Cell::new((from % w) as i32, (from / w) as i32);
+        footprint_cost(self.grid, self.mobility, at, self.size, Some(from))
     }
 
     /// The kinds under the footprint anchored at grid index `i` (which fits, so its
@@ -352,6 +412,28 @@ impl EnterCost for FootprintCosts<'_> {
             Some(c) => c,
             None => self.highest[self.kinds_under(i)],
         }
+    }
+
+    #[inline(always)]
+    #[expect(unsafe_code, reason = "the solvers' hot path; callers prove the bound")]
+    unsafe fn step_unchecked(&self, from: usize, i: usize) -> u8 {
+        // SAFETY: as in `at_unchecked`.
+        if unsafe { *self.clearance.get_unchecked(i) } < self.size {
+            return if self.leaving.is_some() {
+                self.leaving_step(from, i)
+            } else {
+                0
+            };
+        }
+        match self.uniform {
+            Some(c) => c,
+            None => self.highest[self.kinds_under(i)],
+        }
+    }
+
+    #[inline(always)]
+    fn walks_out(&self) -> bool {
+        self.leaving.is_some()
     }
 
     #[inline]
@@ -523,6 +605,81 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Every path every solver returns from a start whose footprint was walled over
+    /// passes [`Grid::can_step_sized`] step by step: a follower checking steps with it
+    /// never stops before a step it was handed (issue 36). The smallest case the rule
+    /// once failed: a 2x2 unit at (0, 1) of `...M / .... / M#M.` (rows by increasing
+    /// y) stepped down-right off the wall, then up-right onto it again.
+    #[test]
+    fn walled_over_starts_walk_out_by_the_step_rule() {
+        use crate::{AStar, Connectivity, Greedy, GridPath8, Jps, PathQuery};
+        let mut s = 5u32;
+        let mut rand = |n: u32| {
+            s = s.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            (s >> 16) % n
+        };
+        let mut steps = 0;
+        for _ in 0..1500 {
+            let size = 2 + rand(3) as u8;
+            let n = u32::from(size);
+            let (w, h) = (n + 1 + rand(6), n + 1 + rand(6));
+            let mut grid = Grid::from_fn(w, h, |_| match rand(10) {
+                0 => TileKind::K1,
+                1..=3 => TileKind::K2,
+                _ => TileKind::K0,
+            })
+            .unwrap();
+            let start = Cell::new(rand(w - n + 1) as i32, rand(h - n + 1) as i32);
+            for _ in 0..1 + rand(2) {
+                let wall = Cell::new(start.x + rand(n) as i32, start.y + rand(n) as i32);
+                grid.set(wall, TileKind::K1).unwrap();
+            }
+            let goal = Cell::new(rand(w) as i32, rand(h) as i32);
+            for mobility in [Mobility::new([1, 0, 4, 2]), Mobility::new([1, 0, 1, 1])] {
+                let clear = Clearance::new(&grid, mobility);
+                let q = PathQuery::new(start, goal, mobility).sized(clear.footprint(size));
+                let four = |p: crate::GridPath| GridPath8::from(p);
+                let paths: [(&str, GridPath8); 8] = [
+                    ("window 4", four(AStar::new().find(&grid, q).unwrap().path)),
+                    ("window 8", AStar::new().find8(&grid, q).unwrap().path),
+                    (
+                        "whole 4",
+                        four(AStar::whole_grid().find(&grid, q).unwrap().path),
+                    ),
+                    ("whole 8", AStar::whole_grid().find8(&grid, q).unwrap().path),
+                    ("greedy", four(Greedy::new().find(&grid, q).unwrap().path)),
+                    ("jps 4", four(Jps::new().find(&grid, q).unwrap().path)),
+                    (
+                        "jps 8",
+                        Jps::whole_grid()
+                            .find_with(&grid, q, Connectivity::Eight)
+                            .unwrap()
+                            .path,
+                    ),
+                    (
+                        "jps window 8",
+                        Jps::new()
+                            .find_with(&grid, q, Connectivity::Eight)
+                            .unwrap()
+                            .path,
+                    ),
+                ];
+                for (solver, path) in paths {
+                    let mut at = start;
+                    for d in path.iter() {
+                        assert!(
+                            grid.can_step_sized(at, d, mobility, size),
+                            "{solver}: size {size} from {start} to {goal} steps {d:?} from {at}"
+                        );
+                        at = at.step(d);
+                        steps += 1;
+                    }
+                }
+            }
+        }
+        assert!(steps > 10_000, "too few steps checked: {steps}");
     }
 
     #[test]

@@ -44,8 +44,9 @@ struct Since<'a> {
 ///
 /// Planned again: a new or changed request; a replaced grid; a unit not where its path
 /// (or its failed request) says; a chaser whose target changed cell (at most once per
-/// `retarget_interval` ticks); a segment about to run out; a path crossing a changed
-/// cell; a unit at the end of a partial path, every `retry_interval` ticks. A unit
+/// `retarget_interval` ticks); a segment about to run out; a path with a step ahead
+/// that a changed cell may make illegal (a cell it enters, or a corner cell of a
+/// diagonal step); a unit at the end of a partial path, every `retry_interval` ticks. A unit
 /// whose goal could not be reached (a partial path, or none) is retried after any
 /// grid edit, in the [`Lane::Retry`].
 fn needs_plan(
@@ -89,10 +90,7 @@ fn needs_plan(
                 || retarget
                 || (path.continues && path.remaining() <= settings.replan_margin)
                 || (partial && path.is_finished() && ticks >= settings.retry_interval)
-                || (since.plan.any_changed
-                    && path
-                        .cells_ahead()
-                        .any(|c| since.plan.footprint_changed(c.x, c.y, path.size)));
+                || since.plan.path_changed(path);
             (now, partial && edited)
         }
     };
@@ -111,7 +109,7 @@ fn read_changes(planner: &mut Planner, grids: &Grids) {
     for plan in &mut planner.grids {
         plan.alive = false;
     }
-    for (key, grid, _) in grids.iter() {
+    for (key, grid, world) in grids.iter() {
         let i = planner.find_or_add(key);
         let plan = &mut planner.grids[i];
         let g = grid.grid();
@@ -119,6 +117,7 @@ fn read_changes(planner: &mut Planner, grids: &Grids) {
         plan.collect_from = plan.collect_cursor;
         plan.collect_cursor = grid.change_cursor();
         plan.alive = true;
+        plan.corners = world.layout.hex().is_none();
         plan.any_changed = false;
         // A plan made this tick was created replaced.
         plan.replaced |= changes == Changes::Replaced;

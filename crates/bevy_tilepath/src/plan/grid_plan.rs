@@ -10,8 +10,8 @@ use super::fields::FieldCache;
 use super::guides::GuideCache;
 use super::jumps::JumpBuilds;
 use super::reach::{PerMobility, SizedReach};
-use crate::PathingDiagnostics;
 use crate::grid::{ChangeCursor, GridKey};
+use crate::{PathingDiagnostics, UnitPath};
 
 /// What the plugin keeps for one grid between ticks.
 pub(crate) struct GridPlan {
@@ -50,6 +50,9 @@ pub(crate) struct GridPlan {
     pub(super) height: i32,
     /// The grid existed when collected this tick.
     pub(super) alive: bool,
+    /// Its diagonal steps have the corner rule (square and isometric maps; hex steps
+    /// have none), as collected this tick.
+    pub(super) corners: bool,
     /// Running average of the work one request costs, for sizing batches.
     pub(super) avg_cost: u64,
     /// This tick's diagnostics of this grid.
@@ -78,6 +81,7 @@ impl GridPlan {
             width: 0,
             height: 0,
             alive: false,
+            corners: true,
             avg_cost: 64,
             diag: PathingDiagnostics::default(),
         }
@@ -113,6 +117,28 @@ impl GridPlan {
     pub(super) fn footprint_changed(&self, x: i32, y: i32, size: u8) -> bool {
         let n = i32::from(size.max(1));
         (0..n).any(|dy| (0..n).any(|dx| self.cell_changed(x + dx, y + dy)))
+    }
+
+    /// Whether a cell a step of `path` still ahead needs changed since the last
+    /// collection: one under the footprint the step enters or, for a diagonal step
+    /// where the corner rule holds, under either footprint beside its corner (the
+    /// cells [`Grid::can_step_sized`](tilepath::Grid::can_step_sized) reads).
+    pub(super) fn path_changed(&self, path: &UnitPath) -> bool {
+        if !self.any_changed {
+            return false;
+        }
+        let size = path.size;
+        let mut at = path.at;
+        path.steps.iter().any(|d| {
+            let to = at.step(d);
+            let corners = self.corners && d.is_diagonal();
+            let hit = self.footprint_changed(to.x, to.y, size)
+                || (corners
+                    && (self.footprint_changed(to.x, at.y, size)
+                        || self.footprint_changed(at.x, to.y, size)));
+            at = to;
+            hit
+        })
     }
 
     /// Whether cell `(x, y)` changed since the last collection.

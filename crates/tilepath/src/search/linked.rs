@@ -141,9 +141,10 @@ impl LinkedNodes {
         };
         open.nodes[start_slot as usize] = stamp | u64::from(NO_PARENT) << DIR_SHIFT | LINKS;
         // Where every enterable cell costs the same, 4-connected neighbours are read
-        // from bit rows.
-        let one_cost =
-            matches!(N::CONNECTIVITY, crate::Connectivity::Four) && costs.uniform().is_some();
+        // from bit rows (which cannot tell a step out of a walled-over start apart).
+        let one_cost = matches!(N::CONNECTIVITY, crate::Connectivity::Four)
+            && costs.uniform().is_some()
+            && !costs.walks_out();
         let cost = u64::from(costs.uniform().unwrap_or(0));
         let rows = &mut self.rows;
         if one_cost {

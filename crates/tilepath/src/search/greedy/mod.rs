@@ -161,11 +161,25 @@ impl Greedy {
             .ok_or_else(|| PathError::start_out_of_bounds(grid, from))?;
         self.slots.reset();
         // A limit the search cannot reach (a window holds fewer cells) needs no test
-        // per expansion.
-        let answer = if self.max_expansions >= WINDOW_SIDE * WINDOW_SIDE {
-            self.search::<false, C>(&costs, mobility, &window, start_slot, to)
+        // per expansion. The walls it marks are where the unit cannot stand; a unit
+        // walking out of a walled-over start has each step into the walls checked.
+        let answer = if costs.walks_out() {
+            let index = |slot: u32| {
+                let cell = window.cell_of(slot - OFFSET);
+                grid.index_of(cell).unwrap_or(0)
+            };
+            let step = |from: u32, to: u32| {
+                // SAFETY: usable cells of the window, inside the grid.
+                #[expect(unsafe_code, reason = "indices of the window's cells")]
+                unsafe {
+                    costs.step_unchecked(index(from), index(to)) != 0
+                }
+            };
+            self.search::<true, C, _>(&costs, mobility, &window, start_slot, to, step)
+        } else if self.max_expansions >= WINDOW_SIDE * WINDOW_SIDE {
+            self.search::<false, C, _>(&costs, mobility, &window, start_slot, to, |_, _| true)
         } else {
-            self.search::<true, C>(&costs, mobility, &window, start_slot, to)
+            self.search::<true, C, _>(&costs, mobility, &window, start_slot, to, |_, _| true)
         };
         let slots = &self.slots;
         Ok(backtrack(
@@ -183,7 +197,9 @@ impl Greedy {
 
     /// The search proper, in the greedy search's own slots (see [`OFFSET`]); returns
     /// the end slot (the window's) and the expansions made. `LIMITED`: whether
-    /// `max_expansions` may stop it.
+    /// `max_expansions` may stop it. `step(from, to)` says whether a step between two
+    /// greedy slots of unmarked cells may be taken (always, but when walking out of a
+    /// walled-over start).
     ///
     /// Two open lists, both linked through the slots' `next` fields: `hot`, a LIFO
     /// list of the cells queued one step nearer the goal than the cell that queued
@@ -196,13 +212,14 @@ impl Greedy {
     // Out of line: the loop is then compiled on its own, its registers allocated for
     // it alone whatever the caller around it becomes.
     #[inline(never)]
-    fn search<const LIMITED: bool, C: EnterCost>(
+    fn search<const LIMITED: bool, C: EnterCost, S: Fn(u32, u32) -> bool>(
         &mut self,
         costs: &C,
         mobility: Mobility,
         window: &Window,
         start_slot: u32,
         goal: Cell,
+        step: S,
     ) -> (u32, u32) {
         const STRIDE: u32 = 1 << WINDOW_SHIFT;
         let (gx, gy) = window.local(goal);
@@ -300,6 +317,7 @@ impl Greedy {
                     sides,
                     slot,
                     far,
+                    &step,
                 );
             }
             if LIMITED && budget == 0 {
@@ -364,13 +382,15 @@ struct Sides {
 /// the others in bucket `far` of the farther list (64 LIFO buckets by distance to the
 /// goal, each linked the same way from `heads`, and a bit per non-empty bucket,
 /// `mask`). `hot.1` is left with the nearer list's head before the last push, so that
-/// the caller pops the last cell pushed without a load.
+/// the caller pops the last cell pushed without a load. A neighbour is queued only if
+/// `step(slot, neighbour)` allows the step (otherwise another cell may reach it).
 ///
 /// # Safety
 /// `slot` is the greedy slot of a usable cell of the window, so that it and its four
 /// neighbours are below `cells.len()`.
 #[inline(always)]
 #[expect(unsafe_code, reason = "bounds proven by the window")]
+#[expect(clippy::too_many_arguments, reason = "inlined into the search loop")]
 unsafe fn expand(
     cells: &mut [u32],
     heads: &mut [u32; 64],
@@ -379,6 +399,7 @@ unsafe fn expand(
     sides: Sides,
     slot: u32,
     far: usize,
+    step: &impl Fn(u32, u32) -> bool,
 ) {
     const STRIDE: u32 = 1 << WINDOW_SHIFT;
     let x = slot & (STRIDE - 1);
@@ -386,7 +407,7 @@ unsafe fn expand(
     let mut reach = |n: u32, dir: u32, nearer: bool| {
         // SAFETY: the four neighbours of a usable cell, as the caller promises.
         unsafe {
-            if get(cells, n) < sides.stamp {
+            if get(cells, n) < sides.stamp && step(slot, n) {
                 if nearer {
                     set(cells, n, sides.stamp | dir << DIR_SHIFT | *hot);
                     *under = *hot;

@@ -200,7 +200,7 @@ impl Window {
                 n,
                 code,
                 #[inline(always)]
-                || costs.at_unchecked(i),
+                || costs.step_unchecked(gi, i),
                 h,
             )
         };

@@ -4,8 +4,10 @@ use super::{Visit, Window};
 use crate::footprint::EnterCost;
 
 impl Window {
-    /// The grid index of local cell `(lx, ly)` and the costs of entering its right, up
-    /// (`+y`), left and down neighbours (0 if closed or outside the window).
+    /// The grid index of local cell `(lx, ly)` and the costs of stepping from it into
+    /// its right, up (`+y`), left and down neighbours (0 if closed, outside the
+    /// window, or not to be entered from this cell: see
+    /// [`EnterCost::step_unchecked`]).
     ///
     /// # Safety
     /// `(lx, ly)` is inside the window and `costs` are of the grid the window was made
@@ -24,7 +26,7 @@ impl Window {
         // SAFETY: `cost` is only called for neighbours inside `[x0, x1) x [y0, y1)`,
         // which `around`/`whole` clip to the grid: their index is below `grid.len()`.
         #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
-        let cost = |i: usize| unsafe { costs.at_unchecked(i) };
+        let cost = |i: usize| unsafe { costs.step_unchecked(gi, i) };
         let cr = if lx + 1 < self.x1 { cost(gi + 1) } else { 0 };
         let cu = if ly + 1 < self.y1 { cost(gi + w) } else { 0 };
         let cl = if lx > self.x0 { cost(gi - 1) } else { 0 };
@@ -66,7 +68,7 @@ impl Window {
         // SAFETY: as in `straight_costs`: only called for diagonals whose two
         // orthogonal neighbours are inside `[x0, x1) x [y0, y1)`, so they are too.
         #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
-        let cost = |i: usize| unsafe { costs.at_unchecked(i) };
+        let cost = |i: usize| unsafe { costs.step_unchecked(gi, i) };
         let (r, u, l, d) = if DIAGONALS {
             (0, 2, 4, 6)
         } else {
