@@ -24,7 +24,12 @@ pub struct PathingDiagnostics {
     pub failed: u32,
     /// Distance fields built this tick.
     pub fields_built: u32,
-    /// Distance fields repaired after grid edits this tick.
+    /// Kept distance fields repaired this tick. Fields are repaired only on a tick whose
+    /// grid had cells set since the previous tick: each field kept from an earlier tick
+    /// is then repaired once for all of those edits (its work counted in
+    /// [`expanded`](Self::expanded)), so this is 0 on every tick without edits. Fields
+    /// built this tick are counted in [`fields_built`](Self::fields_built) instead, and
+    /// a replaced grid drops its fields (they are built again when needed).
     pub fields_repaired: u32,
     /// Requests served from a distance field this tick.
     pub served_by_field: u32,

@@ -60,12 +60,17 @@ pub(crate) struct FieldCache {
     repair: Vec<Cell>,
     /// One bit per cell: already in `repair`.
     seen: Vec<u64>,
+    /// Fields repaired by the last [`maintain`](Self::maintain).
+    repaired: u32,
 }
 
 impl FieldCache {
     /// Brings the kept fields in step with the grid: repairs them after edits, forgets
-    /// them when the grid was replaced. Returns the work done (cells updated).
+    /// them when the grid was replaced. Returns the work done (cells updated); nothing
+    /// is repaired, and no work done, when no cell was set since the last call.
     pub(crate) fn maintain(&mut self, grid: &PathingGrid) -> u64 {
+        // Counted afresh on every call: a tick without edits repairs nothing.
+        self.repaired = 0;
         let changes = grid.take_changes(&mut self.cursor);
         let cells = match changes {
             Changes::Replaced => {
@@ -94,20 +99,20 @@ impl FieldCache {
         let mut work = 0;
         for entry in self.fields.iter_mut().filter(|s| s.valid) {
             match entry.field.repair(g, &self.repair) {
-                Ok(stats) => work += (stats.cells_updated + stats.cells_invalidated) as u64,
+                Ok(stats) => {
+                    work += (stats.cells_updated + stats.cells_invalidated) as u64;
+                    self.repaired += 1;
+                }
                 Err(_) => entry.valid = false,
             }
         }
         work
     }
 
-    /// Fields repaired by the last [`maintain`](Self::maintain).
+    /// Fields repaired by the last [`maintain`](Self::maintain): 0 unless cells were
+    /// set since the call before it.
     pub(crate) fn repaired(&self) -> u32 {
-        if self.repair.is_empty() {
-            0
-        } else {
-            self.fields.iter().filter(|s| s.valid).count() as u32
-        }
+        self.repaired
     }
 
     /// Decides which jobs a shared distance field serves, building the fields they
