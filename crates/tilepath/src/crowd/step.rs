@@ -29,6 +29,23 @@ pub(super) const DIRECTIONS: [Direction8; 8] = [
     Direction8::DownRight,
 ];
 
+/// Whether `agent` may step from `from` towards `dir` on `grid`
+/// ([`Grid::can_step_sized`]; a one-cell agent reads the cheaper one-cell rule,
+/// which is the same).
+#[inline]
+pub(super) fn can_step(
+    grid: &Grid,
+    from: Cell,
+    dir: Direction8,
+    agent: &super::agent::Agent,
+) -> bool {
+    if agent.size == 1 {
+        grid.can_step(from, dir, agent.mobility)
+    } else {
+        grid.can_step_sized(from, dir, agent.mobility, agent.size)
+    }
+}
+
 impl Crowd {
     /// Moves every agent one step (or not at all) towards its goal, as `guidance`
     /// says, on `grid` as it is now (edited since the last step or not).
@@ -96,7 +113,7 @@ impl Crowd {
         let mut len = 1;
         let dirs = if a.eight { 8 } else { 4 };
         for (d, &dir) in DIRECTIONS[..dirs].iter().enumerate() {
-            if !grid.can_step_sized(here, dir, a.mobility, a.size) {
+            if !can_step(grid, here, dir, &a) {
                 continue;
             }
             let cell = here.step(dir);

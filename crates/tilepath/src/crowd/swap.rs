@@ -15,7 +15,7 @@
 //! count as opening up (pushing is left to the priorities).
 
 use super::agent::{Agent, NONE};
-use super::step::DIRECTIONS;
+use super::step::{DIRECTIONS, can_step};
 use super::{Crowd, Guidance, footprint};
 use crate::{Cell, Direction8, Grid};
 
@@ -127,7 +127,7 @@ impl Crowd {
         let mut ways = 0;
         let mut last = at;
         for dir in self.directions(class) {
-            if !grid.can_step_sized(at, dir, class.mobility, class.size) {
+            if !can_step(grid, at, dir, class) {
                 continue;
             }
             let c = at.step(dir);
@@ -159,7 +159,7 @@ impl Crowd {
         }
         let exits = self
             .directions(class)
-            .filter(|&d| grid.can_step_sized(c, d, class.mobility, class.size))
+            .filter(|&d| can_step(grid, c, d, class))
             .count();
         exits <= 1
     }
