@@ -145,6 +145,11 @@ pub(crate) struct Agent {
     /// Where its candidates start in the crowd's candidate scratch, and how many.
     pub(crate) cand_from: u32,
     pub(crate) cand_len: u8,
+    /// The caller moves it, never a step: it is not asked and cannot be pushed.
+    pub(crate) pinned: bool,
+    /// The anchor it left and still blocks until it arrives
+    /// ([`Crowd::set_hold_left`](super::Crowd::set_hold_left)).
+    pub(crate) left: Option<Cell>,
 }
 
 impl Agent {

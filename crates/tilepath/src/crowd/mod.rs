@@ -10,6 +10,7 @@
 mod agent;
 mod error;
 mod guidance;
+mod pin;
 mod report;
 mod step;
 mod swap;
@@ -98,6 +99,11 @@ pub struct Crowd {
     stuck_after: u32,
     /// Whether the corridor swap rule is on.
     swap: bool,
+    /// Whether a moved agent blocks the cells it left until it arrives.
+    hold_left: bool,
+    /// Per cell: the slot of the agent that left it and blocks it until it arrives,
+    /// or `NONE` (empty unless `hold_left`).
+    blocked: Vec<u32>,
 }
 
 impl Crowd {
@@ -128,6 +134,8 @@ impl Crowd {
             steps: 0,
             stuck_after: 32,
             swap: true,
+            hold_left: false,
+            blocked: Vec::new(),
         })
     }
 
@@ -225,6 +233,8 @@ impl Crowd {
                     prev: cell,
                     cand_from: 0,
                     cand_len: 0,
+                    pinned: false,
+                    left: None,
                 });
                 let len = self.agents.len() * MAX_CANDIDATES;
                 self.candidates.resize(len, Candidate::default());
@@ -251,6 +261,8 @@ impl Crowd {
             prev: cell,
             cand_from: (slot * MAX_CANDIDATES) as u32,
             cand_len: 0,
+            pinned: false,
+            left: None,
         };
         for c in footprint(cell, size) {
             let i = self.index(c);
@@ -272,6 +284,7 @@ impl Crowd {
     /// [`CrowdError::UnknownAgent`] (nothing changes).
     pub fn remove(&mut self, id: AgentId) -> Result<AgentSpec, CrowdError> {
         let spec = self.agent(id).ok_or(CrowdError::UnknownAgent(id))?;
+        self.release_left(id.index());
         for c in footprint(spec.cell, spec.size) {
             let i = self.index(c);
             self.holder[i] = NONE;

@@ -71,6 +71,12 @@ impl Crowd {
                 self.prepare(s, grid, guidance);
             }
         }
+        for s in 0..self.agents.len() {
+            let a = &self.agents[s];
+            if a.alive && (a.pinned || a.left.is_some()) {
+                self.stay(s);
+            }
+        }
         self.order.clear();
         for s in 0..self.agents.len() {
             if !self.agents[s].alive {
@@ -117,6 +123,9 @@ impl Crowd {
                 continue;
             }
             let cell = here.step(dir);
+            if self.blocked_for(s, cell, a.size) {
+                continue;
+            }
             let cost = guidance.cost_to_go(id, cell).unwrap_or(u32::MAX);
             let held = footprint(cell, a.size).any(|c| {
                 let k = self.holder[self.index(c)];
@@ -211,7 +220,7 @@ impl Crowd {
 
     /// Agent `s` stays: its cells are its own next step (an agent asking for them
     /// loses them and looks elsewhere).
-    fn stay(&mut self, s: usize) {
+    pub(super) fn stay(&mut self, s: usize) {
         let a = &mut self.agents[s];
         a.decision = Decision::Done;
         a.target = a.cell;
@@ -235,6 +244,9 @@ impl Crowd {
     ) -> bool {
         let a = self.agents[s];
         let here = a.cell;
+        if self.blocked_for(s, to, a.size) {
+            return false;
+        }
         for c in footprint(to, a.size) {
             let i = self.index(c);
             if self.next[i] != NONE {
@@ -368,10 +380,16 @@ impl Crowd {
             b.decision = Decision::Open;
             if moved {
                 b.last_moved = self.steps;
+                if self.hold_left {
+                    b.left = Some(a.cell);
+                }
             }
             if a.goal == Some(a.target) {
                 stats.arrived += 1;
             }
+        }
+        if self.hold_left {
+            self.block_left();
         }
         for &i in &self.touched {
             self.next[i as usize] = NONE;
