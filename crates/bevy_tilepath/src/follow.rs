@@ -5,6 +5,7 @@ use core::f32::consts::SQRT_2;
 use bevy::prelude::*;
 use tilepath::{Cell, Connectivity, Direction8};
 
+use crate::crowd::{Crowds, Seat};
 use crate::grid::Grids;
 use crate::{GridCell, OnGrid, UnitPath};
 
@@ -14,6 +15,10 @@ use crate::{GridCell, OnGrid, UnitPath};
 /// [`PathingMap::transform`](crate::PathingMap::transform) for a unit
 /// [`OnGrid`]). A unit whose grid does not exist stands still. Replace it with your
 /// own movement system by not adding this component.
+///
+/// A [`Solid`](crate::Solid) unit steps where its grid's crowd sends it each tick
+/// (along its path when the way is free), so that it never enters a cell another
+/// solid unit holds; it does not cut L-turns.
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Component, Debug, PartialEq)]
 pub struct PathFollower {
@@ -91,16 +96,20 @@ impl PathFollower {
 pub(crate) fn follow_paths(
     time: Res<Time>,
     grids: Grids,
+    crowds: Res<Crowds>,
     mut units: Query<(
         &mut PathFollower,
         &mut UnitPath,
         &mut GridCell,
         Option<&OnGrid>,
         Option<&mut Transform>,
+        Option<&Seat>,
     )>,
 ) {
     let dt = time.delta_secs();
-    for (mut follower, mut path, mut cell, on_grid, transform) in &mut units {
+    for (mut follower, mut path, mut cell, on_grid, transform, seat) in &mut units {
+        // A solid unit the crowd moves (see `Solid`).
+        let seat = seat.filter(|s| s.agent.is_some());
         let key = on_grid.map(|g| g.0);
         let Some((grid, world)) = grids.get(key) else {
             continue;
@@ -133,6 +142,8 @@ pub(crate) fn follow_paths(
             && grid.fits(from, mobility, size)
             && let Some(back) = step_between(at, from)
             && legal(at, back)
+            // A solid unit turns back only to a cell no other unit was sent to.
+            && seat.is_none_or(|s| crowds.may_return(s, from))
         {
             f.from = Some(at);
             at = from;
@@ -148,7 +159,30 @@ pub(crate) fn follow_paths(
                 budget -= left;
                 f.progress = 1.0;
             }
-            if budget <= 0.0 || p.at != at {
+            if budget <= 0.0 {
+                break;
+            }
+            if let Some(seat) = seat {
+                // Where the crowd sent it this tick, if anywhere. Along its path the
+                // path goes on with it; a unit stepping aside off its path is planned
+                // again from where it stands.
+                let Some(to) = crowds.next_cell(seat, at) else {
+                    break;
+                };
+                let Some(d) = step_between(at, to) else { break };
+                if !legal(at, d) {
+                    break;
+                }
+                if p.at == at && p.peek_cell() == Some(to) {
+                    p.advance();
+                }
+                f.from = Some(at);
+                at = to;
+                f.step_len = if d.is_diagonal() { SQRT_2 } else { 1.0 };
+                f.progress = 0.0;
+                continue;
+            }
+            if p.at != at {
                 break;
             }
             let Some(d1) = p.steps.peek() else { break };

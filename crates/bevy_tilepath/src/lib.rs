@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod crowd;
 #[cfg(feature = "debug")]
 mod debug;
 mod diagnostics;
@@ -18,6 +19,7 @@ use bevy::diagnostic::{Diagnostic, RegisterDiagnostic};
 use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
 
+pub use crowd::{Occupancy, Solid};
 #[cfg(feature = "debug")]
 pub use debug::PathingDebug;
 pub use diagnostics::PathingDiagnostics;
@@ -38,10 +40,10 @@ pub mod prelude {
     #[cfg(feature = "debug")]
     pub use crate::PathingDebug;
     pub use crate::{
-        GridCell, GridTransform, LayerRule, MapLayout, NoPathReason, OnGrid, Parallelism,
-        PathFailed, PathFollower, PathFound, PathGoal, PathRequest, PathStatus, PathingBudget,
-        PathingDiagnostics, PathingGrid, PathingMap, PathingPlugin, PathingSettings,
-        PathingSystems, SearchMode, UnitPath,
+        GridCell, GridTransform, LayerRule, MapLayout, NoPathReason, Occupancy, OnGrid,
+        Parallelism, PathFailed, PathFollower, PathFound, PathGoal, PathRequest, PathStatus,
+        PathingBudget, PathingDiagnostics, PathingGrid, PathingMap, PathingPlugin, PathingSettings,
+        PathingSystems, SearchMode, Solid, UnitPath,
     };
     #[cfg(feature = "tilemap")]
     pub use crate::{PathTile, PathingTilemap};
@@ -58,7 +60,7 @@ pub enum PathingSystems {
     Collect,
     /// Serve queued requests under the budget; publish diagnostics.
     Solve,
-    /// Move [`PathFollower`]s along their paths.
+    /// Move [`PathFollower`]s along their paths, [`Solid`] units together.
     Move,
 }
 
@@ -110,7 +112,8 @@ impl Plugin for PathingPlugin {
             .register_type::<GridTransform>()
             .register_type::<OnGrid>()
             .register_type::<PathingMap>()
-            .register_type::<LayerRule>();
+            .register_type::<LayerRule>()
+            .register_type::<Solid>();
         #[cfg(feature = "tilemap")]
         app.register_type::<PathingTilemap>()
             .register_type::<PathTile>();
@@ -121,6 +124,7 @@ impl Plugin for PathingPlugin {
             .init_resource::<GridTransform>()
             .init_resource::<PathingDiagnostics>()
             .init_resource::<plan::Planner>()
+            .init_resource::<crowd::Crowds>()
             .add_message::<PathFound>()
             .add_message::<PathFailed>()
             .register_diagnostic(
@@ -150,7 +154,9 @@ impl Plugin for PathingPlugin {
                 )
                     .chain()
                     .in_set(PathingSystems::Solve),
-                follow::follow_paths.in_set(PathingSystems::Move),
+                (crowd::step_crowds, follow::follow_paths)
+                    .chain()
+                    .in_set(PathingSystems::Move),
             ),
         )
         .add_observer(plan::on_request_removed);

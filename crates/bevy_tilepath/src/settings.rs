@@ -63,6 +63,12 @@ pub struct PathingSettings {
     /// tried again after every grid edit, with the budget that requests waiting for
     /// a first plan leave over. Default: 30.
     pub retry_interval: u64,
+    /// A [`Solid`](crate::Solid) unit that has not moved for this many ticks while its
+    /// goal is reachable (and it is not waiting beside a goal it shares with others
+    /// nearer it) counts as stuck in
+    /// [`PathingDiagnostics::crowd_stuck`](crate::PathingDiagnostics::crowd_stuck).
+    /// Default: 120 (2 seconds at 60 Hz).
+    pub crowd_stuck_after: u32,
     /// Batches smaller than this are solved on the calling thread alone, unless they
     /// hold two or more whole-grid searches (goals beyond `window_distance`). Default:
     /// 64.
@@ -155,6 +161,7 @@ impl Default for PathingSettings {
             replan_margin: 4,
             retarget_interval: 1,
             retry_interval: 30,
+            crowd_stuck_after: 120,
             parallel_min_batch: 64,
             threads: 0,
             whole_grid_solvers: 2,

@@ -324,6 +324,7 @@ fn random_settings(rng: &mut StdRng) -> PathingSettings {
         replan_margin: rng.random_range(0..60),
         retarget_interval: rng.random_range(0..5),
         retry_interval: rng.random_range(0..40),
+        crowd_stuck_after: rng.random_range(0..200),
         parallel_min_batch: rng.random_range(0..80),
         threads: rng.random_range(0..4),
         // 0 is taken as 1: threads then wait for the one solver.

@@ -1,0 +1,129 @@
+//! What guides a solid unit's next step: the next cells of its path.
+
+use tilepath::{AgentId, Cell, Guidance, OCTILE_DIAGONAL, OCTILE_STRAIGHT};
+
+use crate::UnitPath;
+
+/// Path cells a unit is guided by: where its path is now and the cells after it.
+/// Enough to step round a unit in the way and back onto the path; a unit pushed
+/// further off is planned again from where it stands.
+const AHEAD: usize = 6;
+
+/// One unit's guide: the next cells of its path, with the cost of the path from each
+/// to the last of them.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Route {
+    cells: [Cell; AHEAD],
+    rest: [u32; AHEAD],
+    len: u8,
+    eight: bool,
+}
+
+impl Route {
+    /// A unit that heads nowhere: every cell costs the same, so it stays unless asked
+    /// to make room.
+    pub(crate) const NONE: Self = Self {
+        cells: [Cell::new(0, 0); AHEAD],
+        rest: [0; AHEAD],
+        len: 0,
+        eight: false,
+    };
+
+    /// The guide of a unit following `path`, 8-connected or not.
+    pub(crate) fn of_path(path: &UnitPath, eight: bool) -> Self {
+        let mut r = Self {
+            eight,
+            ..Self::NONE
+        };
+        r.cells[0] = path.at;
+        r.len = 1;
+        for cell in path.cells_ahead().take(AHEAD - 1) {
+            r.cells[usize::from(r.len)] = cell;
+            r.len += 1;
+        }
+        // The cost from each cell to the last, summed backwards.
+        let n = usize::from(r.len);
+        for k in (0..n - 1).rev() {
+            r.rest[k] = r.rest[k + 1] + distance(r.cells[k], r.cells[k + 1], eight);
+        }
+        r
+    }
+
+    /// The estimated cost from `cell` to the end of the route: to the path cell that
+    /// is cheapest to join, then along the path.
+    fn cost(&self, cell: Cell) -> Option<u32> {
+        let n = usize::from(self.len);
+        (0..n)
+            .map(|k| distance(cell, self.cells[k], self.eight).saturating_add(self.rest[k]))
+            .min()
+    }
+}
+
+/// A straight and a diagonal step in the core's fixed-point costs (both fit a `u32`).
+const STRAIGHT: u32 = OCTILE_STRAIGHT as u32;
+const DIAGONAL: u32 = OCTILE_DIAGONAL as u32;
+
+/// The octile (8-connected) or Manhattan (4-connected) distance, in the core's
+/// fixed-point costs.
+fn distance(a: Cell, b: Cell, eight: bool) -> u32 {
+    let dx = a.x.abs_diff(b.x);
+    let dy = a.y.abs_diff(b.y);
+    if eight {
+        let (lo, hi) = (dx.min(dy), dx.max(dy));
+        lo.saturating_mul(DIAGONAL)
+            .saturating_add((hi - lo).saturating_mul(STRAIGHT))
+    } else {
+        dx.saturating_add(dy).saturating_mul(STRAIGHT)
+    }
+}
+
+/// Every agent's [`Route`], by the agent's slot.
+#[derive(Debug, Default)]
+pub(crate) struct PathGuide {
+    pub(crate) routes: Vec<Route>,
+}
+
+impl PathGuide {
+    /// Sets the route of `agent`, growing the table as needed (only while the crowd
+    /// grows).
+    pub(crate) fn set(&mut self, agent: AgentId, route: Route) {
+        let i = agent.index();
+        if self.routes.len() <= i {
+            self.routes.resize(i + 1, Route::NONE);
+        }
+        self.routes[i] = route;
+    }
+}
+
+impl Guidance for PathGuide {
+    fn cost_to_go(&self, agent: AgentId, cell: Cell) -> Option<u32> {
+        self.routes.get(agent.index())?.cost(cell)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tilepath::{Direction8, GridPath8};
+
+    #[test]
+    fn a_route_prefers_cells_along_the_path() {
+        let mut steps = GridPath8::EMPTY;
+        for _ in 0..4 {
+            assert!(steps.push(Direction8::Right));
+        }
+        let path = UnitPath {
+            steps,
+            at: Cell::new(0, 0),
+            ..Default::default()
+        };
+        let r = Route::of_path(&path, true);
+        let cost = |x, y| r.cost(Cell::new(x, y)).unwrap();
+        // Along the path each step ahead is one straight step cheaper.
+        assert_eq!(cost(0, 0) - cost(1, 0), STRAIGHT);
+        // Stepping aside costs more than going on, less than going back.
+        assert!(cost(1, 1) > cost(1, 0) && cost(1, 1) < cost(0, 0) + STRAIGHT);
+        assert!(cost(0, 1) > cost(0, 0));
+        assert_eq!(Route::NONE.cost(Cell::new(3, 3)), None);
+    }
+}

@@ -1,0 +1,99 @@
+//! Crowds: units that hold their cells ([`Solid`]) and are moved together, so that no
+//! two ever share a cell.
+//!
+//! Each grid has its own [`Crowd`](tilepath::Crowd) (the core's joint step), kept
+//! equal to the grid's solid units by `seats.rs`; `step.rs` runs one joint step a
+//! tick for the units ready to start a step, guided by their paths (`guide.rs`), and
+//! hands each its next cell, which its [`PathFollower`](crate::PathFollower) walks to.
+
+mod guide;
+mod occupancy;
+mod seats;
+mod step;
+
+use bevy::prelude::*;
+use tilepath::{AgentId, Cell};
+
+use crate::grid::GridKey;
+
+pub use occupancy::Occupancy;
+pub(crate) use seats::Crowds;
+pub(crate) use step::step_crowds;
+
+/// Makes a unit hold the cells of its footprint: no two solid units ever stand on the
+/// same cell, and none walks through another.
+///
+/// A solid unit with a [`PathFollower`](crate::PathFollower) no longer takes its next
+/// step from its path alone: every tick the plugin decides together where each solid
+/// unit ready to step goes next, following its [`UnitPath`](crate::UnitPath) where the
+/// way is free, asking a unit in the way to step aside, stepping round or waiting
+/// otherwise (the rule: [`Crowd`](tilepath::Crowd)). A unit sent to a cell sets off
+/// once the unit that left it has arrived where it went, and keeps the cell it leaves
+/// until it is there; a unit standing on its goal may be pushed aside and comes back.
+/// A solid unit without a follower is an obstacle: it is never pushed, and it is moved
+/// only by the game (set its [`GridCell`](crate::GridCell)); units whose path it
+/// blocks wait (their paths do not know it).
+///
+/// Groups meeting head-on in a corridor one cell wide may jam: such units are counted
+/// in [`PathingDiagnostics::crowd_stuck`](crate::PathingDiagnostics::crowd_stuck).
+///
+/// Where it stands:
+/// - A unit placed on a cell another solid unit holds, or on a cell its mobility
+///   cannot enter (spawned on top of another, or inside a wall), is moved to the
+///   nearest cell where its footprint fits and that nobody holds (its
+///   [`GridCell`](crate::GridCell) changes; within 16 cells), or, if there is none,
+///   left out of the crowd (it then walks as a unit that is not solid, and
+///   [`PathingDiagnostics::crowd_unplaced`](crate::PathingDiagnostics::crowd_unplaced)
+///   counts it) until it is moved.
+/// - A wall placed under a standing unit leaves it there; it steps out as soon as a
+///   neighbouring cell is free. A wall placed on the cell a unit steps into turns it
+///   back, unless another unit was sent into the cell it left: then it goes on, and
+///   steps out.
+/// - Its size, mobility and 4- or 8-connected moves are those of its
+///   [`PathRequest`](crate::PathRequest) (a unit without one: one cell, every
+///   passable kind, 4-connected). Hex maps have no crowds yet: a solid unit on a hex
+///   map walks as a unit that is not solid.
+///
+/// Who holds a cell: [`Occupancy`].
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Component, Default, Debug, PartialEq)]
+#[require(Seat)]
+pub struct Solid;
+
+/// The cells of the `size x size` footprint anchored at `at`.
+fn footprint(at: Cell, size: u8) -> impl Iterator<Item = Cell> {
+    let n = i32::from(size);
+    (0..n).flat_map(move |dy| (0..n).map(move |dx| Cell::new(at.x + dx, at.y + dy)))
+}
+
+/// A solid unit's place in its grid's crowd.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Seat {
+    /// The grid and the agent, once placed; `None`: the crowd does not move the unit.
+    pub(crate) agent: Option<(GridKey, AgentId)>,
+}
+
+impl Crowds {
+    /// Whether `seat`'s unit may go back to `cell` (the cell it left): no other unit
+    /// was sent into it since.
+    pub(crate) fn may_return(&self, seat: &Seat, cell: Cell) -> bool {
+        let Some((key, agent)) = seat.agent else {
+            return true;
+        };
+        let Some(g) = self.get(key) else { return true };
+        let size = g.crowd.agent(agent).map_or(1, |a| a.size);
+        footprint(cell, size).all(|c| g.crowd.holder(c).is_none_or(|h| h == agent))
+    }
+
+    /// The cell the crowd sent `seat`'s unit to from `at`, once no other unit blocks
+    /// it (one that left it and has not arrived where it went): where its follower
+    /// steps next.
+    pub(crate) fn next_cell(&self, seat: &Seat, at: Cell) -> Option<Cell> {
+        let (key, agent) = seat.agent?;
+        let crowd = &self.get(key)?.crowd;
+        let to = crowd.cell(agent)?;
+        let size = crowd.agent(agent)?.size;
+        let free = footprint(to, size).all(|c| crowd.blocker(c).is_none_or(|b| b == agent));
+        (crowd.left_cell(agent) == Some(at) && to != at && free).then_some(to)
+    }
+}

@@ -1,0 +1,170 @@
+//! Each grid's crowd, kept equal to the solid units walking on that grid.
+
+use bevy::prelude::*;
+use tilepath::{AgentId, AgentSpec, Cell, Crowd, CrowdError, Grid};
+
+use super::guide::PathGuide;
+use crate::grid::GridKey;
+
+/// How far from where it was put a unit is moved to find a free cell (in cells,
+/// Chebyshev distance).
+const PLACE_RADIUS: i32 = 16;
+
+/// One grid's crowd and which unit each agent is.
+pub(crate) struct GridCrowd {
+    pub(crate) key: GridKey,
+    /// The grid's width and height: a grid of another size gets a new crowd.
+    dims: (u32, u32),
+    pub(crate) crowd: Crowd,
+    /// The unit of each agent slot.
+    pub(crate) units: Vec<Entity>,
+    /// The tick each slot's unit was last seen: agents whose unit was not seen in a
+    /// tick (despawned, no longer solid, moved to another grid) are removed.
+    pub(crate) seen: Vec<u64>,
+    pub(crate) guide: PathGuide,
+}
+
+impl GridCrowd {
+    /// Whether `agent` is the agent of `unit` in this crowd.
+    pub(crate) fn is_agent_of(&self, agent: AgentId, unit: Entity) -> bool {
+        self.units.get(agent.index()) == Some(&unit) && self.crowd.cell(agent).is_some()
+    }
+
+    /// The unit holding `cell`, if any.
+    pub(crate) fn holder(&self, cell: Cell) -> Option<Entity> {
+        let agent = self.crowd.holder(cell)?;
+        self.units.get(agent.index()).copied()
+    }
+
+    /// Adds `unit` as `spec` says, or if that cell is taken or blocked, at the nearest
+    /// cell within [`PLACE_RADIUS`] where it fits (ring by ring, each ring in a fixed
+    /// order). Returns the agent and where it stands.
+    pub(crate) fn place(
+        &mut self,
+        grid: &Grid,
+        unit: Entity,
+        spec: AgentSpec,
+        tick: u64,
+    ) -> Result<(AgentId, Cell), CrowdError> {
+        let found = match self.add_unblocked(grid, spec) {
+            Ok(agent) => (agent, spec.cell),
+            Err(
+                e @ (CrowdError::Occupied { .. }
+                | CrowdError::Blocked { .. }
+                | CrowdError::OutOfBounds { .. }),
+            ) => (1..=PLACE_RADIUS)
+                .flat_map(|r| ring(spec.cell, r))
+                .find_map(|cell| {
+                    let spec = AgentSpec { cell, ..spec };
+                    self.add_unblocked(grid, spec).ok().map(|a| (a, cell))
+                })
+                .ok_or(e)?,
+            Err(e) => return Err(e),
+        };
+        let i = found.0.index();
+        if self.units.len() <= i {
+            self.units.resize(i + 1, Entity::PLACEHOLDER);
+            self.seen.resize(i + 1, 0);
+        }
+        self.units[i] = unit;
+        self.seen[i] = tick;
+        Ok(found)
+    }
+}
+
+impl GridCrowd {
+    /// Adds an agent as `spec` says, unless a cell under it is still blocked by a unit
+    /// walking out of it ([`CrowdError::Occupied`] then).
+    fn add_unblocked(&mut self, grid: &Grid, spec: AgentSpec) -> Result<AgentId, CrowdError> {
+        let walking_out = super::footprint(spec.cell, spec.size)
+            .find_map(|c| self.crowd.blocker(c).map(|by| (c, by)));
+        if let Some((cell, by)) = walking_out {
+            return Err(CrowdError::Occupied { cell, by });
+        }
+        self.crowd.add(grid, spec)
+    }
+}
+
+/// The cells at Chebyshev distance `r` from `c`, row by row.
+fn ring(c: Cell, r: i32) -> impl Iterator<Item = Cell> {
+    (-r..=r).flat_map(move |dy| {
+        let xs: &[i32] = if dy.abs() == r { &[] } else { &[-1, 1] };
+        let full = (dy.abs() == r).then_some(-r..=r).into_iter().flatten();
+        let sides = xs.iter().map(move |&s| s * r);
+        full.chain(sides)
+            .map(move |dx| Cell::new(c.x.saturating_add(dx), c.y.saturating_add(dy)))
+    })
+}
+
+/// A crowd for `grid` whose units keep the cells they leave until their followers
+/// arrive.
+fn new_crowd(grid: &Grid) -> Option<Crowd> {
+    let mut crowd = Crowd::new(grid).ok()?;
+    crowd.set_hold_left(true).ok()?;
+    Some(crowd)
+}
+
+/// Every grid's crowd, made when a grid first has a solid unit.
+#[derive(Resource, Default)]
+pub(crate) struct Crowds {
+    pub(crate) grids: Vec<GridCrowd>,
+    /// Crowd ticks run so far.
+    pub(crate) tick: u64,
+    /// Agents to remove this tick (kept to allocate nothing once grown).
+    pub(crate) gone: Vec<AgentId>,
+}
+
+impl Crowds {
+    /// The crowd of `key`, if that grid has one.
+    pub(crate) fn get(&self, key: GridKey) -> Option<&GridCrowd> {
+        self.grids.iter().find(|g| g.key == key)
+    }
+
+    /// The crowd of `key` for `grid`, made (or made again, empty, when the grid's
+    /// size changed) as needed; `None` if its memory cannot be had.
+    pub(crate) fn for_grid(&mut self, key: GridKey, grid: &Grid) -> Option<&mut GridCrowd> {
+        let dims = (grid.width(), grid.height());
+        let i = match self.grids.iter().position(|g| g.key == key) {
+            Some(i) => {
+                let g = &mut self.grids[i];
+                if g.dims != dims {
+                    g.crowd = new_crowd(grid)?;
+                    g.dims = dims;
+                    g.units.clear();
+                    g.seen.clear();
+                }
+                i
+            }
+            None => {
+                self.grids.push(GridCrowd {
+                    key,
+                    dims,
+                    crowd: new_crowd(grid)?,
+                    units: Vec::new(),
+                    seen: Vec::new(),
+                    guide: PathGuide::default(),
+                });
+                self.grids.len() - 1
+            }
+        };
+        Some(&mut self.grids[i])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rings_hold_every_cell_at_their_distance_once() {
+        let c = Cell::new(10, 10);
+        for r in 1..5 {
+            let cells: Vec<Cell> = ring(c, r).collect();
+            assert_eq!(cells.len(), 8 * r as usize);
+            for (i, a) in cells.iter().enumerate() {
+                assert_eq!(a.x.abs_diff(c.x).max(a.y.abs_diff(c.y)), r as u32);
+                assert!(!cells[..i].contains(a));
+            }
+        }
+    }
+}

@@ -1,0 +1,216 @@
+//! The crowds' tick: each grid's agents kept equal to its solid units, then one joint
+//! step of each crowd.
+
+use bevy::prelude::*;
+use tilepath::{AgentSpec, AgentStatus, Cell, Connectivity, Direction8, Mobility};
+
+use super::guide::Route;
+use super::{Crowds, Seat, Solid};
+use crate::grid::Grids;
+use crate::{
+    GridCell, OnGrid, PathFollower, PathRequest, PathStatus, PathingDiagnostics, PathingSettings,
+    UnitPath,
+};
+
+/// Where a unit heads for: the end of its path when that is the route's last
+/// segment (the goal, or the closest cell to it), else its goal.
+fn heading(path: &UnitPath, status: Option<&PathStatus>) -> Option<Cell> {
+    match status {
+        Some(PathStatus::Found | PathStatus::Partial(_)) if !path.continues => Some(path.end),
+        Some(PathStatus::Found | PathStatus::Partial(_)) => Some(path.goal),
+        _ => None,
+    }
+}
+
+/// The step from `at` to its neighbour `to`.
+fn step_to(at: Cell, to: Cell) -> Option<Direction8> {
+    let offset = (to.x.checked_sub(at.x)?, to.y.checked_sub(at.y)?);
+    Direction8::ALL.into_iter().find(|d| d.offset() == offset)
+}
+
+/// Whether a follower stands on a cell, or reaches the one it steps into within `dt`:
+/// it is then ready for its next step this tick.
+fn ready(follower: &PathFollower, dt: f32) -> bool {
+    !follower.is_moving()
+        || (1.0 - follower.progress) * follower.step_len <= follower.speed.max(0.0) * dt
+}
+
+/// Keeps every grid's crowd equal to its solid units (placing new ones, moving those
+/// spawned on others, dropping the gone), guides each by its path, and steps every
+/// crowd once. A unit whose follower is between cells keeps the cell it left and the
+/// one it heads for, and is not moved, until it arrives.
+#[expect(clippy::type_complexity, reason = "a system's query")]
+pub(crate) fn step_crowds(
+    time: Res<Time>,
+    grids: Grids,
+    settings: Res<PathingSettings>,
+    mut crowds: ResMut<Crowds>,
+    mut diag: ResMut<PathingDiagnostics>,
+    mut units: Query<
+        (
+            Entity,
+            &mut Seat,
+            &mut GridCell,
+            Option<&OnGrid>,
+            Option<&PathRequest>,
+            Option<&UnitPath>,
+            Option<&PathStatus>,
+            Option<&PathFollower>,
+        ),
+        With<Solid>,
+    >,
+) {
+    let crowds = &mut *crowds;
+    crowds.tick += 1;
+    let tick = crowds.tick;
+    let dt = time.delta_secs();
+    let mut unplaced = 0_u32;
+    for (unit, mut seat, mut cell, on_grid, request, path, status, follower) in &mut units {
+        let key = on_grid.map(|g| g.0);
+        let Some((pathing, world)) = grids.get(key) else {
+            seat.set_if_neq(Seat::default());
+            continue;
+        };
+        let eight = match request.map_or(Connectivity::Four, |r| r.connectivity) {
+            Connectivity::Four => false,
+            Connectivity::Eight => true,
+            Connectivity::Hex(_) => {
+                seat.set_if_neq(Seat::default());
+                continue;
+            }
+        };
+        if world.layout.hex().is_some() {
+            seat.set_if_neq(Seat::default());
+            continue;
+        }
+        let grid = pathing.grid();
+        let Some(gc) = crowds.for_grid(key, grid) else {
+            seat.set_if_neq(Seat::default());
+            unplaced += 1;
+            continue;
+        };
+        let goal = path.and_then(|p| heading(p, status));
+        let spec = AgentSpec {
+            cell: cell.0,
+            size: request.map_or(1, |r| r.size.max(1)),
+            mobility: request.map_or(Mobility::ALL_PASSABLE, |r| r.mobility),
+            connectivity: if eight {
+                Connectivity::Eight
+            } else {
+                Connectivity::Four
+            },
+            goal,
+        };
+        // The unit's agent, if it still is where the unit is and what it asks for;
+        // otherwise (moved by hand, turned back, a new size or mobility, another grid)
+        // it is placed again.
+        let kept = seat
+            .agent
+            .filter(|&(k, a)| k == key && gc.is_agent_of(a, unit))
+            .map(|(_, a)| a)
+            .filter(|&a| {
+                let Some(now) = gc.crowd.agent(a) else {
+                    return false;
+                };
+                let class = (now.size, now.mobility, now.connectivity)
+                    == (spec.size, spec.mobility, spec.connectivity);
+                // Where the crowd has it; or still on the cell it was sent from,
+                // waiting to set off. If that step has closed since (a wall placed, or
+                // its follower turned back), it is sent back to where it stands, unless
+                // a unit was sent into its cells meanwhile: then it waits (reported as
+                // stuck if the way stays closed), never jumping elsewhere.
+                let mut here = now.cell == spec.cell;
+                if !here && class && gc.crowd.left_cell(a) == Some(spec.cell) {
+                    let open = step_to(spec.cell, now.cell).is_some_and(|d| {
+                        grid.can_step_sized(spec.cell, d, spec.mobility, spec.size)
+                    });
+                    if !open {
+                        let _ = gc.crowd.recall(a);
+                    }
+                    here = true;
+                }
+                if !(here && class) {
+                    let _ = gc.crowd.remove(a);
+                }
+                here && class
+            });
+        let agent = match kept {
+            Some(a) => a,
+            None => match gc.place(grid, unit, spec, tick) {
+                Ok((a, at)) => {
+                    if at != cell.0 {
+                        cell.0 = at;
+                    }
+                    a
+                }
+                Err(_) => {
+                    seat.set_if_neq(Seat::default());
+                    unplaced += 1;
+                    continue;
+                }
+            },
+        };
+        gc.seen[agent.index()] = tick;
+        if gc.crowd.agent(agent).is_some_and(|n| n.goal != goal) {
+            let _ = gc.crowd.set_goal(agent, goal);
+        }
+        // Only a follower moves a unit: one without is never pushed. A follower that
+        // stands on (or reaches this tick) the cell it was sent to has arrived.
+        let on_cell = gc.crowd.cell(agent) == Some(cell.0);
+        if on_cell && follower.is_some_and(|f| ready(f, dt)) {
+            let _ = gc.crowd.arrive(agent);
+        }
+        let _ = gc.crowd.set_pinned(agent, follower.is_none());
+        let route = match path {
+            Some(p) if goal.is_some() => Route::of_path(p, eight),
+            _ => Route::NONE,
+        };
+        gc.guide.set(agent, route);
+        seat.set_if_neq(Seat {
+            agent: Some((key, agent)),
+        });
+    }
+    let Crowds {
+        grids: all, gone, ..
+    } = crowds;
+    let (mut moved, mut waiting, mut stuck) = (0_u32, 0_u32, 0_u32);
+    for gc in all.iter_mut() {
+        gone.clear();
+        gone.extend(
+            gc.crowd
+                .agents()
+                .map(|(id, _)| id)
+                .filter(|id| gc.seen.get(id.index()) != Some(&tick)),
+        );
+        for &id in gone.iter() {
+            let _ = gc.crowd.remove(id);
+        }
+        let Some((pathing, _)) = grids.get(gc.key) else {
+            continue;
+        };
+        if gc.crowd.is_empty() {
+            continue;
+        }
+        gc.crowd.set_stuck_after(settings.crowd_stuck_after);
+        if let Ok(stats) = gc.crowd.step(pathing.grid(), &gc.guide) {
+            moved += stats.moved as u32;
+            stuck += stats.stuck as u32;
+        }
+        waiting += gc
+            .crowd
+            .agents()
+            .filter(|&(id, _)| {
+                !gc.crowd.in_transit(id)
+                    && gc.crowd.previous_cell(id) == gc.crowd.cell(id)
+                    && matches!(
+                        gc.crowd.status(id),
+                        Some(AgentStatus::Moving | AgentStatus::Stuck)
+                    )
+            })
+            .count() as u32;
+    }
+    diag.crowd_moved = moved;
+    diag.crowd_waiting = waiting;
+    diag.crowd_stuck = stuck;
+    diag.crowd_unplaced = unplaced;
+}
