@@ -32,7 +32,10 @@ fn setup(mut commands: Commands, mut pathing: ResMut<PathingGrid>, place: Res<Gr
         if grid.get(cell) == Some(WALL) {
             let at = place.cell_to_world(cell).extend(0.0);
             let color = Color::srgb(0.3, 0.3, 0.35);
-            commands.spawn((Sprite::from_color(color, Vec2::splat(TILE)), Transform::from_translation(at)));
+            commands.spawn((
+                Sprite::from_color(color, Vec2::splat(TILE)),
+                Transform::from_translation(at),
+            ));
         }
     }
     pathing.replace(grid); // the plugin plans on this grid; edit it any time
@@ -83,7 +86,10 @@ mod tests {
             app.update();
             let mut units = app.world_mut().query::<&GridCell>();
             let cell = units.single(app.world()).unwrap().0;
-            assert!(cell.x != 9 || cell.y >= 10, "walked into the wall at {cell:?}");
+            assert!(
+                cell.x != 9 || cell.y >= 10,
+                "walked into the wall at {cell:?}"
+            );
             if seen.last() != Some(&cell) {
                 seen.push(cell);
             }

@@ -21,7 +21,10 @@ pub use hex::{
     hex_distance_ref, hex_flood, hex_neighbours, reference_hex, walk_hex,
 };
 pub use mapf::{MAPF_INSTANCES, MapfInstance, load_mapf, load_mapf_map};
-pub use maps::{MOVING_AI_MAPS, Scenario, load_movingai, load_reference, load_scenarios, maps_dir};
+pub use maps::{
+    MOVING_AI_MAPS, Scenario, load_movingai, load_reference, load_scenarios, maps_dir,
+    parse_movingai,
+};
 pub use random::{maze_grid, random_cell, random_grid, random_mobility, rng};
 pub use reference::{
     E, check_optimal, check_optimal_sized, check_result, check_result_sized, close, estimate,

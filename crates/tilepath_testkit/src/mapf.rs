@@ -2,7 +2,7 @@
 //! and, per agent, a start, a goal and its own shortest distance.
 
 use std::path::PathBuf;
-use tilepath::{Cell, Grid, TileKind};
+use tilepath::{Cell, Grid};
 
 /// The instances in `data/mapf/instances`, smallest first.
 pub const MAPF_INSTANCES: [&str; 9] = [
@@ -50,15 +50,7 @@ fn mapf_dir() -> PathBuf {
 pub fn load_mapf_map(name: &str) -> Grid {
     let path = mapf_dir().join("maps").join(format!("{name}.map"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-    let body = text.split_once("\nmap\n").expect("no `map` line").1;
-    Grid::from_ascii(body, |c| {
-        Some(if matches!(c, '.' | 'G' | 'S') {
-            TileKind::K0
-        } else {
-            TileKind::K3
-        })
-    })
-    .unwrap()
+    crate::maps::parse_movingai(&text)
 }
 
 /// The instance `instances/<name>.scen`, with its map.

@@ -23,6 +23,12 @@ pub fn maps_dir() -> PathBuf {
 /// A Moving AI `.map` as a grid: kind 0 passable (`.`, `G`, `S`), kind 3 blocked.
 pub fn load_movingai(name: &str) -> Grid {
     let text = std::fs::read_to_string(maps_dir().join("movingai").join(name)).unwrap();
+    parse_movingai(&text)
+}
+
+/// The grid of a Moving AI `.map` file's text: kind 0 passable (`.`, `G`, `S`), kind 3
+/// blocked.
+pub fn parse_movingai(text: &str) -> Grid {
     let body = text.split_once("\nmap\n").expect("no `map` line").1;
     Grid::from_ascii(body, |c| {
         Some(if matches!(c, '.' | 'G' | 'S') {

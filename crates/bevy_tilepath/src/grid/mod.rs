@@ -5,9 +5,9 @@ mod access;
 mod changes;
 mod layout;
 mod map;
-mod transform;
 #[cfg(feature = "serde")]
 mod serde;
+mod transform;
 
 use bevy::prelude::*;
 use tilepath::{Cell, Grid, GridError, Mobility, TileKind};
