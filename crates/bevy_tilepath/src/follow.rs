@@ -19,6 +19,10 @@ use crate::{GridCell, OnGrid, UnitPath};
 /// A [`Solid`](crate::Solid) unit steps where its grid's crowd sends it each tick
 /// (along its path when the way is free), so that it never enters a cell another
 /// solid unit holds; it does not cut L-turns.
+///
+/// With the `serde` feature it is saved whole, the step it is taking included, so a
+/// loaded follower finishes that step.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Component, Debug, PartialEq)]
 pub struct PathFollower {

@@ -32,6 +32,8 @@ fn values_round_trip() {
     let mut world = World::new();
     let target = world.spawn_empty().id();
     round_trip(&GridCell(Cell::new(-4, 9)));
+    round_trip(&PathFollower::new(2.5).smoothed());
+    round_trip(&Solid);
     round_trip(&OnGrid(target));
     round_trip(&PathGoal::Entity(target));
     round_trip(&PathGoal::Cell(Cell::new(3, 1)));

@@ -55,6 +55,7 @@ pub(crate) use step::step_crowds;
 ///   map walks as a unit that is not solid.
 ///
 /// Who holds a cell: [`Occupancy`].
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug, PartialEq)]
 #[require(Seat)]
