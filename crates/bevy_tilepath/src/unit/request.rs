@@ -127,6 +127,14 @@ impl PathRequest {
 
     /// For a unit of `size x size` cells (see [`size`](Self::size)).
     ///
+    /// Cells of a big unit are its footprint's anchor, the corner with the smallest `x`
+    /// and `y`: its [`GridCell`], its path's cells and its goal cell all name that
+    /// corner, and the footprint covers `x..x + size`, `y..y + size` from it. A goal
+    /// where that footprint does not fit (a wall under it, or off the grid's edge)
+    /// cannot be reached: the unit gets a partial path to the reachable anchor closest
+    /// to it (none if it stands there already), with
+    /// [`NoPathReason::GoalBlocked`](crate::NoPathReason::GoalBlocked).
+    ///
     /// ```
     /// # use bevy_tilepath::prelude::*;
     /// let ogre = PathRequest::to_cell(Cell::new(40, 12)).with_size(2);
