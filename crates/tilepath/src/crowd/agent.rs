@@ -147,6 +147,8 @@ pub(crate) struct Agent {
     pub(crate) cand_len: u8,
     /// The caller moves it, never a step: it is not asked and cannot be pushed.
     pub(crate) pinned: bool,
+    /// Whether it steps of its own accord this step ([`Crowd::set_ready`](super::Crowd::set_ready)).
+    pub(crate) ready: bool,
     /// The anchor it left and still blocks until it arrives
     /// ([`Crowd::set_hold_left`](super::Crowd::set_hold_left)).
     pub(crate) left: Option<Cell>,

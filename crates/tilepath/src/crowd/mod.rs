@@ -234,6 +234,7 @@ impl Crowd {
                     cand_from: 0,
                     cand_len: 0,
                     pinned: false,
+                    ready: true,
                     left: None,
                 });
                 let len = self.agents.len() * MAX_CANDIDATES;
@@ -262,6 +263,7 @@ impl Crowd {
             cand_from: (slot * MAX_CANDIDATES) as u32,
             cand_len: 0,
             pinned: false,
+            ready: true,
             left: None,
         };
         for c in footprint(cell, size) {

@@ -1,4 +1,5 @@
-//! Agents only the caller moves, and agents still on their way.
+//! Agents only the caller moves, agents not ready to step, and agents still on their
+//! way.
 //!
 //! A game moves some units itself (a unit it steers, a building): pinned, such an
 //! agent holds its cells as any other, but steps never move it and never ask it to
@@ -21,6 +22,29 @@ impl Crowd {
         self.live_agent(id).ok_or(CrowdError::UnknownAgent(id))?;
         self.agents[id.index()].pinned = pinned;
         Ok(())
+    }
+
+    /// Says whether an agent steps of its own accord in the next steps (`true`, the
+    /// default) or is *not ready* (`false`): it then stays where it is unless an agent
+    /// with a higher priority asks it to make room (it then steps as a ready agent
+    /// would), and keeps its priority: agents of lower priority go round it or wait.
+    /// For agents slower than the crowd's steps: a caller that steps the crowd at the
+    /// pace of its fastest agents marks the slower ones ready only on the steps their
+    /// speed allows.
+    ///
+    /// # Errors
+    /// [`CrowdError::UnknownAgent`] (nothing changes).
+    pub fn set_ready(&mut self, id: AgentId, ready: bool) -> Result<(), CrowdError> {
+        self.live_agent(id).ok_or(CrowdError::UnknownAgent(id))?;
+        self.agents[id.index()].ready = ready;
+        Ok(())
+    }
+
+    /// Whether an agent is ready ([`set_ready`](Self::set_ready); `false` for an
+    /// unknown agent).
+    #[must_use]
+    pub fn is_ready(&self, id: AgentId) -> bool {
+        self.live_agent(id).is_some_and(|a| a.ready)
     }
 
     /// Whether an agent is pinned (`false` for an unknown agent).

@@ -193,7 +193,12 @@ impl Crowd {
             return false;
         }
 
-        let partner = if self.swap {
+        // An agent not ready stays if it can; asked to make room, it steps as any.
+        let here = self.agents[s].cell;
+        if !self.agents[s].ready && self.try_cell(s, here, depth, grid, guidance) {
+            return true;
+        }
+        let partner = if self.swap && self.agents[s].ready {
             self.swap_partner(s, grid, guidance)
         } else {
             None
