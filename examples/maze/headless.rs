@@ -36,6 +36,7 @@ pub(crate) fn percentile(sorted: &[f64], p: f64) -> f64 {
 
 pub(crate) fn run_headless(options: Options) {
     let ticks = options.ticks;
+    let crowd = options.crowd;
     let landmarks = options.landmarks;
     let units = match options.orders {
         Some(seconds) => format!("{} units, new orders every {seconds} s", options.chasers),
@@ -65,6 +66,8 @@ pub(crate) fn run_headless(options: Options) {
     let mut whole = Vec::with_capacity(ticks as usize);
     let mut pathing = Vec::with_capacity(ticks as usize);
     let (mut served, mut max_waiting, mut fields, mut work) = (0_u64, 0_u32, 0_u64, 0_u64);
+    // Crowds: steps moved, units kept waiting (summed over ticks), most stuck at once.
+    let (mut crowd_moved, mut crowd_waiting, mut crowd_stuck) = (0_u64, 0_u64, 0_u32);
     // The tick the landmark guides (built in the background) were first ready.
     let mut guided_from = None;
     let mut guided_pathing = Vec::with_capacity(ticks as usize);
@@ -78,6 +81,9 @@ pub(crate) fn run_headless(options: Options) {
         max_waiting = max_waiting.max(d.waiting);
         fields += u64::from(d.fields_built);
         work += d.expanded;
+        crowd_moved += u64::from(d.crowd_moved);
+        crowd_waiting += u64::from(d.crowd_waiting);
+        crowd_stuck = crowd_stuck.max(d.crowd_stuck);
         if d.guides > 0 && guided_from.is_none() {
             guided_from = Some(tick);
         }
@@ -109,6 +115,14 @@ pub(crate) fn run_headless(options: Options) {
         per_tick(served),
         per_tick(work)
     );
+    if crowd {
+        println!(
+            "crowd: steps moved {crowd_moved} ({:.0}/tick), units kept waiting {:.0}/tick, \
+             most stuck at once {crowd_stuck}",
+            per_tick(crowd_moved),
+            per_tick(crowd_waiting)
+        );
+    }
     if landmarks > 0 {
         match guided_from {
             Some(tick) => {

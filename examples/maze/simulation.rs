@@ -86,8 +86,32 @@ impl Plugin for MazePlugin {
                         .chain()
                         .before(PathingSystems::SyncGrid),
                     catch_chasers.after(PathingSystems::Move),
+                    make_solid.before(PathingSystems::SyncGrid),
                 ),
             );
+    }
+}
+
+/// With crowds on (not `--no-crowd`), every new chaser or unit under orders holds its
+/// cells: no two share one (the player is not solid: chasers reach it).
+fn make_solid(
+    mut commands: Commands,
+    options: Option<Res<Options>>,
+    new: Query<
+        Entity,
+        (
+            With<PathFollower>,
+            Without<Player>,
+            Without<Solid>,
+            Added<PathRequest>,
+        ),
+    >,
+) {
+    if options.is_none_or(|o| !o.crowd) {
+        return;
+    }
+    for unit in &new {
+        commands.entity(unit).insert(Solid);
     }
 }
 

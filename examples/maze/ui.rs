@@ -55,6 +55,7 @@ pub(crate) fn update_panel(
          pathing / tick  {ms:.2} ms\n\
          served / tick   {served:.0}\n\
          waiting         {}\n\
+         crowd waiting   {}\n\
          fields built    {}\n\n\
          arrows/WASD move\n\
          Space  +{CHASERS_PER_PRESS} chasers\n\
@@ -64,6 +65,7 @@ pub(crate) fn update_panel(
         chasers.iter().count(),
         score.caught,
         pathing.waiting,
+        pathing.crowd_waiting,
         pathing.fields_built,
         if gizmos { "on" } else { "off" },
     );

@@ -61,12 +61,12 @@ pub struct PathingDiagnostics {
     pub total_served: u64,
     /// [`Solid`](crate::Solid) units the crowds moved a step this tick.
     pub crowd_moved: u32,
-    /// Solid units on their way somewhere that the crowds kept waiting this tick
-    /// (standing on a cell, not moved).
+    /// Solid units ready to step on their way somewhere that the crowds kept waiting
+    /// in their last steps (standing on a cell, not moved).
     pub crowd_waiting: u32,
     /// Solid units that have not moved for
     /// [`PathingSettings::crowd_stuck_after`](crate::PathingSettings::crowd_stuck_after)
-    /// ticks although their goal is reachable and they are not waiting beside a goal
+    /// steps of their crowd (as of its last step) although their goal is reachable and they are not waiting beside a goal
     /// they share with others nearer it. Zero in a crowd that flows.
     pub crowd_stuck: u32,
     /// Solid units the crowds could not place (no free cell within 16 cells of where

@@ -16,9 +16,10 @@ use crate::{GridCell, OnGrid, UnitPath};
 /// [`OnGrid`]). A unit whose grid does not exist stands still. Replace it with your
 /// own movement system by not adding this component.
 ///
-/// A [`Solid`](crate::Solid) unit steps where its grid's crowd sends it each tick
-/// (along its path when the way is free), so that it never enters a cell another
-/// solid unit holds; it does not cut L-turns.
+/// A [`Solid`](crate::Solid) unit steps where its grid's crowd sends it (along its
+/// path when the way is free), so that it never enters a cell another solid unit
+/// holds; its speed sets how often it steps, and each step takes its crowd's period
+/// (see [`Solid`](crate::Solid)); it does not cut L-turns.
 ///
 /// With the `serde` feature it is saved whole, the step it is taking included, so a
 /// loaded follower finishes that step.
@@ -127,7 +128,10 @@ pub(crate) fn follow_paths(
             Some(layout) => grid.can_step_with(at, d, mobility, Connectivity::Hex(layout)),
             None => grid.can_step_sized(at, d, mobility, size),
         };
-        let mut budget = follower.speed.max(0.0) * dt;
+        // A solid unit walks each step its crowd decided within the crowd's period
+        // (its speed sets how often it steps), in steps: every step counts as one.
+        let pace = seat.and_then(|s| crowds.pace(s, dt));
+        let mut budget = pace.unwrap_or(follower.speed.max(0.0)) * dt;
         let mut f = *follower;
         let mut at = cell.0;
         let mut p = *path;
@@ -182,7 +186,7 @@ pub(crate) fn follow_paths(
                 }
                 f.from = Some(at);
                 at = to;
-                f.step_len = if d.is_diagonal() { SQRT_2 } else { 1.0 };
+                f.step_len = 1.0;
                 f.progress = 0.0;
                 continue;
             }

@@ -63,11 +63,12 @@ pub struct PathingSettings {
     /// tried again after every grid edit, with the budget that requests waiting for
     /// a first plan leave over. Default: 30.
     pub retry_interval: u64,
-    /// A [`Solid`](crate::Solid) unit that has not moved for this many ticks while its
-    /// goal is reachable (and it is not waiting beside a goal it shares with others
-    /// nearer it) counts as stuck in
+    /// A [`Solid`](crate::Solid) unit that has not moved for this many of its crowd's
+    /// steps (see [`Solid`](crate::Solid): a step a cell of the grid's fastest solid
+    /// unit) while its goal is reachable (and it is not waiting beside a goal it shares
+    /// with others nearer it) counts as stuck in
     /// [`PathingDiagnostics::crowd_stuck`](crate::PathingDiagnostics::crowd_stuck).
-    /// Default: 120 (2 seconds at 60 Hz).
+    /// Default: 120.
     pub crowd_stuck_after: u32,
     /// Batches smaller than this are solved on the calling thread alone, unless they
     /// hold two or more whole-grid searches (goals beyond `window_distance`). Default:

@@ -2,9 +2,10 @@
 //! two ever share a cell.
 //!
 //! Each grid has its own [`Crowd`](tilepath::Crowd) (the core's joint step), kept
-//! equal to the grid's solid units by `seats.rs`; `step.rs` runs one joint step a
-//! tick for the units ready to start a step, guided by their paths (`guide.rs`), and
-//! hands each its next cell, which its [`PathFollower`](crate::PathFollower) walks to.
+//! equal to the grid's solid units by `seats.rs`; `step.rs` runs one joint step every
+//! period of the grid's clock (`seats.rs`: `StepClock`), guided by the units' paths
+//! (`guide.rs`), and hands each its next cell, which its
+//! [`PathFollower`](crate::PathFollower) walks to within the period.
 
 mod guide;
 mod occupancy;
@@ -24,17 +25,24 @@ pub(crate) use step::step_crowds;
 /// same cell, and none walks through another.
 ///
 /// A solid unit with a [`PathFollower`](crate::PathFollower) no longer takes its next
-/// step from its path alone: every tick the plugin decides together where each solid
-/// unit ready to step goes next, following its [`UnitPath`](crate::UnitPath) where the
-/// way is free, asking a unit in the way to step aside, stepping round or waiting
-/// otherwise (the rule: [`Crowd`](tilepath::Crowd)). A unit sent to a cell sets off
-/// once the unit that left it has arrived where it went, and keeps the cell it leaves
-/// until it is there; a unit standing on its goal may be pushed aside and comes back.
-/// A solid unit without a follower is an obstacle: it is never pushed, and it is moved
-/// only by the game (set its [`GridCell`](crate::GridCell)); units whose path it
-/// blocks wait (their paths do not know it).
+/// step from its path alone: the solid units of a grid step together, in lockstep.
+/// Each step the plugin decides at once where every solid unit goes next, following
+/// its [`UnitPath`](crate::UnitPath) where the way is free, asking a unit in the way
+/// to step aside, stepping round or waiting otherwise (the rule:
+/// [`Crowd`](tilepath::Crowd)); groups meeting head-on in a corridor one cell wide
+/// pass each other, one backing out to let the other through.
 ///
-/// Groups meeting head-on in a corridor one cell wide may jam: such units are counted
+/// The pace: a grid's crowd steps every period, as often as its fastest solid unit
+/// walks a cell (a whole number of ticks), and every unit walks the step decided for
+/// it within that period, so that between steps every solid unit stands on a cell. A
+/// unit enters a cell that another leaves in the same step behind it, as a file: at
+/// every moment the cells under the centres of solid units differ. A slower unit
+/// steps of its own accord only on the steps its speed has earned (a unit of half
+/// the fastest speed: every other step), and waits in between; asked to make room,
+/// it steps at once. A unit standing on its goal may be pushed aside and comes back.
+/// A solid unit without a follower is an obstacle: it is never pushed, and it is
+/// moved only by the game (set its [`GridCell`](crate::GridCell)); units whose path
+/// it blocks wait (their paths do not know it). Units kept from moving are counted
 /// in [`PathingDiagnostics::crowd_stuck`](crate::PathingDiagnostics::crowd_stuck).
 ///
 /// Where it stands:
@@ -86,15 +94,21 @@ impl Crowds {
         footprint(cell, size).all(|c| g.crowd.holder(c).is_none_or(|h| h == agent))
     }
 
-    /// The cell the crowd sent `seat`'s unit to from `at`, once no other unit blocks
-    /// it (one that left it and has not arrived where it went): where its follower
-    /// steps next.
+    /// The cell the crowd sent `seat`'s unit to from `at` in its last step, if it
+    /// has not walked there yet: where its follower steps next. Units sent into cells
+    /// others leave in the same step set off together, one behind the other.
     pub(crate) fn next_cell(&self, seat: &Seat, at: Cell) -> Option<Cell> {
         let (key, agent) = seat.agent?;
         let crowd = &self.get(key)?.crowd;
         let to = crowd.cell(agent)?;
-        let size = crowd.agent(agent)?.size;
-        let free = footprint(to, size).all(|c| crowd.blocker(c).is_none_or(|b| b == agent));
-        (crowd.left_cell(agent) == Some(at) && to != at && free).then_some(to)
+        (crowd.left_cell(agent) == Some(at) && to != at).then_some(to)
+    }
+
+    /// How fast `seat`'s unit walks a step its crowd decided, in steps per second: each
+    /// step is walked within its crowd's period (see [`seats::StepClock`]).
+    pub(crate) fn pace(&self, seat: &Seat, tick_secs: f32) -> Option<f32> {
+        let (key, _) = seat.agent?;
+        let period = self.get(key)?.clock.period.max(1);
+        (tick_secs > 0.0).then(|| 1.0 / (period as f32 * tick_secs))
     }
 }

@@ -22,6 +22,40 @@ pub(crate) struct GridCrowd {
     /// tick (despawned, no longer solid, moved to another grid) are removed.
     pub(crate) seen: Vec<u64>,
     pub(crate) guide: PathGuide,
+    /// Each slot's unit's speed this tick (cells per second; 0 without a follower).
+    pub(crate) speed: Vec<f32>,
+    /// Each slot's credit: the steps its speed has earned since it last stepped of
+    /// its own accord, at most 1 (ready to step at 1).
+    pub(crate) credit: Vec<f32>,
+    /// When the crowd steps next.
+    pub(crate) clock: StepClock,
+}
+
+/// The pace of one grid's crowd: it steps every `period` ticks, as often as its
+/// fastest unit walks a cell, and every step it decides is walked within the period.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct StepClock {
+    /// Ticks until the next step (0: this tick).
+    pub(crate) countdown: u32,
+    /// Ticks between the last step and the next.
+    pub(crate) period: u32,
+    /// The fastest solid unit's speed this tick (cells per second).
+    pub(crate) fastest: f32,
+}
+
+impl StepClock {
+    /// The most ticks between two steps (units slower than a cell in this many ticks
+    /// still step at their speed: on some steps only).
+    const MAX_PERIOD: u32 = 240;
+
+    /// The period that lets a unit of the `fastest` speed step every period, at
+    /// `hz` ticks a second: a whole number of ticks, no shorter than its step.
+    pub(crate) fn period_for(fastest: f32, hz: f32) -> u32 {
+        if fastest <= 0.0 || !fastest.is_finite() || hz <= 0.0 || !hz.is_finite() {
+            return Self::MAX_PERIOD;
+        }
+        ((hz / fastest).ceil() as u32).clamp(1, Self::MAX_PERIOD)
+    }
 }
 
 impl GridCrowd {
@@ -65,9 +99,12 @@ impl GridCrowd {
         if self.units.len() <= i {
             self.units.resize(i + 1, Entity::PLACEHOLDER);
             self.seen.resize(i + 1, 0);
+            self.speed.resize(i + 1, 0.0);
+            self.credit.resize(i + 1, 0.0);
         }
         self.units[i] = unit;
         self.seen[i] = tick;
+        self.credit[i] = 1.0;
         Ok(found)
     }
 }
@@ -96,8 +133,8 @@ fn ring(c: Cell, r: i32) -> impl Iterator<Item = Cell> {
     })
 }
 
-/// A crowd for `grid` whose units keep the cells they leave until their followers
-/// arrive.
+/// A crowd for `grid` whose units keep the cells they leave until their steps end
+/// (a unit turned back by a wall returns to the cell it left).
 fn new_crowd(grid: &Grid) -> Option<Crowd> {
     let mut crowd = Crowd::new(grid).ok()?;
     crowd.set_hold_left(true).ok()?;
@@ -132,6 +169,8 @@ impl Crowds {
                     g.dims = dims;
                     g.units.clear();
                     g.seen.clear();
+                    g.speed.clear();
+                    g.credit.clear();
                 }
                 i
             }
@@ -143,6 +182,9 @@ impl Crowds {
                     units: Vec::new(),
                     seen: Vec::new(),
                     guide: PathGuide::default(),
+                    speed: Vec::new(),
+                    credit: Vec::new(),
+                    clock: StepClock::default(),
                 });
                 self.grids.len() - 1
             }

@@ -5,7 +5,12 @@ use bevy::prelude::*;
 use tilepath::{AgentSpec, AgentStatus, Cell, Connectivity, Direction8, Mobility};
 
 use super::guide::Route;
+use super::seats::StepClock;
 use super::{Crowds, Seat, Solid};
+
+/// The credit at which a unit is ready to step (a little under one step, so that a
+/// speed that earns exactly a step a period is ready every period).
+const READY: f32 = 0.999;
 use crate::grid::Grids;
 use crate::{
     GridCell, OnGrid, PathFollower, PathRequest, PathStatus, PathingDiagnostics, PathingSettings,
@@ -28,17 +33,12 @@ fn step_to(at: Cell, to: Cell) -> Option<Direction8> {
     Direction8::ALL.into_iter().find(|d| d.offset() == offset)
 }
 
-/// Whether a follower stands on a cell, or reaches the one it steps into within `dt`:
-/// it is then ready for its next step this tick.
-fn ready(follower: &PathFollower, dt: f32) -> bool {
-    !follower.is_moving()
-        || (1.0 - follower.progress) * follower.step_len <= follower.speed.max(0.0) * dt
-}
-
 /// Keeps every grid's crowd equal to its solid units (placing new ones, moving those
-/// spawned on others, dropping the gone), guides each by its path, and steps every
-/// crowd once. A unit whose follower is between cells keeps the cell it left and the
-/// one it heads for, and is not moved, until it arrives.
+/// spawned on others, dropping the gone), guides each by its path, and steps each
+/// crowd when its clock says: every step moves the units together, and each step
+/// decided is walked within the period before the next (see [`StepClock`]). A unit
+/// steps of its own accord when its speed has earned a step since its last; made to
+/// step aside, it steps at once.
 #[expect(clippy::type_complexity, reason = "a system's query")]
 pub(crate) fn step_crowds(
     time: Res<Time>,
@@ -64,6 +64,9 @@ pub(crate) fn step_crowds(
     crowds.tick += 1;
     let tick = crowds.tick;
     let dt = time.delta_secs();
+    for gc in &mut crowds.grids {
+        gc.clock.fastest = 0.0;
+    }
     let mut unplaced = 0_u32;
     for (unit, mut seat, mut cell, on_grid, request, path, status, follower) in &mut units {
         let key = on_grid.map(|g| g.0);
@@ -154,13 +157,11 @@ pub(crate) fn step_crowds(
         if gc.crowd.agent(agent).is_some_and(|n| n.goal != goal) {
             let _ = gc.crowd.set_goal(agent, goal);
         }
-        // Only a follower moves a unit: one without is never pushed. A follower that
-        // stands on (or reaches this tick) the cell it was sent to has arrived.
-        let on_cell = gc.crowd.cell(agent) == Some(cell.0);
-        if on_cell && follower.is_some_and(|f| ready(f, dt)) {
-            let _ = gc.crowd.arrive(agent);
-        }
+        // Only a follower moves a unit: one without is never pushed.
         let _ = gc.crowd.set_pinned(agent, follower.is_none());
+        let speed = follower.map_or(0.0, |f| f.speed.max(0.0));
+        gc.speed[agent.index()] = speed;
+        gc.clock.fastest = gc.clock.fastest.max(speed);
         let route = match path {
             Some(p) if goal.is_some() => Route::of_path(p, eight),
             _ => Route::NONE,
@@ -174,6 +175,7 @@ pub(crate) fn step_crowds(
         grids: all, gone, ..
     } = crowds;
     let (mut moved, mut waiting, mut stuck) = (0_u32, 0_u32, 0_u32);
+    let mut stepped_any = false;
     for gc in all.iter_mut() {
         gone.clear();
         gone.extend(
@@ -191,16 +193,39 @@ pub(crate) fn step_crowds(
         if gc.crowd.is_empty() {
             continue;
         }
-        gc.crowd.set_stuck_after(settings.crowd_stuck_after);
-        if let Ok(stats) = gc.crowd.step(pathing.grid(), &gc.guide) {
-            moved += stats.moved as u32;
-            stuck += stats.stuck as u32;
+        if gc.clock.countdown > 1 {
+            gc.clock.countdown -= 1;
+            continue;
         }
-        waiting += gc
-            .crowd
-            .agents()
-            .filter(|&(id, _)| {
-                !gc.crowd.in_transit(id)
+        // Every step of the last period has been walked: the cells left are free.
+        let period = StepClock::period_for(gc.clock.fastest, 1.0 / dt);
+        let earned = period as f32 * dt;
+        gone.clear();
+        gone.extend(gc.crowd.agents().map(|(id, _)| id));
+        for &id in gone.iter() {
+            let _ = gc.crowd.arrive(id);
+            let _ = gc.crowd.set_ready(id, gc.credit[id.index()] >= READY);
+        }
+        gc.crowd.set_stuck_after(settings.crowd_stuck_after);
+        let Ok(stats) = gc.crowd.step(pathing.grid(), &gc.guide) else {
+            continue;
+        };
+        gc.clock.period = period;
+        gc.clock.countdown = period;
+        for &id in gone.iter() {
+            let i = id.index();
+            let stepped = gc.crowd.previous_cell(id) != gc.crowd.cell(id);
+            if stepped && gc.crowd.is_ready(id) {
+                gc.credit[i] = 0.0;
+            }
+            gc.credit[i] = (gc.credit[i] + gc.speed[i] * earned).min(1.0);
+        }
+        moved += stats.moved as u32;
+        stuck += stats.stuck as u32;
+        waiting += gone
+            .iter()
+            .filter(|&&id| {
+                gc.crowd.is_ready(id)
                     && gc.crowd.previous_cell(id) == gc.crowd.cell(id)
                     && matches!(
                         gc.crowd.status(id),
@@ -208,9 +233,12 @@ pub(crate) fn step_crowds(
                     )
             })
             .count() as u32;
+        stepped_any = true;
     }
     diag.crowd_moved = moved;
-    diag.crowd_waiting = waiting;
-    diag.crowd_stuck = stuck;
+    if stepped_any {
+        diag.crowd_waiting = waiting;
+        diag.crowd_stuck = stuck;
+    }
     diag.crowd_unplaced = unplaced;
 }

@@ -149,7 +149,7 @@ impl Crowd {
     }
 
     /// Whether agent `s` is as near its goal as it gets: not on it, and every
-    /// candidate nearer it is held by agents with its goal that stand no farther.
+    /// candidate nearer it is held by agents with its goal.
     fn yields(&self, s: usize) -> bool {
         let a = &self.agents[s];
         let (Some(goal), cost) = (a.goal, a.here_cost) else {
@@ -170,8 +170,9 @@ impl Crowd {
                 if k == NONE {
                     return false;
                 }
-                let b = &self.agents[k as usize];
-                if k as usize != s && (b.goal != a.goal || b.here_cost > cost) {
+                // Nearer by `s`'s own measure (agents of other connectivities measure
+                // their own costs otherwise).
+                if k as usize != s && self.agents[k as usize].goal != a.goal {
                     return false;
                 }
             }
@@ -284,6 +285,9 @@ impl Crowd {
         if to != here && to.x != here.x && to.y != here.y && self.crosses(s, here, to) {
             return false;
         }
+        if self.brushes(s, here, to) {
+            return false;
+        }
         for c in footprint(to, a.size) {
             let i = self.index(c);
             self.next[i] = s as u32;
@@ -318,26 +322,93 @@ impl Crowd {
         false
     }
 
-    /// Whether a diagonal step of agent `s` from `from` to `to` would cross another
-    /// agent's step: one holding one of the two corner cells the step passes
-    /// between and taking the other.
-    fn crosses(&self, s: usize, from: Cell, to: Cell) -> bool {
-        let n = i32::from(self.agents[s].size);
-        let (dx, dy) = (to.x - from.x, to.y - from.y);
-        let (new_col, old_col) = if dx > 0 {
+    /// Whether agent `s`'s step from `here` to `to` and another agent's step of this
+    /// step would brush past each other: one moving diagonally, the other stepping
+    /// between a corner cell of that diagonal and one of its ends (into the cell the
+    /// diagonal leaves, or out of the one it enters). Their centres would pass within
+    /// half a cell; a step apart elsewhere they keep at least `1/sqrt(2)` of a cell.
+    fn brushes(&self, s: usize, here: Cell, to: Cell) -> bool {
+        let size = self.agents[s].size;
+        let decided = |k: u32| k != NONE && k as usize != s;
+        if let Some((p, q)) = self.corners(here, to, size) {
+            // An agent at a corner cell entering `s`'s cells.
+            for c in [p, q] {
+                let k = self.holder[self.index(c)];
+                if decided(k) {
+                    let b = &self.agents[k as usize];
+                    if b.target != b.cell && overlap(b.target, b.size, here, size) {
+                        return true;
+                    }
+                }
+            }
+            // An agent leaving the cells `s` enters for a corner cell.
+            for c in footprint(to, size) {
+                let k = self.holder[self.index(c)];
+                if decided(k) {
+                    let b = &self.agents[k as usize];
+                    if b.target != b.cell
+                        && (covers(b.target, b.size, p) || covers(b.target, b.size, q))
+                    {
+                        return true;
+                    }
+                }
+            }
+        }
+        // An agent entering `s`'s cells diagonally, whose corner cell `s` steps into.
+        for c in footprint(here, size) {
+            let k = self.next[self.index(c)];
+            if decided(k) {
+                let b = &self.agents[k as usize];
+                if let Some((p, q)) = self.corners(b.cell, b.target, b.size)
+                    && (covers(to, size, p) || covers(to, size, q))
+                {
+                    return true;
+                }
+            }
+        }
+        // An agent leaving the cells `s` enters diagonally, `s` coming from its corner.
+        for c in footprint(to, size) {
+            let k = self.holder[self.index(c)];
+            if decided(k) {
+                let b = &self.agents[k as usize];
+                if let Some((p, q)) = self.corners(b.cell, b.target, b.size)
+                    && (covers(here, size, p) || covers(here, size, q))
+                {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// The two corner cells a diagonal step of a `size` agent from `from` to `to`
+    /// passes between (`None` for a step that is not diagonal).
+    fn corners(&self, from: Cell, to: Cell, size: u8) -> Option<(Cell, Cell)> {
+        if from.x == to.x || from.y == to.y {
+            return None;
+        }
+        let n = i32::from(size);
+        let (new_col, old_col) = if to.x > from.x {
             (from.x + n, from.x)
         } else {
             (from.x - 1, from.x + n - 1)
         };
-        let (new_row, old_row) = if dy > 0 {
+        let (new_row, old_row) = if to.y > from.y {
             (from.y + n, from.y)
         } else {
             (from.y - 1, from.y + n - 1)
         };
         let (p, q) = (Cell::new(new_col, old_row), Cell::new(old_col, new_row));
-        if !self.contains(p) || !self.contains(q) {
+        (self.contains(p) && self.contains(q)).then_some((p, q))
+    }
+
+    /// Whether a diagonal step of agent `s` from `from` to `to` would cross another
+    /// agent's step: one holding one of the two corner cells the step passes
+    /// between and taking the other.
+    fn crosses(&self, s: usize, from: Cell, to: Cell) -> bool {
+        let Some((p, q)) = self.corners(from, to, self.agents[s].size) else {
             return false;
-        }
+        };
         let (ip, iq) = (self.index(p), self.index(q));
         let (hp, hq) = (self.holder[ip], self.holder[iq]);
         (hp != NONE && hp as usize != s && self.next[iq] == hp)
@@ -408,4 +479,10 @@ impl Crowd {
             .count();
         stats
     }
+}
+
+/// Whether `c` is under the `size x size` footprint anchored at `at`.
+#[inline]
+fn covers(at: Cell, size: u8, c: Cell) -> bool {
+    overlap(at, size, c, 1)
 }
