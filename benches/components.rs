@@ -10,7 +10,9 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
-use tilepath::{AStar, Cell, Components, Grid, Mobility, PathQuery, TileKind};
+use tilepath::{
+    AStar, Cell, Components, Connectivity, Grid, Mobility, PathQuery, Solver, TileKind,
+};
 use tilepath_testkit::load_movingai;
 
 const SIDE: u32 = 4096;
@@ -58,12 +60,17 @@ fn components(c: &mut Criterion) {
         group.bench_function(format!("is_reachable/{name}"), |b| {
             b.iter(|| black_box(parts.is_reachable(black_box(a), black_box(far))));
         });
-        let mut astar = AStar::for_grid(&grid);
+        let mut astar = AStar::for_grid(&grid).unwrap();
         group.bench_function(format!("astar8_out_of_reach/{name}"), |b| {
             b.iter(|| {
                 black_box(
                     astar
-                        .find8(&grid, PathQuery::new(a, far, mobility).within(&parts))
+                        .find(
+                            &grid,
+                            PathQuery::new(a, far, mobility)
+                                .within(&parts)
+                                .connectivity(Connectivity::Eight),
+                        )
                         .unwrap(),
                 )
             });

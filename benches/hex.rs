@@ -13,7 +13,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::RngExt;
 use std::hint::black_box;
 use std::time::Duration;
-use tilepath::{AStar, Cell, Grid, HexLayout, Mobility};
+use tilepath::{AStar, Cell, Connectivity, Grid, HexLayout, Mobility, PathQuery, Solver};
 use tilepath_testkit::{random_cell, random_grid, rng};
 
 const LAYOUTS: [HexLayout; 3] = [HexLayout::Axial, HexLayout::RowOdd, HexLayout::ColumnEven];
@@ -30,14 +30,26 @@ fn compare(
 ) {
     let square: u64 = pairs
         .iter()
-        .map(|&(s, g)| u64::from(astar.build_path(grid, s, g, mobility).unwrap().expanded))
+        .map(|&(s, g)| {
+            u64::from(
+                astar
+                    .find(grid, PathQuery::new(s, g, mobility))
+                    .unwrap()
+                    .expanded,
+            )
+        })
         .sum();
     let mut group = c.benchmark_group(name);
     group.throughput(Throughput::Elements(square));
     group.bench_function("square4", |b| {
         b.iter(|| {
             for &(s, g) in pairs {
-                black_box(astar.build_path(grid, s, g, mobility).unwrap().route.cost);
+                black_box(
+                    astar
+                        .find(grid, PathQuery::new(s, g, mobility))
+                        .unwrap()
+                        .cost,
+                );
             }
         })
     });
@@ -45,7 +57,12 @@ fn compare(
         let hex: u64 = pairs
             .iter()
             .map(|&(s, g)| {
-                let r = astar.build_path_hex(grid, s, g, mobility, layout).unwrap();
+                let r = astar
+                    .find(
+                        grid,
+                        PathQuery::new(s, g, mobility).connectivity(Connectivity::Hex(layout)),
+                    )
+                    .unwrap();
                 u64::from(r.expanded)
             })
             .sum();
@@ -54,8 +71,13 @@ fn compare(
         group.bench_function(format!("hex_{layout:?}"), |b| {
             b.iter(|| {
                 for &(s, g) in pairs {
-                    let r = astar.build_path_hex(grid, s, g, mobility, layout).unwrap();
-                    black_box(r.route.cost);
+                    let r = astar
+                        .find(
+                            grid,
+                            PathQuery::new(s, g, mobility).connectivity(Connectivity::Hex(layout)),
+                        )
+                        .unwrap();
+                    black_box(r.cost);
                 }
             })
         });
@@ -79,7 +101,7 @@ fn movingai(c: &mut Criterion) {
             .take(SAMPLE)
             .map(|(s, g, _)| (s, g))
             .collect();
-        let mut astar = AStar::for_grid(&grid);
+        let mut astar = AStar::for_grid(&grid).unwrap();
         let name = format!("hex/movingai/{map}");
         compare(c, &name, &mut astar, &grid, Mobility::FLOOR_ONLY, &pairs);
     }

@@ -35,7 +35,9 @@ use grid_util::point::Point;
 use rand::RngExt;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
-use tilepath::{AStar, Cell, Connectivity, Grid, Jps, Landmarks, Mobility, PathQuery, TileKind};
+use tilepath::{
+    AStar, Arrival, Cell, Connectivity, Grid, Jps, Landmarks, Mobility, PathQuery, Solver, TileKind,
+};
 use tilepath_testkit::MOVING_AI_MAPS;
 
 const MOBILITY: Mobility = Mobility::FLOOR_ONLY;
@@ -53,8 +55,8 @@ fn compare(
     runs: usize,
     astar_in_criterion: bool,
 ) {
-    let mut astar = AStar::for_grid(grid);
-    let mut jps = Jps::for_grid(grid);
+    let mut astar = AStar::for_grid(grid).unwrap();
+    let mut jps = Jps::for_grid(grid).unwrap();
     let built = Instant::now();
     let guide = Landmarks::new(grid, MOBILITY, Connectivity::Eight, LANDMARKS).unwrap();
     let built = built.elapsed();
@@ -65,22 +67,42 @@ fn compare(
     let repair_us = edit_repair_us(&mut jumps);
     let (mut a_expanded, mut j_expanded, mut l_expanded) = (0u64, 0u64, 0u64);
     for &(s, g) in queries {
-        let a = astar.build_path8(grid, s, g, MOBILITY).unwrap();
-        let j = jps.build_path8(grid, s, g, MOBILITY).unwrap();
-        let l = jps
-            .find8(grid, PathQuery::new(s, g, MOBILITY).guided(&guide))
+        let a = astar
+            .find(
+                grid,
+                PathQuery::new(s, g, MOBILITY).connectivity(Connectivity::Eight),
+            )
             .unwrap();
-        let d = jps.build_path8(&jumps, s, g, MOBILITY).unwrap();
+        let j = jps
+            .find(
+                grid,
+                PathQuery::new(s, g, MOBILITY).connectivity(Connectivity::Eight),
+            )
+            .unwrap();
+        let l = jps
+            .find(
+                grid,
+                PathQuery::new(s, g, MOBILITY)
+                    .guided(&guide)
+                    .connectivity(Connectivity::Eight),
+            )
+            .unwrap();
+        let d = jps
+            .find(
+                &jumps,
+                PathQuery::new(s, g, MOBILITY).connectivity(Connectivity::Eight),
+            )
+            .unwrap();
         for (name, r) in [
             ("JPS", &j),
             ("guided JPS", &l),
             ("JPS on jump distances", &d),
         ] {
             assert!(
-                (a.route.cost - r.route.cost).abs() < 1e-6 * a.route.cost.max(1.0),
+                (a.cost - r.cost).abs() < 1e-6 * a.cost.max(1.0),
                 "{group}: {s} -> {g}: A* {:?}, {name} {:?}",
-                a.route,
-                r.route
+                (a.arrival, a.cost, a.route_len),
+                (r.arrival, r.cost, r.route_len)
             );
         }
         a_expanded += u64::from(a.expanded);
@@ -88,13 +110,35 @@ fn compare(
         l_expanded += u64::from(l.expanded);
     }
     let (a_us, a_mean) = median_us(queries, runs, |s, g| {
-        black_box(astar.build_path8(grid, s, g, MOBILITY).unwrap().route.cost);
+        black_box(
+            astar
+                .find(
+                    grid,
+                    PathQuery::new(s, g, MOBILITY).connectivity(Connectivity::Eight),
+                )
+                .unwrap()
+                .cost,
+        );
     });
     let (j_us, j_mean) = median_us(queries, runs, |s, g| {
-        black_box(jps.build_path8(grid, s, g, MOBILITY).unwrap().route.cost);
+        black_box(
+            jps.find(
+                grid,
+                PathQuery::new(s, g, MOBILITY).connectivity(Connectivity::Eight),
+            )
+            .unwrap()
+            .cost,
+        );
     });
     let (d_us, d_mean) = median_us(queries, runs, |s, g| {
-        black_box(jps.build_path8(&jumps, s, g, MOBILITY).unwrap().route.cost);
+        black_box(
+            jps.find(
+                &jumps,
+                PathQuery::new(s, g, MOBILITY).connectivity(Connectivity::Eight),
+            )
+            .unwrap()
+            .cost,
+        );
     });
     // The peer: its own grid, searched for the same pairs (it cuts corners, so it
     // answers a looser question; its lengths are not compared).
@@ -107,9 +151,14 @@ fn compare(
     });
     let (l_us, l_mean) = median_us(queries, runs, |s, g| {
         let r = jps
-            .find8(grid, PathQuery::new(s, g, MOBILITY).guided(&guide))
+            .find(
+                grid,
+                PathQuery::new(s, g, MOBILITY)
+                    .guided(&guide)
+                    .connectivity(Connectivity::Eight),
+            )
             .unwrap();
-        black_box(r.route.cost);
+        black_box(r.cost);
     });
     eprintln!(
         "{group}: {} queries; median (mean) per query: A* {a_us:.2} ({a_mean:.2}) us, JPS \
@@ -131,7 +180,15 @@ fn compare(
         g.bench_function("astar8", |b| {
             b.iter(|| {
                 for &(s, t) in queries {
-                    black_box(astar.build_path8(grid, s, t, MOBILITY).unwrap().route.cost);
+                    black_box(
+                        astar
+                            .find(
+                                grid,
+                                PathQuery::new(s, t, MOBILITY).connectivity(Connectivity::Eight),
+                            )
+                            .unwrap()
+                            .cost,
+                    );
                 }
             })
         });
@@ -139,7 +196,14 @@ fn compare(
     g.bench_function("jps8", |b| {
         b.iter(|| {
             for &(s, t) in queries {
-                black_box(jps.build_path8(grid, s, t, MOBILITY).unwrap().route.cost);
+                black_box(
+                    jps.find(
+                        grid,
+                        PathQuery::new(s, t, MOBILITY).connectivity(Connectivity::Eight),
+                    )
+                    .unwrap()
+                    .cost,
+                );
             }
         })
     });
@@ -150,14 +214,28 @@ fn compare(
     g.bench_function("jps8_rows", |b| {
         b.iter(|| {
             for &(s, t) in queries {
-                black_box(jps.build_path8(&kept, s, t, MOBILITY).unwrap().route.cost);
+                black_box(
+                    jps.find(
+                        &kept,
+                        PathQuery::new(s, t, MOBILITY).connectivity(Connectivity::Eight),
+                    )
+                    .unwrap()
+                    .cost,
+                );
             }
         })
     });
     g.bench_function("jps8_jumps", |b| {
         b.iter(|| {
             for &(s, t) in queries {
-                black_box(jps.build_path8(&jumps, s, t, MOBILITY).unwrap().route.cost);
+                black_box(
+                    jps.find(
+                        &jumps,
+                        PathQuery::new(s, t, MOBILITY).connectivity(Connectivity::Eight),
+                    )
+                    .unwrap()
+                    .cost,
+                );
             }
         })
     });
@@ -174,9 +252,14 @@ fn compare(
         b.iter(|| {
             for &(s, t) in queries {
                 let r = jps
-                    .find8(grid, PathQuery::new(s, t, MOBILITY).guided(&guide))
+                    .find(
+                        grid,
+                        PathQuery::new(s, t, MOBILITY)
+                            .guided(&guide)
+                            .connectivity(Connectivity::Eight),
+                    )
                     .unwrap();
-                black_box(r.route.cost);
+                black_box(r.cost);
             }
         })
     });
@@ -225,7 +308,7 @@ fn movingai_maps(c: &mut Criterion) {
 /// bottom-right one.
 fn long_routes(grid: &Grid, count: usize, seed: u64) -> Vec<(Cell, Cell)> {
     let mut rng = tilepath_testkit::rng(seed);
-    let mut jps = Jps::for_grid(grid);
+    let mut jps = Jps::for_grid(grid).unwrap();
     let (w, h) = (grid.width() as i32, grid.height() as i32);
     let open_in = |x0: i32, y0: i32, rng: &mut rand::rngs::StdRng| loop {
         let c = Cell::new(
@@ -241,10 +324,12 @@ fn long_routes(grid: &Grid, count: usize, seed: u64) -> Vec<(Cell, Cell)> {
         let s = open_in(0, 0, &mut rng);
         let g = open_in(w - w / 8, h - h / 8, &mut rng);
         if jps
-            .build_path8(grid, s, g, MOBILITY)
+            .find(
+                grid,
+                PathQuery::new(s, g, MOBILITY).connectivity(Connectivity::Eight),
+            )
+            .map(|r| !matches!(r.arrival, Arrival::Closest(_)))
             .unwrap()
-            .route
-            .reaches_goal
         {
             out.push((s, g));
         }

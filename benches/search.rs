@@ -13,7 +13,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use grid_util::point::Point;
 use std::hint::black_box;
 use std::time::Duration;
-use tilepath::{AStar, Cell, Greedy, Mobility};
+use tilepath::{AStar, Cell, Connectivity, Greedy, Mobility, PathQuery, Solver};
 use tilepath_testkit::MOVING_AI_MAPS;
 
 const REFERENCE: [(&str, &str, usize); 5] = [
@@ -72,18 +72,22 @@ fn reference_maps(c: &mut Criterion) {
         let open = support::passable(&grid);
         let peer = support::peer_grid(&grid, false);
         let (w, h) = (grid.width() as i32, grid.height() as i32);
-        let a = astar.build_path(&grid, from, to, mobility).unwrap();
-        let g = greedy.build_path(&grid, from, to, mobility).unwrap();
+        let a = astar
+            .find(&grid, PathQuery::new(from, to, mobility))
+            .unwrap();
+        let g = greedy
+            .find(&grid, PathQuery::new(from, to, mobility))
+            .unwrap();
         eprintln!(
             "{name}: A* {} steps, {} expanded; greedy {} steps, {} expanded",
-            a.route.len, a.expanded, g.route.len, g.expanded
+            a.route_len, a.expanded, g.route_len, g.expanded
         );
         let mut group = c.benchmark_group(format!("reference/{name}"));
         group.bench_function("tilepath_greedy", |b| {
             b.iter(|| {
                 black_box(
                     greedy
-                        .build_path(&grid, black_box(from), to, mobility)
+                        .find(&grid, PathQuery::new(black_box(from), to, mobility))
                         .unwrap()
                         .end,
                 )
@@ -93,7 +97,7 @@ fn reference_maps(c: &mut Criterion) {
             b.iter(|| {
                 black_box(
                     astar
-                        .build_path(&grid, black_box(from), to, mobility)
+                        .find(&grid, PathQuery::new(black_box(from), to, mobility))
                         .unwrap()
                         .end,
                 )
@@ -103,7 +107,7 @@ fn reference_maps(c: &mut Criterion) {
             b.iter(|| {
                 black_box(
                     whole
-                        .build_path(&grid, black_box(from), to, mobility)
+                        .find(&grid, PathQuery::new(black_box(from), to, mobility))
                         .unwrap()
                         .end,
                 )
@@ -132,11 +136,21 @@ fn movingai_maps(c: &mut Criterion) {
         let step = (scenarios.len() / SAMPLE).max(1);
         let sample: Vec<(Cell, Cell, f64)> =
             scenarios.into_iter().step_by(step).take(SAMPLE).collect();
-        let mut astar = AStar::for_grid(&grid);
+        let mut astar = AStar::for_grid(&grid).unwrap();
         let mobility = Mobility::FLOOR_ONLY;
         let expanded: u64 = sample
             .iter()
-            .map(|&(s, g, _)| u64::from(astar.build_path8(&grid, s, g, mobility).unwrap().expanded))
+            .map(|&(s, g, _)| {
+                u64::from(
+                    astar
+                        .find(
+                            &grid,
+                            PathQuery::new(s, g, mobility).connectivity(Connectivity::Eight),
+                        )
+                        .unwrap()
+                        .expanded,
+                )
+            })
             .sum();
         eprintln!(
             "{map}: {} scenarios, {expanded} nodes expanded in all",
@@ -149,7 +163,15 @@ fn movingai_maps(c: &mut Criterion) {
         group.bench_function("tilepath_astar8", |b| {
             b.iter(|| {
                 for &(s, g, _) in &sample {
-                    black_box(astar.build_path8(&grid, s, g, mobility).unwrap().route.cost);
+                    black_box(
+                        astar
+                            .find(
+                                &grid,
+                                PathQuery::new(s, g, mobility).connectivity(Connectivity::Eight),
+                            )
+                            .unwrap()
+                            .cost,
+                    );
                 }
             })
         });

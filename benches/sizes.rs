@@ -18,7 +18,8 @@ use support::{fastest_us, quantile};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
-use tilepath::{AStar, Cell, Clearance, Connectivity, Grid, Jps, Mobility, PathQuery};
+use tilepath::Solver as _;
+use tilepath::{AStar, Arrival, Cell, Clearance, Connectivity, Grid, Jps, Mobility, PathQuery};
 use tilepath_testkit::MOVING_AI_MAPS;
 
 const SIZES: [u8; 3] = [1, 2, 3];
@@ -46,11 +47,11 @@ fn search(
         Connectivity::Four
     };
     let r = match solver {
-        Solver::AStar(s) => s.find_with(grid, query, connectivity),
-        Solver::Jps(s) => s.find_with(grid, query, connectivity),
+        Solver::AStar(s) => s.find(grid, query.connectivity(connectivity)),
+        Solver::Jps(s) => s.find(grid, query.connectivity(connectivity)),
     };
     let r = r.unwrap();
-    (r.route.reaches_goal, r.expanded)
+    (!matches!(r.arrival, Arrival::Closest(_)), r.expanded)
 }
 
 fn group(
@@ -72,8 +73,8 @@ fn group(
     }
     let clear = clear;
     let mut astar = match (eight, jumps) {
-        (_, true) => Solver::Jps(Jps::for_grid(grid)),
-        (true, false) => Solver::AStar(AStar::for_grid(grid)),
+        (_, true) => Solver::Jps(Jps::for_grid(grid).unwrap()),
+        (true, false) => Solver::AStar(AStar::for_grid(grid).unwrap()),
         (false, false) => Solver::AStar(AStar::new()),
     };
     let queries: Vec<(Cell, Cell)> = candidates

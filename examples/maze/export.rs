@@ -50,7 +50,7 @@ pub(crate) fn export(options: &Options, path: &Path) -> Result<(), String> {
     .map_err(|e| e.to_string())?;
     let destinations = Destinations::new(&maze);
     let floor: Vec<Cell> = maze.floor_cells().collect();
-    let mut jps = Jps::for_grid(&grid);
+    let mut jps = Jps::for_grid(&grid).map_err(|e| e.to_string())?;
     let mut scen = String::from("version 1\n");
     for _ in 0..options.chasers {
         let from = floor[rng.random_range(0..floor.len())];
@@ -58,12 +58,15 @@ pub(crate) fn export(options: &Options, path: &Path) -> Result<(), String> {
             break;
         };
         let r = jps
-            .build_path8(&grid, from, to, Mobility::FLOOR_ONLY)
+            .find(
+                &grid,
+                PathQuery::new(from, to, Mobility::FLOOR_ONLY).connectivity(Connectivity::Eight),
+            )
             .map_err(|e| e.to_string())?;
         let _ = writeln!(
             scen,
             "0\t{name}.map\t{}\t{}\t{}\t{}\t{}\t{}\t{:.8}",
-            maze.width, maze.height, from.x, from.y, to.x, to.y, r.route.cost
+            maze.width, maze.height, from.x, from.y, to.x, to.y, r.cost
         );
     }
     let write = |ext: &str, text: &str| {

@@ -15,7 +15,7 @@ mod mobility;
 mod next_hop;
 mod padded;
 mod path;
-pub mod queue;
+mod queue;
 mod search;
 mod topology;
 
@@ -36,16 +36,17 @@ pub use next_hop::{
     Encoding, Hops, MemoryEstimate, NextHopTable, RepairStats, TableBuilder, TableCells, TableError,
 };
 pub use path::{GridPath, GridPath8, MAX_STEPS};
-pub use search::astar::{AStar, UNREACHABLE_EXPANSIONS};
+pub use search::astar::AStar;
 pub use search::greedy::Greedy;
 pub use search::jps::{Jps, Landmarks};
-pub use search::{PathError, PathQuery, PathResult, Route};
+pub use search::reach::UNREACHABLE_EXPANSIONS;
+pub use search::{Arrival, PathError, PathQuery, PathResult, Solver};
 
 /// The names most programs need: `use tilepath::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        AStar, Cell, Components, Connectivity, Direction, Direction8, DistanceField, Greedy, Grid,
-        GridPath, GridPath8, HexLayout, Jps, Mobility, NextHopTable, PathError, PathQuery,
-        PathResult, Region, TileKind,
+        AStar, Arrival, Cell, Components, Connectivity, Direction, Direction8, DistanceField,
+        Greedy, Grid, GridPath, GridPath8, HexLayout, Jps, Mobility, NextHopTable, PathError,
+        PathQuery, PathResult, Region, Solver, TileKind,
     };
 }

@@ -165,12 +165,6 @@ macro_rules! packed_path {
                 self.0.prepend(code);
             }
 
-            /// Steps from the low bits of `raw`; bits of steps past `len` must be 0.
-            #[inline]
-            pub(crate) fn from_raw_steps(raw: &[u64; 3], len: usize) -> Self {
-                Self(Packed::from_raw(raw, len))
-            }
-
             /// Number of steps in the path (whatever the cursor position).
             #[inline]
             #[must_use]
@@ -362,6 +356,15 @@ packed_path!(
     3,
     3
 );
+
+impl GridPath8 {
+    /// The path whose first steps are the low bits of `raw` (step 0 in bits `0..3`),
+    /// `len` of them: how the solvers hand out the steps they read back.
+    #[inline]
+    pub(crate) fn from_raw_steps(raw: &[u64; 3], len: usize) -> Self {
+        Self(Packed::from_raw(raw, len))
+    }
+}
 
 impl From<GridPath> for GridPath8 {
     /// The same steps, and the same cursor, as 8-connected steps: one path type holds

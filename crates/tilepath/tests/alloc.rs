@@ -2,7 +2,7 @@
 //! that lets the reusable scratch grow to the workload, 10,000 more queries (other
 //! pairs, same maps) allocate nothing, for each solver.
 
-use tilepath::{AStar, Cell, Greedy, Grid, Jps, Mobility, PathQuery};
+use tilepath::{AStar, Cell, Connectivity, Greedy, Grid, Jps, Mobility, PathQuery, Solver};
 use tilepath_testkit::*;
 
 #[global_allocator]
@@ -86,25 +86,33 @@ fn the_counter_counts() {
 fn greedy_allocates_nothing_per_query() {
     let mut s = Greedy::new();
     assert_no_allocations("greedy", |g, l, a, b| {
-        s.build_path(g, a, b, l).unwrap().cost
+        s.find(g, PathQuery::new(a, b, l)).unwrap().cost
     });
 }
 
 #[test]
 fn windowed_astar_allocates_nothing_per_query() {
     let mut s = AStar::new();
-    assert_no_allocations("A* 4", |g, l, a, b| s.build_path(g, a, b, l).unwrap().cost);
-    assert_no_allocations("A* 8", |g, l, a, b| s.build_path8(g, a, b, l).unwrap().cost);
+    assert_no_allocations("A* 4", |g, l, a, b| {
+        s.find(g, PathQuery::new(a, b, l)).unwrap().cost
+    });
+    assert_no_allocations("A* 8", |g, l, a, b| {
+        s.find(g, PathQuery::new(a, b, l).connectivity(Connectivity::Eight))
+            .unwrap()
+            .cost
+    });
 }
 
 #[test]
 fn whole_grid_astar_allocates_nothing_per_query() {
     let mut s = AStar::whole_grid();
     assert_no_allocations("whole-grid A* 4", |g, l, a, b| {
-        s.build_path(g, a, b, l).unwrap().cost
+        s.find(g, PathQuery::new(a, b, l)).unwrap().cost
     });
     assert_no_allocations("whole-grid A* 8", |g, l, a, b| {
-        s.build_path8(g, a, b, l).unwrap().cost
+        s.find(g, PathQuery::new(a, b, l).connectivity(Connectivity::Eight))
+            .unwrap()
+            .cost
     });
 }
 
@@ -116,13 +124,31 @@ fn hex_queries_allocate_nothing() {
     let mut greedy = Greedy::new();
     for layout in HexLayout::ALL {
         assert_no_allocations(&format!("hex A* {layout:?}"), |g, l, a, b| {
-            window.build_path_hex(g, a, b, l, layout).unwrap().cost
+            window
+                .find(
+                    g,
+                    PathQuery::new(a, b, l).connectivity(Connectivity::Hex(layout)),
+                )
+                .unwrap()
+                .cost
         });
         assert_no_allocations(&format!("whole-grid hex A* {layout:?}"), |g, l, a, b| {
-            whole.build_path_hex(g, a, b, l, layout).unwrap().cost
+            whole
+                .find(
+                    g,
+                    PathQuery::new(a, b, l).connectivity(Connectivity::Hex(layout)),
+                )
+                .unwrap()
+                .cost
         });
         assert_no_allocations(&format!("hex greedy {layout:?}"), |g, l, a, b| {
-            greedy.build_path_hex(g, a, b, l, layout).unwrap().cost
+            greedy
+                .find(
+                    g,
+                    PathQuery::new(a, b, l).connectivity(Connectivity::Hex(layout)),
+                )
+                .unwrap()
+                .cost
         });
     }
 }
@@ -161,14 +187,24 @@ fn sized_queries_allocate_nothing_with_mixed_sizes() {
     });
     sized(3000, "A* 8, sizes 1-4", &mut |f, g, l, a, b| {
         astar
-            .find8(g, PathQuery::new(a, b, l).sized(f))
+            .find(
+                g,
+                PathQuery::new(a, b, l)
+                    .sized(f)
+                    .connectivity(Connectivity::Eight),
+            )
             .unwrap()
             .cost
     });
     let mut whole = AStar::whole_grid();
     sized(3000, "whole-grid A* 8, sizes 1-4", &mut |f, g, l, a, b| {
         whole
-            .find8(g, PathQuery::new(a, b, l).sized(f))
+            .find(
+                g,
+                PathQuery::new(a, b, l)
+                    .sized(f)
+                    .connectivity(Connectivity::Eight),
+            )
             .unwrap()
             .cost
     });
@@ -184,7 +220,14 @@ fn sized_queries_allocate_nothing_with_mixed_sizes() {
     );
     let mut jps = Jps::whole_grid();
     sized(3000, "whole-grid Jps 8, sizes 1-4", &mut |f, g, l, a, b| {
-        jps.find8(g, PathQuery::new(a, b, l).sized(f)).unwrap().cost
+        jps.find(
+            g,
+            PathQuery::new(a, b, l)
+                .sized(f)
+                .connectivity(Connectivity::Eight),
+        )
+        .unwrap()
+        .cost
     });
     let mut jps = Jps::new();
     sized(3000, "Jps 4, sizes 1-4", &mut |f, g, l, a, b| {
@@ -334,7 +377,7 @@ fn components_allocate_nothing(
     connectivity: tilepath::Connectivity,
 ) {
     let mut parts = tilepath::Components::with_connectivity(grid, mobility, connectivity);
-    let mut astar = AStar::for_grid(grid);
+    let mut astar = AStar::for_grid(grid).unwrap();
     let hex = match connectivity {
         tilepath::Connectivity::Hex(layout) => Some(layout),
         _ => None,
@@ -362,7 +405,12 @@ fn components_allocate_nothing(
             match hex {
                 Some(layout) => std::hint::black_box(
                     astar
-                        .find_hex(grid, PathQuery::new(a, b, mobility).within(parts), layout)
+                        .find(
+                            grid,
+                            PathQuery::new(a, b, mobility)
+                                .within(parts)
+                                .connectivity(Connectivity::Hex(layout)),
+                        )
                         .unwrap()
                         .cost,
                 ),

@@ -3,7 +3,10 @@
 
 use rand::RngExt;
 use std::collections::VecDeque;
-use tilepath::{Cell, Components, Connectivity, Grid, GridMismatch, Mobility, PathQuery, TileKind};
+use tilepath::{
+    Arrival, Cell, Components, Connectivity, Grid, GridMismatch, Mobility, PathQuery, Solver,
+    TileKind,
+};
 use tilepath_testkit::*;
 
 /// Reference: a component number per open cell (8-connected without corner cutting,
@@ -124,11 +127,15 @@ fn reachability_agrees_with_a_search_either_connectivity() {
             for conn in [Connectivity::Four, Connectivity::Eight] {
                 let found = match conn {
                     Connectivity::Four => astar
-                        .build_path(&grid, a, b, Mobility::FLOOR_ONLY)
-                        .map(|r| r.route.end == b),
+                        .find(&grid, PathQuery::new(a, b, Mobility::FLOOR_ONLY))
+                        .map(|r| route_end(&r, b) == b),
                     Connectivity::Eight => astar
-                        .build_path8(&grid, a, b, Mobility::FLOOR_ONLY)
-                        .map(|r| r.route.end == b),
+                        .find(
+                            &grid,
+                            PathQuery::new(a, b, Mobility::FLOOR_ONLY)
+                                .connectivity(Connectivity::Eight),
+                        )
+                        .map(|r| route_end(&r, b) == b),
                     // Square components are not hex ones (tests/hex.rs has those).
                     Connectivity::Hex(_) => unreachable!("not asked"),
                 }
@@ -210,16 +217,40 @@ fn searches_given_components_stop_early_only_for_goals_out_of_reach() {
                 .find(&grid, PathQuery::new(a, b, mobility).within(&parts))
                 .unwrap();
             let eight = with
-                .find8(&grid, PathQuery::new(a, b, mobility).within(&parts))
+                .find(
+                    &grid,
+                    PathQuery::new(a, b, mobility)
+                        .within(&parts)
+                        .connectivity(Connectivity::Eight),
+                )
                 .unwrap();
             if parts.is_reachable(a, b) {
-                assert_eq!(four, plain.build_path(&grid, a, b, mobility).unwrap());
-                assert_eq!(eight, plain.build_path8(&grid, a, b, mobility).unwrap());
+                assert_eq!(
+                    four,
+                    plain.find(&grid, PathQuery::new(a, b, mobility)).unwrap()
+                );
+                assert_eq!(
+                    eight,
+                    plain
+                        .find(
+                            &grid,
+                            PathQuery::new(a, b, mobility).connectivity(Connectivity::Eight)
+                        )
+                        .unwrap()
+                );
             } else {
                 bounded += 1;
                 for (expanded, partial, end) in [
-                    (four.expanded, four.partial, four.route.end),
-                    (eight.expanded, eight.partial, eight.route.end),
+                    (
+                        four.expanded,
+                        (four.arrival != Arrival::Reached),
+                        route_end(&four, b),
+                    ),
+                    (
+                        eight.expanded,
+                        (eight.arrival != Arrival::Reached),
+                        route_end(&eight, b),
+                    ),
                 ] {
                     assert!(expanded <= tilepath::UNREACHABLE_EXPANSIONS);
                     assert!(partial && end != b, "seed {seed}: {a} -> {b}");
@@ -227,7 +258,7 @@ fn searches_given_components_stop_early_only_for_goals_out_of_reach() {
                     let open = grid.is_passable(a, mobility);
                     assert!(!open || a == end || parts.is_reachable(a, end));
                 }
-                walk(&grid, mobility, a, four.path.into_iter().map(Into::into));
+                walk(&grid, mobility, a, four.path);
             }
         }
     }
@@ -259,24 +290,30 @@ fn jump_point_searches_given_components_stop_early_only_for_goals_out_of_reach()
                 .find(&grid, PathQuery::new(a, b, mobility).within(&parts))
                 .unwrap();
             let eight = with
-                .find8(&grid, PathQuery::new(a, b, mobility).within(&parts))
+                .find(
+                    &grid,
+                    PathQuery::new(a, b, mobility)
+                        .within(&parts)
+                        .connectivity(Connectivity::Eight),
+                )
                 .unwrap();
             if parts.is_reachable(a, b) {
                 assert_eq!(
-                    four.route,
-                    plain.build_path(&grid, a, b, mobility).unwrap().route
+                    route(&four),
+                    route(&plain.find(&grid, PathQuery::new(a, b, mobility)).unwrap())
                 );
+                let eight_plain = PathQuery::new(a, b, mobility).connectivity(Connectivity::Eight);
                 assert_eq!(
-                    eight.route,
-                    plain.build_path8(&grid, a, b, mobility).unwrap().route
+                    route(&eight),
+                    route(&plain.find(&grid, eight_plain).unwrap())
                 );
             } else {
                 bounded += 1;
                 // (A unit standing on a blocked cell may step off it, and so may
                 // reach the goal.)
                 if grid.is_passable(a, mobility) {
-                    for r in [&four.route, &eight.route] {
-                        assert!(!r.reaches_goal, "seed {seed}: {a} -> {b}");
+                    for r in [&four, &eight] {
+                        assert!(!reaches_goal(r), "seed {seed}: {a} -> {b}");
                     }
                 }
                 for expanded in [four.expanded, eight.expanded] {
@@ -288,7 +325,12 @@ fn jump_point_searches_given_components_stop_early_only_for_goals_out_of_reach()
                     "the cap outlived the query"
                 );
                 // Without components, the search would have gone on past the cap.
-                let unbounded = plain.build_path8(&grid, a, b, mobility).unwrap();
+                let unbounded = plain
+                    .find(
+                        &grid,
+                        PathQuery::new(a, b, mobility).connectivity(Connectivity::Eight),
+                    )
+                    .unwrap();
                 capped += usize::from(unbounded.expanded > tilepath::UNREACHABLE_EXPANSIONS);
             }
         }
@@ -401,43 +443,63 @@ fn sized_searches_given_components_stop_early_only_for_goals_out_of_reach() {
                 )
                 .unwrap();
             let eight = with
-                .find8(
+                .find(
                     &grid,
-                    PathQuery::new(a, b, mobility).sized(foot).within(&parts),
+                    PathQuery::new(a, b, mobility)
+                        .sized(foot)
+                        .within(&parts)
+                        .connectivity(Connectivity::Eight),
                 )
                 .unwrap();
             let jumps = jps
-                .find8(
+                .find(
                     &grid,
-                    PathQuery::new(a, b, mobility).sized(foot).within(&parts),
+                    PathQuery::new(a, b, mobility)
+                        .sized(foot)
+                        .within(&parts)
+                        .connectivity(Connectivity::Eight),
                 )
                 .unwrap();
             let want4 = plain
                 .find(&grid, PathQuery::new(a, b, mobility).sized(foot))
                 .unwrap();
             let want8 = plain
-                .find8(&grid, PathQuery::new(a, b, mobility).sized(foot))
+                .find(
+                    &grid,
+                    PathQuery::new(a, b, mobility)
+                        .sized(foot)
+                        .connectivity(Connectivity::Eight),
+                )
                 .unwrap();
             // Components of another size: the plain answer.
             let unused = with
-                .find8(
+                .find(
                     &grid,
-                    PathQuery::new(a, b, mobility).sized(foot).within(&other),
+                    PathQuery::new(a, b, mobility)
+                        .sized(foot)
+                        .within(&other)
+                        .connectivity(Connectivity::Eight),
                 )
                 .unwrap();
             assert_eq!(unused, want8);
             if parts.is_reachable(a, b) {
                 assert_eq!(four, want4);
                 assert_eq!(eight, want8);
-                assert_eq!(jumps.route.cost, want8.route.cost);
+                assert_eq!(jumps.cost, want8.cost);
             } else {
                 bounded += 1;
                 for r in [&eight, &jumps] {
                     assert!(r.expanded <= tilepath::UNREACHABLE_EXPANSIONS);
-                    assert!(r.partial && r.route.end != b, "seed {seed}: {a} -> {b}");
-                    assert!(parts.is_reachable(a, r.route.end) || r.route.end == a);
+                    assert!(
+                        (r.arrival != Arrival::Reached) && route_end(r, b) != b,
+                        "seed {seed}: {a} -> {b}"
+                    );
+                    assert!(parts.is_reachable(a, route_end(r, b)) || route_end(r, b) == a);
                 }
-                assert!(four.partial && four.expanded <= tilepath::UNREACHABLE_EXPANSIONS);
+                assert!(
+                    (four.arrival != Arrival::Reached)
+                        && four.expanded <= tilepath::UNREACHABLE_EXPANSIONS
+                );
             }
         }
     }

@@ -10,7 +10,7 @@
 
 use rand::RngExt;
 use std::collections::{HashMap, VecDeque};
-use tilepath::{Cell, Greedy, Grid, Mobility, TileKind};
+use tilepath::{Arrival, Cell, Greedy, Grid, Mobility, PathQuery, Solver, TileKind};
 use tilepath_testkit::*;
 
 /// Mobility of the generated maps: kind 3 is the wall.
@@ -155,8 +155,10 @@ impl Tally {
     ) -> Option<[u32; 3]> {
         let best = shortest(grid, mobility, from, to)?;
         self.queries += 1;
-        let r = greedy.build_path(grid, from, to, mobility).unwrap();
-        let ours = r.route.reaches_goal.then_some(r.route.len);
+        let r = greedy
+            .find(grid, PathQuery::new(from, to, mobility))
+            .unwrap();
+        let ours = (!matches!(r.arrival, Arrival::Closest(_))).then_some(r.route_len);
         let lens = [
             nearest_first_model(grid, mobility, from, to),
             ours,

@@ -4,7 +4,10 @@
 
 use rand::RngExt;
 use rand::rngs::StdRng;
-use tilepath::{AStar, Cell, Connectivity, Direction8, Grid, HexLayout, Mobility, PathQuery};
+use tilepath::{
+    AStar, Arrival, Cell, Connectivity, Direction8, Grid, HexLayout, MAX_STEPS, Mobility,
+    PathQuery, Solver,
+};
 use tilepath_testkit::*;
 
 const GRIDS: u64 = 600;
@@ -106,15 +109,21 @@ fn astar_matches_reference_dijkstra_on_random_hex_maps() {
             let win = reference_hex(&grid, mobility, layout, &start, false, in_window(from));
             let all = reference_hex(&grid, mobility, layout, &start, false, |_| true);
             let r = window
-                .build_path_hex(&grid, from, to, mobility, layout)
+                .find(
+                    &grid,
+                    PathQuery::new(from, to, mobility).connectivity(Connectivity::Hex(layout)),
+                )
                 .unwrap();
             check_hex_optimal(&grid, mobility, layout, (from, to), &win, &r);
             let r = whole
-                .build_path_hex(&grid, from, to, mobility, layout)
+                .find(
+                    &grid,
+                    PathQuery::new(from, to, mobility).connectivity(Connectivity::Hex(layout)),
+                )
                 .unwrap();
             check_hex_optimal(&grid, mobility, layout, (from, to), &all, &r);
-            partials += usize::from(r.partial);
-            long += usize::from(r.continues());
+            partials += usize::from(r.arrival != Arrival::Reached);
+            long += usize::from(r.route_len as usize > MAX_STEPS);
             checked[layout as usize] += 1;
         }
     }
@@ -139,36 +148,44 @@ fn bad_starts_are_errors_not_panics() {
         ] {
             assert!(
                 astar
-                    .build_path_hex(&grid, from, Cell::new(0, 0), Mobility::FLOOR_ONLY, layout)
+                    .find(
+                        &grid,
+                        PathQuery::new(from, Cell::new(0, 0), Mobility::FLOOR_ONLY)
+                            .connectivity(Connectivity::Hex(layout))
+                    )
                     .is_err()
             );
             assert!(
                 whole
-                    .build_path_hex(&grid, from, Cell::new(0, 0), Mobility::FLOOR_ONLY, layout)
+                    .find(
+                        &grid,
+                        PathQuery::new(from, Cell::new(0, 0), Mobility::FLOOR_ONLY)
+                            .connectivity(Connectivity::Hex(layout))
+                    )
                     .is_err()
             );
         }
         assert!(
             astar
-                .build_path_hex(
+                .find(
                     &empty,
-                    Cell::new(0, 0),
-                    Cell::new(0, 0),
-                    Mobility::FLOOR_ONLY,
-                    layout
+                    PathQuery::new(Cell::new(0, 0), Cell::new(0, 0), Mobility::FLOOR_ONLY)
+                        .connectivity(Connectivity::Hex(layout))
                 )
                 .is_err()
         );
         let r = astar
-            .build_path_hex(
+            .find(
                 &grid,
-                Cell::new(0, 0),
-                Cell::new(i32::MAX, i32::MIN),
-                Mobility::FLOOR_ONLY,
-                layout,
+                PathQuery::new(
+                    Cell::new(0, 0),
+                    Cell::new(i32::MAX, i32::MIN),
+                    Mobility::FLOOR_ONLY,
+                )
+                .connectivity(Connectivity::Hex(layout)),
             )
             .unwrap();
-        assert!(r.partial);
+        assert!((r.arrival != Arrival::Reached));
     }
 }
 
@@ -192,19 +209,22 @@ fn greedy_paths_are_valid_and_reach_reachable_goals() {
                 in_window(from),
             );
             let g = greedy
-                .build_path_hex(&grid, from, to, mobility, layout)
+                .find(
+                    &grid,
+                    PathQuery::new(from, to, mobility).connectivity(Connectivity::Hex(layout)),
+                )
                 .unwrap();
             check_hex_result(&grid, mobility, layout, (from, to), &g);
             // Complete inside its window, never better than the optimum.
             let reach = grid.index_of(to).and_then(|i| win[i]);
             assert_eq!(
-                g.route.reaches_goal,
+                !matches!(g.arrival, Arrival::Closest(_)),
                 reach.is_some(),
                 "{layout:?} {from}->{to}"
             );
             match reach {
                 Some(best) => {
-                    assert!(g.route.cost >= best as f64);
+                    assert!(g.cost >= best as f64);
                     reached += 1;
                 }
                 None => {
@@ -215,14 +235,17 @@ fn greedy_paths_are_valid_and_reach_reachable_goals() {
                         .map(|i| hex_distance_ref(layout, grid.cell_of(i).unwrap(), to))
                         .min()
                         .unwrap();
-                    assert_eq!(hex_distance_ref(layout, g.route.end, to), nearest);
+                    assert_eq!(hex_distance_ref(layout, route_end(&g, to), to), nearest);
                     partial += 1;
                 }
             }
             let limit = rng.random_range(1..=g.expanded.max(1));
             limited.set_max_expansions(limit);
             let l = limited
-                .build_path_hex(&grid, from, to, mobility, layout)
+                .find(
+                    &grid,
+                    PathQuery::new(from, to, mobility).connectivity(Connectivity::Hex(layout)),
+                )
                 .unwrap();
             check_hex_result(&grid, mobility, layout, (from, to), &l);
             assert!(l.expanded <= limit);
@@ -420,13 +443,17 @@ fn hex_components_bound_unreachable_searches() {
         for _ in 0..4 {
             let (from, to) = (random_cell(&mut rng, &grid), random_goal(&mut rng, &grid));
             let plain = astar
-                .build_path_hex(&grid, from, to, mobility, layout)
+                .find(
+                    &grid,
+                    PathQuery::new(from, to, mobility).connectivity(Connectivity::Hex(layout)),
+                )
                 .unwrap();
             let r = astar
-                .find_hex(
+                .find(
                     &grid,
-                    PathQuery::new(from, to, mobility).within(&parts),
-                    layout,
+                    PathQuery::new(from, to, mobility)
+                        .within(&parts)
+                        .connectivity(Connectivity::Hex(layout)),
                 )
                 .unwrap();
             if parts.is_reachable(from, to) {
@@ -438,24 +465,29 @@ fn hex_components_bound_unreachable_searches() {
             }
             // Square components are not used for hex queries: the plain answer.
             let s = astar
-                .find_hex(
+                .find(
                     &grid,
-                    PathQuery::new(from, to, mobility).within(&square),
-                    layout,
+                    PathQuery::new(from, to, mobility)
+                        .within(&square)
+                        .connectivity(Connectivity::Hex(layout)),
                 )
                 .unwrap();
             assert_eq!(s, plain);
             let j = jps
-                .find_hex(
+                .find(
                     &grid,
-                    PathQuery::new(from, to, mobility).within(&parts),
-                    layout,
+                    PathQuery::new(from, to, mobility)
+                        .within(&parts)
+                        .connectivity(Connectivity::Hex(layout)),
                 )
                 .unwrap();
             assert_eq!(j, r);
             assert_eq!(
-                jps.build_path_hex(&grid, from, to, mobility, layout)
-                    .unwrap(),
+                jps.find(
+                    &grid,
+                    PathQuery::new(from, to, mobility).connectivity(Connectivity::Hex(layout))
+                )
+                .unwrap(),
                 plain
             );
         }

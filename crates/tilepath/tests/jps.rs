@@ -7,7 +7,10 @@
 
 use rand::RngExt;
 use rand::rngs::StdRng;
-use tilepath::{AStar, Cell, Direction8, Grid, GridPath8, Jps, Mobility, PathResult, TileKind};
+use tilepath::{
+    AStar, Arrival, Cell, Connectivity, Grid, Jps, MAX_STEPS, Mobility, PathQuery, PathResult,
+    Solver, TileKind,
+};
 use tilepath_testkit::*;
 
 #[global_allocator]
@@ -31,22 +34,27 @@ fn uniform_mobility(rng: &mut StdRng) -> Mobility {
 /// Jump point search's answer is A*'s: reached or not alike, at the same cost and
 /// length; a partial route ends as near the goal as A*'s (by the search's estimate),
 /// as cheaply (ties go to the cheaper route).
-fn same_answer<P: Copy + std::fmt::Debug>(
-    what: &str,
-    eight: bool,
-    to: Cell,
-    jps: &PathResult<P>,
-    astar: &PathResult<P>,
-) {
-    let (j, a) = (&jps.route, &astar.route);
-    assert_eq!(j.reaches_goal, a.reaches_goal, "{what}: {j:?} vs A* {a:?}");
+fn same_answer(what: &str, eight: bool, to: Cell, jps: &PathResult, astar: &PathResult) {
+    let (j, a) = (jps, astar);
+    assert_eq!(
+        reaches_goal(j),
+        reaches_goal(a),
+        "{what}: {j:?} vs A* {a:?}"
+    );
     assert!(close(j.cost, a.cost), "{what}: cost {j:?} vs A* {a:?}");
-    assert_eq!(j.len, a.len, "{what}: {j:?} vs A* {a:?}");
+    assert_eq!(j.route_len, a.route_len, "{what}: {j:?} vs A* {a:?}");
     assert!(
-        close(estimate(j.end, to, eight), estimate(a.end, to, eight)),
+        close(
+            estimate(route_end(j, to), to, eight),
+            estimate(route_end(a, to), to, eight)
+        ),
         "{what}: ends {j:?} vs A* {a:?}"
     );
-    assert_eq!(jps.partial, astar.partial, "{what}");
+    assert_eq!(
+        (jps.arrival != Arrival::Reached),
+        (astar.arrival != Arrival::Reached),
+        "{what}"
+    );
 }
 
 /// Random edits: single cells and small rectangles of random kinds.
@@ -108,34 +116,66 @@ fn jps_matches_astar_and_reference_dijkstra_on_random_grids() {
                 let what = format!("seed {seed} {from}->{to} eight {eight} {mobility:?}");
                 if eight {
                     let (j, a) = (
-                        windowed.build_path8(&grid, from, to, mobility).unwrap(),
-                        astar.build_path8(&grid, from, to, mobility).unwrap(),
+                        windowed
+                            .find(
+                                &grid,
+                                PathQuery::new(from, to, mobility)
+                                    .connectivity(Connectivity::Eight),
+                            )
+                            .unwrap(),
+                        astar
+                            .find(
+                                &grid,
+                                PathQuery::new(from, to, mobility)
+                                    .connectivity(Connectivity::Eight),
+                            )
+                            .unwrap(),
                     );
                     check_optimal(&grid, mobility, from, to, true, &win, &j);
                     same_answer(&what, true, to, &j, &a);
                     let (j, a) = (
-                        whole.build_path8(&grid, from, to, mobility).unwrap(),
-                        astar_whole.build_path8(&grid, from, to, mobility).unwrap(),
+                        whole
+                            .find(
+                                &grid,
+                                PathQuery::new(from, to, mobility)
+                                    .connectivity(Connectivity::Eight),
+                            )
+                            .unwrap(),
+                        astar_whole
+                            .find(
+                                &grid,
+                                PathQuery::new(from, to, mobility)
+                                    .connectivity(Connectivity::Eight),
+                            )
+                            .unwrap(),
                     );
                     check_optimal(&grid, mobility, from, to, true, &all, &j);
                     same_answer(&what, true, to, &j, &a);
-                    partial += usize::from(j.partial);
-                    long += usize::from(j.continues());
+                    partial += usize::from(j.arrival != Arrival::Reached);
+                    long += usize::from(j.route_len as usize > MAX_STEPS);
                 } else {
                     let (j, a) = (
-                        windowed.build_path(&grid, from, to, mobility).unwrap(),
-                        astar.build_path(&grid, from, to, mobility).unwrap(),
+                        windowed
+                            .find(&grid, PathQuery::new(from, to, mobility))
+                            .unwrap(),
+                        astar
+                            .find(&grid, PathQuery::new(from, to, mobility))
+                            .unwrap(),
                     );
                     check_optimal(&grid, mobility, from, to, false, &win, &j);
                     same_answer(&what, false, to, &j, &a);
                     let (j, a) = (
-                        whole.build_path(&grid, from, to, mobility).unwrap(),
-                        astar_whole.build_path(&grid, from, to, mobility).unwrap(),
+                        whole
+                            .find(&grid, PathQuery::new(from, to, mobility))
+                            .unwrap(),
+                        astar_whole
+                            .find(&grid, PathQuery::new(from, to, mobility))
+                            .unwrap(),
                     );
                     check_optimal(&grid, mobility, from, to, false, &all, &j);
                     same_answer(&what, false, to, &j, &a);
-                    partial += usize::from(j.partial);
-                    long += usize::from(j.continues());
+                    partial += usize::from(j.arrival != Arrival::Reached);
+                    long += usize::from(j.route_len as usize > MAX_STEPS);
                 }
                 checked += 1;
             }
@@ -177,51 +217,76 @@ fn blocked_starts_edges_and_empty_grids() {
     for (from, to) in cases {
         let what = format!("{from}->{to}");
         let all = reference_dijkstra(&grid, mobility, from, true, |_| true);
-        let j = jps.build_path8(&grid, from, to, mobility).unwrap();
+        let j = jps
+            .find(
+                &grid,
+                PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight),
+            )
+            .unwrap();
         check_optimal(&grid, mobility, from, to, true, &all, &j);
         same_answer(
             &what,
             true,
             to,
             &j,
-            &astar.build_path8(&grid, from, to, mobility).unwrap(),
+            &astar
+                .find(
+                    &grid,
+                    PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight),
+                )
+                .unwrap(),
         );
         let all = reference_dijkstra(&grid, mobility, from, false, |_| true);
-        let j = jps.build_path(&grid, from, to, mobility).unwrap();
+        let j = jps.find(&grid, PathQuery::new(from, to, mobility)).unwrap();
         check_optimal(&grid, mobility, from, to, false, &all, &j);
         same_answer(
             &what,
             false,
             to,
             &j,
-            &astar.build_path(&grid, from, to, mobility).unwrap(),
+            &astar
+                .find(&grid, PathQuery::new(from, to, mobility))
+                .unwrap(),
         );
     }
     for from in [Cell::new(-1, 0), Cell::new(5, 0), Cell::new(0, i32::MAX)] {
         assert_eq!(
-            jps.build_path8(&grid, from, Cell::new(0, 0), mobility)
-                .unwrap_err(),
+            jps.find(
+                &grid,
+                PathQuery::new(from, Cell::new(0, 0), mobility).connectivity(Connectivity::Eight)
+            )
+            .unwrap_err(),
             astar
-                .build_path8(&grid, from, Cell::new(0, 0), mobility)
+                .find(
+                    &grid,
+                    PathQuery::new(from, Cell::new(0, 0), mobility)
+                        .connectivity(Connectivity::Eight)
+                )
                 .unwrap_err()
         );
-        assert!(Jps::new().build_path(&grid, from, from, mobility).is_err());
+        assert!(
+            Jps::new()
+                .find(&grid, PathQuery::new(from, from, mobility))
+                .is_err()
+        );
     }
     let empty = Grid::new(0, 0).unwrap();
     assert!(
-        jps.build_path(&empty, Cell::new(0, 0), Cell::new(0, 0), mobility)
-            .is_err()
+        jps.find(
+            &empty,
+            PathQuery::new(Cell::new(0, 0), Cell::new(0, 0), mobility)
+        )
+        .is_err()
     );
     // Every kind blocked: nowhere to go, no panic.
     let r = jps
-        .build_path8(
+        .find(
             &grid,
-            Cell::new(0, 0),
-            Cell::new(4, 4),
-            Mobility::ALL_BLOCKED,
+            PathQuery::new(Cell::new(0, 0), Cell::new(4, 4), Mobility::ALL_BLOCKED)
+                .connectivity(Connectivity::Eight),
         )
         .unwrap();
-    assert!(r.partial && r.path.is_empty() && r.end == Cell::new(0, 0));
+    assert!((r.arrival != Arrival::Reached) && r.path.is_empty() && r.end == Cell::new(0, 0));
 }
 
 #[test]
@@ -235,8 +300,17 @@ fn mobilities_with_several_costs_are_answered_by_astar() {
     for _ in 0..50 {
         let (from, to) = (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid));
         assert_eq!(
-            jps.build_path8(&grid, from, to, mobility).unwrap(),
-            astar.build_path8(&grid, from, to, mobility).unwrap()
+            jps.find(
+                &grid,
+                PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight)
+            )
+            .unwrap(),
+            astar
+                .find(
+                    &grid,
+                    PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight)
+                )
+                .unwrap()
         );
     }
 }
@@ -250,13 +324,20 @@ fn expansion_limit_gives_valid_partial_paths() {
     let mut cut = 0;
     for _ in 0..300 {
         let (from, to) = (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid));
-        let r = limited.build_path(&grid, from, to, mobility).unwrap();
+        let r = limited
+            .find(&grid, PathQuery::new(from, to, mobility))
+            .unwrap();
         assert!(r.expanded <= 40, "two runs of at most 20: {}", r.expanded);
         check_result(&grid, mobility, from, to, &r);
-        let r8 = limited.build_path8(&grid, from, to, mobility).unwrap();
+        let r8 = limited
+            .find(
+                &grid,
+                PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight),
+            )
+            .unwrap();
         assert!(r8.expanded <= 40);
         check_result(&grid, mobility, from, to, &r8);
-        cut += usize::from(r8.partial);
+        cut += usize::from(r8.arrival != Arrival::Reached);
     }
     assert!(
         cut > 100,
@@ -271,7 +352,7 @@ fn check_map(map: &str, stride: usize) -> usize {
     let mut grid = load_movingai(map);
     let scenarios = load_scenarios(map);
     let mobility = Mobility::FLOOR_ONLY;
-    let mut jps = Jps::for_grid(&grid);
+    let mut jps = Jps::for_grid(&grid).unwrap();
     let mut checked = 0;
     let planes = grid.clone();
     grid.keep_open_rows(mobility).unwrap();
@@ -282,29 +363,36 @@ fn check_map(map: &str, stride: usize) -> usize {
         .step_by(stride)
         .flat_map(|s| [(s, &planes), (s, &grid), (s, &jumps)])
     {
-        let r = jps.build_path8(grid, s.start, s.goal, mobility).unwrap();
+        let r = jps
+            .find(
+                grid,
+                PathQuery::new(s.start, s.goal, mobility).connectivity(Connectivity::Eight),
+            )
+            .unwrap();
         if s.optimal == 0.0 && s.start != s.goal {
             assert!(
-                !r.route.reaches_goal,
+                matches!(r.arrival, Arrival::Closest(_)),
                 "{map}: {} -> {} unreachable",
-                s.start, s.goal
+                s.start,
+                s.goal
             );
         } else {
             assert!(
-                r.route.reaches_goal,
+                !matches!(r.arrival, Arrival::Closest(_)),
                 "{map}: {} -> {} not found",
-                s.start, s.goal
+                s.start,
+                s.goal
             );
             assert!(
-                (r.route.cost - s.optimal).abs() <= 1e-5 * s.optimal + 0.01,
+                (r.cost - s.optimal).abs() <= 1e-5 * s.optimal + 0.01,
                 "{map}: {} -> {}: cost {} but optimal {}",
                 s.start,
                 s.goal,
-                r.route.cost,
+                r.cost,
                 s.optimal
             );
         }
-        check_result::<GridPath8, Direction8>(grid, mobility, s.start, s.goal, &r);
+        check_result(grid, mobility, s.start, s.goal, &r);
         checked += 1;
     }
     checked / 3
@@ -382,8 +470,17 @@ fn queries_allocate_nothing() {
         let mut run = |qs: &[(usize, Cell, Cell)], jps: &mut Jps| {
             for &(m, from, to) in qs {
                 let (grid, mobility) = &maps[m];
-                sink += jps.build_path(grid, from, to, *mobility).unwrap().cost;
-                sink += jps.build_path8(grid, from, to, *mobility).unwrap().cost;
+                sink += jps
+                    .find(grid, PathQuery::new(from, to, *mobility))
+                    .unwrap()
+                    .cost;
+                sink += jps
+                    .find(
+                        grid,
+                        PathQuery::new(from, to, *mobility).connectivity(Connectivity::Eight),
+                    )
+                    .unwrap()
+                    .cost;
             }
         };
         run(&warm_up, &mut jps);

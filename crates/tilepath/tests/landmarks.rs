@@ -6,7 +6,7 @@
 use rand::RngExt;
 use rand::rngs::StdRng;
 use tilepath::{
-    AStar, Cell, Connectivity, Direction8, Grid, GridPath8, Jps, Landmarks, Mobility, PathQuery,
+    AStar, Arrival, Cell, Connectivity, Grid, Jps, Landmarks, Mobility, PathQuery, Solver,
 };
 use tilepath::{PathResult, TileKind};
 use tilepath_testkit::*;
@@ -53,19 +53,20 @@ fn edit(rng: &mut StdRng, grid: &mut Grid) -> Vec<Cell> {
 
 /// The guided answer is the unguided one's: reached or not alike, at the same cost
 /// and length, ending as near the goal.
-fn same_answer<P: Copy + std::fmt::Debug>(
-    what: &str,
-    eight: bool,
-    to: Cell,
-    guided: &PathResult<P>,
-    astar: &PathResult<P>,
-) {
-    let (j, a) = (&guided.route, &astar.route);
-    assert_eq!(j.reaches_goal, a.reaches_goal, "{what}: {j:?} vs A* {a:?}");
+fn same_answer(what: &str, eight: bool, to: Cell, guided: &PathResult, astar: &PathResult) {
+    let (j, a) = (guided, astar);
+    assert_eq!(
+        reaches_goal(j),
+        reaches_goal(a),
+        "{what}: {j:?} vs A* {a:?}"
+    );
     assert!(close(j.cost, a.cost), "{what}: cost {j:?} vs A* {a:?}");
-    assert_eq!(j.len, a.len, "{what}: {j:?} vs A* {a:?}");
+    assert_eq!(j.route_len, a.route_len, "{what}: {j:?} vs A* {a:?}");
     assert!(
-        close(estimate(j.end, to, eight), estimate(a.end, to, eight)),
+        close(
+            estimate(route_end(j, to), to, eight),
+            estimate(route_end(a, to), to, eight)
+        ),
         "{what}: ends {j:?} vs A* {a:?}"
     );
 }
@@ -111,29 +112,53 @@ fn guided_search_matches_astar_and_reference_dijkstra_through_edits() {
                 let what = format!("seed {seed} {from}->{to} eight {eight} {mobility:?}");
                 if eight {
                     let j = whole
-                        .find8(&grid, PathQuery::new(from, to, mobility).guided(guide))
+                        .find(
+                            &grid,
+                            PathQuery::new(from, to, mobility)
+                                .guided(guide)
+                                .connectivity(Connectivity::Eight),
+                        )
                         .unwrap();
-                    let a = astar.build_path8(&grid, from, to, mobility).unwrap();
+                    let a = astar
+                        .find(
+                            &grid,
+                            PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight),
+                        )
+                        .unwrap();
                     check_optimal(&grid, mobility, from, to, true, &all, &j);
                     same_answer(&what, true, to, &j, &a);
-                    partial += usize::from(j.partial);
+                    partial += usize::from(j.arrival != Arrival::Reached);
                     let j = windowed
-                        .find8(&grid, PathQuery::new(from, to, mobility).guided(guide))
+                        .find(
+                            &grid,
+                            PathQuery::new(from, to, mobility)
+                                .guided(guide)
+                                .connectivity(Connectivity::Eight),
+                        )
                         .unwrap();
-                    let a = astar_window.build_path8(&grid, from, to, mobility).unwrap();
+                    let a = astar_window
+                        .find(
+                            &grid,
+                            PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight),
+                        )
+                        .unwrap();
                     check_optimal(&grid, mobility, from, to, true, &win, &j);
                     same_answer(&what, true, to, &j, &a);
                 } else {
                     let j = whole
                         .find(&grid, PathQuery::new(from, to, mobility).guided(guide))
                         .unwrap();
-                    let a = astar.build_path(&grid, from, to, mobility).unwrap();
+                    let a = astar
+                        .find(&grid, PathQuery::new(from, to, mobility))
+                        .unwrap();
                     check_optimal(&grid, mobility, from, to, false, &all, &j);
                     same_answer(&what, false, to, &j, &a);
                     let j = windowed
                         .find(&grid, PathQuery::new(from, to, mobility).guided(guide))
                         .unwrap();
-                    let a = astar_window.build_path(&grid, from, to, mobility).unwrap();
+                    let a = astar_window
+                        .find(&grid, PathQuery::new(from, to, mobility))
+                        .unwrap();
                     check_optimal(&grid, mobility, from, to, false, &win, &j);
                     same_answer(&what, false, to, &j, &a);
                 }
@@ -158,28 +183,35 @@ fn check_map(map: &str, stride: usize) -> usize {
     let grid = load_movingai(map);
     let mobility = Mobility::FLOOR_ONLY;
     let guide = Landmarks::new(&grid, mobility, Connectivity::Eight, 8).unwrap();
-    let mut jps = Jps::for_grid(&grid);
+    let mut jps = Jps::for_grid(&grid).unwrap();
     let mut checked = 0;
     for s in load_scenarios(map).iter().step_by(stride) {
         let r = jps
-            .find8(
+            .find(
                 &grid,
-                PathQuery::new(s.start, s.goal, mobility).guided(&guide),
+                PathQuery::new(s.start, s.goal, mobility)
+                    .guided(&guide)
+                    .connectivity(Connectivity::Eight),
             )
             .unwrap();
         if s.optimal == 0.0 && s.start != s.goal {
-            assert!(!r.route.reaches_goal, "{map}: {} -> {}", s.start, s.goal);
+            assert!(
+                matches!(r.arrival, Arrival::Closest(_)),
+                "{map}: {} -> {}",
+                s.start,
+                s.goal
+            );
         } else {
             assert!(
-                (r.route.cost - s.optimal).abs() <= 1e-5 * s.optimal + 0.01,
+                (r.cost - s.optimal).abs() <= 1e-5 * s.optimal + 0.01,
                 "{map}: {} -> {}: cost {} but optimal {}",
                 s.start,
                 s.goal,
-                r.route.cost,
+                r.cost,
                 s.optimal
             );
         }
-        check_result::<GridPath8, Direction8>(&grid, mobility, s.start, s.goal, &r);
+        check_result(&grid, mobility, s.start, s.goal, &r);
         checked += 1;
     }
     checked
@@ -228,7 +260,12 @@ fn guided_queries_allocate_nothing() {
                 .unwrap()
                 .cost;
             sink += jps
-                .find8(&grid, PathQuery::new(from, to, mobility).guided(eight))
+                .find(
+                    &grid,
+                    PathQuery::new(from, to, mobility)
+                        .guided(eight)
+                        .connectivity(Connectivity::Eight),
+                )
                 .unwrap()
                 .cost;
         }
@@ -254,34 +291,57 @@ fn a_guide_that_does_not_fit_never_panics() {
         // Another grid size, another mobility, another connectivity: ignored.
         let (from, to) = (random_cell(&mut rng, &other), random_cell(&mut rng, &other));
         let g = jps
-            .find8(&other, PathQuery::new(from, to, mobility).guided(&guide))
+            .find(
+                &other,
+                PathQuery::new(from, to, mobility)
+                    .guided(&guide)
+                    .connectivity(Connectivity::Eight),
+            )
             .unwrap();
-        let a = astar.build_path8(&other, from, to, mobility).unwrap();
-        assert!(close(g.route.cost, a.route.cost));
+        let a = astar
+            .find(
+                &other,
+                PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight),
+            )
+            .unwrap();
+        assert!(close(g.cost, a.cost));
         let m = Mobility::new([1, 1, 0, 0]);
-        let g = jps.find8(&grid, PathQuery::new(from, to, m).guided(&guide));
+        let g = jps.find(
+            &grid,
+            PathQuery::new(from, to, m)
+                .guided(&guide)
+                .connectivity(Connectivity::Eight),
+        );
         assert_eq!(
-            g.map(|r| r.route.cost).ok(),
+            g.map(|r| r.cost).ok(),
             astar
-                .build_path8(&grid, from, to, m)
-                .map(|r| r.route.cost)
+                .find(
+                    &grid,
+                    PathQuery::new(from, to, m).connectivity(Connectivity::Eight)
+                )
+                .map(|r| r.cost)
                 .ok()
         );
         let g = jps.find(&grid, PathQuery::new(from, to, mobility).guided(&guide));
         assert_eq!(
-            g.map(|r| r.route.cost).ok(),
+            g.map(|r| r.cost).ok(),
             astar
-                .build_path(&grid, from, to, mobility)
-                .map(|r| r.route.cost)
+                .find(&grid, PathQuery::new(from, to, mobility))
+                .map(|r| r.cost)
                 .ok()
         );
         // Edited without a repair: a valid path, perhaps not the shortest.
         edit(&mut rng, &mut grid);
         let (from, to) = (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid));
         let g = jps
-            .find8(&grid, PathQuery::new(from, to, mobility).guided(&guide))
+            .find(
+                &grid,
+                PathQuery::new(from, to, mobility)
+                    .guided(&guide)
+                    .connectivity(Connectivity::Eight),
+            )
             .unwrap();
-        check_result::<GridPath8, Direction8>(&grid, mobility, from, to, &g);
+        check_result(&grid, mobility, from, to, &g);
     }
     // A guide of a snaking map whose walls then get gaps (no repair) overestimates
     // the new short cuts: routes stay valid, and debug builds do not trip over the
@@ -300,9 +360,14 @@ fn a_guide_that_does_not_fit_never_panics() {
     for _ in 0..100 {
         let (from, to) = (random_cell(&mut rng, &snake), random_cell(&mut rng, &snake));
         let g = jps
-            .find8(&snake, PathQuery::new(from, to, mobility).guided(&stale))
+            .find(
+                &snake,
+                PathQuery::new(from, to, mobility)
+                    .guided(&stale)
+                    .connectivity(Connectivity::Eight),
+            )
             .unwrap();
-        check_result::<GridPath8, Direction8>(&snake, mobility, from, to, &g);
+        check_result(&snake, mobility, from, to, &g);
     }
     // A repair with a grid of another size is refused, and the guide then guides
     // nothing (answers stay optimal); a repair that succeeds makes it guide again, as
@@ -316,9 +381,19 @@ fn a_guide_that_does_not_fit_never_panics() {
     let (mut dropped, mut plain) = (0, 0);
     for &(from, to) in &pairs {
         let g = jps
-            .find8(&snake, PathQuery::new(from, to, mobility).guided(&guide))
+            .find(
+                &snake,
+                PathQuery::new(from, to, mobility)
+                    .guided(&guide)
+                    .connectivity(Connectivity::Eight),
+            )
             .unwrap();
-        let a = jps.build_path8(&snake, from, to, mobility).unwrap();
+        let a = jps
+            .find(
+                &snake,
+                PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight),
+            )
+            .unwrap();
         assert_eq!(g, a);
         (dropped, plain) = (dropped + g.expanded, plain + a.expanded);
     }
@@ -327,10 +402,20 @@ fn a_guide_that_does_not_fit_never_panics() {
     let mut guided = 0;
     for &(from, to) in &pairs {
         let again = jps
-            .find8(&snake, PathQuery::new(from, to, mobility).guided(&guide))
+            .find(
+                &snake,
+                PathQuery::new(from, to, mobility)
+                    .guided(&guide)
+                    .connectivity(Connectivity::Eight),
+            )
             .unwrap();
         let reference = jps
-            .find8(&snake, PathQuery::new(from, to, mobility).guided(&fresh))
+            .find(
+                &snake,
+                PathQuery::new(from, to, mobility)
+                    .guided(&fresh)
+                    .connectivity(Connectivity::Eight),
+            )
             .unwrap();
         assert_eq!(again, reference);
         guided += again.expanded;

@@ -5,7 +5,7 @@
 //! least 300 per 512x512 map; `cargo test -p tilepath --test movingai -- --ignored`
 //! checks all ~17,000.
 
-use tilepath::{AStar, Cell, Clearance, GridPath8, Jps, Mobility, PathQuery};
+use tilepath::{AStar, Arrival, Cell, Clearance, Connectivity, Jps, Mobility, PathQuery, Solver};
 use tilepath_testkit::*;
 
 const DRAGON_AGE: [&str; 3] = ["arena.map", "den312d.map", "lak303d.map"];
@@ -15,36 +15,42 @@ const LARGE: [&str; 3] = ["maze512-1-0.map", "random512-10-0.map", "32room_000.m
 fn check_map(map: &str, stride: usize) -> usize {
     let grid = load_movingai(map);
     let scenarios = load_scenarios(map);
-    let mut astar = AStar::for_grid(&grid);
+    let mut astar = AStar::for_grid(&grid).unwrap();
     let mut checked = 0;
     for s in scenarios.iter().step_by(stride) {
         let r = astar
-            .build_path8(&grid, s.start, s.goal, tilepath::Mobility::FLOOR_ONLY)
+            .find(
+                &grid,
+                PathQuery::new(s.start, s.goal, tilepath::Mobility::FLOOR_ONLY)
+                    .connectivity(Connectivity::Eight),
+            )
             .unwrap();
         let unreachable = s.optimal == 0.0 && s.start != s.goal;
         if unreachable {
             assert!(
-                !r.route.reaches_goal,
+                matches!(r.arrival, Arrival::Closest(_)),
                 "{map}: {} -> {} should be unreachable",
-                s.start, s.goal
+                s.start,
+                s.goal
             );
         } else {
             assert!(
-                r.route.reaches_goal,
+                !matches!(r.arrival, Arrival::Closest(_)),
                 "{map}: {} -> {} not found",
-                s.start, s.goal
+                s.start,
+                s.goal
             );
             let tolerance = 1e-5 * s.optimal + 0.01;
             assert!(
-                (r.route.cost - s.optimal).abs() <= tolerance,
+                (r.cost - s.optimal).abs() <= tolerance,
                 "{map}: {} -> {}: cost {} but optimal {}",
                 s.start,
                 s.goal,
-                r.route.cost,
+                r.cost,
                 s.optimal
             );
         }
-        check_result::<GridPath8, _>(&grid, tilepath::Mobility::FLOOR_ONLY, s.start, s.goal, &r);
+        check_result(&grid, tilepath::Mobility::FLOOR_ONLY, s.start, s.goal, &r);
         checked += 1;
     }
     checked
@@ -61,8 +67,8 @@ fn bigger_units_on_every_map_match_a_reference() {
     for map in MOVING_AI_MAPS {
         let grid = load_movingai(map);
         let clear = Clearance::new(&grid, mobility);
-        let mut astar = AStar::for_grid(&grid);
-        let mut jps = Jps::for_grid(&grid);
+        let mut astar = AStar::for_grid(&grid).unwrap();
+        let mut jps = Jps::for_grid(&grid).unwrap();
         let scenarios = load_scenarios(map);
         for size in [2, 3] {
             let costs: Vec<u8> = (0..grid.len())
@@ -81,11 +87,21 @@ fn bigger_units_on_every_map_match_a_reference() {
                 let foot = clear.footprint(size);
                 let q = (s.start, s.goal);
                 let r = astar
-                    .find8(&grid, PathQuery::new(s.start, s.goal, mobility).sized(foot))
+                    .find(
+                        &grid,
+                        PathQuery::new(s.start, s.goal, mobility)
+                            .sized(foot)
+                            .connectivity(Connectivity::Eight),
+                    )
                     .unwrap();
                 check_optimal_sized(&grid, mobility, size, q, true, &reference, &r);
                 let j = jps
-                    .find8(&grid, PathQuery::new(s.start, s.goal, mobility).sized(foot))
+                    .find(
+                        &grid,
+                        PathQuery::new(s.start, s.goal, mobility)
+                            .sized(foot)
+                            .connectivity(Connectivity::Eight),
+                    )
                     .unwrap();
                 check_optimal_sized(&grid, mobility, size, q, true, &reference, &j);
                 checked += 1;

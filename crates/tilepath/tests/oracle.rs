@@ -2,7 +2,7 @@
 //! every solver is checked against a plain reference Dijkstra.
 
 use rand::RngExt;
-use tilepath::{AStar, Cell, Greedy, Grid, Mobility};
+use tilepath::{AStar, Arrival, Cell, Connectivity, Greedy, Grid, Mobility, PathQuery, Solver};
 use tilepath_testkit::*;
 
 const GRIDS: u64 = 1500;
@@ -103,15 +103,29 @@ fn astar_and_greedy_match_reference_dijkstra_on_random_grids() {
                 let win = reference_dijkstra(&grid, mobility, from, eight, in_window(from));
                 let all = reference_dijkstra(&grid, mobility, from, eight, |_| true);
                 if eight {
-                    let r = astar.build_path8(&grid, from, to, mobility).unwrap();
+                    let r = astar
+                        .find(
+                            &grid,
+                            PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight),
+                        )
+                        .unwrap();
                     check_optimal(&grid, mobility, from, to, true, &win, &r);
-                    let r = whole.build_path8(&grid, from, to, mobility).unwrap();
+                    let r = whole
+                        .find(
+                            &grid,
+                            PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight),
+                        )
+                        .unwrap();
                     check_optimal(&grid, mobility, from, to, true, &all, &r);
-                    partials += usize::from(r.partial);
+                    partials += usize::from(r.arrival != Arrival::Reached);
                 } else {
-                    let r = astar.build_path(&grid, from, to, mobility).unwrap();
+                    let r = astar
+                        .find(&grid, PathQuery::new(from, to, mobility))
+                        .unwrap();
                     check_optimal(&grid, mobility, from, to, false, &win, &r);
-                    let rw = whole.build_path(&grid, from, to, mobility).unwrap();
+                    let rw = whole
+                        .find(&grid, PathQuery::new(from, to, mobility))
+                        .unwrap();
                     check_optimal(&grid, mobility, from, to, false, &all, &rw);
                     // A grid inside the window: the windowed search (ring linked
                     // through its nodes) and the whole-grid one (bucket queue with
@@ -119,17 +133,19 @@ fn astar_and_greedy_match_reference_dijkstra_on_random_grids() {
                     let ring = u32::from(mobility.min_cost()) + u32::from(mobility.max_cost()) < 64;
                     if ring && w <= 57 && h <= 57 {
                         assert_eq!(
-                            (r.expanded, r.path, r.route),
-                            (rw.expanded, rw.path, rw.route),
+                            (r.expanded, r.path, route(&r)),
+                            (rw.expanded, rw.path, route(&rw)),
                             "{from}->{to}: windowed and whole-grid A* differ"
                         );
                         same_order += 1;
                         one_cost += usize::from(mobility.min_cost() == mobility.max_cost());
                     }
-                    let g = greedy.build_path(&grid, from, to, mobility).unwrap();
+                    let g = greedy
+                        .find(&grid, PathQuery::new(from, to, mobility))
+                        .unwrap();
                     check_result(&grid, mobility, from, to, &g);
                     assert_eq!(
-                        (g.expanded, g.route.end),
+                        (g.expanded, route_end(&g, to)),
                         reference_greedy(&grid, mobility, from, to, u32::MAX),
                         "greedy {from}->{to}: expansion order"
                     );
@@ -137,16 +153,20 @@ fn astar_and_greedy_match_reference_dijkstra_on_random_grids() {
                     let limit = rng.random_range(1..=g.expanded.max(1));
                     greedy_limited.set_max_expansions(limit);
                     let gl = greedy_limited
-                        .build_path(&grid, from, to, mobility)
+                        .find(&grid, PathQuery::new(from, to, mobility))
                         .unwrap();
                     check_result(&grid, mobility, from, to, &gl);
                     assert_eq!(
-                        (gl.expanded, gl.route.end),
+                        (gl.expanded, route_end(&gl, to)),
                         reference_greedy(&grid, mobility, from, to, limit),
                         "greedy {from}->{to} limited to {limit}"
                     );
                     let reachable = grid.index_of(to).and_then(|i| win[i]).is_some();
-                    assert_eq!(g.route.reaches_goal, reachable, "greedy {from}->{to}");
+                    assert_eq!(
+                        !matches!(g.arrival, Arrival::Closest(_)),
+                        reachable,
+                        "greedy {from}->{to}"
+                    );
                     if !reachable {
                         let best = (0..win.len())
                             .filter(|&i| win[i].is_some())
@@ -154,7 +174,7 @@ fn astar_and_greedy_match_reference_dijkstra_on_random_grids() {
                             .min()
                             .unwrap();
                         assert_eq!(
-                            g.route.end.manhattan(to),
+                            route_end(&g, to).manhattan(to),
                             best,
                             "greedy partial {from}->{to}"
                         );
@@ -192,15 +212,24 @@ fn expansion_limit_gives_valid_partial_paths() {
     let mut cut = 0;
     for _ in 0..200 {
         let (from, to) = (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid));
-        let r = limited.build_path(&grid, from, to, mobility).unwrap();
+        let r = limited
+            .find(&grid, PathQuery::new(from, to, mobility))
+            .unwrap();
         assert!(r.expanded <= 50);
         check_result(&grid, mobility, from, to, &r);
-        let r8 = limited.build_path8(&grid, from, to, mobility).unwrap();
+        let r8 = limited
+            .find(
+                &grid,
+                PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight),
+            )
+            .unwrap();
         check_result(&grid, mobility, from, to, &r8);
-        let g = greedy.build_path(&grid, from, to, mobility).unwrap();
+        let g = greedy
+            .find(&grid, PathQuery::new(from, to, mobility))
+            .unwrap();
         assert!(g.expanded <= 10);
         check_result(&grid, mobility, from, to, &g);
-        cut += usize::from(r.partial);
+        cut += usize::from(r.arrival != Arrival::Reached);
     }
     assert!(
         cut > 100,

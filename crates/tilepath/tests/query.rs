@@ -7,8 +7,8 @@
 
 use rand::RngExt;
 use tilepath::{
-    AStar, Cell, Clearance, Components, Connectivity, Greedy, Grid, GridPath8, HexLayout, Jps,
-    Landmarks, Mobility, PathError, PathQuery, PathResult, UNREACHABLE_EXPANSIONS,
+    AStar, Arrival, Cell, Clearance, Components, Connectivity, Greedy, Grid, HexLayout, Jps,
+    Landmarks, Mobility, PathError, PathQuery, PathResult, Solver, UNREACHABLE_EXPANSIONS,
 };
 use tilepath_testkit::*;
 
@@ -17,10 +17,10 @@ const GRIDS: u64 = 300;
 /// What a query's components promise: the plain answer for a reachable goal, at most
 /// the cap's expansions for the others (and a partial answer, unless the start is
 /// blocked: a unit may walk off a blocked cell, which has no component).
-fn check_capped<P: PartialEq + core::fmt::Debug>(
+fn check_capped(
     (reachable, open_start): (bool, bool),
-    capped: &PathResult<P>,
-    plain: &PathResult<P>,
+    capped: &PathResult,
+    plain: &PathResult,
     what: &str,
 ) {
     if reachable {
@@ -30,7 +30,7 @@ fn check_capped<P: PartialEq + core::fmt::Debug>(
         );
     } else {
         assert!(
-            capped.partial || !open_start,
+            (capped.arrival != Arrival::Reached) || !open_start,
             "{what}: an unreachable goal reached"
         );
         assert!(
@@ -45,7 +45,7 @@ fn check_capped<P: PartialEq + core::fmt::Debug>(
 /// then ends equally near it by the search's estimate (octile if `eight`, else
 /// Manhattan), the partial-route rule (equally near, equally cheap ends may differ, as
 /// may the steps of equally cheap routes).
-fn same_route<P>(a: &PathResult<P>, b: &PathResult<P>, (goal, eight): (Cell, bool), what: &str) {
+fn same_route(a: &PathResult, b: &PathResult, (goal, eight): (Cell, bool), what: &str) {
     let near = |c: Cell| {
         if eight {
             c.octile(goal)
@@ -53,11 +53,15 @@ fn same_route<P>(a: &PathResult<P>, b: &PathResult<P>, (goal, eight): (Cell, boo
             c.manhattan(goal) as f64
         }
     };
-    let (ra, rb) = (&a.route, &b.route);
-    assert_eq!(ra.reaches_goal, rb.reaches_goal, "{what}: {ra:?} vs {rb:?}");
+    let (ra, rb) = (a, b);
+    assert_eq!(
+        reaches_goal(ra),
+        reaches_goal(rb),
+        "{what}: {ra:?} vs {rb:?}"
+    );
     assert!((ra.cost - rb.cost).abs() < 1e-9, "{what}: {ra:?} vs {rb:?}");
     assert!(
-        (near(ra.end) - near(rb.end)).abs() < 1e-9,
+        (near(route_end(ra, goal)) - near(route_end(rb, goal))).abs() < 1e-9,
         "{what}: {ra:?} vs {rb:?}"
     );
 }
@@ -116,7 +120,9 @@ fn components_and_footprints_answer_as_promised_on_square_maps() {
             let what = format!("seed {seed}, {from} -> {to}");
 
             // 4-connected, A* and jump point search.
-            let plain = astar.build_path(&c.grid, from, to, c.mobility).unwrap();
+            let plain = astar
+                .find(&c.grid, PathQuery::new(from, to, c.mobility))
+                .unwrap();
             assert_eq!(astar.find(&c.grid, q).unwrap(), plain, "{what}");
             let within = astar.find(&c.grid, q.within(&c.parts)).unwrap();
             check_capped((reachable, open), &within, &plain, &what);
@@ -128,31 +134,46 @@ fn components_and_footprints_answer_as_promised_on_square_maps() {
                 plain,
                 "{what}"
             );
-            let jplain = jps.build_path(&c.grid, from, to, c.mobility).unwrap();
+            let jplain = jps
+                .find(&c.grid, PathQuery::new(from, to, c.mobility))
+                .unwrap();
             let guided = jps.find(&c.grid, q.guided(&guide4)).unwrap();
-            assert_eq!(guided.route.end, jplain.route.end, "{what}");
-            assert!(
-                (guided.route.cost - jplain.route.cost).abs() < 1e-9,
-                "{what}"
-            );
+            assert_eq!(route_end(&guided, to), route_end(&jplain, to), "{what}");
+            assert!((guided.cost - jplain.cost).abs() < 1e-9, "{what}");
             let both = jps.find(&c.grid, q.within(&c.parts).guided(&guide4));
             check_capped((reachable, open), &both.unwrap(), &guided, &what);
 
             // 8-connected.
-            let plain8 = astar.build_path8(&c.grid, from, to, c.mobility).unwrap();
-            let within8 = astar.find8(&c.grid, q.within(&c.parts)).unwrap();
+            let plain8 = astar
+                .find(
+                    &c.grid,
+                    PathQuery::new(from, to, c.mobility).connectivity(Connectivity::Eight),
+                )
+                .unwrap();
+            let within8 = astar
+                .find(
+                    &c.grid,
+                    q.within(&c.parts).connectivity(Connectivity::Eight),
+                )
+                .unwrap();
             check_capped((reachable, open), &within8, &plain8, &what);
-            let jplain8 = jps.build_path8(&c.grid, from, to, c.mobility).unwrap();
-            assert!(
-                (jplain8.route.cost - plain8.route.cost).abs() < 1e-9,
-                "{what}"
+            let jplain8 = jps
+                .find(
+                    &c.grid,
+                    PathQuery::new(from, to, c.mobility).connectivity(Connectivity::Eight),
+                )
+                .unwrap();
+            assert!((jplain8.cost - plain8.cost).abs() < 1e-9, "{what}");
+            let guided8 = jps
+                .find(&c.grid, q.guided(&guide8).connectivity(Connectivity::Eight))
+                .unwrap();
+            assert!((guided8.cost - jplain8.cost).abs() < 1e-9, "{what}");
+            let within8 = jps.find(
+                &c.grid,
+                q.within(&c.parts)
+                    .guided(&guide8)
+                    .connectivity(Connectivity::Eight),
             );
-            let guided8 = jps.find8(&c.grid, q.guided(&guide8)).unwrap();
-            assert!(
-                (guided8.route.cost - jplain8.route.cost).abs() < 1e-9,
-                "{what}"
-            );
-            let within8 = jps.find8(&c.grid, q.within(&c.parts).guided(&guide8));
             check_capped((reachable, open), &within8.unwrap(), &guided8, &what);
 
             // A 2x2 unit: its own components; the square ones (of size 1) are not used.
@@ -164,20 +185,22 @@ fn components_and_footprints_answer_as_promised_on_square_maps() {
                     } else {
                         Connectivity::Four
                     };
-                    s.find_with(&c.grid, q, connectivity).unwrap()
+                    s.find(&c.grid, q.connectivity(connectivity)).unwrap()
                 };
                 let alone = run(&mut jps, big);
                 let astar_alone = if eight {
-                    astar.find8(&c.grid, big).unwrap()
+                    astar
+                        .find(&c.grid, big.connectivity(Connectivity::Eight))
+                        .unwrap()
                 } else {
-                    astar.find(&c.grid, big).unwrap().map_path(GridPath8::from)
+                    astar.find(&c.grid, big).unwrap()
                 };
                 let connectivity = if eight {
                     Connectivity::Eight
                 } else {
                     Connectivity::Four
                 };
-                if Jps::jumps(&c.grid, &big, connectivity) {
+                if Jps::jumps(&c.grid, &big.connectivity(connectivity)) {
                     // Jump point search on the anchors the footprint fits: A*'s answer.
                     jumped += 1;
                     same_route(&alone, &astar_alone, (to, eight), &what);
@@ -201,7 +224,7 @@ fn components_and_footprints_answer_as_promised_on_square_maps() {
     assert!(jumped > 500, "only {jumped} footprint queries jumped");
 }
 #[test]
-fn find_with_is_the_method_its_connectivity_names() {
+fn a_query_is_four_connected_unless_it_says_otherwise() {
     let (mut astar, mut jps) = (AStar::whole_grid(), Jps::whole_grid());
     for seed in 0..GRIDS / 3 {
         let c = case(seed);
@@ -212,21 +235,28 @@ fn find_with_is_the_method_its_connectivity_names() {
                 random_cell(&mut rng, &c.grid),
             );
             let q = PathQuery::new(from, to, c.mobility).within(&c.parts);
-            let four = astar.find(&c.grid, q).unwrap().map_path(GridPath8::from);
+            let four = astar.find(&c.grid, q).unwrap();
             assert_eq!(
-                astar.find_with(&c.grid, q, Connectivity::Four).unwrap(),
+                astar
+                    .find(&c.grid, q.connectivity(Connectivity::Four))
+                    .unwrap(),
                 four
             );
-            let eight = jps.find8(&c.grid, q).unwrap();
+            let eight = jps
+                .find(&c.grid, q.connectivity(Connectivity::Eight))
+                .unwrap();
             assert_eq!(
-                jps.find_with(&c.grid, q, Connectivity::Eight).unwrap(),
+                jps.find(&c.grid, q.connectivity(Connectivity::Eight))
+                    .unwrap(),
                 eight
             );
             let layout = HexLayout::ALL[rng.random_range(0..HexLayout::ALL.len())];
-            let hex = astar.find_hex(&c.grid, q, layout).unwrap();
+            let hex = astar
+                .find(&c.grid, q.connectivity(Connectivity::Hex(layout)))
+                .unwrap();
             let with = Connectivity::Hex(layout);
-            assert_eq!(astar.find_with(&c.grid, q, with).unwrap(), hex);
-            assert_eq!(jps.find_with(&c.grid, q, with).unwrap(), hex);
+            assert_eq!(astar.find(&c.grid, q.connectivity(with)).unwrap(), hex);
+            assert_eq!(jps.find(&c.grid, q.connectivity(with)).unwrap(), hex);
         }
     }
 }
@@ -250,10 +280,16 @@ fn hex_queries_take_hex_components_only() {
             let open = c.grid.is_passable(from, c.mobility);
             let q = PathQuery::new(from, to, c.mobility);
             let plain = astar
-                .build_path_hex(&c.grid, from, to, c.mobility, layout)
+                .find(
+                    &c.grid,
+                    PathQuery::new(from, to, c.mobility).connectivity(Connectivity::Hex(layout)),
+                )
                 .unwrap();
             let capped = astar
-                .find_hex(&c.grid, q.within(&hex_parts), layout)
+                .find(
+                    &c.grid,
+                    q.within(&hex_parts).connectivity(Connectivity::Hex(layout)),
+                )
                 .unwrap();
             check_capped(
                 (hex_parts.is_reachable(from, to), open),
@@ -263,14 +299,25 @@ fn hex_queries_take_hex_components_only() {
             );
             // Square components join other cells: not used.
             assert_eq!(
-                astar.find_hex(&c.grid, q.within(&c.parts), layout).unwrap(),
+                astar
+                    .find(
+                        &c.grid,
+                        q.within(&c.parts).connectivity(Connectivity::Hex(layout))
+                    )
+                    .unwrap(),
                 plain
             );
             let gplain = greedy
-                .build_path_hex(&c.grid, from, to, c.mobility, layout)
+                .find(
+                    &c.grid,
+                    PathQuery::new(from, to, c.mobility).connectivity(Connectivity::Hex(layout)),
+                )
                 .unwrap();
             let g = greedy
-                .find_hex(&c.grid, q.within(&hex_parts), layout)
+                .find(
+                    &c.grid,
+                    q.within(&hex_parts).connectivity(Connectivity::Hex(layout)),
+                )
                 .unwrap();
             check_capped((hex_parts.is_reachable(from, to), open), &g, &gplain, &what);
         }
@@ -291,7 +338,9 @@ fn greedy_takes_components_and_footprints() {
             let what = format!("seed {seed}, {from} -> {to}");
             let (open, big_open) = (c.grid.is_passable(from, c.mobility), c.clear.fits(from, 2));
             let q = PathQuery::new(from, to, c.mobility);
-            let plain = greedy.build_path(&c.grid, from, to, c.mobility).unwrap();
+            let plain = greedy
+                .find(&c.grid, PathQuery::new(from, to, c.mobility))
+                .unwrap();
             assert_eq!(greedy.find(&c.grid, q).unwrap(), plain, "{what}");
             let capped = greedy.find(&c.grid, q.within(&c.parts)).unwrap();
             check_capped(
@@ -334,7 +383,10 @@ fn bad_sizes_are_errors_on_every_solver() {
     let (mut astar, mut jps, mut greedy) = (AStar::whole_grid(), Jps::whole_grid(), Greedy::new());
     let layout = HexLayout::RowOdd;
     assert_eq!(astar.find(&c.grid, q(0)), Err(PathError::ZeroUnitSize));
-    assert_eq!(jps.find8(&c.grid, q(0)), Err(PathError::ZeroUnitSize));
+    assert_eq!(
+        jps.find(&c.grid, q(0).connectivity(Connectivity::Eight)),
+        Err(PathError::ZeroUnitSize)
+    );
     assert_eq!(greedy.find(&c.grid, q(0)), Err(PathError::ZeroUnitSize));
     for size in [0, 2, 3] {
         let expected = if size == 0 {
@@ -342,17 +394,32 @@ fn bad_sizes_are_errors_on_every_solver() {
         } else {
             PathError::HexUnitSize { size }
         };
-        assert_eq!(astar.find_hex(&c.grid, q(size), layout), Err(expected));
-        assert_eq!(jps.find_hex(&c.grid, q(size), layout), Err(expected));
-        assert_eq!(greedy.find_hex(&c.grid, q(size), layout), Err(expected));
+        assert_eq!(
+            astar.find(&c.grid, q(size).connectivity(Connectivity::Hex(layout))),
+            Err(expected)
+        );
+        assert_eq!(
+            jps.find(&c.grid, q(size).connectivity(Connectivity::Hex(layout))),
+            Err(expected)
+        );
+        assert_eq!(
+            greedy.find(&c.grid, q(size).connectivity(Connectivity::Hex(layout))),
+            Err(expected)
+        );
     }
     assert!(matches!(
         astar.find(&c.grid, q(200)),
         Err(PathError::UnitTooLarge { size: 200, .. })
     ));
     // The size-1 footprint is the one-cell unit on hex maps too.
-    let plain = astar.build_path_hex(&c.grid, from, to, c.mobility, layout);
-    assert_eq!(astar.find_hex(&c.grid, q(1), layout), plain);
+    let plain = astar.find(
+        &c.grid,
+        PathQuery::new(from, to, c.mobility).connectivity(Connectivity::Hex(layout)),
+    );
+    assert_eq!(
+        astar.find(&c.grid, q(1).connectivity(Connectivity::Hex(layout))),
+        plain
+    );
 }
 
 #[test]
@@ -384,7 +451,11 @@ fn unreachable_goals_cost_at_most_the_cap_on_every_solver() {
         );
     };
     for connectivity in [Connectivity::Four, Connectivity::Eight] {
-        let with = |s: &mut AStar, q| s.find_with(&grid, q, connectivity).unwrap().expanded;
+        let with = |s: &mut AStar, q: PathQuery<'_>| {
+            s.find(&grid, q.connectivity(connectivity))
+                .unwrap()
+                .expanded
+        };
         check(
             "A*",
             with(&mut astar, q),
@@ -396,7 +467,11 @@ fn unreachable_goals_cost_at_most_the_cap_on_every_solver() {
             big_alone,
             with(&mut astar, big.within(&big_parts)),
         );
-        let with = |s: &mut Jps, q| s.find_with(&grid, q, connectivity).unwrap().expanded;
+        let with = |s: &mut Jps, q: PathQuery<'_>| {
+            s.find(&grid, q.connectivity(connectivity))
+                .unwrap()
+                .expanded
+        };
         // Jump points are few on an open map: the cap holds, the search is short anyway.
         let capped = with(&mut jps, q.within(&parts));
         assert!(capped <= UNREACHABLE_EXPANSIONS, "jps: {capped}");
@@ -412,18 +487,30 @@ fn unreachable_goals_cost_at_most_the_cap_on_every_solver() {
     );
     for layout in HexLayout::ALL {
         let parts = hex_parts(layout);
-        let a = astar.find_hex(&grid, q, layout).unwrap().expanded;
+        let a = astar
+            .find(&grid, q.connectivity(Connectivity::Hex(layout)))
+            .unwrap()
+            .expanded;
         check(
             "hex A*",
             a,
             astar
-                .find_hex(&grid, q.within(&parts), layout)
+                .find(
+                    &grid,
+                    q.within(&parts).connectivity(Connectivity::Hex(layout)),
+                )
                 .unwrap()
                 .expanded,
         );
-        let g = greedy.find_hex(&grid, q, layout).unwrap().expanded;
+        let g = greedy
+            .find(&grid, q.connectivity(Connectivity::Hex(layout)))
+            .unwrap()
+            .expanded;
         let capped = greedy
-            .find_hex(&grid, q.within(&parts), layout)
+            .find(
+                &grid,
+                q.within(&parts).connectivity(Connectivity::Hex(layout)),
+            )
             .unwrap()
             .expanded;
         check("hex greedy", g, capped);
@@ -459,16 +546,32 @@ fn components_of_another_lattice_are_not_used() {
             continue;
         }
         crossed += 1;
-        let plain = astar.find_hex(&grid, q, layout).unwrap();
-        assert!(plain.route.reaches_goal && plain.expanded > UNREACHABLE_EXPANSIONS);
+        let plain = astar
+            .find(&grid, q.connectivity(Connectivity::Hex(layout)))
+            .unwrap();
+        assert!(
+            !matches!(plain.arrival, Arrival::Closest(_))
+                && plain.expanded > UNREACHABLE_EXPANSIONS
+        );
         // The square components would cap the search short of the goal.
-        let r = astar.find_hex(&grid, q.within(&square), layout).unwrap();
+        let r = astar
+            .find(
+                &grid,
+                q.within(&square).connectivity(Connectivity::Hex(layout)),
+            )
+            .unwrap();
         assert_eq!(r, plain, "{layout:?}: square components used");
         // Hex components on a square query: not used, the plain answer.
-        let r = jps.find8(&grid, q.within(&hex)).unwrap();
+        let r = jps
+            .find(&grid, q.within(&hex).connectivity(Connectivity::Eight))
+            .unwrap();
         assert_eq!(
             r,
-            jps.build_path8(&grid, from, to, mobility).unwrap(),
+            jps.find(
+                &grid,
+                PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight)
+            )
+            .unwrap(),
             "{layout:?}"
         );
     }

@@ -4,8 +4,9 @@
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use tilepath::{
-    AStar, Cell, Connectivity, DistanceField, FieldError, FieldState, Grid, Mobility, NextHopTable,
-    OCTILE_STRAIGHT, PathError, Region, TileKind, combined_next_step,
+    AStar, Arrival, Cell, Connectivity, DistanceField, FieldError, FieldState, Grid, Mobility,
+    NextHopTable, OCTILE_STRAIGHT, PathError, PathQuery, Region, Solver, TileKind,
+    combined_next_step,
 };
 use tilepath_testkit::*;
 
@@ -50,9 +51,15 @@ fn field_distances_past_the_value_range_are_reported() {
     let far = Cell::new(7083, 0);
     let mut astar = AStar::whole_grid();
     let r = astar
-        .build_path8(&g, far, Cell::new(0, 0), mobility)
+        .find(
+            &g,
+            PathQuery::new(far, Cell::new(0, 0), mobility).connectivity(Connectivity::Eight),
+        )
         .unwrap();
-    assert_eq!((r.route.reaches_goal, r.route.cost), (true, 1_806_165.0));
+    assert_eq!(
+        (!matches!(r.arrival, Arrival::Closest(_)), r.cost),
+        (true, 1_806_165.0)
+    );
     // The field cannot hold that distance in its units: it says so, and answers
     // nothing rather than "unreachable" for a reachable cell.
     assert!(matches!(
@@ -190,23 +197,24 @@ fn whole_grid_search_too_large_for_memory_is_an_error() {
     let g = huge_grid();
     let bytes = AStar::whole_grid_bytes(g.width(), g.height());
     assert!(bytes > 24 << 30, "{bytes}");
-    match AStar::try_for_grid(&g) {
+    match AStar::for_grid(&g) {
         Err(PathError::OutOfMemory { bytes: b }) => assert_eq!(b, bytes),
         other => panic!("expected OutOfMemory, got {:?}", other.map(|_| ())),
     }
     let mut astar = AStar::whole_grid();
     assert_eq!(
-        astar.build_path(&g, Cell::new(0, 0), Cell::new(5, 5), Mobility::FLOOR_ONLY),
+        astar.find(
+            &g,
+            PathQuery::new(Cell::new(0, 0), Cell::new(5, 5), Mobility::FLOOR_ONLY)
+        ),
         Err(PathError::OutOfMemory { bytes })
     );
     // The same solver still serves a small grid afterwards.
     let small = Grid::new(10, 10).unwrap();
     let r = astar
-        .build_path(
+        .find(
             &small,
-            Cell::new(0, 0),
-            Cell::new(5, 5),
-            Mobility::FLOOR_ONLY,
+            PathQuery::new(Cell::new(0, 0), Cell::new(5, 5), Mobility::FLOOR_ONLY),
         )
         .unwrap();
     assert_eq!(r.cost, 10.0);

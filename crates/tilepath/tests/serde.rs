@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use tilepath::{
     Cell, Connectivity, Direction, Direction8, Grid, GridError, GridPath, GridPath8, HexLayout,
-    Jps, MAX_STEPS, Mobility, PathResult, Region, Route, TileKind,
+    Jps, MAX_STEPS, Mobility, PathQuery, PathResult, Region, Route, Solver, TileKind,
 };
 use tilepath_testkit::*;
 
@@ -145,7 +145,10 @@ fn paths_round_trip_with_their_cursor() {
     grid.set(from, TileKind::K0).unwrap();
     grid.set(to, TileKind::K0).unwrap();
     let result: PathResult<GridPath8> = Jps::whole_grid()
-        .build_path8(&grid, from, to, Mobility::FLOOR_ONLY)
+        .find(
+            &grid,
+            PathQuery::new(from, to, Mobility::FLOOR_ONLY).connectivity(Connectivity::Eight),
+        )
         .unwrap();
     round_trip(&result);
     round_trip(&Route {
@@ -244,8 +247,18 @@ fn loaded_grids_search_alike_and_keep_nothing_derived() {
             for _ in 0..30 {
                 let (from, to) = (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid));
                 for m in [Mobility::FLOOR_ONLY, Mobility::new([1, 2, 5, 0])] {
-                    let x = a.build_path8(&grid, from, to, m).unwrap();
-                    let y = b.build_path8(&loaded, from, to, m).unwrap();
+                    let x = a
+                        .find(
+                            &grid,
+                            PathQuery::new(from, to, m).connectivity(Connectivity::Eight),
+                        )
+                        .unwrap();
+                    let y = b
+                        .find(
+                            &loaded,
+                            PathQuery::new(from, to, m).connectivity(Connectivity::Eight),
+                        )
+                        .unwrap();
                     assert_eq!(x, y, "{from} -> {to}");
                 }
             }

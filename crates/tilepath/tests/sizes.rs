@@ -5,8 +5,8 @@
 
 use rand::RngExt;
 use tilepath::{
-    AStar, Cell, Clearance, Connectivity, Greedy, Grid, Jps, MAX_UNIT_SIZE, Mobility, PathError,
-    PathQuery, TileKind,
+    AStar, Arrival, Cell, Clearance, Connectivity, Greedy, Grid, Jps, MAX_UNIT_SIZE, Mobility,
+    PathError, PathQuery, Solver, TileKind,
 };
 use tilepath_testkit::*;
 
@@ -55,28 +55,46 @@ fn sized_searches_match_a_footprint_checking_reference() {
                     Connectivity::Four
                 };
                 let query = PathQuery::new(from, to, mobility).sized(foot);
-                jumped += usize::from(size > 1 && Jps::jumps(&grid, &query, connectivity));
+                jumped +=
+                    usize::from(size > 1 && Jps::jumps(&grid, &query.connectivity(connectivity)));
                 let win =
                     reference_dijkstra_sized(&grid, mobility, size, from, eight, in_window(from));
                 let all = reference_dijkstra_sized(&grid, mobility, size, from, eight, |_| true);
                 let q = (from, to);
                 if eight {
                     let r = astar
-                        .find8(&grid, PathQuery::new(from, to, mobility).sized(foot))
+                        .find(
+                            &grid,
+                            PathQuery::new(from, to, mobility)
+                                .sized(foot)
+                                .connectivity(Connectivity::Eight),
+                        )
                         .unwrap();
                     check_optimal_sized(&grid, mobility, size, q, true, &win, &r);
                     let r = whole
-                        .find8(&grid, PathQuery::new(from, to, mobility).sized(foot))
+                        .find(
+                            &grid,
+                            PathQuery::new(from, to, mobility)
+                                .sized(foot)
+                                .connectivity(Connectivity::Eight),
+                        )
                         .unwrap();
                     check_optimal_sized(&grid, mobility, size, q, true, &all, &r);
                     let j = jps
-                        .find8(&grid, PathQuery::new(from, to, mobility).sized(foot))
+                        .find(
+                            &grid,
+                            PathQuery::new(from, to, mobility)
+                                .sized(foot)
+                                .connectivity(Connectivity::Eight),
+                        )
                         .unwrap();
                     check_optimal_sized(&grid, mobility, size, q, true, &all, &j);
-                    let j = jps_window.find8(&grid, query).unwrap();
+                    let j = jps_window
+                        .find(&grid, query.connectivity(Connectivity::Eight))
+                        .unwrap();
                     check_optimal_sized(&grid, mobility, size, q, true, &win, &j);
-                    reached += usize::from(r.route.reaches_goal);
-                    partial += usize::from(!r.route.reaches_goal);
+                    reached += usize::from(!matches!(r.arrival, Arrival::Closest(_)));
+                    partial += usize::from(matches!(r.arrival, Arrival::Closest(_)));
                 } else {
                     let r = astar
                         .find(&grid, PathQuery::new(from, to, mobility).sized(foot))
@@ -100,7 +118,8 @@ fn sized_searches_match_a_footprint_checking_reference() {
                     check_result_sized(&grid, mobility, size, from, to, &g);
                     let reachable = grid.index_of(to).and_then(|i| win[i]).is_some();
                     assert_eq!(
-                        g.route.reaches_goal, reachable,
+                        !matches!(g.arrival, Arrival::Closest(_)),
+                        reachable,
                         "greedy {from}->{to} size {size}"
                     );
                 }
@@ -154,7 +173,7 @@ fn a_big_unit_takes_only_the_corridors_it_fits() {
             PathQuery::new(from, to, Mobility::FLOOR_ONLY).sized(clear.footprint(2)),
         )
         .unwrap();
-    assert!(two.partial && !two.route.reaches_goal);
+    assert!((two.arrival != Arrival::Reached) && matches!(two.arrival, Arrival::Closest(_)));
     assert_eq!(two.end, Cell::new(4, 1));
 }
 
@@ -196,7 +215,12 @@ fn bad_sizes_are_errors() {
         );
         assert_eq!(
             astar
-                .find8(&grid, PathQuery::new(from, to, m).sized(foot))
+                .find(
+                    &grid,
+                    PathQuery::new(from, to, m)
+                        .sized(foot)
+                        .connectivity(Connectivity::Eight)
+                )
                 .unwrap_err(),
             want
         );
@@ -207,8 +231,13 @@ fn bad_sizes_are_errors() {
             want
         );
         assert_eq!(
-            jps.find8(&grid, PathQuery::new(from, to, m).sized(foot))
-                .unwrap_err(),
+            jps.find(
+                &grid,
+                PathQuery::new(from, to, m)
+                    .sized(foot)
+                    .connectivity(Connectivity::Eight)
+            )
+            .unwrap_err(),
             want
         );
         assert!(!want.to_string().is_empty());
@@ -226,7 +255,7 @@ fn bad_sizes_are_errors() {
             PathQuery::new(from, Cell::new(2, 3), m).sized(clear.footprint(4)),
         )
         .unwrap();
-    assert!(r.partial);
+    assert!((r.arrival != Arrival::Reached));
     assert_eq!(r.end, Cell::new(2, 0));
 }
 
@@ -242,9 +271,11 @@ fn a_unit_walled_over_walks_out() {
         let (from, to) = (Cell::new(4, 4), Cell::new(8, 8));
         let end = if eight {
             AStar::new()
-                .find8(
+                .find(
                     &grid,
-                    PathQuery::new(from, to, Mobility::FLOOR_ONLY).sized(foot),
+                    PathQuery::new(from, to, Mobility::FLOOR_ONLY)
+                        .sized(foot)
+                        .connectivity(Connectivity::Eight),
                 )
                 .unwrap()
                 .end
@@ -309,9 +340,11 @@ fn grid_steps_follow_the_footprint_rule() {
     let clear = Clearance::new(&grid, Mobility::FLOOR_ONLY);
     let from = Cell::new(4, 4);
     let r = AStar::new()
-        .find8(
+        .find(
             &grid,
-            PathQuery::new(from, Cell::new(8, 8), Mobility::FLOOR_ONLY).sized(clear.footprint(3)),
+            PathQuery::new(from, Cell::new(8, 8), Mobility::FLOOR_ONLY)
+                .sized(clear.footprint(3))
+                .connectivity(Connectivity::Eight),
         )
         .unwrap();
     let mut at = from;

@@ -1,6 +1,7 @@
 //! The plain hex reference: neighbours from the axial formulas (not from the library's
 //! tables), a Dijkstra over them, and hex path checks.
 
+use crate::reference::{check_arrival, check_route_cost, reaches_goal, route_end};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use tilepath::{Cell, Direction8, Grid, HexLayout, Mobility, PathResult};
@@ -157,15 +158,13 @@ pub fn walk_hex(
 
 /// Checks a hex search's result: a valid path ([`walk_hex`]) whose end, cost and
 /// flags agree with the result.
-pub fn check_hex_result<P>(
+pub fn check_hex_result(
     grid: &Grid,
     mobility: Mobility,
     layout: HexLayout,
     (from, to): (Cell, Cell),
-    r: &PathResult<P>,
-) where
-    P: Iterator<Item = Direction8> + Copy + ExactSizeIterator,
-{
+    r: &PathResult,
+) {
     let path = r.path;
     let n = path.len();
     let (end, cost) = walk_hex(grid, mobility, layout, from, path);
@@ -173,14 +172,11 @@ pub fn check_hex_result<P>(
         end, r.end,
         "{layout:?}: path from {from} ends elsewhere than reported"
     );
-    assert_eq!(cost as f64, r.cost, "{layout:?}: path cost vs reported");
-    assert_eq!(r.partial, end != to);
-    assert_eq!(n, (r.route.len as usize).min(56));
-    assert_eq!(r.continues(), r.route.len as usize > 56);
-    assert_eq!(r.route.reaches_goal, r.route.end == to);
-    if !r.continues() {
-        assert_eq!(r.route.end, r.end);
-        assert_eq!(r.route.cost, r.cost);
+    check_arrival(r, n, to);
+    let rest = hex_distance_ref(layout, end, route_end(r, to)) as f64;
+    check_route_cost(cost as f64, r, to, rest, mobility);
+    if r.route_len as usize <= 56 {
+        assert_eq!(cost as f64, r.cost, "{layout:?}: path cost vs reported");
     }
 }
 
@@ -188,32 +184,27 @@ pub fn check_hex_result<P>(
 /// ([`reference_hex`] over the cells the search may use): a reachable goal is reached
 /// at its optimal cost; otherwise the route ends at a reachable cell nearest the goal
 /// by hex distance, at that cell's optimal cost. The path is checked too.
-pub fn check_hex_optimal<P>(
+pub fn check_hex_optimal(
     grid: &Grid,
     mobility: Mobility,
     layout: HexLayout,
     (from, to): (Cell, Cell),
     dist: &[Option<u64>],
-    r: &PathResult<P>,
-) where
-    P: Iterator<Item = Direction8> + Copy + ExactSizeIterator,
-{
+    r: &PathResult,
+) {
     check_hex_result(grid, mobility, layout, (from, to), r);
     let at = |c: Cell| grid.index_of(c).and_then(|i| dist[i]);
     match at(to) {
         Some(d) => {
             assert!(
-                r.route.reaches_goal,
+                reaches_goal(r),
                 "{layout:?} {from}->{to}: reachable at {d} but not found"
             );
-            assert_eq!(
-                r.route.cost, d as f64,
-                "{layout:?} {from}->{to}: cost vs optimal"
-            );
+            assert_eq!(r.cost, d as f64, "{layout:?} {from}->{to}: cost vs optimal");
         }
         None => {
             assert!(
-                !r.route.reaches_goal,
+                !reaches_goal(r),
                 "{layout:?} {from}->{to}: unreachable goal reached"
             );
             let best = (0..dist.len())
@@ -221,14 +212,14 @@ pub fn check_hex_optimal<P>(
                 .map(|i| hex_distance_ref(layout, grid.cell_of(i).unwrap(), to))
                 .min()
                 .expect("the start is reached");
-            let got = hex_distance_ref(layout, r.route.end, to);
+            let got = hex_distance_ref(layout, route_end(r, to), to);
             assert_eq!(
                 got, best,
                 "{layout:?} {from}->{to}: partial route ends {got} away, best is {best}"
             );
-            let d = at(r.route.end).expect("route ends on an unreachable cell");
+            let d = at(route_end(r, to)).expect("route ends on an unreachable cell");
             assert_eq!(
-                r.route.cost, d as f64,
+                r.cost, d as f64,
                 "{layout:?}: partial route cost vs optimal"
             );
         }

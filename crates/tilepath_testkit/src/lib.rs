@@ -27,8 +27,9 @@ pub use maps::{
 };
 pub use random::{maze_grid, random_cell, random_grid, random_mobility, rng};
 pub use reference::{
-    E, check_optimal, check_optimal_sized, check_result, check_result_sized, close, estimate,
-    footprint_cost, footprint_cost_leaving, in_window, reference_dijkstra,
-    reference_dijkstra_sized, reference_distances, reference_distances_by, reference_field_units,
-    reference_units, walk, walk_sized,
+    E, check_arrival, check_optimal, check_optimal_sized, check_result, check_result_sized,
+    check_route_cost, close, estimate, footprint_cost, footprint_cost_leaving, in_window,
+    reaches_goal, reference_dijkstra, reference_dijkstra_sized, reference_distances,
+    reference_distances_by, reference_field_units, reference_units, route, route_end, walk,
+    walk_sized,
 };

@@ -1,7 +1,7 @@
 //! The plain reference searches and path checks.
 
 use std::collections::BinaryHeap;
-use tilepath::{Cell, Direction8, Grid, Mobility, PathResult};
+use tilepath::{Arrival, Cell, Direction8, Grid, Mobility, PathResult};
 
 /// A reference-search heap entry `(distance, cell index)`: `BinaryHeap` pops the
 /// smallest distance first.
@@ -312,45 +312,89 @@ pub fn walk_sized(
     (c, cost)
 }
 
-/// Checks that a result's path is valid and that `end`, `cost`, `partial` and the
+/// Checks that a result's path is valid and that `end`, `arrival`, `cost` and the
 /// route's length agree with it.
-pub fn check_result<P, D>(grid: &Grid, mobility: Mobility, from: Cell, to: Cell, r: &PathResult<P>)
-where
-    P: Iterator<Item = D> + Copy + ExactSizeIterator,
-    D: Into<Direction8>,
-{
+pub fn check_result(grid: &Grid, mobility: Mobility, from: Cell, to: Cell, r: &PathResult) {
     check_result_sized(grid, mobility, 1, from, to, r);
 }
 
 /// [`check_result`] for a unit of `size x size` cells ([`walk_sized`]).
-pub fn check_result_sized<P, D>(
+pub fn check_result_sized(
     grid: &Grid,
     mobility: Mobility,
     size: u8,
     from: Cell,
     to: Cell,
-    r: &PathResult<P>,
-) where
-    P: Iterator<Item = D> + Copy + ExactSizeIterator,
-    D: Into<Direction8>,
-{
+    r: &PathResult,
+) {
     let mut p = r.path;
     let n = p.len();
-    let (end, cost) = walk_sized(grid, mobility, size, from, (&mut p).map(Into::into));
+    let (end, cost) = walk_sized(grid, mobility, size, from, &mut p);
     assert_eq!(end, r.end, "path from {from} ends elsewhere than reported");
-    assert!(
-        close(cost, r.cost),
-        "path cost {cost} != reported {}",
-        r.cost
-    );
-    assert_eq!(r.partial, end != to);
-    assert_eq!(n, (r.route.len as usize).min(56));
-    assert_eq!(r.continues(), r.route.len as usize > 56);
-    assert_eq!(r.route.reaches_goal, r.route.end == to);
-    if !r.continues() {
-        assert_eq!(r.route.end, r.end);
-        assert!(close(r.route.cost, r.cost));
+    check_arrival(r, n, to);
+    // Octile distance bounds the steps left below, 4- and 8-connected alike.
+    check_route_cost(cost, r, to, route_end(r, to).octile(end), mobility);
+}
+
+/// Checks `r`'s one arrival signal against its path (`n` steps, ending at `r.end`)
+/// and route length: the path arrives exactly when it ends at the goal; a route longer
+/// than a path goes on past `end`; a route that falls short names a cell other than
+/// the goal, `end` itself when the path holds all of it.
+pub fn check_arrival(r: &PathResult, n: usize, to: Cell) {
+    assert_eq!(r.arrival == Arrival::Reached, r.end == to, "{r:?}");
+    assert_eq!(n, (r.route_len as usize).min(56));
+    let continues = r.route_len as usize > 56;
+    match r.arrival {
+        Arrival::Reached => assert!(!continues),
+        Arrival::OnTheWay => assert!(continues),
+        Arrival::Closest(c) => {
+            assert_ne!(c, to);
+            if !continues {
+                assert_eq!(c, r.end);
+            }
+        }
     }
+}
+
+/// Checks the route's cost against `path_cost`, what walking the path costs: the same
+/// when the path holds the whole route; otherwise the rest of the route, at least
+/// `rest` steps from `end` (a lower bound on their number, in straight steps), costs at
+/// least `rest` times the mobility's cheapest cell.
+pub fn check_route_cost(path_cost: f64, r: &PathResult, to: Cell, rest: f64, mobility: Mobility) {
+    if r.route_len as usize <= 56 {
+        assert!(
+            close(path_cost, r.cost),
+            "path cost {path_cost} != reported {}",
+            r.cost
+        );
+    } else {
+        let least = path_cost + rest * f64::from(mobility.min_cost());
+        assert!(
+            r.cost + 1e-6 * r.cost.max(1.0) >= least,
+            "route cost {} below its path's {path_cost} and the rest's least {least} (to {to})",
+            r.cost
+        );
+    }
+}
+
+/// Where `r`'s route ends, for a query to `to`: the goal, or the cell of
+/// [`Arrival::Closest`].
+pub fn route_end(r: &PathResult, to: Cell) -> Cell {
+    match r.arrival {
+        Arrival::Closest(c) => c,
+        Arrival::Reached | Arrival::OnTheWay => to,
+    }
+}
+
+/// What `r` says of its whole route, for comparing two answers to one query: where
+/// it leads, its cost and its number of steps.
+pub fn route(r: &PathResult) -> (Arrival, f64, u32) {
+    (r.arrival, r.cost, r.route_len)
+}
+
+/// Whether `r`'s route reaches the goal (all of it in the path or not).
+pub fn reaches_goal(r: &PathResult) -> bool {
+    !matches!(r.arrival, Arrival::Closest(_))
 }
 
 /// Whether `a` and `b` agree to a relative `1e-6` (absolute near 0).
@@ -377,68 +421,62 @@ pub fn estimate(c: Cell, goal: Cell, eight: bool) -> f64 {
 /// reached at its optimal cost; otherwise the route ends at a reachable cell nearest
 /// the goal by [`estimate`], at that cell's optimal cost. The path is checked too
 /// ([`check_result`]).
-pub fn check_optimal<P, D>(
+pub fn check_optimal(
     grid: &Grid,
     mobility: Mobility,
     from: Cell,
     to: Cell,
     eight: bool,
     dist: &[Option<f64>],
-    r: &PathResult<P>,
-) where
-    P: Iterator<Item = D> + Copy + ExactSizeIterator,
-    D: Into<Direction8>,
-{
+    r: &PathResult,
+) {
     check_optimal_sized(grid, mobility, 1, (from, to), eight, dist, r);
 }
 
 /// [`check_optimal`] for a unit of `size x size` cells, against
 /// [`reference_dijkstra_sized`]'s distances.
-pub fn check_optimal_sized<P, D>(
+pub fn check_optimal_sized(
     grid: &Grid,
     mobility: Mobility,
     size: u8,
     (from, to): (Cell, Cell),
     eight: bool,
     dist: &[Option<f64>],
-    r: &PathResult<P>,
-) where
-    P: Iterator<Item = D> + Copy + ExactSizeIterator,
-    D: Into<Direction8>,
-{
+    r: &PathResult,
+) {
     check_result_sized(grid, mobility, size, from, to, r);
     let at = |c: Cell| grid.index_of(c).and_then(|i| dist[i]);
     match at(to) {
         Some(d) => {
             assert!(
-                r.route.reaches_goal,
+                reaches_goal(r),
                 "{from}->{to}: reachable at {d} but not found"
             );
             assert!(
-                close(r.route.cost, d),
+                close(r.cost, d),
                 "{from}->{to}: cost {} != optimal {d}",
-                r.route.cost
+                r.cost
             );
         }
         None => {
             assert!(
-                !r.route.reaches_goal,
+                !reaches_goal(r),
                 "{from}->{to}: unreachable goal reported reached"
             );
             let best = (0..dist.len())
                 .filter(|&i| dist[i].is_some())
                 .map(|i| estimate(grid.cell_of(i).unwrap(), to, eight))
                 .fold(f64::INFINITY, f64::min);
-            let got = estimate(r.route.end, to, eight);
+            let got = estimate(route_end(r, to), to, eight);
             assert!(
                 close(got, best),
                 "{from}->{to}: partial route ends {got} away, best is {best}"
             );
-            let d = at(r.route.end).expect("route ends on an unreachable cell");
+            let d = at(route_end(r, to)).expect("route ends on an unreachable cell");
             assert!(
-                close(r.route.cost, d),
+                close(r.cost, d),
                 "partial route cost {} != optimal {d}",
-                r.route.cost
+                r.cost
             );
         }
     }

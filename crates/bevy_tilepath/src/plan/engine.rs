@@ -17,8 +17,8 @@
 #[cfg(doc)]
 use tilepath::UNREACHABLE_EXPANSIONS;
 use tilepath::{
-    AStar, Cell, Clearance, Components, Connectivity, Greedy, Grid, GridPath8, Jps, Landmarks,
-    PathQuery,
+    AStar, Arrival, Cell, Clearance, Components, Connectivity, Greedy, Grid, Jps, Landmarks,
+    PathQuery, Solver,
 };
 
 use super::fields::FieldCache;
@@ -97,27 +97,26 @@ pub(crate) fn solve_job(
     let mut work = 0_u64;
     let mut found = None;
     if job.start.manhattan(job.goal) <= window {
-        let greedy = job.mode == SearchMode::Greedy;
-        let mut query = PathQuery::new(job.start, job.goal, job.mobility);
-        query.footprint = foot;
-        let r = if greedy && job.connectivity == Connectivity::Four {
+        // Greedy search is 4-connected or hex; A* takes the rest.
+        let greedy = job.mode == SearchMode::Greedy && job.connectivity != Connectivity::Eight;
+        let mut query =
+            PathQuery::new(job.start, job.goal, job.mobility).connectivity(job.connectivity);
+        if let Some(f) = foot {
+            query = query.sized(f);
+        }
+        // The planner refuses sized units on hex maps.
+        let r = if greedy {
             s.greedy.set_max_expansions(job.max_expansions);
-            s.greedy
-                .find(grid, query)
-                .map(|r| r.map_path(GridPath8::from))
-        } else if greedy && let Connectivity::Hex(layout) = job.connectivity {
-            s.greedy.set_max_expansions(job.max_expansions);
-            s.greedy.find_hex(grid, query, layout)
+            s.greedy.find(grid, query)
         } else {
-            // The planner refuses sized units on hex maps.
             s.window.set_max_expansions(job.max_expansions);
-            s.window.find_with(grid, query, job.connectivity)
+            s.window.find(grid, query)
         };
         // Only an unusable start fails, and the planner checked it.
         if let Ok(r) = r {
             work += u64::from(r.expanded);
             // A near goal that needs a detour out of the window: search the whole grid.
-            let detour = !r.route.reaches_goal
+            let detour = matches!(r.arrival, Arrival::Closest(_))
                 && reachable
                 && enterable(job.goal)
                 && r.expanded < job.max_expansions;
@@ -131,13 +130,22 @@ pub(crate) fn solve_job(
         None => {
             let mut solver = whole.borrow();
             solver.set_max_expansions(job.max_expansions);
-            let mut query = PathQuery::new(job.start, job.goal, job.mobility);
-            (query.reach, query.footprint, query.guide) = (reach, foot, known.guide);
-            match solver.find_with(grid, query, job.connectivity) {
+            let mut query =
+                PathQuery::new(job.start, job.goal, job.mobility).connectivity(job.connectivity);
+            if let Some(parts) = reach {
+                query = query.within(parts);
+            }
+            if let Some(f) = foot {
+                query = query.sized(f);
+            }
+            if let Some(guide) = known.guide {
+                query = query.guided(guide);
+            }
+            match solver.find(grid, query) {
                 Ok(r) => {
                     // Jump points only where `Jps` jumps (it hands hex maps, costs and
                     // walled-over footprints to its A*).
-                    let jumps = Jps::jumps(grid, &query, job.connectivity);
+                    let jumps = Jps::jumps(grid, &query);
                     let weight = if jumps { JUMP_POINT_WORK } else { 1 };
                     work += weight * u64::from(r.expanded);
                     r
@@ -150,7 +158,7 @@ pub(crate) fn solve_job(
             }
         }
     };
-    let short = (!r.route.reaches_goal).then(|| {
+    let short = matches!(r.arrival, Arrival::Closest(_)).then(|| {
         if !enterable(job.goal) {
             NoPathReason::GoalBlocked
         } else if !reachable {
@@ -167,8 +175,8 @@ pub(crate) fn solve_job(
         _ => Answer::Route(Route {
             steps: r.path,
             end: r.end,
-            cost: r.route.cost as f32,
-            continues: r.continues(),
+            cost: r.cost as f32,
+            continues: r.route_len as usize > r.path.len(),
             short,
             by_field: false,
         }),

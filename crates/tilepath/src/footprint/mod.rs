@@ -33,7 +33,7 @@ use crate::{Cell, Clearance, Grid, MAX_UNIT_SIZE, Mobility, PathError};
 /// Size 1 is the plain one-cell query (the same answers, at the same speed).
 ///
 /// ```
-/// use tilepath::{AStar, Cell, Clearance, Grid, Mobility, PathQuery, TileKind};
+/// use tilepath::{AStar, Cell, Clearance, Grid, Mobility, PathQuery, Solver, TileKind};
 /// // A 1-wide gap in the middle wall, a 2-wide one at the top.
 /// let grid = Grid::from_ascii(
 ///     "......\n......\n##.#..\n......\n......",
@@ -42,7 +42,7 @@ use crate::{Cell, Clearance, Grid, MAX_UNIT_SIZE, Mobility, PathError};
 /// let clear = Clearance::new(&grid, Mobility::FLOOR_ONLY);
 /// let mut astar = AStar::new();
 /// let (from, to) = (Cell::new(0, 0), Cell::new(0, 3));
-/// let small = astar.build_path(&grid, from, to, Mobility::FLOOR_ONLY)?;
+/// let small = astar.find(&grid, PathQuery::new(from, to, Mobility::FLOOR_ONLY))?;
 /// let big = astar.find(&grid, PathQuery::new(from, to, Mobility::FLOOR_ONLY).sized(clear.footprint(2)))?;
 /// assert_eq!((small.path.len(), big.path.len()), (7, 11)); // the 2x2 unit takes the wide gap
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -189,12 +189,6 @@ pub(crate) trait EnterCost: Copy {
         } else {
             0
         }
-    }
-
-    /// The cost of entering `cell` (0 outside the grid).
-    #[inline]
-    fn of_cell(&self, cell: Cell) -> u8 {
-        self.grid().index_of(cell).map_or(0, |i| self.at(i))
     }
 }
 

@@ -55,7 +55,7 @@ fn enterable_cells_come_a_word_at_a_time() {
 /// y) stepped down-right off the wall, then up-right onto it again.
 #[test]
 fn walled_over_starts_walk_out_by_the_step_rule() {
-    use crate::{AStar, Connectivity, Greedy, GridPath8, Jps, PathQuery};
+    use crate::{AStar, Connectivity, Greedy, GridPath8, Jps, PathQuery, Solver};
     let mut s = 5u32;
     let mut rand = |n: u32| {
         s = s.wrapping_mul(1_103_515_245).wrapping_add(12345);
@@ -81,28 +81,36 @@ fn walled_over_starts_walk_out_by_the_step_rule() {
         for mobility in [Mobility::new([1, 0, 4, 2]), Mobility::new([1, 0, 1, 1])] {
             let clear = Clearance::new(&grid, mobility);
             let q = PathQuery::new(start, goal, mobility).sized(clear.footprint(size));
-            let four = |p: crate::GridPath| GridPath8::from(p);
             let paths: [(&str, GridPath8); 8] = [
-                ("window 4", four(AStar::new().find(&grid, q).unwrap().path)),
-                ("window 8", AStar::new().find8(&grid, q).unwrap().path),
+                ("window 4", AStar::new().find(&grid, q).unwrap().path),
                 (
-                    "whole 4",
-                    four(AStar::whole_grid().find(&grid, q).unwrap().path),
+                    "window 8",
+                    AStar::new()
+                        .find(&grid, q.connectivity(Connectivity::Eight))
+                        .unwrap()
+                        .path,
                 ),
-                ("whole 8", AStar::whole_grid().find8(&grid, q).unwrap().path),
-                ("greedy", four(Greedy::new().find(&grid, q).unwrap().path)),
-                ("jps 4", four(Jps::new().find(&grid, q).unwrap().path)),
+                ("whole 4", AStar::whole_grid().find(&grid, q).unwrap().path),
+                (
+                    "whole 8",
+                    AStar::whole_grid()
+                        .find(&grid, q.connectivity(Connectivity::Eight))
+                        .unwrap()
+                        .path,
+                ),
+                ("greedy", Greedy::new().find(&grid, q).unwrap().path),
+                ("jps 4", Jps::new().find(&grid, q).unwrap().path),
                 (
                     "jps 8",
                     Jps::whole_grid()
-                        .find_with(&grid, q, Connectivity::Eight)
+                        .find(&grid, q.connectivity(Connectivity::Eight))
                         .unwrap()
                         .path,
                 ),
                 (
                     "jps window 8",
                     Jps::new()
-                        .find_with(&grid, q, Connectivity::Eight)
+                        .find(&grid, q.connectivity(Connectivity::Eight))
                         .unwrap()
                         .path,
                 ),

@@ -1,7 +1,7 @@
 //! A 64-bucket priority queue with an occupancy mask.
 
 /// Number of buckets of a [`BucketQueue`].
-pub const BUCKETS: usize = 64;
+pub(crate) const BUCKETS: usize = 64;
 
 use super::pool::{EntryPool, NIL};
 
@@ -22,22 +22,8 @@ use super::pool::{EntryPool, NIL};
 /// It also works as a ring for *monotone* keys (Dial's algorithm): if every key in the
 /// queue lies within 64 of the last key popped, [`pop_cyclic`](Self::pop_cyclic) pops
 /// keys in order, with `key % 64` as the bucket.
-///
-/// ```
-/// use tilepath::queue::BucketQueue;
-/// let mut q = BucketQueue::with_capacity(16);
-/// q.push(5, 'a');
-/// q.push(2, 'b');
-/// q.push(500, 'c'); // clamped to bucket 63
-/// q.push(2, 'd');
-/// assert_eq!(q.pop(), Some('d'));
-/// assert_eq!(q.pop(), Some('b'));
-/// assert_eq!(q.pop(), Some('a'));
-/// assert_eq!(q.pop(), Some('c'));
-/// assert_eq!(q.pop(), None);
-/// ```
 #[derive(Clone, Debug)]
-pub struct BucketQueue<T> {
+pub(crate) struct BucketQueue<T> {
     heads: [u32; BUCKETS],
     mask: u64,
     pool: EntryPool<T>,
@@ -52,13 +38,13 @@ impl<T: Copy> Default for BucketQueue<T> {
 impl<T: Copy> BucketQueue<T> {
     /// An empty queue (its pool grows on demand).
     #[must_use]
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::with_capacity(0)
     }
 
     /// An empty queue that holds `capacity` values at once before allocating.
     #[must_use]
-    pub fn with_capacity(capacity: usize) -> Self {
+    pub(crate) fn with_capacity(capacity: usize) -> Self {
         Self {
             heads: [NIL; BUCKETS],
             mask: 0,
@@ -68,43 +54,46 @@ impl<T: Copy> BucketQueue<T> {
 
     /// How many values the queue holds at once before allocating.
     #[must_use]
-    pub fn capacity(&self) -> usize {
+    pub(crate) fn capacity(&self) -> usize {
         self.pool.capacity()
     }
 
     /// Bytes an entry takes (its value, key and link).
-    pub const ENTRY_BYTES: usize = EntryPool::<T>::ENTRY_BYTES;
+    pub(crate) const ENTRY_BYTES: usize = EntryPool::<T>::ENTRY_BYTES;
 
     /// Bytes the queue holds.
     #[must_use]
-    pub fn memory_bytes(&self) -> usize {
+    pub(crate) fn memory_bytes(&self) -> usize {
         self.pool.memory_bytes()
     }
 
     /// Whether the queue is empty.
     #[inline]
     #[must_use]
-    pub const fn is_empty(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) const fn is_empty(&self) -> bool {
         self.mask == 0
     }
 
     /// Number of queued values.
     #[inline]
     #[must_use]
-    pub const fn len(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) const fn len(&self) -> usize {
         self.pool.len()
     }
 
     /// The occupancy mask: bit `b` is set when bucket `b` is not empty.
     #[inline]
     #[must_use]
-    pub const fn mask(&self) -> u64 {
+    #[cfg(test)]
+    pub(crate) const fn mask(&self) -> u64 {
         self.mask
     }
 
     /// Queues `value` with `priority` (values above 63 share bucket 63).
     #[inline(always)]
-    pub fn push(&mut self, priority: u32, value: T) {
+    pub(crate) fn push(&mut self, priority: u32, value: T) {
         let b = priority.min(BUCKETS as u32 - 1) as usize;
         let i = self.pool.insert(value, self.heads[b]);
         self.heads[b] = i;
@@ -113,13 +102,15 @@ impl<T: Copy> BucketQueue<T> {
 
     /// Pops a value of the lowest priority (the last one pushed among equals).
     #[inline]
-    pub fn pop(&mut self) -> Option<T> {
+    #[cfg(test)]
+    pub(crate) fn pop(&mut self) -> Option<T> {
         self.pop_with_priority().map(|(_, v)| v)
     }
 
     /// Like [`pop`](Self::pop), also returning the bucket it came from.
     #[inline]
-    pub fn pop_with_priority(&mut self) -> Option<(u32, T)> {
+    #[cfg(test)]
+    pub(crate) fn pop_with_priority(&mut self) -> Option<(u32, T)> {
         if self.mask == 0 {
             return None;
         }
@@ -130,7 +121,7 @@ impl<T: Copy> BucketQueue<T> {
     /// Pops from the first non-empty bucket at or after `from` going round the ring
     /// (`from`, `from + 1`, ..., 63, 0, ...), returning the bucket and the value.
     #[inline]
-    pub fn pop_cyclic(&mut self, from: u32) -> Option<(u32, T)> {
+    pub(crate) fn pop_cyclic(&mut self, from: u32) -> Option<(u32, T)> {
         if self.mask == 0 {
             return None;
         }
@@ -154,7 +145,7 @@ impl<T: Copy> BucketQueue<T> {
     /// Empties the queue, touching only the non-empty buckets (found through the
     /// mask); the pool keeps its capacity.
     #[inline]
-    pub fn reset(&mut self) {
+    pub(crate) fn reset(&mut self) {
         let mut m = self.mask;
         while m != 0 {
             self.heads[m.trailing_zeros() as usize] = NIL;
@@ -168,6 +159,20 @@ impl<T: Copy> BucketQueue<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_documented_example_pops_lowest_first_lifo_among_equals() {
+        let mut q = BucketQueue::with_capacity(16);
+        q.push(5, 'a');
+        q.push(2, 'b');
+        q.push(500, 'c'); // clamped to bucket 63
+        q.push(2, 'd');
+        assert_eq!(q.pop(), Some('d'));
+        assert_eq!(q.pop(), Some('b'));
+        assert_eq!(q.pop(), Some('a'));
+        assert_eq!(q.pop(), Some('c'));
+        assert_eq!(q.pop(), None);
+    }
 
     #[test]
     fn mask_tracks_non_empty_buckets() {

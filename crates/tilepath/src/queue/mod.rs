@@ -6,17 +6,17 @@
 //! |---|---|---|---|
 //! | [`BucketQueue`] | small integers (64 buckets, LIFO within one) | windowed [`AStar`](crate::AStar) on mobilities whose f-values step by at most 63 | pop is a trailing-zeros of a mask; LIFO dives towards the goal on ties |
 //! | [`RadixHeap`] | any monotone `u64` | [`AStar`](crate::AStar) with large or fixed-point (octile) steps; field repairs | no comparisons between unrelated keys, any edge cost |
-//! | `StepQueues` (crate-private) | monotone, at most 8 step weights | [`DistanceField`](crate::DistanceField) computations, [`NextHopTable`](crate::NextHopTable) builds | Dijkstra with few distinct weights needs only a FIFO per weight: O(1) everything |
-//! | in-slot buckets (crate-private, in the searches) | distance to the goal | [`Greedy`](crate::Greedy), unit-cost 4-connected A* | the list links live in the per-cell scratch word: no memory of its own |
+//! | [`StepQueues`] | monotone, at most 8 step weights | [`DistanceField`](crate::DistanceField) computations, [`NextHopTable`](crate::NextHopTable) builds | Dijkstra with few distinct weights needs only a FIFO per weight: O(1) everything |
+//! | in-slot buckets (in the searches) | distance to the goal | [`Greedy`](crate::Greedy), unit-cost 4-connected A* | the list links live in the per-cell scratch word: no memory of its own |
 //!
-//! [`GenerationMap`] is a per-cell scratch with O(1) reset, indexed by window slot.
-//! `StampedWords` (crate-private) is its 8-byte form: the stamp in the top bits of
-//! each word, as wide as the values leave room for; A*'s nodes live there, whole-grid
-//! ones included. Their counter, `Generation` (crate-private), is the one O(1)-reset
+//! [`StampedWords`] is a per-slot scratch of 8-byte words with O(1) reset: the stamp
+//! in the top bits of each word, as wide as the values leave room for; A*'s nodes live
+//! there, whole-grid ones included. Their counter, [`Generation`], is the one O(1)-reset
 //! rule: the in-slot buckets and the table builders pack the same stamp into their own
 //! scratch words.
 //!
-//! These are building blocks: a game calls the searches, fields and tables, not these.
+//! These are crate-private building blocks: a game calls the searches, fields and
+//! tables, not these.
 
 mod bucket;
 mod generation;
@@ -25,9 +25,8 @@ mod radix;
 mod stamped;
 mod step;
 
-pub use bucket::{BUCKETS, BucketQueue};
+pub(crate) use bucket::BucketQueue;
 pub(crate) use generation::Generation;
-pub use generation::GenerationMap;
-pub use radix::RadixHeap;
+pub(crate) use radix::RadixHeap;
 pub(crate) use stamped::StampedWords;
 pub(crate) use step::StepQueues;

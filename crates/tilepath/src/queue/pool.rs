@@ -42,6 +42,7 @@ impl<E: Copy> EntryPool<E> {
 
     /// Nodes in use.
     #[inline]
+    #[cfg(test)]
     pub(crate) const fn len(&self) -> usize {
         self.len
     }

@@ -15,22 +15,8 @@ use super::pool::{EntryPool, NIL};
 /// entries reserved with [`with_capacity`](Self::with_capacity); moving entries
 /// between buckets relinks them in place, so a heap that never holds more than its
 /// capacity never allocates.
-///
-/// ```
-/// use tilepath::queue::RadixHeap;
-/// let mut h = RadixHeap::with_capacity(8);
-/// h.push(10, 'a');
-/// h.push(1_000_000, 'b');
-/// h.push(7, 'c');
-/// assert_eq!(h.pop(), Some((7, 'c')));
-/// h.push(8, 'd'); // still >= 7
-/// assert_eq!(h.pop(), Some((8, 'd')));
-/// assert_eq!(h.pop(), Some((10, 'a')));
-/// assert_eq!(h.pop(), Some((1_000_000, 'b')));
-/// assert_eq!(h.pop(), None);
-/// ```
 #[derive(Clone, Debug)]
-pub struct RadixHeap<T> {
+pub(crate) struct RadixHeap<T> {
     heads: [u32; 65],
     mask: u128,
     last: u64,
@@ -47,13 +33,13 @@ impl<T: Copy> Default for RadixHeap<T> {
 impl<T: Copy> RadixHeap<T> {
     /// An empty heap (its pool grows on demand).
     #[must_use]
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::with_capacity(0)
     }
 
     /// An empty heap that holds `capacity` values at once before allocating.
     #[must_use]
-    pub fn with_capacity(capacity: usize) -> Self {
+    pub(crate) fn with_capacity(capacity: usize) -> Self {
         Self {
             heads: [NIL; 65],
             mask: 0,
@@ -64,37 +50,31 @@ impl<T: Copy> RadixHeap<T> {
 
     /// How many values the heap holds at once before allocating.
     #[must_use]
-    pub fn capacity(&self) -> usize {
+    pub(crate) fn capacity(&self) -> usize {
         self.pool.capacity()
     }
 
     /// Bytes an entry takes (its value, key and link).
-    pub const ENTRY_BYTES: usize = EntryPool::<(u64, T)>::ENTRY_BYTES;
+    pub(crate) const ENTRY_BYTES: usize = EntryPool::<(u64, T)>::ENTRY_BYTES;
 
     /// Bytes the heap holds.
     #[must_use]
-    pub fn memory_bytes(&self) -> usize {
+    pub(crate) fn memory_bytes(&self) -> usize {
         self.pool.memory_bytes()
-    }
-
-    /// Whether the heap is empty.
-    #[inline]
-    #[must_use]
-    pub const fn is_empty(&self) -> bool {
-        self.mask == 0
     }
 
     /// Number of queued values.
     #[inline]
     #[must_use]
-    pub const fn len(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) const fn len(&self) -> usize {
         self.pool.len()
     }
 
     /// The last key popped (0 after a reset): the smallest key `push` accepts.
     #[inline]
     #[must_use]
-    pub const fn last_key(&self) -> u64 {
+    pub(crate) const fn last_key(&self) -> u64 {
         self.last
     }
 
@@ -114,7 +94,7 @@ impl<T: Copy> RadixHeap<T> {
     /// monotone contract; it is queued as if it were equal to the last key (debug
     /// builds assert).
     #[inline]
-    pub fn push(&mut self, key: u64, value: T) {
+    pub(crate) fn push(&mut self, key: u64, value: T) {
         debug_assert!(key >= self.last, "radix heap key {key} < {}", self.last);
         let key = key.max(self.last);
         let i = self.pool.insert((key, value), NIL);
@@ -123,7 +103,7 @@ impl<T: Copy> RadixHeap<T> {
 
     /// Pops a value with the smallest key.
     #[inline]
-    pub fn pop(&mut self) -> Option<(u64, T)> {
+    pub(crate) fn pop(&mut self) -> Option<(u64, T)> {
         if self.mask & 1 == 0 {
             if self.mask == 0 {
                 return None;
@@ -165,7 +145,7 @@ impl<T: Copy> RadixHeap<T> {
     /// Empties the heap, touching only the non-empty buckets; the pool keeps its
     /// capacity.
     #[inline]
-    pub fn reset(&mut self) {
+    pub(crate) fn reset(&mut self) {
         let mut m = self.mask;
         while m != 0 {
             self.heads[m.trailing_zeros() as usize] = NIL;
@@ -180,6 +160,20 @@ impl<T: Copy> RadixHeap<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_documented_example_pops_in_key_order() {
+        let mut h = RadixHeap::with_capacity(8);
+        h.push(10, 'a');
+        h.push(1_000_000, 'b');
+        h.push(7, 'c');
+        assert_eq!(h.pop(), Some((7, 'c')));
+        h.push(8, 'd'); // still >= 7
+        assert_eq!(h.pop(), Some((8, 'd')));
+        assert_eq!(h.pop(), Some((10, 'a')));
+        assert_eq!(h.pop(), Some((1_000_000, 'b')));
+        assert_eq!(h.pop(), None);
+    }
 
     #[test]
     fn pops_in_order_against_a_sorted_reference() {

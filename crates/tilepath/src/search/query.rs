@@ -1,26 +1,26 @@
-//! What a single-pair search is asked: the one home of the options every solver's
-//! `find*` methods take.
+//! What a single-pair search is asked: the one query every [`Solver`](crate::Solver)
+//! answers.
 
-use crate::{Cell, Components, Footprint, Landmarks, Mobility};
+use crate::{Cell, Components, Connectivity, Footprint, Landmarks, Mobility};
 
-/// A path query: from where, to where, for which [`Mobility`], and what the solver may
-/// use besides the grid. Build it with [`new`](Self::new) and the options below, then
-/// hand it to a solver: [`AStar::find`](crate::AStar::find) (4-connected),
-/// [`find8`](crate::AStar::find8) (8-connected) or
-/// [`find_hex`](crate::AStar::find_hex); the same on [`Jps`](crate::Jps), and
-/// [`Greedy::find`](crate::Greedy::find).
+/// A path query: from where, to where, for which [`Mobility`], how cells connect, and
+/// what the solver may use besides the grid. Build it with [`new`](Self::new) and the
+/// options below, then hand it to a [`Solver`](crate::Solver)'s
+/// [`find`](crate::Solver::find).
 ///
+/// - [`connectivity`](Self::connectivity): 4-connected (the default), 8-connected or
+///   hex (see [`Connectivity`]).
 /// - [`within`](Self::within): the mobility's [`Components`], so that a goal out of
 ///   reach is answered without searching the whole start component: the search stops
 ///   after at most [`UNREACHABLE_EXPANSIONS`](crate::UNREACHABLE_EXPANSIONS)
-///   expansions (or the solver's own limit, if lower) and the partial route ends at the
-///   cell closest to the goal among those it expanded. Reachable goals get the same
-///   answer as without them. Components of another unit size or lattice (square
-///   components on a hex query, or the reverse) are not used.
+///   expansions (or the solver's own limit, if lower) and the route ends at the cell
+///   closest to the goal among those it expanded. Reachable goals get the same answer
+///   as without them. Components of another unit size or lattice (square components on
+///   a hex query, or the reverse) are not used.
 /// - [`sized`](Self::sized): a unit of `size x size` cells (see [`Footprint`] for the
 ///   movement rule and where the unit's cell is in it). A goal the footprint cannot
-///   occupy gives a partial path towards the closest cell it can, as a blocked goal
-///   does. Size 1 is the one-cell search. Not on hex maps yet.
+///   occupy gives a route towards the closest cell it can, as a blocked goal does.
+///   Size 1 is the one-cell search. Not on hex maps yet.
 /// - [`guided`](Self::guided): [`Landmarks`], which make [`Jps`](crate::Jps)'s whole-grid
 ///   searches on big maps of rooms expand far fewer jump points for the same answer.
 ///   Only jump point search uses them (for big units too: a one-cell distance bounds
@@ -32,7 +32,8 @@ use crate::{Cell, Components, Footprint, Landmarks, Mobility};
 /// enter the same tile kinds as the query's.
 ///
 /// ```
-/// use tilepath::{AStar, Cell, Clearance, Components, Grid, Mobility, PathQuery, TileKind};
+/// use tilepath::{AStar, Arrival, Cell, Clearance, Components, Grid, Mobility, PathQuery};
+/// use tilepath::{Solver, TileKind};
 /// let grid = Grid::from_ascii("..#..\n.....\n..#..", |c| {
 ///     Some(if c == '#' { TileKind::K1 } else { TileKind::K0 })
 /// })?;
@@ -42,44 +43,59 @@ use crate::{Cell, Components, Footprint, Landmarks, Mobility};
 ///
 /// // One cell: through the gap in the middle.
 /// let r = astar.find(&grid, PathQuery::new(from, to, walker))?;
-/// assert!(!r.partial);
+/// assert_eq!(r.arrival, Arrival::Reached);
 ///
 /// // A 2x2 unit does not fit through it; its components say so at once.
 /// let clear = Clearance::new(&grid, walker);
 /// let parts = Components::for_footprint(clear.footprint(2));
 /// let query = PathQuery::new(from, to, walker).sized(clear.footprint(2)).within(&parts);
-/// assert!(astar.find(&grid, query)?.partial);
+/// assert!(matches!(astar.find(&grid, query)?.arrival, Arrival::Closest(_)));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug)]
-#[non_exhaustive]
 #[must_use]
 pub struct PathQuery<'a> {
-    /// The start cell.
-    pub from: Cell,
-    /// The goal cell.
-    pub to: Cell,
-    /// What the unit may enter, and at what cost.
-    pub mobility: Mobility,
-    /// Components that answer goals out of reach at once ([`within`](Self::within)).
-    pub reach: Option<&'a Components>,
-    /// The unit's footprint, for units bigger than one cell ([`sized`](Self::sized)).
-    pub footprint: Option<Footprint<'a>>,
-    /// Landmarks that guide jump point search ([`guided`](Self::guided)).
-    pub guide: Option<&'a Landmarks>,
+    pub(crate) from: Cell,
+    pub(crate) to: Cell,
+    pub(crate) mobility: Mobility,
+    pub(crate) connectivity: Connectivity,
+    pub(crate) reach: Option<&'a Components>,
+    pub(crate) footprint: Option<Footprint<'a>>,
+    pub(crate) guide: Option<&'a Landmarks>,
 }
 
 impl<'a> PathQuery<'a> {
-    /// A one-cell unit with `mobility`, from `from` to `to`, with no other help.
+    /// A one-cell unit with `mobility`, from `from` to `to`, 4-connected, with no other
+    /// help.
     pub const fn new(from: Cell, to: Cell, mobility: Mobility) -> Self {
         Self {
             from,
             to,
             mobility,
+            connectivity: Connectivity::Four,
             reach: None,
             footprint: None,
             guide: None,
         }
+    }
+
+    /// Steps as `connectivity` says (see [`Connectivity`]; 4-connected if not set).
+    ///
+    /// ```
+    /// use tilepath::{AStar, Cell, Connectivity, Grid, HexLayout, Mobility, PathQuery, Solver};
+    /// let grid = Grid::new(8, 8)?;
+    /// let (from, to) = (Cell::new(0, 0), Cell::new(3, 3));
+    /// let hex = Connectivity::Hex(HexLayout::RowOdd);
+    /// let query = PathQuery::new(from, to, Mobility::FLOOR_ONLY).connectivity(hex);
+    /// let r = AStar::new().find(&grid, query)?;
+    /// // 3 rows up and 3 columns right take 5 hex steps, not 6.
+    /// assert_eq!((r.path.len(), r.cost, r.end), (5, 5.0, to));
+    /// assert_eq!(r.path.end(from), to);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub const fn connectivity(mut self, connectivity: Connectivity) -> Self {
+        self.connectivity = connectivity;
+        self
     }
 
     /// Answers goals out of reach without searching a whole component (see the type's
@@ -102,8 +118,7 @@ impl<'a> PathQuery<'a> {
     }
 
     /// The side of the unit, in cells (1 without a footprint).
-    #[must_use]
-    pub fn size(&self) -> u8 {
+    pub(crate) fn size(&self) -> u8 {
         self.footprint.map_or(1, |f| f.size())
     }
 }

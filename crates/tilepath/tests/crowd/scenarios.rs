@@ -196,7 +196,7 @@ fn two_hundred_agents_close_on_one_cell_and_settle_round_it() {
     assert_eq!(crowd.stuck().count(), 0);
 }
 
-use tilepath::Guidance;
+use tilepath::{Connectivity, Guidance};
 
 #[test]
 fn agents_sharing_a_goal_take_turns_no_more() {

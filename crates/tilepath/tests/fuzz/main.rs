@@ -25,9 +25,9 @@ use std::io::Write;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 use tilepath::{
-    AStar, Cell, Components, Connectivity, Direction8, DistanceField, FieldError, FieldState,
-    Greedy, Grid, GridError, HexLayout, Jps, Mobility, NextHopTable, OCTILE_DIAGONAL,
-    OCTILE_STRAIGHT, PathError, PathQuery, Region, TableCells, TableError, TileKind,
+    AStar, Arrival, Cell, Components, Connectivity, Direction8, DistanceField, FieldError,
+    FieldState, Greedy, Grid, GridError, HexLayout, Jps, Mobility, NextHopTable, OCTILE_DIAGONAL,
+    OCTILE_STRAIGHT, PathError, PathQuery, Region, Solver, TableCells, TableError, TileKind,
     combined_next_step,
 };
 use tilepath_testkit::*;
@@ -325,11 +325,21 @@ fn jumps_op(
                 let plain = grid.copy_cells().unwrap();
                 for _ in 0..4 {
                     let (from, to) = (random_cell(rng, grid), random_cell(rng, grid));
-                    let a = Jps::whole_grid().build_path8(grid, from, to, mobility);
-                    let b = Jps::whole_grid().build_path8(&plain, from, to, mobility);
+                    let a = Jps::whole_grid().find(
+                        grid,
+                        PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight),
+                    );
+                    let b = Jps::whole_grid().find(
+                        &plain,
+                        PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight),
+                    );
                     let (a, b) = (a.unwrap(), b.unwrap());
-                    assert_eq!(a.route.reaches_goal, b.route.reaches_goal, "{from}->{to}");
-                    assert!((a.route.cost - b.route.cost).abs() < 1e-9, "{from}->{to}");
+                    assert_eq!(
+                        !matches!(a.arrival, Arrival::Closest(_)),
+                        !matches!(b.arrival, Arrival::Closest(_)),
+                        "{from}->{to}"
+                    );
+                    assert!((a.cost - b.cost).abs() < 1e-9, "{from}->{to}");
                     covered.searches += 1;
                 }
             }
@@ -369,12 +379,38 @@ fn search(
             width: grid.width(),
             height: grid.height(),
         };
-        assert_eq!(s.greedy.build_path(grid, from, to, mobility).err(), Some(e));
-        assert_eq!(s.astar.build_path(grid, from, to, mobility).err(), Some(e));
-        assert_eq!(s.whole.build_path8(grid, from, to, mobility).err(), Some(e));
-        assert_eq!(s.jps.build_path8(grid, from, to, mobility).err(), Some(e));
         assert_eq!(
-            s.jps_whole.build_path(grid, from, to, mobility).err(),
+            s.greedy
+                .find(grid, PathQuery::new(from, to, mobility))
+                .err(),
+            Some(e)
+        );
+        assert_eq!(
+            s.astar.find(grid, PathQuery::new(from, to, mobility)).err(),
+            Some(e)
+        );
+        assert_eq!(
+            s.whole
+                .find(
+                    grid,
+                    PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight)
+                )
+                .err(),
+            Some(e)
+        );
+        assert_eq!(
+            s.jps
+                .find(
+                    grid,
+                    PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight)
+                )
+                .err(),
+            Some(e)
+        );
+        assert_eq!(
+            s.jps_whole
+                .find(grid, PathQuery::new(from, to, mobility))
+                .err(),
             Some(e)
         );
         covered.errors_checked += 1;
@@ -383,35 +419,87 @@ fn search(
     let win = reference_dijkstra(grid, mobility, from, eight, in_window(from));
     let all = reference_dijkstra(grid, mobility, from, eight, |_| true);
     if eight {
-        let r = s.astar.build_path8(grid, from, to, mobility).unwrap();
+        let r = s
+            .astar
+            .find(
+                grid,
+                PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight),
+            )
+            .unwrap();
         check_optimal(grid, mobility, from, to, true, &win, &r);
-        let r = s.whole.build_path8(grid, from, to, mobility).unwrap();
+        let r = s
+            .whole
+            .find(
+                grid,
+                PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight),
+            )
+            .unwrap();
         check_optimal(grid, mobility, from, to, true, &all, &r);
-        let r = s.limited.build_path8(grid, from, to, mobility).unwrap();
+        let r = s
+            .limited
+            .find(
+                grid,
+                PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight),
+            )
+            .unwrap();
         check_result(grid, mobility, from, to, &r);
-        let r = s.jps.build_path8(grid, from, to, mobility).unwrap();
+        let r = s
+            .jps
+            .find(
+                grid,
+                PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight),
+            )
+            .unwrap();
         check_optimal(grid, mobility, from, to, true, &win, &r);
-        let r = s.jps_whole.build_path8(grid, from, to, mobility).unwrap();
+        let r = s
+            .jps_whole
+            .find(
+                grid,
+                PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight),
+            )
+            .unwrap();
         check_optimal(grid, mobility, from, to, true, &all, &r);
     } else {
-        let r = s.astar.build_path(grid, from, to, mobility).unwrap();
+        let r = s
+            .astar
+            .find(grid, PathQuery::new(from, to, mobility))
+            .unwrap();
         check_optimal(grid, mobility, from, to, false, &win, &r);
-        let r = s.whole.build_path(grid, from, to, mobility).unwrap();
+        let r = s
+            .whole
+            .find(grid, PathQuery::new(from, to, mobility))
+            .unwrap();
         check_optimal(grid, mobility, from, to, false, &all, &r);
-        let r = s.limited.build_path(grid, from, to, mobility).unwrap();
+        let r = s
+            .limited
+            .find(grid, PathQuery::new(from, to, mobility))
+            .unwrap();
         check_result(grid, mobility, from, to, &r);
-        let r = s.jps.build_path(grid, from, to, mobility).unwrap();
+        let r = s
+            .jps
+            .find(grid, PathQuery::new(from, to, mobility))
+            .unwrap();
         check_optimal(grid, mobility, from, to, false, &win, &r);
-        let r = s.jps_whole.build_path(grid, from, to, mobility).unwrap();
+        let r = s
+            .jps_whole
+            .find(grid, PathQuery::new(from, to, mobility))
+            .unwrap();
         check_optimal(grid, mobility, from, to, false, &all, &r);
-        let g = s.greedy.build_path(grid, from, to, mobility).unwrap();
+        let g = s
+            .greedy
+            .find(grid, PathQuery::new(from, to, mobility))
+            .unwrap();
         check_result(grid, mobility, from, to, &g);
         // Greedy is complete inside its window, and never beats the optimum.
         let reach = grid.index_of(to).and_then(|i| win[i]);
-        assert_eq!(g.route.reaches_goal, reach.is_some(), "greedy reach");
+        assert_eq!(
+            !matches!(g.arrival, Arrival::Closest(_)),
+            reach.is_some(),
+            "greedy reach"
+        );
         if let Some(best) = reach {
             assert!(
-                g.route.cost >= best - 1e-6 * best.max(1.0),
+                g.cost >= best - 1e-6 * best.max(1.0),
                 "greedy beat the optimum"
             );
         }
@@ -452,24 +540,38 @@ fn hex_search(
         };
         assert_eq!(
             s.greedy
-                .build_path_hex(grid, from, to, mobility, layout)
+                .find(
+                    grid,
+                    PathQuery::new(from, to, mobility).connectivity(Connectivity::Hex(layout))
+                )
                 .err(),
             Some(e)
         );
         assert_eq!(
             s.astar
-                .build_path_hex(grid, from, to, mobility, layout)
+                .find(
+                    grid,
+                    PathQuery::new(from, to, mobility).connectivity(Connectivity::Hex(layout))
+                )
                 .err(),
             Some(e)
         );
         assert_eq!(
             s.whole
-                .build_path_hex(grid, from, to, mobility, layout)
+                .find(
+                    grid,
+                    PathQuery::new(from, to, mobility).connectivity(Connectivity::Hex(layout))
+                )
                 .err(),
             Some(e)
         );
         assert_eq!(
-            s.jps.build_path_hex(grid, from, to, mobility, layout).err(),
+            s.jps
+                .find(
+                    grid,
+                    PathQuery::new(from, to, mobility).connectivity(Connectivity::Hex(layout))
+                )
+                .err(),
             Some(e)
         );
         covered.errors_checked += 1;
@@ -480,33 +582,52 @@ fn hex_search(
     let all = reference_hex(grid, mobility, layout, &start, false, |_| true);
     let r = s
         .astar
-        .build_path_hex(grid, from, to, mobility, layout)
+        .find(
+            grid,
+            PathQuery::new(from, to, mobility).connectivity(Connectivity::Hex(layout)),
+        )
         .unwrap();
     check_hex_optimal(grid, mobility, layout, (from, to), &win, &r);
     let r = s
         .whole
-        .build_path_hex(grid, from, to, mobility, layout)
+        .find(
+            grid,
+            PathQuery::new(from, to, mobility).connectivity(Connectivity::Hex(layout)),
+        )
         .unwrap();
     check_hex_optimal(grid, mobility, layout, (from, to), &all, &r);
     let r = s
         .limited
-        .build_path_hex(grid, from, to, mobility, layout)
+        .find(
+            grid,
+            PathQuery::new(from, to, mobility).connectivity(Connectivity::Hex(layout)),
+        )
         .unwrap();
     check_hex_result(grid, mobility, layout, (from, to), &r);
     let r = s
         .jps_whole
-        .build_path_hex(grid, from, to, mobility, layout)
+        .find(
+            grid,
+            PathQuery::new(from, to, mobility).connectivity(Connectivity::Hex(layout)),
+        )
         .unwrap();
     check_hex_optimal(grid, mobility, layout, (from, to), &all, &r);
     let g = s
         .greedy
-        .build_path_hex(grid, from, to, mobility, layout)
+        .find(
+            grid,
+            PathQuery::new(from, to, mobility).connectivity(Connectivity::Hex(layout)),
+        )
         .unwrap();
     check_hex_result(grid, mobility, layout, (from, to), &g);
     let reach = grid.index_of(to).and_then(|i| win[i]);
-    assert_eq!(g.route.reaches_goal, reach.is_some(), "hex greedy reach");
+    assert_eq!(
+        !matches!(g.arrival, Arrival::Closest(_)),
+        reach.is_some(),
+        "hex greedy reach"
+    );
     if let Some(best) = reach {
-        assert!(g.route.cost >= best as f64, "hex greedy beat the optimum");
+        assert!(g.cost >= best as f64, "hex greedy beat the optimum");
     }
 }
 
@@ -577,12 +698,20 @@ fn components_op(
         let to = any_cell(rng, grid);
         let bounded = s
             .whole
-            .find_hex(grid, PathQuery::new(from, to, mobility).within(c), layout)
+            .find(
+                grid,
+                PathQuery::new(from, to, mobility)
+                    .within(c)
+                    .connectivity(Connectivity::Hex(layout)),
+            )
             .unwrap();
         if c.is_reachable(from, to) {
             let plain = s
                 .whole
-                .build_path_hex(grid, from, to, mobility, layout)
+                .find(
+                    grid,
+                    PathQuery::new(from, to, mobility).connectivity(Connectivity::Hex(layout)),
+                )
                 .unwrap();
             assert_eq!(bounded, plain);
         } else {
@@ -593,24 +722,42 @@ fn components_op(
         let other = HexLayout::ALL[(layout as usize + 1) % 5];
         let r = s
             .whole
-            .find_hex(grid, PathQuery::new(from, to, mobility).within(c), other)
+            .find(
+                grid,
+                PathQuery::new(from, to, mobility)
+                    .within(c)
+                    .connectivity(Connectivity::Hex(other)),
+            )
             .unwrap();
         assert_eq!(
             r,
             s.whole
-                .build_path_hex(grid, from, to, mobility, other)
+                .find(
+                    grid,
+                    PathQuery::new(from, to, mobility).connectivity(Connectivity::Hex(other))
+                )
                 .unwrap()
         );
     } else if grid.contains(from) {
         let to = any_cell(rng, grid);
         let bounded = s
             .whole
-            .find8(grid, PathQuery::new(from, to, mobility).within(c))
+            .find(
+                grid,
+                PathQuery::new(from, to, mobility)
+                    .within(c)
+                    .connectivity(Connectivity::Eight),
+            )
             .unwrap();
         if c.is_reachable(from, to) {
             assert_eq!(
                 bounded,
-                s.whole.build_path8(grid, from, to, mobility).unwrap()
+                s.whole
+                    .find(
+                        grid,
+                        PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight)
+                    )
+                    .unwrap()
             );
         } else {
             check_result(grid, mobility, from, to, &bounded);

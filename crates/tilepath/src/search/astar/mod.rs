@@ -12,8 +12,9 @@ pub(crate) use hex::hex_size;
 
 use super::linked::LinkedNodes;
 use super::nodes::{CLOSED, node_g, node_parent, node_store, open_node};
+use super::reach::capped;
 use super::window::{Visit, WINDOW_SLOTS, Window};
-use super::{NO_PARENT, PathError, PathQuery, PathResult, Query, backtrack};
+use super::{NO_PARENT, PathError, PathQuery, PathResult, Query, Solver, backtrack};
 #[cfg(doc)]
 use crate::MAX_UNIT_SIZE;
 #[cfg(doc)]
@@ -21,13 +22,8 @@ use crate::OCTILE_STRAIGHT;
 use crate::footprint::{CellCosts, EnterCost, FootprintCosts};
 use crate::queue::{BucketQueue, RadixHeap, StampedWords};
 use crate::topology::{Eight, Four, Neighborhood, with_hex};
-use crate::{
-    Cell, Components, Connectivity, Footprint, Grid, GridPath, GridPath8, HexLayout, Mobility,
-};
+use crate::{Cell, Connectivity, Footprint, Grid, HexLayout, Mobility};
 use core::marker::PhantomData;
-
-/// The most cells a query [`within`](PathQuery::within) components expands for a goal out of reach.
-pub const UNREACHABLE_EXPANSIONS: u32 = 4096;
 
 /// Where an [`AStar`] may search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,18 +50,18 @@ enum Scope {
 ///   ([`AStar::whole_grid_bytes`]; 128 MiB for 4096x4096). Scratch the system cannot
 ///   give is an error ([`PathError::OutOfMemory`]), never an abort.
 ///
-/// [`build_path`](Self::build_path) searches 4-connected, [`build_path8`](Self::build_path8)
-/// 8-connected (a diagonal step needs both orthogonal neighbours passable: no corner
-/// cutting; it costs `sqrt(2)` times the cell cost). The cost of a step is the cost of
-/// the cell it enters; the start's own cost is ignored, so a unit standing on a cell
-/// that has just become blocked can still walk off it.
+/// Ask it with [`Solver::find`]: 4-connected, 8-connected (a diagonal step needs both
+/// orthogonal neighbours passable: no corner cutting; it costs `sqrt(2)` times the
+/// cell cost) or hex, as the [`PathQuery`] says. The cost of a step is the cost of the
+/// cell it enters; the start's own cost is ignored, so a unit standing on a cell that
+/// has just become blocked can still walk off it.
 ///
 /// The open list is a 64-bucket ring (Dial's algorithm) when every f-value in the
 /// queue stays within 64 of the minimum (4-connected, `max_cost + min_cost < 64`:
-/// every unit-cost and most weighted mobilities), and a [`RadixHeap`] otherwise. A
+/// every unit-cost and most weighted mobilities), and a radix heap otherwise. A
 /// windowed search links its ring's buckets through its nodes (one `u64` a cell: an
 /// improved node moves between buckets, nothing else is stored); a whole-grid one uses
-/// a [`BucketQueue`]. Ties between equal f-values go to the node queued last, which
+/// a bucket queue of its own. Ties between equal f-values go to the node queued last, which
 /// dives towards the goal.
 ///
 /// # Implementation
@@ -77,14 +73,15 @@ enum Scope {
 /// multiplication by the width's inverse.
 ///
 /// ```
-/// use tilepath::{AStar, Cell, Grid, Mobility, TileKind};
+/// use tilepath::{AStar, Arrival, Cell, Grid, Mobility, PathQuery, Solver, TileKind};
 /// let grid = Grid::from_ascii("....\n.##.\n....", |c| match c {
 ///     '.' => Some(TileKind::K0),
 ///     _ => Some(TileKind::K1),
 /// })?;
 /// let mut astar = AStar::new();
-/// let r = astar.build_path(&grid, Cell::new(0, 1), Cell::new(3, 1), Mobility::FLOOR_ONLY)?;
-/// assert!(!r.partial);
+/// let query = PathQuery::new(Cell::new(0, 1), Cell::new(3, 1), Mobility::FLOOR_ONLY);
+/// let r = astar.find(&grid, query)?;
+/// assert_eq!(r.arrival, Arrival::Reached);
 /// assert_eq!((r.path.len(), r.cost, r.end), (5, 5.0, Cell::new(3, 1)));
 /// assert_eq!(r.path.end(Cell::new(0, 1)), Cell::new(3, 1));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -139,15 +136,6 @@ impl AStar {
         }
     }
 
-    /// A whole-grid solver with its scratch sized for `grid` now. If that scratch
-    /// cannot be had (see [`try_for_grid`](Self::try_for_grid)), the solver starts
-    /// empty, like [`whole_grid`](Self::whole_grid), and its first query on `grid`
-    /// reports the error.
-    #[must_use]
-    pub fn for_grid(grid: &Grid) -> Self {
-        Self::try_for_grid(grid).unwrap_or_else(|_| Self::whole_grid())
-    }
-
     /// A whole-grid solver with its scratch sized for `grid` now, or the reason it
     /// cannot be.
     ///
@@ -155,7 +143,7 @@ impl AStar {
     /// [`PathError::GridTooLarge`] past 2^32 scratch slots;
     /// [`PathError::OutOfMemory`] (with [`whole_grid_bytes`](Self::whole_grid_bytes))
     /// if the system cannot give the scratch. Nothing is allocated then.
-    pub fn try_for_grid(grid: &Grid) -> Result<Self, PathError> {
+    pub fn for_grid(grid: &Grid) -> Result<Self, PathError> {
         let mut s = Self::whole_grid();
         s.try_grow_to(grid)?;
         Ok(s)
@@ -213,7 +201,7 @@ impl AStar {
     /// is a whole-grid solver, else for a window of 113x113 cells.
     ///
     /// # Errors
-    /// As [`try_for_grid`](Self::try_for_grid), for a whole-grid solver.
+    /// As [`for_grid`](Self::for_grid), for a whole-grid solver.
     pub(crate) fn borrow_scratch(
         &mut self,
         grid: &Grid,
@@ -231,26 +219,6 @@ impl AStar {
         &self.nodes
     }
 
-    /// Stops a search after `max` node expansions (at least 1) with a partial result
-    /// towards the best cell seen so far. Caps the time of a query on huge grids or
-    /// when goals are often unreachable.
-    #[must_use]
-    pub fn with_max_expansions(mut self, max: u32) -> Self {
-        self.set_max_expansions(max);
-        self
-    }
-
-    /// See [`with_max_expansions`](Self::with_max_expansions); `u32::MAX` = no limit.
-    pub fn set_max_expansions(&mut self, max: u32) {
-        self.max_expansions = max.max(1);
-    }
-
-    /// The expansion limit ([`with_max_expansions`](Self::with_max_expansions)).
-    #[must_use]
-    pub const fn max_expansions(&self) -> u32 {
-        self.max_expansions
-    }
-
     /// Bytes of scratch this solver holds: node slots plus reserved open-list
     /// entries (reserved memory is only touched as queries use it).
     #[must_use]
@@ -261,169 +229,35 @@ impl AStar {
             + self.radix.memory_bytes()
     }
 
-    /// The optimal 4-connected path from `from` to `to` for a unit with `mobility`.
-    ///
-    /// Returns the route's first steps (at most 56); when the goal cannot be reached
-    /// within the solver's scope, the path leads to the reachable cell closest to it
-    /// and the result is [`partial`](PathResult::partial). `from == to` gives an empty,
-    /// complete path.
-    ///
-    /// Cost: O(n) for the n cells expanded (at most the window, or the grid); no
-    /// allocation.
-    ///
-    /// # Errors
-    /// [`PathError::StartOutOfBounds`] if `from` is outside the grid;
-    /// [`PathError::GridTooLarge`] for a whole-grid search on a grid of more than
-    /// 2^32 scratch slots; [`PathError::OutOfMemory`] if the system cannot give a
-    /// whole-grid search's scratch (the solver is unchanged and serves smaller grids).
-    pub fn build_path(
-        &mut self,
-        grid: &Grid,
-        from: Cell,
-        to: Cell,
-        mobility: Mobility,
-    ) -> Result<PathResult<GridPath>, PathError> {
-        self.run::<Four>(grid, from, to, mobility)
-    }
-
-    /// The optimal 8-connected path (no corner cutting, diagonal steps cost `sqrt(2)`
-    /// times the cell cost). Same contract as [`build_path`](Self::build_path).
-    ///
-    /// # Errors
-    /// As [`build_path`](Self::build_path).
-    pub fn build_path8(
-        &mut self,
-        grid: &Grid,
-        from: Cell,
-        to: Cell,
-        mobility: Mobility,
-    ) -> Result<PathResult<GridPath8>, PathError> {
-        self.run::<Eight>(grid, from, to, mobility)
-    }
-
-    /// The path [`query`](PathQuery) asks for, 4-connected: [`build_path`](Self::build_path)
-    /// with the query's options (components for goals out of reach, a footprint for
-    /// units bigger than one cell; A* takes no landmarks).
-    ///
-    /// # Errors
-    /// As [`build_path`](Self::build_path); for a footprint, [`PathError::ZeroUnitSize`],
-    /// [`PathError::UnitTooLarge`] (larger than the grid or [`MAX_UNIT_SIZE`]) or
-    /// [`PathError::ClearanceMismatch`].
-    pub fn find(
-        &mut self,
-        grid: &Grid,
-        query: PathQuery<'_>,
-    ) -> Result<PathResult<GridPath>, PathError> {
-        self.answer::<Four>(grid, query)
-    }
-
-    /// [`find`](Self::find), 8-connected: [`build_path8`](Self::build_path8) with the
-    /// query's options (a footprint's diagonal step needs both orthogonal steps beside
-    /// it legal).
-    ///
-    /// # Errors
-    /// As [`find`](Self::find).
-    pub fn find8(
-        &mut self,
-        grid: &Grid,
-        query: PathQuery<'_>,
-    ) -> Result<PathResult<GridPath8>, PathError> {
-        self.answer::<Eight>(grid, query)
-    }
-
-    /// [`find`](Self::find), [`find8`](Self::find8) or [`find_hex`](Self::find_hex) as
-    /// `connectivity` says, for callers that pick it at run time: 4-connected paths
-    /// come as [`GridPath8`]s of straight steps.
-    ///
-    /// # Errors
-    /// As the method it calls.
-    pub fn find_with(
-        &mut self,
-        grid: &Grid,
-        query: PathQuery<'_>,
-        connectivity: Connectivity,
-    ) -> Result<PathResult<GridPath8>, PathError> {
-        match connectivity {
-            Connectivity::Four => self.find(grid, query).map(|r| r.map_path(GridPath8::from)),
-            Connectivity::Eight => self.find8(grid, query),
-            Connectivity::Hex(layout) => self.find_hex(grid, query, layout),
-        }
-    }
-
     /// A square query: the footprint's search, capped by the query's components.
     pub(crate) fn answer<N: Neighborhood>(
         &mut self,
         grid: &Grid,
         q: PathQuery<'_>,
-    ) -> Result<PathResult<N::Path>, PathError> {
-        capped(self, &q, N::CONNECTIVITY, |s| match q.footprint {
+    ) -> Result<PathResult, PathError> {
+        capped(self, &q, |s| match q.footprint {
             None => s.run::<N>(grid, q.from, q.to, q.mobility),
             Some(f) => s.run_sized::<N>(f, grid, q.from, q.to, q.mobility),
         })
     }
 }
 
-/// A solver with an expansion limit, which [`within_reach_of`] lowers for goals out of
-/// reach.
-pub(crate) trait ExpansionLimit {
-    fn limit(&self) -> u32;
-    fn set_limit(&mut self, max: u32);
-}
+impl Solver for AStar {
+    /// The cheapest route (see [`Solver::find`]): 4-connected, 8-connected or hex as
+    /// the query says. Hex queries take one-cell units only.
+    fn find(&mut self, grid: &Grid, query: PathQuery<'_>) -> Result<PathResult, PathError> {
+        match query.connectivity {
+            Connectivity::Four => self.answer::<Four>(grid, query),
+            Connectivity::Eight => self.answer::<Eight>(grid, query),
+            Connectivity::Hex(layout) => self.answer_hex(grid, query, layout),
+        }
+    }
 
-impl ExpansionLimit for AStar {
-    fn limit(&self) -> u32 {
+    fn max_expansions(&self) -> u32 {
         self.max_expansions
     }
-    fn set_limit(&mut self, max: u32) {
-        self.set_max_expansions(max);
-    }
-}
 
-/// Runs `search` on `solver`, capped at [`UNREACHABLE_EXPANSIONS`] (or the solver's own
-/// limit, if lower) when the query's components say the goal cannot be reached from the
-/// start: the rule of [`PathQuery::within`], for every solver. Components of another
-/// lattice than `connectivity`'s (square ones serve 4- and 8-connected queries alike:
-/// without corner cutting both join the same cells) are not used.
-pub(crate) fn capped<S: ExpansionLimit, R>(
-    solver: &mut S,
-    q: &PathQuery<'_>,
-    connectivity: Connectivity,
-    search: impl FnOnce(&mut S) -> R,
-) -> R {
-    let serves = |p: &&Components| match (p.connectivity(), connectivity) {
-        (Connectivity::Hex(a), Connectivity::Hex(b)) => a == b,
-        (Connectivity::Hex(_), _) | (_, Connectivity::Hex(_)) => false,
-        _ => true,
-    };
-    match q.reach.filter(serves) {
-        Some(parts) => within_reach_of(
-            solver,
-            parts,
-            (q.from, q.to),
-            (q.mobility, q.size()),
-            search,
-        ),
-        None => search(solver),
+    fn set_max_expansions(&mut self, max: u32) {
+        self.max_expansions = max.max(1);
     }
-}
-
-/// Runs `search` on `solver`, capped when `parts` (for units of side `size`) say the
-/// goal cannot be reached: components of another unit size are not
-/// used (the search runs uncapped), as they answer for other cells.
-pub(crate) fn within_reach_of<S: ExpansionLimit, R>(
-    solver: &mut S,
-    parts: &Components,
-    (from, to): (Cell, Cell),
-    (mobility, size): (Mobility, u8),
-    search: impl FnOnce(&mut S) -> R,
-) -> R {
-    debug_assert!(parts.serves(mobility), "components of another mobility");
-    if parts.unit_size() != size || parts.is_reachable(from, to) {
-        return search(solver);
-    }
-    let limit = solver.limit();
-    solver.set_limit(limit.min(UNREACHABLE_EXPANSIONS));
-    let answer = search(solver);
-    solver.set_limit(limit);
-    answer
 }

@@ -9,7 +9,7 @@ impl AStar {
         from: Cell,
         to: Cell,
         mobility: Mobility,
-    ) -> Result<PathResult<N::Path>, PathError> {
+    ) -> Result<PathResult, PathError> {
         self.run_with::<N, _>(CellCosts { grid, mobility }, from, to, mobility)
     }
 
@@ -20,7 +20,7 @@ impl AStar {
         from: Cell,
         to: Cell,
         mobility: Mobility,
-    ) -> Result<PathResult<N::Path>, PathError> {
+    ) -> Result<PathResult, PathError> {
         let grid = costs.grid();
         if !grid.contains(from) {
             return Err(PathError::start_out_of_bounds(grid, from));
@@ -64,7 +64,7 @@ impl AStar {
                 window.slot_of(to).unwrap_or(u32::MAX),
                 self.max_expansions,
             );
-            return Ok(backtrack(&query, answer, |slot| {
+            return Ok(backtrack::<N::Path, _>(&query, answer, |slot| {
                 linked.parent(slot as usize)
             }));
         }
@@ -88,7 +88,7 @@ impl AStar {
             search.run::<_, N>(&mut self.nodes, &mut self.radix, start_slot)
         };
         let nodes = &self.nodes;
-        Ok(backtrack(&query, answer, |slot| {
+        Ok(backtrack::<N::Path, _>(&query, answer, |slot| {
             node_parent(nodes.get(slot as usize))
         }))
     }

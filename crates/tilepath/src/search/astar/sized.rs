@@ -12,7 +12,7 @@ impl AStar {
         from: Cell,
         to: Cell,
         mobility: Mobility,
-    ) -> Result<PathResult<N::Path>, PathError> {
+    ) -> Result<PathResult, PathError> {
         match FootprintCosts::of(footprint, grid, mobility, from)? {
             None => self.run::<N>(grid, from, to, mobility),
             Some(costs) => self.run_with::<N, _>(costs, from, to, mobility),

@@ -4,52 +4,33 @@ use super::scratch::{DIR_SHIFT, GENERATION_SHIFT, NIL, OFFSET, get, set};
 use super::walls::Marked;
 use super::{Greedy, unpack};
 use crate::footprint::{CellCosts, EnterCost};
-use crate::search::astar::{capped, hex_size};
+use crate::search::astar::hex_size;
+use crate::search::reach::capped;
 use crate::search::window::{WINDOW_SHIFT, Window};
 use crate::search::{NO_PARENT, PathError, PathQuery, PathResult, Query, backtrack};
 use crate::topology::{HEX_CODES, hex_distance, hex_odd};
-use crate::{Cell, Connectivity, Direction8, Grid, GridPath8, HexLayout, MAX_STEPS, Mobility};
+use crate::{Cell, Direction8, Grid, GridPath8, HexLayout, MAX_STEPS, Mobility};
 
 /// Buckets of the farther list: keys past the last share it.
 const BUCKETS: usize = 128;
 
 impl Greedy {
-    /// A path from `from` towards `to` on a hex map laid out as `layout`, for a unit
-    /// with `mobility`: [`build_path`](Self::build_path)'s contract with hex steps (see
-    /// [`AStar::build_path_hex`](crate::AStar::build_path_hex)) and hex distances.
-    /// The path need not be the cheapest: complete when it reaches `to` in at most 56
-    /// steps, otherwise partial, towards the reached cell closest to `to`.
-    ///
-    /// Units larger than one cell are not supported on hex maps yet (unit sizes on hex
-    /// maps may come later).
-    ///
-    /// ```
-    /// use tilepath::{Cell, Greedy, Grid, HexLayout, Mobility};
-    /// let grid = Grid::new(10, 10)?;
-    /// let mut greedy = Greedy::new();
-    /// let (from, to) = (Cell::new(1, 1), Cell::new(8, 4));
-    /// let r = greedy.build_path_hex(&grid, from, to, Mobility::FLOOR_ONLY, HexLayout::ColumnEven)?;
-    /// assert_eq!((r.end, r.partial), (to, false));
-    /// assert_eq!(r.path.len() as u32, HexLayout::ColumnEven.distance(from, to));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
+    /// The one-cell search from `from` towards `to` on a hex map laid out as
+    /// `layout`, for a unit with `mobility`, with hex steps and hex distances.
     ///
     /// # Implementation
     /// The square search's scratch and wall marking, with the 6 steps of
     /// [`HexLayout::directions`] and two open lists linked through the scratch: the
     /// cells queued one step nearer the goal (LIFO, taken first), and 128 LIFO buckets
     /// by hex distance to the goal for the others.
-    ///
-    /// # Errors
-    /// [`PathError::StartOutOfBounds`] if `from` is outside the grid.
-    pub fn build_path_hex(
+    fn run_hex(
         &mut self,
         grid: &Grid,
         from: Cell,
         to: Cell,
         mobility: Mobility,
         layout: HexLayout,
-    ) -> Result<PathResult<GridPath8>, PathError> {
+    ) -> Result<PathResult, PathError> {
         if !grid.contains(from) {
             return Err(PathError::start_out_of_bounds(grid, from));
         }
@@ -61,7 +42,7 @@ impl Greedy {
         self.slots.reset();
         let answer = self.search_hex(&costs, mobility, &window, start_slot, to, layout);
         let slots = &self.slots;
-        Ok(backtrack(
+        Ok(backtrack::<GridPath8, _>(
             &Query {
                 costs,
                 window: &window,
@@ -74,20 +55,17 @@ impl Greedy {
         ))
     }
 
-    /// [`build_path_hex`](Self::build_path_hex) with the query's components for goals
-    /// out of reach, as [`AStar::find_hex`](crate::AStar::find_hex) takes them.
-    ///
-    /// # Errors
-    /// As [`AStar::find_hex`](crate::AStar::find_hex).
-    pub fn find_hex(
+    /// A hex query: [`run_hex`](Self::run_hex) capped by the query's components (as
+    /// A* takes them on hex maps).
+    pub(super) fn answer_hex(
         &mut self,
         grid: &Grid,
         query: PathQuery<'_>,
         layout: HexLayout,
-    ) -> Result<PathResult<GridPath8>, PathError> {
+    ) -> Result<PathResult, PathError> {
         hex_size(&query)?;
-        capped(self, &query, Connectivity::Hex(layout), |s| {
-            s.build_path_hex(grid, query.from, query.to, query.mobility, layout)
+        capped(self, &query, |s| {
+            s.run_hex(grid, query.from, query.to, query.mobility, layout)
         })
     }
 

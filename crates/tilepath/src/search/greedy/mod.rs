@@ -4,14 +4,12 @@ mod hex;
 mod scratch;
 mod walls;
 
-use super::astar::{ExpansionLimit, capped};
+use super::reach::capped;
 use super::window::{WINDOW_SHIFT, WINDOW_SIDE, Window};
-use super::{NO_PARENT, PathError, PathQuery, PathResult, Query, backtrack};
+use super::{NO_PARENT, PathError, PathQuery, PathResult, Query, Solver, backtrack};
 #[cfg(doc)]
 use crate::Footprint;
 use crate::footprint::{CellCosts, EnterCost, FootprintCosts};
-#[cfg(doc)]
-use crate::queue::BucketQueue;
 use crate::{Cell, Connectivity, Grid, GridPath, Mobility};
 use scratch::{DIR_SHIFT, GENERATION_SHIFT, NIL, OFFSET, SLOTS, Slots, get, set};
 use walls::{Marked, Walls};
@@ -25,7 +23,8 @@ use walls::{Marked, Walls};
 /// first follows the way it came rather than filling every pocket on the near side
 /// of the wall: its routes are markedly shorter round U-shaped obstacles that open
 /// away from the goal. Costs only decide what is passable; the reported cost is what
-/// the path really costs. 4-connected, or hex ([`build_path_hex`](Self::build_path_hex)).
+/// the path really costs. 4-connected or hex; an 8-connected query is refused
+/// ([`PathError::UnsupportedConnectivity`]).
 ///
 /// Like [`AStar::new`](crate::AStar::new) it is confined to the window a 56-step path can
 /// reach, its memory fixed at construction (58 KiB), and a query allocates nothing.
@@ -35,7 +34,7 @@ use walls::{Marked, Walls};
 /// Two open lists, both linked through the per-cell scratch itself (each cell is
 /// queued at most once, so they need no memory of their own): a LIFO list of the
 /// cells queued one step nearer the goal, always taken from first, and for the
-/// others a 64-bucket queue keyed by distance to the goal, like [`BucketQueue`] (LIFO
+/// others a 64-bucket queue keyed by distance to the goal, like A*'s bucket ring (LIFO
 /// within a bucket, a `u64` mask of the non-empty ones), taken from when that list
 /// is empty. The next cell is mostly the last one queued nearer the goal, known from
 /// registers with its distance (one less), so one expansion need not wait for the
@@ -47,11 +46,12 @@ use walls::{Marked, Walls};
 /// is the nearest so far.
 ///
 /// ```
-/// use tilepath::{Cell, Greedy, Grid, Mobility};
+/// use tilepath::{Arrival, Cell, Greedy, Grid, Mobility, PathQuery, Solver};
 /// let grid = Grid::new(10, 10)?;
 /// let mut greedy = Greedy::new();
-/// let r = greedy.build_path(&grid, Cell::new(1, 1), Cell::new(8, 4), Mobility::FLOOR_ONLY)?;
-/// assert_eq!((r.path.len(), r.end, r.partial), (10, Cell::new(8, 4), false));
+/// let query = PathQuery::new(Cell::new(1, 1), Cell::new(8, 4), Mobility::FLOOR_ONLY);
+/// let r = greedy.find(&grid, query)?;
+/// assert_eq!((r.path.len(), r.end, r.arrival), (10, Cell::new(8, 4), Arrival::Reached));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug)]
@@ -59,15 +59,6 @@ pub struct Greedy {
     slots: Slots,
     walls: Walls,
     max_expansions: u32,
-}
-
-impl ExpansionLimit for Greedy {
-    fn limit(&self) -> u32 {
-        self.max_expansions
-    }
-    fn set_limit(&mut self, max: u32) {
-        self.set_max_expansions(max);
-    }
 }
 
 impl Default for Greedy {
@@ -87,60 +78,21 @@ impl Greedy {
         }
     }
 
-    /// Stops a search after `max` expansions (at least 1) with a partial result.
-    #[must_use]
-    pub fn with_max_expansions(mut self, max: u32) -> Self {
-        self.set_max_expansions(max);
-        self
-    }
-
-    /// Stops later searches after `max` expansions (at least 1).
-    pub fn set_max_expansions(&mut self, max: u32) {
-        self.max_expansions = max.max(1);
-    }
-
-    /// A path from `from` towards `to` for a unit with `mobility`.
-    ///
-    /// Same contract as [`AStar::build_path`](crate::AStar::build_path), except that the
-    /// path need not be the cheapest: complete when it reaches `to` in at most 56 steps,
-    /// otherwise partial, towards the reached cell closest to `to`.
-    ///
-    /// # Errors
-    /// [`PathError::StartOutOfBounds`] if `from` is outside the grid.
-    pub fn build_path(
-        &mut self,
-        grid: &Grid,
-        from: Cell,
-        to: Cell,
-        mobility: Mobility,
-    ) -> Result<PathResult<GridPath>, PathError> {
-        self.run(CellCosts { grid, mobility }, from, to, mobility)
-    }
-
-    /// The path [`query`](PathQuery) asks for: [`build_path`](Self::build_path) with
-    /// the query's options. For a footprint, the unit enters only cells where it fits,
-    /// and the reported cost is the footprint's (see [`Footprint`]); components cap the
-    /// search for goals out of reach as for [`AStar::find`](crate::AStar::find).
-    /// Greedy search takes no landmarks.
-    ///
-    /// # Errors
-    /// As [`AStar::find`](crate::AStar::find).
-    pub fn find(
+    /// A square query: the one-cell search, or the footprint's.
+    fn answer_square(
         &mut self,
         grid: &Grid,
         query: PathQuery<'_>,
-    ) -> Result<PathResult<GridPath>, PathError> {
+    ) -> Result<PathResult, PathError> {
         let PathQuery {
             from, to, mobility, ..
         } = query;
-        capped(self, &query, Connectivity::Four, |s| {
-            match query.footprint {
-                None => s.build_path(grid, from, to, mobility),
-                Some(f) => match FootprintCosts::of(f, grid, mobility, from)? {
-                    None => s.build_path(grid, from, to, mobility),
-                    Some(costs) => s.run(costs, from, to, mobility),
-                },
-            }
+        capped(self, &query, |s| match query.footprint {
+            None => s.run(CellCosts { grid, mobility }, from, to, mobility),
+            Some(f) => match FootprintCosts::of(f, grid, mobility, from)? {
+                None => s.run(CellCosts { grid, mobility }, from, to, mobility),
+                Some(costs) => s.run(costs, from, to, mobility),
+            },
         })
     }
 
@@ -150,7 +102,7 @@ impl Greedy {
         from: Cell,
         to: Cell,
         mobility: Mobility,
-    ) -> Result<PathResult<GridPath>, PathError> {
+    ) -> Result<PathResult, PathError> {
         let grid = costs.grid();
         if !grid.contains(from) {
             return Err(PathError::start_out_of_bounds(grid, from));
@@ -182,7 +134,7 @@ impl Greedy {
             self.search::<true, C, _>(&costs, mobility, &window, start_slot, to, |_, _| true)
         };
         let slots = &self.slots;
-        Ok(backtrack(
+        Ok(backtrack::<GridPath, _>(
             &Query {
                 costs,
                 window: &window,
@@ -445,10 +397,40 @@ fn manhattan(x: u32, y: u32, gx: i64, gy: i64) -> u64 {
     (i64::from(x) - gx).unsigned_abs() + (i64::from(y) - gy).unsigned_abs()
 }
 
+impl Solver for Greedy {
+    /// A good route (see [`Solver::find`]), not always the cheapest: it reaches `to`
+    /// when the search does, otherwise it leads towards the reached cell closest to
+    /// `to`. 4-connected or hex ([`HexLayout::directions`](crate::HexLayout::directions),
+    /// hex distances; one-cell units only). For a footprint, the unit enters only
+    /// cells where it fits, and the reported cost is the footprint's (see
+    /// [`Footprint`]). Greedy search takes no landmarks.
+    ///
+    /// # Errors
+    /// As [`Solver::find`]; [`PathError::UnsupportedConnectivity`] for an 8-connected
+    /// query.
+    fn find(&mut self, grid: &Grid, query: PathQuery<'_>) -> Result<PathResult, PathError> {
+        match query.connectivity {
+            Connectivity::Four => self.answer_square(grid, query),
+            Connectivity::Hex(layout) => self.answer_hex(grid, query, layout),
+            connectivity @ Connectivity::Eight => {
+                Err(PathError::UnsupportedConnectivity { connectivity })
+            }
+        }
+    }
+
+    fn max_expansions(&self) -> u32 {
+        self.max_expansions
+    }
+
+    fn set_max_expansions(&mut self, max: u32) {
+        self.max_expansions = max.max(1);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::TileKind;
+    use crate::{Arrival, TileKind};
 
     #[test]
     fn a_limit_spent_by_the_expansion_reaching_the_goal_still_finds_it() {
@@ -458,10 +440,10 @@ mod tests {
         for (limit, partial, expanded) in [(3, false, 3), (2, true, 2), (100, false, 3)] {
             let r = Greedy::new()
                 .with_max_expansions(limit)
-                .build_path(&grid, from, to, Mobility::FLOOR_ONLY)
+                .find(&grid, PathQuery::new(from, to, Mobility::FLOOR_ONLY))
                 .unwrap();
             assert_eq!(
-                (r.partial, r.expanded),
+                ((r.arrival != Arrival::Reached), r.expanded),
                 (partial, expanded),
                 "limit {limit}"
             );
@@ -476,15 +458,17 @@ mod tests {
         // 56 columns right of the start, and never wraps into another row.
         let grid = Grid::new(400, 200).unwrap();
         let r = Greedy::new()
-            .build_path(
+            .find(
                 &grid,
-                Cell::new(100, 100),
-                Cell::new(300, 100),
-                Mobility::FLOOR_ONLY,
+                PathQuery::new(
+                    Cell::new(100, 100),
+                    Cell::new(300, 100),
+                    Mobility::FLOOR_ONLY,
+                ),
             )
             .unwrap();
         assert_eq!(
-            (r.partial, r.end, r.path.len()),
+            ((r.arrival != Arrival::Reached), r.end, r.path.len()),
             (true, Cell::new(156, 100), 56)
         );
         // The same towards the left edge of the grid, inside the window, and past
@@ -498,10 +482,10 @@ mod tests {
             let grid = Grid::new(10, 10).unwrap();
             let (from, to) = (Cell::new(from.0, from.1), Cell::new(to.0, to.1));
             let r = Greedy::new()
-                .build_path(&grid, from, to, Mobility::FLOOR_ONLY)
+                .find(&grid, PathQuery::new(from, to, Mobility::FLOOR_ONLY))
                 .unwrap();
             assert_eq!(
-                (r.partial, r.end),
+                ((r.arrival != Arrival::Reached), r.end),
                 (true, Cell::new(end.0, end.1)),
                 "{from}->{to}"
             );
@@ -512,14 +496,12 @@ mod tests {
         })
         .unwrap();
         let r = Greedy::new()
-            .build_path(
+            .find(
                 &grid,
-                Cell::new(2, 2),
-                Cell::new(0, 0),
-                Mobility::FLOOR_ONLY,
+                PathQuery::new(Cell::new(2, 2), Cell::new(0, 0), Mobility::FLOOR_ONLY),
             )
             .unwrap();
-        assert!(!r.partial);
+        assert_eq!(r.arrival, Arrival::Reached);
         assert_eq!(r.end, Cell::new(0, 0));
         let mut at = Cell::new(2, 2);
         for step in r.path {

@@ -5,8 +5,6 @@ use super::super::window::{WINDOW_SHIFT, WINDOW_SIDE, WINDOW_SLOTS};
 #[cfg(doc)]
 use super::walls::Walls;
 use crate::queue::Generation;
-#[cfg(doc)]
-use crate::queue::GenerationMap;
 
 /// The scratch word of `slot`, a greedy slot.
 ///
@@ -53,8 +51,8 @@ pub(super) const DIR_SHIFT: u32 = 16;
 /// 2^15).
 pub(super) const NIL: u32 = 0xFFFF;
 
-/// The greedy search's per-slot state with O(1) reset: a [`GenerationMap`] packed into
-/// one `u32` a slot holding the generation it was reached in, the direction it was
+/// The greedy search's per-slot state with O(1) reset ([`Generation`] stamps): one
+/// `u32` a slot holding the generation it was reached in, the direction it was
 /// reached by and the next slot of its open list, so the open lists need no memory
 /// of their own (each slot is queued at most once per query), and walls are marked with
 /// the generation too (see [`Walls`]). 57.5 KiB, reused by every query.

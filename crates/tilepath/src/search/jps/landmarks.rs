@@ -32,22 +32,22 @@ const NONE: u32 = u32::MAX;
 /// ([`memory_bytes`](Self::memory_bytes) says what is held).
 ///
 /// ```
-/// use tilepath::{Cell, Connectivity, Grid, Jps, Landmarks, Mobility, PathQuery, TileKind};
+/// use tilepath::{Cell, Connectivity, Grid, Jps, Landmarks, Mobility, PathQuery, Solver, TileKind};
 /// let mut grid = Grid::new(64, 64)?;
 /// grid.fill_rect(Cell::new(32, 0), Cell::new(32, 60), TileKind::K1); // a wall, open at the top
 /// let mobility = Mobility::FLOOR_ONLY;
 /// let mut guide = Landmarks::new(&grid, mobility, Connectivity::Eight, 4)?;
 /// let mut jps = Jps::whole_grid();
 /// let (from, to) = (Cell::new(30, 5), Cell::new(34, 5));
-/// let guided = jps.find8(&grid, PathQuery::new(from, to, mobility).guided(&guide))?;
-/// let plain = jps.build_path8(&grid, from, to, mobility)?;
+/// let guided = jps.find(&grid, PathQuery::new(from, to, mobility).guided(&guide).connectivity(Connectivity::Eight))?;
+/// let plain = jps.find(&grid, PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight))?;
 /// assert_eq!(guided.cost, plain.cost);
 ///
 /// // An edit: repair the guide before the next guided query.
 /// grid.set(Cell::new(32, 62), TileKind::K1)?;
 /// guide.repair(&grid, &[Cell::new(32, 62)])?;
-/// let guided = jps.find8(&grid, PathQuery::new(from, to, mobility).guided(&guide))?;
-/// assert_eq!(guided.cost, jps.build_path8(&grid, from, to, mobility)?.cost);
+/// let guided = jps.find(&grid, PathQuery::new(from, to, mobility).guided(&guide).connectivity(Connectivity::Eight))?;
+/// assert_eq!(guided.cost, jps.find(&grid, PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight))?.cost);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///

@@ -9,12 +9,11 @@ mod rows;
 mod run;
 mod scan;
 
-use super::astar::ExpansionLimit;
-use super::{PathError, PathQuery, PathResult};
+use super::{PathError, PathQuery, PathResult, Solver};
 #[cfg(doc)]
 use crate::UNREACHABLE_EXPANSIONS;
 use crate::topology::{Eight, Four};
-use crate::{AStar, Cell, Connectivity, Grid, GridPath, GridPath8, HexLayout, MAX_STEPS, Mobility};
+use crate::{AStar, Connectivity, Grid, MAX_STEPS, Mobility};
 pub use landmarks::Landmarks;
 
 /// Where a [`Jps`] may search.
@@ -35,10 +34,10 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 /// way a mobility goes, [`jumps`](Self::jumps) which way a query goes.
 ///
 /// Answers are those of [`AStar`] with the same scope: the same optimal cost, the
-/// first 56 steps of the route in a [`GridPath`]/[`GridPath8`], and when the goal is
-/// blocked, outside the grid or the window, or unreachable, a
-/// [`partial`](PathResult::partial) route to the reachable cell closest to the goal
-/// (by the octile or Manhattan estimate; ties go to the cheaper route). Where several
+/// first 56 steps of the route, and when the goal is blocked, outside the grid or the
+/// window, or unreachable, a route to the reachable cell closest to the goal
+/// ([`Arrival::Closest`](crate::Arrival::Closest), by the octile or Manhattan
+/// estimate; ties go to the cheaper route). Where several
 /// optimal routes exist the two may pick different ones. `expanded` counts jump
 /// points, not cells.
 ///
@@ -49,7 +48,7 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 /// instead of scanning: the same answers in a third to a half of the time.
 ///
 /// For long routes on big maps of rooms, a query [`guided`](PathQuery::guided) by
-/// [`Landmarks`] ([`find8`](Self::find8), [`find`](Self::find)) takes
+/// [`Landmarks`] takes
 /// precomputed distances from a few cells that bound the distance to the goal far
 /// better than the straight line, so that the search expands the jump points along
 /// the route rather than those of every room the straight line points into. Same
@@ -61,14 +60,20 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 /// - [`Jps::whole_grid`]: the search may cover the whole grid; the scratch (that of a
 ///   whole-grid [`AStar`]: 8 bytes a cell) is sized to the largest grid given, on
 ///   first use or with [`for_grid`](Self::for_grid)
-///   ([`whole_grid_bytes`](Self::whole_grid_bytes)).
+///   ([`AStar::whole_grid_bytes`]).
 ///
-/// [`build_path`](Self::build_path) searches 4-connected,
-/// [`build_path8`](Self::build_path8) 8-connected with no corner cutting (the rule of
-/// [`Grid::can_step`]).
+/// Ask it with [`Solver::find`]: 4-connected, or 8-connected with no corner cutting
+/// (the rule of [`Grid::can_step`]); hex queries go to its A*. Components answer goals
+/// out of reach as for [`AStar`], with [`UNREACHABLE_EXPANSIONS`] and the expansion
+/// limit counting jump points where jump point search applies. A unit bigger than one
+/// cell ([`PathQuery::sized`]) jumps too, over the cells its footprint fits (the
+/// answers of [`AStar`]'s footprint rules, at about a one-cell unit's speed), unless
+/// its footprint was walled over at the start: then the solver's [`AStar`] walks it
+/// out. [`jumps`](Self::jumps) says which search a query gets.
 ///
 /// ```
-/// use tilepath::{AStar, Cell, Grid, Mobility, Jps, TileKind};
+/// use tilepath::{AStar, Arrival, Cell, Connectivity, Grid, Jps, Mobility, PathQuery, Solver};
+/// use tilepath::TileKind;
 /// let grid = Grid::from_ascii(
 ///     "\
 /// ..........
@@ -79,9 +84,10 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 /// )?;
 /// let (from, to) = (Cell::new(0, 3), Cell::new(9, 3));
 /// let mut jps = Jps::new();
-/// let r = jps.build_path8(&grid, from, to, Mobility::FLOOR_ONLY)?;
-/// let a = AStar::new().build_path8(&grid, from, to, Mobility::FLOOR_ONLY)?;
-/// assert!(!r.partial);
+/// let query = PathQuery::new(from, to, Mobility::FLOOR_ONLY).connectivity(Connectivity::Eight);
+/// let r = jps.find(&grid, query)?;
+/// let a = AStar::new().find(&grid, query)?;
+/// assert_eq!(r.arrival, Arrival::Reached);
 /// assert_eq!(r.path.end(from), to);
 /// assert_eq!(r.cost, a.cost);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -92,7 +98,7 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 /// A* over jump points (Harabor and Grastien's jump point search, in its
 /// no-corner-cutting form): a scan runs along a row, column or diagonal until a cell
 /// where an optimal path may turn, which alone enters the open list (a monotone
-/// [`RadixHeap`](crate::queue::RadixHeap) on fixed-point octile or Manhattan f-values). 4-connected, vertical
+/// radix heap on fixed-point octile or Manhattan f-values). 4-connected, vertical
 /// scans play the role of diagonal ones. `search/jps/jump.rs` states the rules.
 ///
 /// Rows are scanned a word at a time, as in block-based jump point search. The grid
@@ -201,33 +207,17 @@ impl Jps {
         }
     }
 
-    /// A whole-grid solver with its scratch sized for `grid` now. If that scratch
-    /// cannot be had (see [`try_for_grid`](Self::try_for_grid)), the solver starts
-    /// empty, like [`whole_grid`](Self::whole_grid), and its first query on `grid`
-    /// reports the error.
-    #[must_use]
-    pub fn for_grid(grid: &Grid) -> Self {
-        Self::try_for_grid(grid).unwrap_or_else(|_| Self::whole_grid())
-    }
-
     /// A whole-grid solver with its scratch sized for `grid` now, or the reason it
     /// cannot be.
     ///
     /// # Errors
-    /// As [`AStar::try_for_grid`].
-    pub fn try_for_grid(grid: &Grid) -> Result<Self, PathError> {
+    /// As [`AStar::for_grid`].
+    pub fn for_grid(grid: &Grid) -> Result<Self, PathError> {
         Ok(Self {
             scope: Scope::WholeGrid,
-            astar: AStar::try_for_grid(grid)?,
+            astar: AStar::for_grid(grid)?,
             max_expansions: u32::MAX,
         })
-    }
-
-    /// Bytes of scratch a whole-grid solver over a `width x height` grid reserves:
-    /// [`AStar::whole_grid_bytes`], shared by both searches.
-    #[must_use]
-    pub const fn whole_grid_bytes(width: u32, height: u32) -> u64 {
-        AStar::whole_grid_bytes(width, height)
     }
 
     /// Whether queries with `mobility` run jump point search: every kind it can enter
@@ -238,46 +228,6 @@ impl Jps {
         mobility.min_cost() == mobility.max_cost()
     }
 
-    /// Stops a query after `max` jump point expansions in all (at least 1) with a
-    /// partial result towards the nearest cell seen so far (reached by the route the search
-    /// found, which need not be the cheapest way there). Caps the time of a query on
-    /// huge grids or when goals are often unreachable. The fallback [`AStar`] takes
-    /// the same limit, in cells.
-    #[must_use]
-    pub fn with_max_expansions(mut self, max: u32) -> Self {
-        self.set_max_expansions(max);
-        self
-    }
-
-    /// See [`with_max_expansions`](Self::with_max_expansions); `u32::MAX` = no limit.
-    pub fn set_max_expansions(&mut self, max: u32) {
-        self.max_expansions = max.max(1);
-        self.astar.set_max_expansions(max);
-    }
-
-    /// The expansion limit ([`with_max_expansions`](Self::with_max_expansions)).
-    #[must_use]
-    pub const fn max_expansions(&self) -> u32 {
-        self.max_expansions
-    }
-
-    /// The optimal path on a hex map: jump point search is for square grids, so this
-    /// is its A*'s [`AStar::build_path_hex`] (same scope and expansion limit), there
-    /// so that one solver type serves every map.
-    ///
-    /// # Errors
-    /// As [`AStar::build_path_hex`].
-    pub fn build_path_hex(
-        &mut self,
-        grid: &Grid,
-        from: Cell,
-        to: Cell,
-        mobility: Mobility,
-        layout: HexLayout,
-    ) -> Result<PathResult<GridPath8>, PathError> {
-        self.astar.build_path_hex(grid, from, to, mobility, layout)
-    }
-
     /// Bytes of scratch this solver holds: its [`AStar`]'s, which both searches use
     /// (reserved memory is only touched as queries use it).
     #[must_use]
@@ -285,129 +235,15 @@ impl Jps {
         self.astar.memory_bytes()
     }
 
-    /// The optimal 4-connected path from `from` to `to` for a unit with `mobility`.
-    ///
-    /// Returns the route's first steps (at most 56); when the goal cannot be reached
-    /// within the solver's scope, the path leads to the reachable cell closest to it
-    /// and the result is [`partial`](PathResult::partial). `from == to` gives an empty,
-    /// complete path. A start on a blocked cell may walk off it.
-    ///
-    /// Cost: grows with the cells its scans cross (rows 56 cells a word) and the jump
-    /// points it expands; far below A*'s on rooms and open ground, about A*'s on dense
-    /// clutter and 1-wide mazes (where nearly every cell is a jump point). An
-    /// unreachable goal costs two searches of the start's component (within the
-    /// scope). No allocation.
-    ///
-    /// # Errors
-    /// [`PathError::StartOutOfBounds`] if `from` is outside the grid;
-    /// [`PathError::OutOfMemory`] if the system cannot give a whole-grid search's
-    /// scratch (the solver is unchanged and serves smaller grids); for mobilities with
-    /// several costs, the errors of [`AStar::build_path`].
-    pub fn build_path(
-        &mut self,
-        grid: &Grid,
-        from: Cell,
-        to: Cell,
-        mobility: Mobility,
-    ) -> Result<PathResult<GridPath>, PathError> {
-        if !Self::applies_to(mobility) {
-            return self.astar.build_path(grid, from, to, mobility);
-        }
-        self.run::<GridPath, false>(None, grid, (from, to), mobility, None)
-    }
-
-    /// The optimal 8-connected path (no corner cutting, diagonal steps cost `sqrt(2)`
-    /// times the cell cost). Same contract as [`build_path`](Self::build_path).
-    ///
-    /// # Errors
-    /// As [`build_path`](Self::build_path), with [`AStar::build_path8`].
-    pub fn build_path8(
-        &mut self,
-        grid: &Grid,
-        from: Cell,
-        to: Cell,
-        mobility: Mobility,
-    ) -> Result<PathResult<GridPath8>, PathError> {
-        if !Self::applies_to(mobility) {
-            return self.astar.build_path8(grid, from, to, mobility);
-        }
-        self.run::<GridPath8, true>(None, grid, (from, to), mobility, None)
-    }
-
-    /// The path [`query`](PathQuery) asks for, 4-connected: [`build_path`](Self::build_path)
-    /// with the query's options. Components answer goals out of reach as for
-    /// [`AStar::find`], with [`UNREACHABLE_EXPANSIONS`] counting jump points where jump
-    /// point search applies; [`Landmarks`] guide the search (the same cost, usually
-    /// found with far fewer jump points on maps of rooms and corridors); a unit bigger
-    /// than one cell ([`PathQuery::sized`]) jumps too, over the cells its footprint
-    /// fits (the answers of [`AStar::find`]'s footprint rules, at about a one-cell
-    /// unit's speed), unless its footprint was walled over at the start: then the
-    /// solver's [`AStar`] walks it out. [`jumps`](Self::jumps) says which search a
-    /// query gets.
-    ///
-    /// # Errors
-    /// As [`build_path`](Self::build_path), and for a footprint those of [`AStar::find`].
-    pub fn find(
-        &mut self,
-        grid: &Grid,
-        query: PathQuery<'_>,
-    ) -> Result<PathResult<GridPath>, PathError> {
-        self.answer::<Four, false>(grid, query)
-    }
-
-    /// [`find`](Self::find), 8-connected (the rule of [`build_path8`](Self::build_path8)).
-    ///
-    /// # Errors
-    /// As [`find`](Self::find).
-    pub fn find8(
-        &mut self,
-        grid: &Grid,
-        query: PathQuery<'_>,
-    ) -> Result<PathResult<GridPath8>, PathError> {
-        self.answer::<Eight, true>(grid, query)
-    }
-
-    /// [`AStar::find_hex`] on the solver's A* (same scope and expansion limit; jump
-    /// point search is for square grids, and landmarks are not used).
-    ///
-    /// # Errors
-    /// As [`AStar::find_hex`].
-    pub fn find_hex(
-        &mut self,
-        grid: &Grid,
-        query: PathQuery<'_>,
-        layout: HexLayout,
-    ) -> Result<PathResult<GridPath8>, PathError> {
-        self.astar.find_hex(grid, query, layout)
-    }
-
-    /// [`find`](Self::find), [`find8`](Self::find8) or [`find_hex`](Self::find_hex) as
-    /// `connectivity` says ([`AStar::find_with`]'s rule).
-    ///
-    /// # Errors
-    /// As the method it calls.
-    pub fn find_with(
-        &mut self,
-        grid: &Grid,
-        query: PathQuery<'_>,
-        connectivity: Connectivity,
-    ) -> Result<PathResult<GridPath8>, PathError> {
-        match connectivity {
-            Connectivity::Four => self.find(grid, query).map(|r| r.map_path(GridPath8::from)),
-            Connectivity::Eight => self.find8(grid, query),
-            Connectivity::Hex(layout) => self.find_hex(grid, query, layout),
-        }
-    }
-
-    /// Whether [`find`](Self::find) and [`find8`](Self::find8) answer `query` on `grid`
-    /// by jump point search (and so count jump points in
-    /// [`expanded`](PathResult::expanded)) rather than by the solver's [`AStar`]: its
-    /// mobility costs the same on every kind it enters ([`applies_to`](Self::applies_to))
-    /// and, for a unit bigger than one cell, its footprint fits at the start (a unit
-    /// walled over walks out by [`AStar::find`]'s rule). Hex queries never jump.
+    /// Whether [`find`](Solver::find) answers `query` on `grid` by jump point search
+    /// (and so counts jump points in [`expanded`](PathResult::expanded)) rather than by
+    /// the solver's [`AStar`]: the query is square (not hex), its mobility costs the
+    /// same on every kind it enters ([`applies_to`](Self::applies_to)) and, for a unit
+    /// bigger than one cell, its footprint fits at the start (a unit walled over walks
+    /// out by [`AStar`]'s footprint rule).
     #[must_use]
-    pub fn jumps(grid: &Grid, query: &PathQuery<'_>, connectivity: Connectivity) -> bool {
-        !matches!(connectivity, Connectivity::Hex(_))
+    pub fn jumps(grid: &Grid, query: &PathQuery<'_>) -> bool {
+        !matches!(query.connectivity, Connectivity::Hex(_))
             && Self::applies_to(query.mobility)
             && query.footprint.is_none_or(|f| {
                 f.size() <= 1
@@ -417,11 +253,29 @@ impl Jps {
     }
 }
 
-impl ExpansionLimit for Jps {
-    fn limit(&self) -> u32 {
+impl Solver for Jps {
+    /// The cheapest route (see [`Solver::find`]), by jump point search where
+    /// [`jumps`](Self::jumps) says so (guided if the query has landmarks), by the
+    /// solver's [`AStar`] otherwise (hex maps, mobilities with several costs, walled-over
+    /// footprints).
+    fn find(&mut self, grid: &Grid, query: PathQuery<'_>) -> Result<PathResult, PathError> {
+        match query.connectivity {
+            Connectivity::Four => self.answer::<Four, false>(grid, query),
+            Connectivity::Eight => self.answer::<Eight, true>(grid, query),
+            Connectivity::Hex(_) => self.astar.find(grid, query),
+        }
+    }
+
+    fn max_expansions(&self) -> u32 {
         self.max_expansions
     }
-    fn set_limit(&mut self, max: u32) {
-        self.set_max_expansions(max);
+
+    /// Counts jump points where jump point search applies; the fallback [`AStar`]
+    /// takes the same limit, in cells. A query stopped by it answers towards the
+    /// nearest cell seen so far, reached by the route the search found (which need not
+    /// be the cheapest way there).
+    fn set_max_expansions(&mut self, max: u32) {
+        self.max_expansions = max.max(1);
+        self.astar.set_max_expansions(max);
     }
 }

@@ -2,8 +2,8 @@
 
 use super::super::PackedSteps;
 use crate::cost::CostSum;
-use crate::search::{PathResult, Route};
-use crate::{Cell, Grid, MAX_STEPS, Mobility};
+use crate::search::{Arrival, PathResult};
+use crate::{Cell, Direction8, Grid, GridPath8, MAX_STEPS, Mobility};
 
 /// Who a route is for: a unit of `mobility` (one cost) and side `size` on `grid`.
 #[derive(Clone, Copy)]
@@ -14,9 +14,9 @@ pub(super) struct Unit<'a> {
 }
 
 /// The route through `corners`, given from its end back to the start: consecutive
-/// corners are joined by a straight line in one of `P`'s directions (a repeated corner
-/// is skipped). The cost of every step is the unit's mobility's one cost.
-pub(super) fn build<P: PackedSteps>(
+/// corners are joined by a straight line (a repeated corner is skipped). The cost of
+/// every step is the unit's mobility's one cost.
+pub(super) fn build(
     Unit {
         grid,
         mobility,
@@ -25,12 +25,12 @@ pub(super) fn build<P: PackedSteps>(
     (start, goal): (Cell, Cell),
     corners: impl Iterator<Item = (i64, i64)>,
     expanded: u32,
-) -> PathResult<P> {
+) -> PathResult {
     // Direction code of each unit step (dx, dy), by `(dy + 1) * 3 + dx + 1`.
     let mut code_of = [u8::MAX; 9];
-    for code in 0..1u8 << P::BITS {
-        let (dx, dy) = P::dir8(code).offset();
-        code_of[((dy + 1) * 3 + dx + 1) as usize] = code;
+    for d in Direction8::ALL {
+        let (dx, dy) = d.offset();
+        code_of[((dy + 1) * 3 + dx + 1) as usize] = d.bits();
     }
     let cost = mobility.min_cost();
     // Steps go into a 192-bit shift register, last step first: once more than 56 are
@@ -58,9 +58,9 @@ pub(super) fn build<P: PackedSteps>(
             // Every step keeps the one movement rule.
             let mut c = Cell::new(prev.0 as i32, prev.1 as i32);
             for _ in 0..steps {
-                let legal = grid.can_step_sized(c, P::dir8(code), mobility, size);
+                let legal = grid.can_step_sized(c, Direction8::from_bits(code), mobility, size);
                 debug_assert!(legal, "{c} {dx} {dy} size {size}");
-                c = c.step(P::dir8(code));
+                c = c.step(Direction8::from_bits(code));
             }
         }
         let diagonal = dx != 0 && dy != 0;
@@ -70,7 +70,7 @@ pub(super) fn build<P: PackedSteps>(
             sum.straight += steps * u64::from(cost);
         }
         len += steps;
-        push_run::<P>(&mut words, code, steps.min(MAX_STEPS as u64));
+        push_run::<GridPath8>(&mut words, code, steps.min(MAX_STEPS as u64));
         at = prev;
     }
     debug_assert_eq!(
@@ -78,32 +78,20 @@ pub(super) fn build<P: PackedSteps>(
         (start.x.into(), start.y.into()),
         "the route starts elsewhere"
     );
-    let path = P::from_words(words, (len as usize).min(MAX_STEPS));
+    let path = GridPath8::from_raw_steps(&words, (len as usize).min(MAX_STEPS));
     let route_end = Cell::new(end.0 as i32, end.1 as i32);
-    let route = Route {
-        end: route_end,
-        cost: sum.value(),
-        len: u32::try_from(len).unwrap_or(u32::MAX),
-        reaches_goal: route_end == goal,
-    };
-    let (end, path_cost) = if len > MAX_STEPS as u64 {
-        let mut cell = start;
-        let mut sum = CostSum::default();
-        for i in 0..path.steps() {
-            let dir = P::dir8(path.code_at(i));
-            cell = cell.step(dir);
-            sum.add(cost, dir.is_diagonal());
-        }
-        (cell, sum.value())
+    let len = u32::try_from(len).unwrap_or(u32::MAX);
+    let end = if len as usize > MAX_STEPS {
+        path.end(start)
     } else {
-        (route_end, route.cost)
+        route_end
     };
     PathResult {
         path,
         end,
-        cost: path_cost,
-        partial: end != goal,
-        route,
+        arrival: Arrival::of(route_end, goal, len),
+        cost: sum.value(),
+        route_len: len,
         expanded,
     }
 }

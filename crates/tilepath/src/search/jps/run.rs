@@ -10,10 +10,10 @@ use super::{Jps, Landmarks, Scope, WINDOW_SIDE};
 use crate::cost::OCTILE_DIAGONAL;
 use crate::footprint::FootprintCosts;
 use crate::queue::StampedWords;
-use crate::search::astar::capped;
 use crate::search::nodes::{node_g, node_parent};
+use crate::search::reach::capped;
 use crate::search::window::Window;
-use crate::search::{NO_PARENT, PackedSteps, PathError, PathQuery, PathResult};
+use crate::search::{NO_PARENT, PathError, PathQuery, PathResult};
 use crate::topology::Neighborhood;
 use crate::{Cell, Direction8, Footprint, Grid, MAX_STEPS, Mobility};
 
@@ -25,30 +25,30 @@ impl Jps {
         &mut self,
         grid: &Grid,
         q: PathQuery<'_>,
-    ) -> Result<PathResult<N::Path>, PathError> {
+    ) -> Result<PathResult, PathError> {
         // The footprint's checks first, so that both searches give its errors.
         let sized = match q.footprint {
             None => None,
             Some(f) => FootprintCosts::of(f, grid, q.mobility, q.from)?.map(|_| f),
         };
-        if !Self::jumps(grid, &q, N::CONNECTIVITY) {
+        if !Self::jumps(grid, &q) {
             return self.astar.answer::<N>(grid, q);
         }
-        capped(self, &q, N::CONNECTIVITY, |s| {
-            s.run::<N::Path, EIGHT>(q.guide, grid, (q.from, q.to), q.mobility, sized)
+        capped(self, &q, |s| {
+            s.run::<EIGHT>(q.guide, grid, (q.from, q.to), q.mobility, sized)
         })
     }
 
     /// Jump point search from `from` to `to` for a unit of `mobility` (one cost), one
     /// cell big or of `footprint` (which fits at `from`).
-    pub(super) fn run<P: PackedSteps, const EIGHT: bool>(
+    pub(super) fn run<const EIGHT: bool>(
         &mut self,
         landmarks: Option<&Landmarks>,
         grid: &Grid,
         (from, to): (Cell, Cell),
         mobility: Mobility,
         footprint: Option<Footprint<'_>>,
-    ) -> Result<PathResult<P>, PathError> {
+    ) -> Result<PathResult, PathError> {
         if !grid.contains(from) {
             return Err(PathError::start_out_of_bounds(grid, from));
         }
@@ -83,23 +83,23 @@ impl Jps {
             None => KeptRows::open(grid, mobility),
         };
         if let Some(bits) = kept {
-            return self.search_kept::<P, EIGHT>(bits, (lo, hi), slots, guide, unit, (from, to));
+            return self.search_kept::<EIGHT>(bits, (lo, hi), slots, guide, unit, (from, to));
         }
         match footprint {
             Some(f) => {
                 let rows = Rows::new(Fits::new(f.clearance(), f.size()), dims, lo, hi);
-                self.search::<_, P, EIGHT>(rows, slots, guide, unit, (from, to))
+                self.search::<_, EIGHT>(rows, slots, guide, unit, (from, to))
             }
             None => {
                 let rows = Rows::new(Planes::new(grid, mobility), dims, lo, hi);
-                self.search::<_, P, EIGHT>(rows, slots, guide, unit, (from, to))
+                self.search::<_, EIGHT>(rows, slots, guide, unit, (from, to))
             }
         }
     }
 
     /// [`search`](Self::search) on kept bit rows over the area `lo..hi`: unclipped
     /// ([`Whole`]) when that is the whole grid.
-    fn search_kept<P: PackedSteps, const EIGHT: bool>(
+    fn search_kept<const EIGHT: bool>(
         &mut self,
         bits: KeptRows<'_>,
         (lo, hi): ((i64, i64), (i64, i64)),
@@ -107,7 +107,7 @@ impl Jps {
         guide: Guide<'_>,
         unit: Unit<'_>,
         ends: (Cell, Cell),
-    ) -> Result<PathResult<P>, PathError> {
+    ) -> Result<PathResult, PathError> {
         let dims = (unit.grid.width(), unit.grid.height());
         if lo == (0, 0) && hi == (i64::from(dims.0), i64::from(dims.1)) {
             // A one-cell unit's jump distances, where the grid keeps them.
@@ -115,23 +115,23 @@ impl Jps {
                 && let Some(jumps) = KeptJumps::open(unit.grid, unit.mobility)
             {
                 let rows = Rows::new(Whole::new(jumps), dims, lo, hi);
-                return self.search::<_, P, EIGHT>(rows, slots, guide, unit, ends);
+                return self.search::<_, EIGHT>(rows, slots, guide, unit, ends);
             }
             let rows = Rows::new(Whole::new(bits), dims, lo, hi);
-            return self.search::<_, P, EIGHT>(rows, slots, guide, unit, ends);
+            return self.search::<_, EIGHT>(rows, slots, guide, unit, ends);
         }
-        self.search::<_, P, EIGHT>(Rows::new(bits, dims, lo, hi), slots, guide, unit, ends)
+        self.search::<_, EIGHT>(Rows::new(bits, dims, lo, hi), slots, guide, unit, ends)
     }
 
     /// [`run`](Self::run) on the open cells of `rows`.
-    fn search<S: Source, P: PackedSteps, const EIGHT: bool>(
+    fn search<S: Source, const EIGHT: bool>(
         &mut self,
         rows: Rows<S>,
         slots: Slots,
         guide: Guide<'_>,
         unit: Unit<'_>,
         ends: (Cell, Cell),
-    ) -> Result<PathResult<P>, PathError> {
+    ) -> Result<PathResult, PathError> {
         let (from, to) = ends;
         let grid = unit.grid;
         let start = (i64::from(from.x), i64::from(from.y));
