@@ -10,6 +10,7 @@ mod grid;
 mod layer_rule;
 mod messages;
 mod plan;
+mod reachability;
 mod settings;
 #[cfg(feature = "tilemap")]
 mod tilemap;
@@ -28,6 +29,7 @@ pub use follow::PathFollower;
 pub use grid::{ChangeCursor, Changes, GridTransform, MapLayout, PathingGrid, PathingMap};
 pub use layer_rule::LayerRule;
 pub use messages::{PathArrived, PathFailed, PathFound};
+pub use reachability::{IfBlocked, Reachability, Walker};
 pub use settings::{Parallelism, PathingBudget, PathingSettings};
 #[cfg(feature = "tilemap")]
 pub use tilemap::{PathTile, PathingTilemap, cell_to_tile_pos, tile_pos_to_cell};
@@ -44,7 +46,7 @@ pub mod prelude {
         GridCell, GridTransform, LayerRule, MapLayout, NoPathReason, Occupancy, OnGrid,
         Parallelism, PathArrived, PathFailed, PathFollower, PathFound, PathGoal, PathRequest,
         PathStatus, PathingBudget, PathingDiagnostics, PathingGrid, PathingMap, PathingPlugin,
-        PathingSettings, PathingSystems, SearchMode, Solid, UnitPath,
+        PathingSettings, PathingSystems, Reachability, SearchMode, Solid, UnitPath, Walker,
     };
     #[cfg(feature = "tilemap")]
     pub use crate::{PathTile, PathingTilemap};
