@@ -3,24 +3,32 @@
 use bevy::prelude::*;
 
 use crate::plan::collect::{Targets, resolve_goal};
-use crate::{GridCell, OnGrid, PathArrived, PathFollower, PathRequest, PathStatus, UnitPath};
+use crate::{
+    GridCell, OnGrid, PathArrived, PathFollower, PathRequest, PathStatus, Solid, UnitPath,
+};
 
 /// Marks every unit that now stands on its goal [`PathStatus::Arrived`] and sends one
 /// [`PathArrived`] for it: a unit whose complete path ([`PathStatus::Found`]) is
 /// walked to its end (no steps left, no segment to follow), on the goal cell its
 /// request leads to now, and whose [`PathFollower`], if it has one, is not between
 /// two cells. Runs after the movement, so the arrival is seen in the tick it happens.
+/// [`Solid`] units are left out (they stay [`PathStatus::Found`]).
 #[expect(clippy::type_complexity, reason = "a system's query")]
 pub(crate) fn mark_arrivals(
-    mut units: Query<(
-        Entity,
-        &PathRequest,
-        &GridCell,
-        Option<&OnGrid>,
-        &UnitPath,
-        &mut PathStatus,
-        Option<&PathFollower>,
-    )>,
+    mut units: Query<
+        (
+            Entity,
+            &PathRequest,
+            &GridCell,
+            Option<&OnGrid>,
+            &UnitPath,
+            &mut PathStatus,
+            Option<&PathFollower>,
+        ),
+        // Its crowd steers a solid unit by its status, and holds a unit heading for
+        // a goal it stands on there only while it is `Found`.
+        Without<Solid>,
+    >,
     targets: Targets,
     mut arrived: MessageWriter<PathArrived>,
 ) {

@@ -74,5 +74,9 @@ pub enum PathStatus {
     /// [`PathingSystems::Move`](crate::PathingSystems::Move). The unit leaves it
     /// (for [`Pending`](Self::Pending), until it is served) when it is planned again:
     /// its request changed, its target moved, or it was moved off the goal.
+    ///
+    /// Not set for [`Solid`](crate::Solid) units yet: their crowd steers them by their
+    /// status, so they stay [`Found`](Self::Found) on their goal, and no message is
+    /// sent for them.
     Arrived,
 }
