@@ -82,6 +82,26 @@ fn a_goal_a_big_units_footprint_cannot_occupy_fails_up_front() {
         PathStatus::Partial(NoPathReason::GoalBlocked)
     );
 
+    // A chaser whose target stands there (a cell that moves) closes in as far as its
+    // footprint fits, told why it stops short.
+    let target = app.world_mut().spawn(GridCell(Cell::new(19, 3))).id();
+    let chaser = app
+        .world_mut()
+        .spawn((
+            GridCell(Cell::new(1, 1)),
+            PathRequest::chase(target).with_size(2),
+        ))
+        .id();
+    ticks(&mut app, 1);
+    assert_eq!(
+        status(&app, chaser),
+        PathStatus::Partial(NoPathReason::GoalUnfit)
+    );
+    assert_eq!(
+        app.world().get::<UnitPath>(chaser).unwrap().end,
+        Cell::new(18, 3)
+    );
+
     // An edit elsewhere does not try the unfit goals again.
     set(&mut app, Cell::new(3, 9), TileKind::K1);
     ticks(&mut app, 2);

@@ -13,8 +13,8 @@ use super::job::{Answer, Job};
 use super::{PlanState, Planner};
 use crate::grid::GridsMut;
 use crate::{
-    GridCell, MapLayout, NoPathReason, OnGrid, PathFailed, PathFound, PathRequest, PathStatus,
-    PathingBudget, PathingDiagnostics, PathingGrid, PathingSettings, UnitPath,
+    GridCell, MapLayout, NoPathReason, OnGrid, PathFailed, PathFound, PathGoal, PathRequest,
+    PathStatus, PathingBudget, PathingDiagnostics, PathingGrid, PathingSettings, UnitPath,
 };
 use tilepath::{Connectivity, Jps};
 
@@ -318,10 +318,12 @@ fn take(
                         {
                             Some(NoPathReason::UnitSize)
                         }
-                        // A big unit's goal its footprint cannot occupy: no search
-                        // could reach it (`size²` cells read).
+                        // A big unit's fixed goal its footprint cannot occupy: no
+                        // search could reach it (`size²` cells read). A chased
+                        // entity's cell moves: searched, for a partial path.
                         Ok(c)
                             if request.size > 1
+                                && matches!(request.goal, PathGoal::Cell(_))
                                 && g.is_passable(c, request.mobility)
                                 && !g.fits(c, request.mobility, request.size) =>
                         {

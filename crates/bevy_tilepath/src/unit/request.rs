@@ -133,7 +133,8 @@ impl PathRequest {
     /// cell that is open but where that footprint does not fit (a wall under it, or
     /// off the grid's edge) fails at once, without a search, with
     /// [`NoPathReason::GoalUnfit`](crate::NoPathReason::GoalUnfit) (and is tried again
-    /// when a cell under it changes); a blocked goal cell gives, as for every size, a
+    /// when a cell under it changes; a chaser whose target stands there gets a partial
+    /// path with that reason instead); a blocked goal cell gives, as for every size, a
     /// partial path to the reachable anchor closest to it, with
     /// [`NoPathReason::GoalBlocked`](crate::NoPathReason::GoalBlocked).
     ///

@@ -37,9 +37,11 @@ pub enum NoPathReason {
     /// The goal cell is open, but the footprint of a unit bigger than one cell,
     /// anchored there (see [`PathRequest::with_size`](crate::PathRequest::with_size)),
     /// does not fit: a cell under it is blocked for the unit's mobility, or it hangs
-    /// off the grid's edge. Decided before any search: the unit gets no path (it keeps
-    /// its last one), and it is tried again only when a cell under that footprint
-    /// changes.
+    /// off the grid's edge. For a goal cell ([`PathGoal::Cell`](crate::PathGoal::Cell))
+    /// it is decided before any search: the unit gets no path (it keeps its last
+    /// one), and it is tried again only when a cell under that footprint changes. A
+    /// chased entity's cell moves: the chaser gets a partial path to the reachable
+    /// anchor closest to it, as for [`GoalBlocked`](Self::GoalBlocked).
     GoalUnfit,
     /// No route leads to the goal.
     Unreachable,
