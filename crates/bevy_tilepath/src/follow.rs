@@ -7,7 +7,7 @@ use tilepath::{Cell, Connectivity, Direction8};
 
 use crate::crowd::{Crowds, Seat};
 use crate::grid::Grids;
-use crate::{GridCell, OnGrid, UnitPath};
+use crate::{GridCell, OnGrid, PathRequest, UnitPath};
 
 /// Walks a unit along its [`UnitPath`] at `speed` cells per second, updating its
 /// [`GridCell`] and (if it has one) its `Transform`, positioned with its grid's
@@ -109,10 +109,11 @@ pub(crate) fn follow_paths(
         Option<&OnGrid>,
         Option<&mut Transform>,
         Option<&Seat>,
+        Option<&PathRequest>,
     )>,
 ) {
     let dt = time.delta_secs();
-    for (mut follower, mut path, mut cell, on_grid, transform, seat) in &mut units {
+    for (mut follower, mut path, mut cell, on_grid, transform, seat, request) in &mut units {
         // A solid unit the crowd moves (see `Solid`).
         let seat = seat.filter(|s| s.agent.is_some());
         let key = on_grid.map(|g| g.0);
@@ -228,8 +229,10 @@ pub(crate) fn follow_paths(
         path.set_if_neq(p);
         cell.set_if_neq(GridCell(at));
         if let Some(mut transform) = transform {
-            let a = world.footprint_to_world(f.from.unwrap_or(at), size);
-            let b = world.footprint_to_world(at, size);
+            // Drawn at the size it asks for (a unit without a path yet has none).
+            let drawn = request.map_or(size, |r| r.size.max(1));
+            let a = world.footprint_to_world(f.from.unwrap_or(at), drawn);
+            let b = world.footprint_to_world(at, drawn);
             let pos = a.lerp(b, f.progress.min(1.0));
             if transform.translation.truncate() != pos {
                 transform.translation.x = pos.x;

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod arrival;
 mod crowd;
 #[cfg(feature = "debug")]
 mod debug;
@@ -9,6 +10,7 @@ mod grid;
 mod layer_rule;
 mod messages;
 mod plan;
+mod reachability;
 mod settings;
 #[cfg(feature = "tilemap")]
 mod tilemap;
@@ -26,7 +28,8 @@ pub use diagnostics::PathingDiagnostics;
 pub use follow::PathFollower;
 pub use grid::{ChangeCursor, Changes, GridTransform, MapLayout, PathingGrid, PathingMap};
 pub use layer_rule::LayerRule;
-pub use messages::{PathFailed, PathFound};
+pub use messages::{PathArrived, PathFailed, PathFound};
+pub use reachability::{IfBlocked, Reachability, Walker};
 pub use settings::{Parallelism, PathingBudget, PathingSettings};
 #[cfg(feature = "tilemap")]
 pub use tilemap::{PathTile, PathingTilemap, cell_to_tile_pos, tile_pos_to_cell};
@@ -41,9 +44,9 @@ pub mod prelude {
     pub use crate::PathingDebug;
     pub use crate::{
         GridCell, GridTransform, LayerRule, MapLayout, NoPathReason, Occupancy, OnGrid,
-        Parallelism, PathFailed, PathFollower, PathFound, PathGoal, PathRequest, PathStatus,
-        PathingBudget, PathingDiagnostics, PathingGrid, PathingMap, PathingPlugin, PathingSettings,
-        PathingSystems, SearchMode, Solid, UnitPath,
+        Parallelism, PathArrived, PathFailed, PathFollower, PathFound, PathGoal, PathRequest,
+        PathStatus, PathingBudget, PathingDiagnostics, PathingGrid, PathingMap, PathingPlugin,
+        PathingSettings, PathingSystems, Reachability, SearchMode, Solid, UnitPath, Walker,
     };
     #[cfg(feature = "tilemap")]
     pub use crate::{PathTile, PathingTilemap};
@@ -60,7 +63,8 @@ pub enum PathingSystems {
     Collect,
     /// Serve queued requests under the budget; publish diagnostics.
     Solve,
-    /// Move [`PathFollower`]s along their paths, [`Solid`] units together.
+    /// Move [`PathFollower`]s along their paths, [`Solid`] units together; mark the
+    /// units that arrived ([`PathStatus::Arrived`], [`PathArrived`]).
     Move,
 }
 
@@ -105,6 +109,7 @@ impl Plugin for PathingPlugin {
             .register_type::<PathFollower>()
             .register_type::<PathFound>()
             .register_type::<PathFailed>()
+            .register_type::<PathArrived>()
             .register_type::<PathingSettings>()
             .register_type::<PathingBudget>()
             .register_type::<Parallelism>()
@@ -127,6 +132,7 @@ impl Plugin for PathingPlugin {
             .init_resource::<crowd::Crowds>()
             .add_message::<PathFound>()
             .add_message::<PathFailed>()
+            .add_message::<PathArrived>()
             .register_diagnostic(
                 Diagnostic::new(PathingDiagnostics::PATH_TIME_MS).with_suffix("ms"),
             )
@@ -154,7 +160,11 @@ impl Plugin for PathingPlugin {
                 )
                     .chain()
                     .in_set(PathingSystems::Solve),
-                (crowd::step_crowds, follow::follow_paths)
+                (
+                    crowd::step_crowds,
+                    follow::follow_paths,
+                    arrival::mark_arrivals,
+                )
                     .chain()
                     .in_set(PathingSystems::Move),
             ),

@@ -30,3 +30,14 @@ pub struct PathFailed {
     /// Why.
     pub reason: NoPathReason,
 }
+
+/// A unit reached its goal: its [`PathStatus`](crate::PathStatus) became
+/// [`Arrived`](crate::PathStatus::Arrived) this tick. Sent once per arrival.
+#[derive(Message, Reflect, Clone, Copy, Debug, PartialEq, Eq)]
+#[reflect(Debug, PartialEq)]
+pub struct PathArrived {
+    /// The unit.
+    pub entity: Entity,
+    /// The goal cell it stands on.
+    pub goal: Cell,
+}

@@ -226,7 +226,9 @@ fn a_unit_put_on_another_grid_mid_step_starts_afresh() {
 }
 
 /// Issue 36, point 3, its smallest case: a 2x2 unit at (0, 1) walled over by the wall
-/// at (1, 2), heading for (2, 2), where it cannot fit (`Partial(GoalBlocked)`).
+/// at (1, 2), heading for (2, 1). (The case was found heading for (2, 2), where the
+/// footprint hangs off the grid: a partial path to (2, 1) then; that goal is now
+/// refused up front, `NoPath(GoalUnfit)`.)
 ///
 /// ```text
 /// y=2  M # M .      M: mud (cost 4), #: wall
@@ -253,22 +255,31 @@ fn a_big_unit_walled_over_walks_out_by_the_followers_rule() {
     .unwrap();
     assert_eq!(grid.get(Cell::new(1, 2)), Some(TileKind::K1));
     let mut app = app(Some(grid.clone()), PathingSettings::default());
+    let request = PathRequest::to_cell(Cell::new(2, 2))
+        .with_size(2)
+        .with_mobility(MOBILITY)
+        .with_connectivity(Connectivity::Eight);
+    let unfit = app
+        .world_mut()
+        .spawn((GridCell(Cell::new(0, 1)), request))
+        .id();
     let unit = app
         .world_mut()
         .spawn((
             GridCell(Cell::new(0, 1)),
-            PathRequest::to_cell(Cell::new(2, 2))
-                .with_size(2)
-                .with_mobility(MOBILITY)
-                .with_connectivity(Connectivity::Eight),
+            PathRequest {
+                goal: PathGoal::Cell(Cell::new(2, 1)),
+                ..request
+            },
             PathFollower::new(3.0),
         ))
         .id();
     ticks(&mut app, 1);
     assert_eq!(
-        status(&app, unit),
-        PathStatus::Partial(NoPathReason::GoalBlocked)
+        status(&app, unfit),
+        PathStatus::NoPath(NoPathReason::GoalUnfit)
     );
+    assert_eq!(status(&app, unit), PathStatus::Found);
     // Every step of the path the unit is given passes the follower's rule.
     let path = *app.world().get::<UnitPath>(unit).unwrap();
     let mut at = path.at;

@@ -21,8 +21,12 @@ use crate::{
 /// segment (the goal, or the closest cell to it), else its goal.
 fn heading(path: &UnitPath, status: Option<&PathStatus>) -> Option<Cell> {
     match status {
-        Some(PathStatus::Found | PathStatus::Partial(_)) if !path.continues => Some(path.end),
-        Some(PathStatus::Found | PathStatus::Partial(_)) => Some(path.goal),
+        Some(PathStatus::Found | PathStatus::Partial(_) | PathStatus::Arrived)
+            if !path.continues =>
+        {
+            Some(path.end)
+        }
+        Some(PathStatus::Found | PathStatus::Partial(_) | PathStatus::Arrived) => Some(path.goal),
         _ => None,
     }
 }

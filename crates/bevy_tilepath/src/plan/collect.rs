@@ -48,7 +48,8 @@ struct Since<'a> {
 /// that a changed cell may make illegal (a cell it enters, or a corner cell of a
 /// diagonal step); a unit at the end of a partial path, every `retry_interval` ticks. A unit
 /// whose goal could not be reached (a partial path, or none) is retried after any
-/// grid edit, in the [`Lane::Retry`].
+/// grid edit, in the [`Lane::Retry`]; one whose goal its footprint does not fit
+/// ([`NoPathReason::GoalUnfit`]) only after an edit under that footprint.
 fn needs_plan(
     request: &Ref<PathRequest>,
     cell: Cell,
@@ -71,6 +72,13 @@ fn needs_plan(
         PathStatus::NoPath(NoPathReason::TargetMissing | NoPathReason::TargetOnOtherGrid) => {
             (goal_now.is_some(), false)
         }
+        // Only an edit under the goal's footprint can make it fit.
+        PathStatus::NoPath(NoPathReason::GoalUnfit) => (
+            cell != state.start || retarget,
+            since
+                .plan
+                .footprint_changed(state.goal.x, state.goal.y, request.size),
+        ),
         // An edit may open the way; it cannot bring a start or goal into the grid
         // (a resized grid is replaced, which plans everything again).
         PathStatus::NoPath(reason) => (
@@ -93,6 +101,8 @@ fn needs_plan(
                 || since.plan.path_changed(path);
             (now, partial && edited)
         }
+        // Standing on its goal: planned again when moved off it or sent elsewhere.
+        PathStatus::Arrived => (path.at != cell || goal_now.is_none() || retarget, false),
     };
     if now {
         Some(Lane::Request)
@@ -234,6 +244,14 @@ pub(crate) fn collect_requests(
         if let Some(lane) = lane
             && (waiting.is_none() || lane == Lane::Request)
         {
+            // A unit that arrived and is now sent elsewhere (or was moved off its
+            // goal) has not arrived any more.
+            if *status == PathStatus::Arrived
+                && (cell.0 != path.goal
+                    || resolve_goal(&request, key, &targets).ok() != Some(path.goal))
+            {
+                *status = PathStatus::Pending;
+            }
             planner.enqueue(entity, &mut state, i, lane);
         }
     }

@@ -159,7 +159,9 @@ pub(crate) fn solve_job(
         }
     };
     let short = matches!(r.arrival, Arrival::Closest(_)).then(|| {
-        if !enterable(job.goal) {
+        if !enterable(job.goal) && foot.is_some() && grid.is_passable(job.goal, job.mobility) {
+            NoPathReason::GoalUnfit
+        } else if !enterable(job.goal) {
             NoPathReason::GoalBlocked
         } else if !reachable {
             NoPathReason::Unreachable

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use tilepath::{Cell, Connectivity, DistanceField, Grid, Mobility};
 
-use super::job::{Job, Route};
+use super::job::{Answer, Job, Route};
 use crate::grid::{ChangeCursor, Changes};
 use crate::{PathingGrid, PathingSettings, SearchMode};
 
@@ -125,11 +125,13 @@ impl FieldCache {
         tick: u64,
     ) -> (u64, u32) {
         self.counts.clear();
-        for job in jobs.iter().filter(|j| j.mode == SearchMode::Auto) {
+        // Jobs answered up front (bad input, unfit goals) need no field.
+        let wants = |j: &Job| j.mode == SearchMode::Auto && j.answer == Answer::Unsolved;
+        for job in jobs.iter().filter(|j| wants(j)) {
             *self.counts.entry(FieldKey::of(job)).or_insert(0) += 1;
         }
         let (mut work, mut built) = (0, 0);
-        for job in jobs.iter_mut().filter(|j| j.mode == SearchMode::Auto) {
+        for job in jobs.iter_mut().filter(|j| wants(j)) {
             let key = FieldKey::of(job);
             let found = self.fields.iter().position(|s| s.valid && s.key == key);
             let entry = match found {

@@ -5,7 +5,7 @@
 use tilepath::{Connectivity, FieldError, FieldStats, Grid, Jps, Landmarks, Mobility};
 
 use super::background::{Builds, catch_up_limit};
-use super::job::Job;
+use super::job::{Answer, Job};
 use crate::PathingGrid;
 use crate::grid::{ChangeCursor, Changes};
 
@@ -79,7 +79,7 @@ impl GuideCache {
             return 0;
         }
         let mut work = 0;
-        for job in jobs {
+        for job in jobs.iter().filter(|j| j.answer == Answer::Unsolved) {
             let far = job.start.manhattan(job.goal) > window;
             // One guide serves every unit size of its mobility (a one-cell distance
             // bounds a big unit's from below); hex maps have no jump points to guide.

@@ -117,6 +117,28 @@ impl Planner {
         self.grids[index].push(entity, self.next_ticket, lane);
     }
 
+    /// The components kept for units of `mobility` moving as `connectivity`, of side
+    /// `size`, on grid `key` (which is `grid`), if they are built and in step with
+    /// every edit of `grid`.
+    pub(crate) fn components(
+        &self,
+        (key, grid): (GridKey, &crate::PathingGrid),
+        mobility: tilepath::Mobility,
+        connectivity: tilepath::Connectivity,
+        size: u8,
+    ) -> Option<&tilepath::Components> {
+        let plan = &self.grids[self.find(key)?];
+        if size == 1 {
+            plan.reach
+                .get(mobility, connectivity)
+                .filter(|_| plan.reach.is_current(grid))
+        } else {
+            plan.sized_reach
+                .get(mobility, size)
+                .filter(|_| plan.sized_reach.is_current(grid))
+        }
+    }
+
     /// Withdraws a waiting unit (its entry stays in the FIFO and is skipped).
     fn withdraw(&mut self, state: &mut PlanState) {
         if state.ticket.take().is_some()

@@ -192,6 +192,12 @@ impl<T: PerMobilityItem> PerMobility<T> {
     pub(crate) fn get(&self, mobility: Mobility, connectivity: Connectivity) -> Option<&T> {
         self.items.iter().find(|p| p.serves(mobility, connectivity))
     }
+
+    /// Whether the items are in step with `grid`: no cell set since they were last
+    /// repaired.
+    pub(crate) fn is_current(&self, grid: &PathingGrid) -> bool {
+        grid.changes_since(self.cursor) == Changes::Cells(&[])
+    }
 }
 
 impl PerMobility<Clearance> {
@@ -330,6 +336,12 @@ impl SizedReach {
     /// Components being built in the background.
     pub(crate) fn building(&self) -> u32 {
         self.building.len() as u32
+    }
+
+    /// Whether the components are in step with `grid`: no cell set since they were
+    /// last repaired.
+    pub(crate) fn is_current(&self, grid: &PathingGrid) -> bool {
+        grid.changes_since(self.cursor) == Changes::Cells(&[])
     }
 
     /// The components of `size x size` footprints of `mobility`, if built.

@@ -13,8 +13,8 @@ use super::job::{Answer, Job};
 use super::{PlanState, Planner};
 use crate::grid::GridsMut;
 use crate::{
-    GridCell, MapLayout, NoPathReason, OnGrid, PathFailed, PathFound, PathRequest, PathStatus,
-    PathingBudget, PathingDiagnostics, PathingGrid, PathingSettings, UnitPath,
+    GridCell, MapLayout, NoPathReason, OnGrid, PathFailed, PathFound, PathGoal, PathRequest,
+    PathStatus, PathingBudget, PathingDiagnostics, PathingGrid, PathingSettings, UnitPath,
 };
 use tilepath::{Connectivity, Jps};
 
@@ -186,7 +186,7 @@ fn serve_grid(
         if let Some(grid) = grid.as_deref_mut() {
             // Jump point search reads a one-cost mobility's cells as bit rows, and their
             // jump distances where the settings ask for them.
-            for job in jobs.iter() {
+            for job in jobs.iter().filter(|j| j.answer == Answer::Unsolved) {
                 let square = !matches!(job.connectivity, Connectivity::Hex(_));
                 if square && Jps::applies_to(job.mobility) {
                     if grid.keep_open_rows(job.mobility) {
@@ -202,24 +202,27 @@ fn serve_grid(
         let generation = grid.as_deref().map_or(0, PathingGrid::generation);
         if let Some(grid) = grid.as_deref() {
             let (work, built) = plan.fields.assign(grid.grid(), s.settings, jobs, s.tick);
+            // What the searches need, for the jobs left to search only (those answered
+            // up front need nothing built).
+            let unsolved = || jobs.iter().filter(|j| j.answer == Answer::Unsolved);
             spent +=
                 work + plan.reach.prepare(
                     grid.grid(),
-                    jobs.iter().map(|j| (j.mobility, j.connectivity)),
+                    unsolved().map(|j| (j.mobility, j.connectivity)),
                 ) + plan.clearance.prepare(
                     grid.grid(),
-                    jobs.iter()
+                    unsolved()
                         .filter(|j| j.size > 1)
                         .map(|j| (j.mobility, j.connectivity)),
                 ) + plan.clearance.keep_rows(
                     grid.grid(),
-                    jobs.iter()
+                    unsolved()
                         .filter(|j| j.size > 1)
                         .map(|j| (j.mobility, j.size)),
                 ) + plan.sized_reach.prepare(
                     grid.grid(),
                     &plan.clearance,
-                    jobs.iter().map(|j| (j.mobility, j.size)),
+                    unsolved().map(|j| (j.mobility, j.size)),
                 ) + plan
                     .guides
                     .prepare(grid.grid(), jobs, s.settings.window_distance);
@@ -315,6 +318,17 @@ fn take(
                         {
                             Some(NoPathReason::UnitSize)
                         }
+                        // A big unit's fixed goal its footprint cannot occupy: no
+                        // search could reach it (`size²` cells read). A chased
+                        // entity's cell moves: searched, for a partial path.
+                        Ok(c)
+                            if request.size > 1
+                                && matches!(request.goal, PathGoal::Cell(_))
+                                && g.is_passable(c, request.mobility)
+                                && !g.fits(c, request.mobility, request.size) =>
+                        {
+                            Some(NoPathReason::GoalUnfit)
+                        }
                         Ok(_) => None,
                     }
                 }
@@ -370,6 +384,11 @@ fn deliver(
                 size: job.size,
             };
             status.set_if_neq(match route.short {
+                // Planned again where it arrived (the grid replaced, the request
+                // touched): still there, and not arriving again.
+                None if *status == PathStatus::Arrived && job.start == job.goal => {
+                    PathStatus::Arrived
+                }
                 None => PathStatus::Found,
                 Some(reason) => PathStatus::Partial(reason),
             });

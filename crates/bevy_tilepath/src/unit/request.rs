@@ -130,9 +130,12 @@ impl PathRequest {
     /// Cells of a big unit are its footprint's anchor, the corner with the smallest `x`
     /// and `y`: its [`GridCell`], its path's cells and its goal cell all name that
     /// corner, and the footprint covers `x..x + size`, `y..y + size` from it. A goal
-    /// where that footprint does not fit (a wall under it, or off the grid's edge)
-    /// cannot be reached: the unit gets a partial path to the reachable anchor closest
-    /// to it (none if it stands there already), with
+    /// cell that is open but where that footprint does not fit (a wall under it, or
+    /// off the grid's edge) fails at once, without a search, with
+    /// [`NoPathReason::GoalUnfit`](crate::NoPathReason::GoalUnfit) (and is tried again
+    /// when a cell under it changes; a chaser whose target stands there gets a partial
+    /// path with that reason instead); a blocked goal cell gives, as for every size, a
+    /// partial path to the reachable anchor closest to it, with
     /// [`NoPathReason::GoalBlocked`](crate::NoPathReason::GoalBlocked).
     ///
     /// ```

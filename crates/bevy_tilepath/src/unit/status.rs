@@ -34,6 +34,15 @@ pub enum NoPathReason {
     TargetOnOtherGrid,
     /// The goal cell is blocked for the unit's mobility.
     GoalBlocked,
+    /// The goal cell is open, but the footprint of a unit bigger than one cell,
+    /// anchored there (see [`PathRequest::with_size`](crate::PathRequest::with_size)),
+    /// does not fit: a cell under it is blocked for the unit's mobility, or it hangs
+    /// off the grid's edge. For a goal cell ([`PathGoal::Cell`](crate::PathGoal::Cell))
+    /// it is decided before any search: the unit gets no path (it keeps its last
+    /// one), and it is tried again only when a cell under that footprint changes. A
+    /// chased entity's cell moves: the chaser gets a partial path to the reachable
+    /// anchor closest to it, as for [`GoalBlocked`](Self::GoalBlocked).
+    GoalUnfit,
     /// No route leads to the goal.
     Unreachable,
     /// The search hit its expansion cap before reaching the goal.
@@ -59,4 +68,14 @@ pub enum PathStatus {
     /// No path at all; the unit keeps its last path. Planned again when the grid or
     /// the target changes.
     NoPath(NoPathReason),
+    /// The unit stands on its goal: its path was complete ([`Found`](Self::Found)) and
+    /// a unit with a [`PathFollower`](crate::PathFollower) has walked all of it and
+    /// stopped on the goal cell, or a unit without one has its [`GridCell`] on the
+    /// goal cell, however it got there. Set once per arrival, with a
+    /// [`PathArrived`](crate::PathArrived) message, in
+    /// [`PathingSystems::Move`](crate::PathingSystems::Move). The unit leaves it
+    /// (for [`Pending`](Self::Pending), until it is served) when it is planned again:
+    /// its request changed, its target moved, or it was moved off the goal (a
+    /// [`Solid`](crate::Solid) unit pushed aside by its crowd, too).
+    Arrived,
 }
