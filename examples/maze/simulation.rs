@@ -92,8 +92,9 @@ impl Plugin for MazePlugin {
     }
 }
 
-/// With crowds on (not `--no-crowd`), every new chaser or unit under orders holds its
-/// cells: no two share one (the player is not solid: chasers reach it).
+/// With crowds on (`--crowd`), every new chaser or unit under orders holds its cells:
+/// no two share one (the player is not solid: chasers reach it).
+#[expect(clippy::type_complexity, reason = "a system's query")]
 fn make_solid(
     mut commands: Commands,
     options: Option<Res<Options>>,
