@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use tilepath::{
     Cell, Connectivity, Direction, Direction8, Grid, GridError, GridPath, GridPath8, HexLayout,
-    Jps, MAX_STEPS, Mobility, PathQuery, PathResult, Region, Route, Solver, TileKind,
+    Arrival, Jps, MAX_STEPS, Mobility, PathQuery, PathResult, Region, Solver, TileKind,
 };
 use tilepath_testkit::*;
 
@@ -144,19 +144,16 @@ fn paths_round_trip_with_their_cursor() {
     let mut grid = grid;
     grid.set(from, TileKind::K0).unwrap();
     grid.set(to, TileKind::K0).unwrap();
-    let result: PathResult<GridPath8> = Jps::whole_grid()
+    let result: PathResult = Jps::whole_grid()
         .find(
             &grid,
             PathQuery::new(from, to, Mobility::FLOOR_ONLY).connectivity(Connectivity::Eight),
         )
         .unwrap();
-    round_trip(&result);
-    round_trip(&Route {
-        end: Cell::new(3, 4),
-        cost: 12.5,
-        len: 9,
-        reaches_goal: false,
-    });
+    assert_eq!(round_trip(&result), result);
+    for arrival in [Arrival::Reached, Arrival::OnTheWay, Arrival::Closest(Cell::new(3, 4))] {
+        assert_eq!(round_trip(&arrival), arrival);
+    }
 }
 
 #[test]

@@ -19,8 +19,9 @@ fn two_rooms(room: i32, len: i32, corridor_width: i32) -> Grid {
     .unwrap()
 }
 
-#[test]
-fn two_groups_of_50_swap_sides_through_a_one_wide_corridor() {
+/// Two rooms of 10 x 10 joined by a 1-wide corridor 12 long, and 50 agents in each
+/// room sent to the mirrored cell in the other.
+fn two_groups_facing_a_corridor() -> (Grid, Crowd) {
     let (room, len) = (10, 12);
     let grid = two_rooms(room, len, 1);
     let mut crowd = Crowd::new(&grid).unwrap();
@@ -31,6 +32,12 @@ fn two_groups_of_50_swap_sides_through_a_one_wide_corridor() {
         crowd.add(&grid, AgentSpec::new(left).goal(right)).unwrap();
         crowd.add(&grid, AgentSpec::new(right).goal(left)).unwrap();
     }
+    (grid, crowd)
+}
+
+#[test]
+fn two_groups_of_50_swap_sides_through_a_one_wide_corridor() {
+    let (grid, mut crowd) = two_groups_facing_a_corridor();
     let steps = run_to_goals(&grid, &mut crowd, 3000);
     println!("100 agents through a 1-wide corridor: all home after {steps:?} steps");
     assert!(steps.is_some(), "not all home in 3000 steps");
@@ -108,16 +115,7 @@ fn run_paced(grid: &Grid, crowd: &mut Crowd, every: &[u32], limit: u64) -> Optio
 #[test]
 fn agents_of_different_speeds_pass_corridors_and_doors() {
     let mut rng = rng(77);
-    let (room, len) = (10, 12);
-    let grid = two_rooms(room, len, 1);
-    let mut crowd = Crowd::new(&grid).unwrap();
-    for k in 0..50 {
-        let (x, y) = (k % 5, k / 5);
-        let left = Cell::new(x, y);
-        let right = Cell::new(2 * room + len - 1 - x, y);
-        crowd.add(&grid, AgentSpec::new(left).goal(right)).unwrap();
-        crowd.add(&grid, AgentSpec::new(right).goal(left)).unwrap();
-    }
+    let (grid, mut crowd) = two_groups_facing_a_corridor();
     let every: Vec<u32> = (0..100).map(|_| rng.random_range(1..=4)).collect();
     let steps = run_paced(&grid, &mut crowd, &every, 10_000);
     println!("100 agents of 4 speeds through a 1-wide corridor: home after {steps:?} steps");
