@@ -8,8 +8,8 @@ use rand::RngExt;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use tilepath::{
-    Cell, Connectivity, Direction, Direction8, Grid, GridError, GridPath, GridPath8, HexLayout,
-    Arrival, Jps, MAX_STEPS, Mobility, PathQuery, PathResult, Region, Solver, TileKind,
+    Arrival, Cell, Connectivity, Direction, Direction8, Grid, GridError, GridPath, GridPath8,
+    HexLayout, Jps, MAX_STEPS, Mobility, PathQuery, PathResult, Region, Solver, TileKind,
 };
 use tilepath_testkit::*;
 
@@ -151,7 +151,11 @@ fn paths_round_trip_with_their_cursor() {
         )
         .unwrap();
     assert_eq!(round_trip(&result), result);
-    for arrival in [Arrival::Reached, Arrival::OnTheWay, Arrival::Closest(Cell::new(3, 4))] {
+    for arrival in [
+        Arrival::Reached,
+        Arrival::OnTheWay,
+        Arrival::Closest(Cell::new(3, 4)),
+    ] {
         assert_eq!(round_trip(&arrival), arrival);
     }
 }
