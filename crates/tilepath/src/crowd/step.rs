@@ -354,31 +354,18 @@ impl Crowd {
                 }
             }
         }
-        // An agent entering `s`'s cells diagonally, whose corner cell `s` steps into.
-        for c in footprint(here, size) {
-            let k = self.next[self.index(c)];
-            if decided(k) {
+        // An agent stepping diagonally whose corner cell is under `s`'s footprint at
+        // `at`: one entering `s`'s cells (`s` steps into its corner cell), or one
+        // leaving the cells `s` enters (`s` comes from its corner cell).
+        let diagonal_past = |k: u32, at: Cell| {
+            decided(k) && {
                 let b = &self.agents[k as usize];
-                if let Some((p, q)) = self.corners(b.cell, b.target, b.size)
-                    && (covers(to, size, p) || covers(to, size, q))
-                {
-                    return true;
-                }
+                self.corners(b.cell, b.target, b.size)
+                    .is_some_and(|(p, q)| covers(at, size, p) || covers(at, size, q))
             }
-        }
-        // An agent leaving the cells `s` enters diagonally, `s` coming from its corner.
-        for c in footprint(to, size) {
-            let k = self.holder[self.index(c)];
-            if decided(k) {
-                let b = &self.agents[k as usize];
-                if let Some((p, q)) = self.corners(b.cell, b.target, b.size)
-                    && (covers(here, size, p) || covers(here, size, q))
-                {
-                    return true;
-                }
-            }
-        }
-        false
+        };
+        footprint(here, size).any(|c| diagonal_past(self.next[self.index(c)], to))
+            || footprint(to, size).any(|c| diagonal_past(self.holder[self.index(c)], here))
     }
 
     /// The two corner cells a diagonal step of a `size` agent from `from` to `to`

@@ -144,6 +144,8 @@ fn free_anchor(
     })
 }
 
+/// Steps until every agent stands on its goal (`Some(steps)`), at most `limit`,
+/// checking the invariants on the way.
 fn run_to_goals(grid: &Grid, crowd: &mut Crowd, limit: u64) -> Option<u64> {
     let mut fields = GoalFields::new();
     fields.update(grid, crowd).unwrap();
@@ -242,8 +244,8 @@ fn invariants_hold_after_every_step() {
     assert!(cov.moves > 20_000 && cov.diagonal > 1000 && cov.sized > 1000 && cov.out_of_walls > 0);
 }
 
-/// Steps until every agent stands on its goal (`Some(steps)`), at most `limit`,
-/// checking the invariants on the way.
+/// The moves of `n` steps of a seeded crowd (sizes 1 and 2, 4- and 8-connected) on a
+/// random map walled a cell more every 50 steps.
 fn moves_of_a_run(seed: u64, n: usize) -> Vec<(AgentId, Cell, Cell)> {
     let mut rng = rng(seed);
     let mut grid = random_grid(&mut rng, 48, 48, 0.15);
