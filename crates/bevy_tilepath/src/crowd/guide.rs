@@ -1,8 +1,16 @@
-//! What guides a solid unit's next step: the next cells of its path.
+//! What guides a solid unit's next step: the shared distance field of its goal when
+//! the plugin keeps one, else the next cells of its path.
+//!
+//! A field measures the way to the goal itself, round walls and from every side, so
+//! units sharing a goal compare their distances truly: they fill the cells round it
+//! from every side, each as near as it gets. A path's next cells measure the way to
+//! the last of them only, which serves a unit stepping round another and back onto
+//! its path.
 
-use tilepath::{AgentId, Cell, Guidance, OCTILE_DIAGONAL, OCTILE_STRAIGHT};
+use tilepath::{AgentId, Cell, Connectivity, Guidance, OCTILE_DIAGONAL, OCTILE_STRAIGHT};
 
 use crate::UnitPath;
+use crate::plan::FieldCache;
 
 /// Path cells a unit is guided by: where its path is now and the cells after it.
 /// Enough to step round a unit in the way and back onto the path; a unit pushed
@@ -77,27 +85,76 @@ fn distance(a: Cell, b: Cell, eight: bool) -> u32 {
     }
 }
 
-/// Every agent's [`Route`], by the agent's slot.
+/// No field: the unit is guided by its route.
+const NO_FIELD: u32 = u32::MAX;
+
+/// Every agent's [`Route`] and shared field, by the agent's slot.
 #[derive(Debug, Default)]
 pub(crate) struct PathGuide {
     pub(crate) routes: Vec<Route>,
+    /// The index of the agent's field in its grid's [`FieldCache`] this tick, and the
+    /// factor that brings the field's units to the routes' fixed-point costs.
+    fields: Vec<(u32, u32)>,
 }
 
 impl PathGuide {
-    /// Sets the route of `agent`, growing the table as needed (only while the crowd
-    /// grows).
-    pub(crate) fn set(&mut self, agent: AgentId, route: Route) {
+    /// Sets the route of `agent` and the field it is guided by, if any (growing the
+    /// tables only while the crowd grows).
+    pub(crate) fn set(&mut self, agent: AgentId, route: Route, field: Option<(usize, bool)>) {
         let i = agent.index();
         if self.routes.len() <= i {
             self.routes.resize(i + 1, Route::NONE);
+            self.fields.resize(i + 1, (NO_FIELD, 0));
         }
         self.routes[i] = route;
+        // An 8-connected field counts in the octile fixed point already.
+        self.fields[i] = field.map_or((NO_FIELD, 0), |(f, eight)| {
+            (f as u32, if eight { 1 } else { STRAIGHT })
+        });
+    }
+
+    /// The guidance of one step: the routes, and the fields of the grid's plan.
+    pub(crate) fn with<'a>(&'a self, fields: Option<&'a FieldCache>) -> Guide<'a> {
+        Guide {
+            paths: self,
+            fields,
+        }
     }
 }
 
-impl Guidance for PathGuide {
+/// The key a unit's field is found by in its grid's [`FieldCache`]: its goal, and the
+/// class it moves as.
+pub(crate) fn field_of(
+    fields: Option<&FieldCache>,
+    path: &UnitPath,
+    connectivity: Connectivity,
+) -> Option<(usize, bool)> {
+    let i = fields?.find(path.goal, path.mobility, connectivity, path.size)?;
+    Some((i, connectivity == Connectivity::Eight))
+}
+
+/// A crowd step's [`Guidance`]: each unit's field where it has one, else its route.
+pub(crate) struct Guide<'a> {
+    paths: &'a PathGuide,
+    fields: Option<&'a FieldCache>,
+}
+
+impl Guidance for Guide<'_> {
     fn cost_to_go(&self, agent: AgentId, cell: Cell) -> Option<u32> {
-        self.routes.get(agent.index())?.cost(cell)
+        let i = agent.index();
+        let (f, scale) = *self.paths.fields.get(i)?;
+        if f != NO_FIELD
+            && let Some(field) = self.fields.and_then(|c| c.get(f as usize))
+        {
+            let units = field.units(cell)?;
+            return Some(
+                u32::try_from(units.max(0))
+                    .unwrap_or(u32::MAX)
+                    .saturating_mul(scale)
+                    .min(u32::MAX - 1),
+            );
+        }
+        self.paths.routes.get(i)?.cost(cell)
     }
 }
 

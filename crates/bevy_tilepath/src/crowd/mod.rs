@@ -3,8 +3,8 @@
 //!
 //! Each grid has its own [`Crowd`](tilepath::Crowd) (the core's joint step), kept
 //! equal to the grid's solid units by `seats.rs`; `step.rs` runs one joint step every
-//! period of the grid's clock (`seats.rs`: `StepClock`), guided by the units' paths
-//! (`guide.rs`), and hands each its next cell, which its
+//! period of the grid's clock (`seats.rs`: `StepClock`), guided by the units' shared
+//! fields or paths (`guide.rs`), and hands each its next cell, which its
 //! [`PathFollower`](crate::PathFollower) walks to within the period.
 
 mod guide;
@@ -30,7 +30,11 @@ pub(crate) use step::step_crowds;
 /// its [`UnitPath`](crate::UnitPath) where the way is free, asking a unit in the way
 /// to step aside, stepping round or waiting otherwise (the rule:
 /// [`Crowd`](tilepath::Crowd)); groups meeting head-on in a corridor one cell wide
-/// pass each other, one backing out to let the other through.
+/// pass each other, one backing out to let the other through. Units heading for a
+/// goal the plugin keeps a shared distance field of (many units with one goal, or
+/// chasing one target: [`PathingSettings::field_threshold`](crate::PathingSettings::field_threshold))
+/// are stepped by that field: they surround the goal from every side, each on a cell
+/// of its own as near as it gets; one stands on it.
 ///
 /// The pace: a grid's crowd steps every period, as often as its fastest solid unit
 /// walks a cell (a whole number of ticks), and every unit walks the step decided for

@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 use tilepath::{AgentSpec, AgentStatus, Cell, Connectivity, Direction8, Mobility};
 
-use super::guide::Route;
+use super::guide::{Route, field_of};
 use super::seats::StepClock;
 use super::{Crowds, Seat, Solid};
 
@@ -12,6 +12,7 @@ use super::{Crowds, Seat, Solid};
 /// speed that earns exactly a step a period is ready every period).
 const READY: f32 = 0.999;
 use crate::grid::Grids;
+use crate::plan::Planner;
 use crate::{
     GridCell, OnGrid, PathFollower, PathRequest, PathStatus, PathingDiagnostics, PathingSettings,
     UnitPath,
@@ -48,6 +49,7 @@ pub(crate) fn step_crowds(
     time: Res<Time>,
     grids: Grids,
     settings: Res<PathingSettings>,
+    planner: Res<Planner>,
     mut crowds: ResMut<Crowds>,
     mut diag: ResMut<PathingDiagnostics>,
     mut units: Query<
@@ -166,11 +168,17 @@ pub(crate) fn step_crowds(
         let speed = follower.map_or(0.0, |f| f.speed.max(0.0));
         gc.speed[agent.index()] = speed;
         gc.clock.fastest = gc.clock.fastest.max(speed);
-        let route = match path {
-            Some(p) if goal.is_some() => Route::of_path(p, eight),
-            _ => Route::NONE,
+        let (route, field) = match path {
+            Some(p) if goal.is_some() => (
+                Route::of_path(p, eight),
+                // A field measures the way to the goal itself: for a unit whose
+                // path heads there (not one that ends nearest an unreachable goal).
+                field_of(planner.fields_of(key), p, spec.connectivity)
+                    .filter(|_| goal == Some(p.goal)),
+            ),
+            _ => (Route::NONE, None),
         };
-        gc.guide.set(agent, route);
+        gc.guide.set(agent, route, field);
         seat.set_if_neq(Seat {
             agent: Some((key, agent)),
         });
@@ -211,7 +219,8 @@ pub(crate) fn step_crowds(
             let _ = gc.crowd.set_ready(id, gc.credit[id.index()] >= READY);
         }
         gc.crowd.set_stuck_after(settings.crowd_stuck_after);
-        let Ok(stats) = gc.crowd.step(pathing.grid(), &gc.guide) else {
+        let guide = gc.guide.with(planner.fields_of(gc.key));
+        let Ok(stats) = gc.crowd.step(pathing.grid(), &guide) else {
             continue;
         };
         gc.clock.period = period;

@@ -155,6 +155,29 @@ impl FieldCache {
         (work, built)
     }
 
+    /// The index of the computed field for units of `mobility`, `connectivity` and
+    /// `size` heading for `goal`, if one is kept: what a crowd steps such units by.
+    pub(crate) fn find(
+        &self,
+        goal: Cell,
+        mobility: Mobility,
+        connectivity: Connectivity,
+        size: u8,
+    ) -> Option<usize> {
+        let key = FieldKey {
+            goal,
+            mobility,
+            connectivity,
+            size,
+        };
+        self.fields.iter().position(|s| s.valid && s.key == key)
+    }
+
+    /// Field `i`, if it is computed on the grid as it is.
+    pub(crate) fn get(&self, i: usize) -> Option<&DistanceField> {
+        self.fields.get(i).filter(|s| s.valid).map(|s| &s.field)
+    }
+
     /// The route field `i` gives `job`, `None` when the goal cannot be reached from
     /// the job's start.
     pub(crate) fn route(&self, i: usize, job: &Job) -> Option<Route> {

@@ -29,6 +29,7 @@ use tilepath::Cell;
 
 use crate::grid::GridKey;
 use dispatch::Dispatch;
+pub(crate) use fields::FieldCache;
 use grid_plan::GridPlan;
 use job::Job;
 
@@ -115,6 +116,11 @@ impl Planner {
         state.ticket = Some((self.next_ticket, lane));
         state.grid = self.grids[index].key;
         self.grids[index].push(entity, self.next_ticket, lane);
+    }
+
+    /// The shared distance fields kept for `key`'s grid, if it has a plan.
+    pub(crate) fn fields_of(&self, key: GridKey) -> Option<&FieldCache> {
+        Some(&self.grids[self.find(key)?].fields)
     }
 
     /// The components kept for units of `mobility` moving as `connectivity`, of side

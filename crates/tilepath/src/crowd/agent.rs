@@ -1,6 +1,6 @@
 //! What an agent is: its id, what the caller says of it, and what the crowd keeps.
 
-use crate::{Cell, Connectivity, Mobility};
+use crate::{Cell, Connectivity, GridPath8, Mobility};
 
 /// An agent of a [`Crowd`](super::Crowd): a slot and the slot's generation, so that
 /// an id of a removed agent never names the agent that takes its slot later.
@@ -152,6 +152,9 @@ pub(crate) struct Agent {
     /// The anchor it left and still blocks until it arrives
     /// ([`Crowd::set_hold_left`](super::Crowd::set_hold_left)).
     pub(crate) left: Option<Cell>,
+    /// The way round the agents ahead of it to a free anchor nearer its goal, which
+    /// it walks first (`seek.rs`); empty when it has none.
+    pub(crate) detour: GridPath8,
 }
 
 impl Agent {

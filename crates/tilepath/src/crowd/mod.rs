@@ -3,7 +3,8 @@
 //! The crowd ([`Crowd`]) holds the agents and who holds each cell; each
 //! [`step`](Crowd::step) decides every agent's next anchor together (`step.rs`: a
 //! PIBT-style rule with priority inheritance and backtracking), untangling 1-wide
-//! corridors by the swap rule (`swap.rs`), guided by the costs a [`Guidance`] gives
+//! corridors by the swap rule (`swap.rs`) and letting waiting agents look round
+//! those ahead for nearer free cells (`seek.rs`), guided by the costs a [`Guidance`] gives
 //! (`guidance.rs`: the trait and [`GoalFields`]). What the caller may read after a
 //! step is in `report.rs`.
 
@@ -12,6 +13,7 @@ mod error;
 mod guidance;
 mod pin;
 mod report;
+mod seek;
 mod step;
 mod swap;
 
@@ -20,7 +22,7 @@ pub use error::CrowdError;
 pub use guidance::{GoalFields, Guidance};
 pub use report::{AgentStatus, StepStats};
 
-use crate::{Cell, Connectivity, Grid, GridMismatch, MAX_UNIT_SIZE};
+use crate::{Cell, Connectivity, Grid, GridMismatch, GridPath8, MAX_UNIT_SIZE};
 use agent::{Agent, Decision, NONE};
 
 /// The most candidates an agent has in a step: its 8 neighbours and staying.
@@ -55,11 +57,15 @@ struct Candidate {
 /// in turn, and an agent that cannot make room stays where it is. An agent on its
 /// goal may be moved aside and comes back. Agents with the same goal do not push
 /// those of them nearer to it: one holds the goal, the others gather round
-/// ([`AgentStatus::Yielding`]). See [`step`](Self::step) for the rule.
+/// ([`AgentStatus::Yielding`]); a waiting one looks round those ahead of it for a
+/// free cell nearer the goal (breadth first, a few hundred cells at most) and walks
+/// there, so that agents arriving from one side fill the cells round the goal on
+/// every side. See [`step`](Self::step) for the rule.
 ///
 /// Memory is a `u32` a cell twice (who holds it now, and next) plus about 200 bytes
-/// an agent, all allocated by [`new`](Self::new) and [`add`](Self::add): a step
-/// allocates nothing once the scratch has grown to the crowd's largest step.
+/// an agent, all allocated by [`new`](Self::new) and [`add`](Self::add), and a
+/// `u32` a cell more at the first such look round: a step allocates nothing once
+/// the scratch has grown to the crowd's largest step.
 /// Steps are deterministic: the same agents, grid and costs give the same moves.
 ///
 /// ```
@@ -104,6 +110,8 @@ pub struct Crowd {
     /// Per cell: the slot of the agent that left it and blocks it until it arrives,
     /// or `NONE` (empty unless `hold_left`).
     blocked: Vec<u32>,
+    /// The scratch of yielding agents' searches for nearer seats.
+    seek: seek::Seek,
 }
 
 impl Crowd {
@@ -136,6 +144,7 @@ impl Crowd {
             swap: true,
             hold_left: false,
             blocked: Vec::new(),
+            seek: seek::Seek::default(),
         })
     }
 
@@ -236,6 +245,7 @@ impl Crowd {
                     pinned: false,
                     ready: true,
                     left: None,
+                    detour: GridPath8::EMPTY,
                 });
                 let len = self.agents.len() * MAX_CANDIDATES;
                 self.candidates.resize(len, Candidate::default());
@@ -265,6 +275,7 @@ impl Crowd {
             pinned: false,
             ready: true,
             left: None,
+            detour: GridPath8::EMPTY,
         };
         for c in footprint(cell, size) {
             let i = self.index(c);

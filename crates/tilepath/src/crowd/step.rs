@@ -75,6 +75,8 @@ impl Crowd {
             let a = &self.agents[s];
             if a.alive && (a.pinned || a.left.is_some()) {
                 self.stay(s);
+            } else if a.alive {
+                self.seek(s, grid, guidance);
             }
         }
         self.order.clear();
@@ -82,7 +84,7 @@ impl Crowd {
             if !self.agents[s].alive {
                 continue;
             }
-            let yielding = self.yields(s);
+            let yielding = self.agents[s].detour.is_finished() && self.yields(s);
             let a = &mut self.agents[s];
             a.yielding = yielding;
             let resting = a.goal.is_none_or(|g| g == a.cell) || yielding;
@@ -148,9 +150,10 @@ impl Crowd {
         a.target = here;
     }
 
-    /// Whether agent `s` is as near its goal as it gets: not on it, and every
-    /// candidate nearer it is held by agents with its goal.
-    fn yields(&self, s: usize) -> bool {
+    /// Whether agent `s` is as near its goal as it gets from where it stands: not on
+    /// it, and every candidate nearer it is held by agents with its goal (it may
+    /// still find a way round them: `seek.rs`).
+    pub(super) fn yields(&self, s: usize) -> bool {
         let a = &self.agents[s];
         let (Some(goal), cost) = (a.goal, a.here_cost) else {
             return false;

@@ -196,6 +196,53 @@ fn two_hundred_agents_close_on_one_cell_and_settle_round_it() {
 
 use tilepath::{Connectivity, Guidance};
 
+/// Agents arriving at one goal from one side fill the cells round it on every side
+/// (a waiting agent looks round those ahead of it for a nearer free cell), instead
+/// of piling up on the side they came from.
+#[test]
+fn agents_arriving_from_one_side_fill_round_their_goal() {
+    for conn in [Connectivity::Eight, Connectivity::Four] {
+        let grid = Grid::new(30, 30).unwrap();
+        let goal = Cell::new(15, 15);
+        let mut crowd = Crowd::new(&grid).unwrap();
+        let ids: Vec<_> = (0..40)
+            .map(|i| {
+                let spec = AgentSpec::new(Cell::new(i % 30, i / 30))
+                    .connectivity(conn)
+                    .goal(goal);
+                crowd.add(&grid, spec).unwrap()
+            })
+            .collect();
+        let mut fields = GoalFields::new();
+        fields.update(&grid, &crowd).unwrap();
+        let mut cov = Coverage::default();
+        let mut moves = 0;
+        for _ in 0..300 {
+            let before: Vec<_> = crowd.agents().collect();
+            moves += crowd.step(&grid, &fields).unwrap().moved;
+            check_step(&grid, &crowd, &before, &mut cov);
+        }
+        // The nearest 40 cells: a 7x7 square (8-connected), a diamond of radius 4
+        // (4-connected).
+        let far = ids
+            .iter()
+            .map(|&id| crowd.cell(id).unwrap())
+            .filter(|c| match conn {
+                Connectivity::Eight => c.x.abs_diff(goal.x).max(c.y.abs_diff(goal.y)) > 3,
+                _ => c.manhattan(goal) > 4,
+            })
+            .count();
+        println!(
+            "40 agents from one side, {conn:?}: {moves} moves, {far} outside the nearest cells"
+        );
+        assert_eq!(far, 0, "{conn:?}: {far} agents piled up on their side");
+        assert!(crowd.holder(goal).is_some());
+        let stats = crowd.step(&grid, &fields).unwrap();
+        assert_eq!(stats.moved, 0, "{conn:?}: still moving after 300 steps");
+        assert_eq!(crowd.stuck().count(), 0);
+    }
+}
+
 #[test]
 fn agents_sharing_a_goal_take_turns_no_more() {
     let grid = Grid::new(20, 20).unwrap();
