@@ -25,8 +25,9 @@ usage: maze [options]
                     walk to far goals of their own, each getting a new one every
                     SECS seconds (staggered); headless prints how long requests
                     waited and checks that each one is answered
-  --crowd           chasers and units are solid: no two share a cell (see
-                    bevy_tilepath's Solid; off by default for now)
+  --no-crowd        chasers and units walk as if alone, sharing cells (by
+                    default they are solid: no two share a cell, see
+                    bevy_tilepath's Solid)
   --headless        run without a window and print tick statistics
   --ticks N         headless: fixed ticks to run (default 600)
   --budget N        pathing work per tick in expansions, 0 = unlimited
@@ -60,7 +61,8 @@ pub(crate) struct Options {
     /// Seconds between one unit's orders: the orders scenario instead of chasers.
     pub(crate) orders: Option<f32>,
     pub(crate) headless: bool,
-    /// Whether chasers and units are [`Solid`](bevy_tilepath::Solid) (`--crowd`).
+    /// Whether chasers and units are [`Solid`](bevy_tilepath::Solid) (on unless
+    /// `--no-crowd`).
     pub(crate) crowd: bool,
     pub(crate) ticks: u64,
     pub(crate) screenshot: Option<PathBuf>,
@@ -90,7 +92,7 @@ pub(crate) fn parse_args(
         chasers: 0,
         orders: None,
         headless: false,
-        crowd: false,
+        crowd: true,
         ticks: 600,
         screenshot: None,
         after: 6.0,
@@ -110,7 +112,7 @@ pub(crate) fn parse_args(
         match arg.as_str() {
             "-h" | "--help" => return Ok(None),
             "--headless" => o.headless = true,
-            "--crowd" => o.crowd = true,
+            "--no-crowd" => o.crowd = false,
             "--autopilot" => o.autopilot = true,
             "--gizmos" => o.gizmos = true,
             "--compute-pool" => o.compute_pool = true,

@@ -92,7 +92,7 @@ impl Plugin for MazePlugin {
     }
 }
 
-/// With crowds on (`--crowd`), every new chaser or unit under orders holds its cells:
+/// With crowds on (unless `--no-crowd`), every new chaser or unit under orders holds its cells:
 /// no two share one (the player is not solid: chasers reach it).
 #[expect(clippy::type_complexity, reason = "a system's query")]
 fn make_solid(
@@ -251,10 +251,12 @@ pub(crate) fn spawn_chasers(
         return;
     }
     let request = PathRequest::chase(player).with_mobility(Mobility::FLOOR_ONLY);
-    // A chaser bigger than one cell starts where its whole footprint is floor.
-    let fits = |c: Cell, size: u8| {
+    // A chaser starts where its whole footprint is floor no other chaser stands on
+    // (solid chasers spawned on others would be moved apart by the plugin).
+    let mut taken = std::collections::HashSet::new();
+    let footprint = |c: Cell, size: u8| {
         let n = i32::from(size);
-        (0..n).all(|dy| (0..n).all(|dx| !maze.is_wall(Cell::new(c.x + dx, c.y + dy))))
+        (0..n).flat_map(move |dy| (0..n).map(move |dx| Cell::new(c.x + dx, c.y + dy)))
     };
     let chasers: Vec<_> = (0..n)
         .map(|i| {
@@ -263,16 +265,26 @@ pub(crate) fn spawn_chasers(
             } else {
                 maze.kind.unit_size(i)
             };
+            let fits = |c: Cell, size: u8, taken: &std::collections::HashSet<Cell>| {
+                footprint(c, size).all(|c| !maze.is_wall(c) && !taken.contains(&c))
+            };
             let mut cell = far[rng.random_range(0..far.len())];
             for _ in 0..20 {
-                if fits(cell, size) {
+                if fits(cell, size, &taken) {
                     break;
                 }
                 cell = far[rng.random_range(0..far.len())];
             }
-            if !fits(cell, size) {
+            if !fits(cell, size, &taken) {
                 size = 1;
+                for _ in 0..20 {
+                    if fits(cell, size, &taken) {
+                        break;
+                    }
+                    cell = far[rng.random_range(0..far.len())];
+                }
             }
+            taken.extend(footprint(cell, size));
             let speed = rng.random_range(3.0..5.5);
             (
                 Chaser,

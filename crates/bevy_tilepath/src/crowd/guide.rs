@@ -143,18 +143,15 @@ impl Guidance for Guide<'_> {
     fn cost_to_go(&self, agent: AgentId, cell: Cell) -> Option<u32> {
         let i = agent.index();
         let (f, scale) = *self.paths.fields.get(i)?;
-        if f != NO_FIELD
-            && let Some(field) = self.fields.and_then(|c| c.get(f as usize))
-        {
-            let units = field.units(cell)?;
-            return Some(
-                u32::try_from(units.max(0))
+        match self.fields.and_then(|c| c.get(f as usize)) {
+            Some(field) if f != NO_FIELD => Some(
+                u32::try_from(field.units(cell)?.max(0))
                     .unwrap_or(u32::MAX)
                     .saturating_mul(scale)
                     .min(u32::MAX - 1),
-            );
+            ),
+            _ => self.paths.routes.get(i)?.cost(cell),
         }
-        self.paths.routes.get(i)?.cost(cell)
     }
 }
 

@@ -24,8 +24,8 @@ pub(crate) struct GridCrowd {
     pub(crate) guide: PathGuide,
     /// Each slot's unit's speed this tick (cells per second; 0 without a follower).
     pub(crate) speed: Vec<f32>,
-    /// Each slot's credit: the steps its speed has earned since it last stepped of
-    /// its own accord, at most 1 (ready to step at 1).
+    /// Each slot's credit: the steps its speed has earned and not spent (ready to
+    /// step at 1; a step of its own accord spends 1; saved up while waiting, at most 1).
     pub(crate) credit: Vec<f32>,
     /// When the crowd steps next.
     pub(crate) clock: StepClock,

@@ -228,10 +228,17 @@ pub(crate) fn step_crowds(
         for &id in gone.iter() {
             let i = id.index();
             let stepped = gc.crowd.previous_cell(id) != gc.crowd.cell(id);
-            if stepped && gc.crowd.is_ready(id) {
-                gc.credit[i] = 0.0;
+            // A step of its own accord spends one step's credit and keeps the rest,
+            // so that a unit steps at its own speed on average; one kept waiting
+            // saves no more than a step.
+            let own = stepped && gc.crowd.is_ready(id);
+            if own {
+                gc.credit[i] = (gc.credit[i] - 1.0).max(0.0);
             }
-            gc.credit[i] = (gc.credit[i] + gc.speed[i] * earned).min(1.0);
+            gc.credit[i] += gc.speed[i] * earned;
+            if !own {
+                gc.credit[i] = gc.credit[i].min(1.0);
+            }
         }
         moved += stats.moved as u32;
         stuck += stats.stuck as u32;
