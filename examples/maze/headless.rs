@@ -65,6 +65,7 @@ pub(crate) fn run_headless(options: Options) {
     println!("setup {:.1} ms", setup.elapsed().as_secs_f64() * 1e3);
     let mut whole = Vec::with_capacity(ticks as usize);
     let mut pathing = Vec::with_capacity(ticks as usize);
+    let mut crowd_times = Vec::with_capacity(ticks as usize);
     let (mut served, mut max_waiting, mut fields, mut work) = (0_u64, 0_u32, 0_u64, 0_u64);
     // Crowds: steps moved, units kept waiting (summed over ticks), most stuck at once.
     let (mut crowd_moved, mut crowd_waiting, mut crowd_stuck) = (0_u64, 0_u64, 0_u32);
@@ -77,6 +78,7 @@ pub(crate) fn run_headless(options: Options) {
         whole.push(t.elapsed().as_secs_f64() * 1e3);
         let d = *app.world().resource::<PathingDiagnostics>();
         pathing.push(d.time.as_secs_f64() * 1e3);
+        crowd_times.push(d.crowd_time.as_secs_f64() * 1e3);
         served += u64::from(d.served);
         max_waiting = max_waiting.max(d.waiting);
         fields += u64::from(d.fields_built);
@@ -102,6 +104,9 @@ pub(crate) fn run_headless(options: Options) {
     };
     report("tick (whole app update)", &mut whole);
     report("pathing (collect + solve)", &mut pathing);
+    if crowd {
+        report("crowds (placing + joint steps)", &mut crowd_times);
+    }
     let world = app.world_mut();
     let alive = world
         .query_filtered::<(), With<Chaser>>()

@@ -73,6 +73,10 @@ pub struct PathingDiagnostics {
     /// they were put, a hex map, or no memory for the crowd): they walk as units that
     /// are not solid until they are moved.
     pub crowd_unplaced: u32,
+    /// Wall time of the crowds' system this tick (keeping each grid's crowd equal to
+    /// its solid units, and the joint steps of the crowds whose clocks say so); not
+    /// part of [`time`](Self::time).
+    pub crowd_time: Duration,
 }
 
 impl PathingDiagnostics {

@@ -73,12 +73,13 @@ fn churn(
 /// Allocations per tick and parallel batches per tick over 300 ticks after a warm-up;
 /// with `two_grids`, every other unit walks on a second grid (a `PathingMap`) with its
 /// own chased target and edits; with `mixed`, one unit in 7 is 2x2 and one in 11 is
-/// 3x3; the default grid's cells are laid out as `layout`.
+/// 3x3; with `solid`, every unit is [`Solid`] (its grid's crowd steps it); the
+/// default grid's cells are laid out as `layout`.
 fn allocations_per_tick(
     units: usize,
     threads: usize,
     parallelism: Parallelism,
-    (two_grids, mixed): (bool, bool),
+    (two_grids, mixed, solid): (bool, bool, bool),
     layout: MapLayout,
 ) -> (f64, f64) {
     let mut rng = seeded(21);
@@ -129,6 +130,9 @@ fn allocations_per_tick(
         if let Some(map) = on_map {
             unit.insert(OnGrid(map));
         }
+        if solid {
+            unit.insert(Solid);
+        }
     }
     app.insert_resource(Scenario {
         rng,
@@ -178,13 +182,16 @@ fn allocations_per_tick(
     let before = tilepath_testkit::total_allocations();
     let mut served = 0;
     let mut batches = 0;
+    // The ticks that allocated, with their diagnostics (kept without allocating,
+    // printed after counting with `ALLOC_TRACE` set).
+    let mut grew = Vec::with_capacity(ticks as usize);
     for t in 0..ticks {
         let a0 = tilepath_testkit::total_allocations();
         app.update();
         let a1 = tilepath_testkit::total_allocations();
-        if a1 != a0 && std::env::var("ALLOC_TRACE").is_ok() {
-            let d = app.world().resource::<PathingDiagnostics>();
-            eprintln!("tick {t}: {} allocs; {d:?}", a1 - a0);
+        if a1 != a0 {
+            let d = *app.world().resource::<PathingDiagnostics>();
+            grew.push((t, a1 - a0, d));
         }
         let d = app.world().resource::<PathingDiagnostics>();
         served += d.served;
@@ -194,6 +201,11 @@ fn allocations_per_tick(
         }
     }
     let after = tilepath_testkit::total_allocations();
+    if std::env::var("ALLOC_TRACE").is_ok() {
+        for (t, n, d) in &grew {
+            eprintln!("tick {t}: {n} allocations; {d:?}");
+        }
+    }
     if units > 0 {
         assert!(
             served > 10 * ticks,
@@ -212,15 +224,20 @@ const SQUARE: MapLayout = MapLayout::Square;
 #[test]
 fn no_allocation_per_tick_in_steady_state() {
     // One test, so that nothing else runs (and allocates) while counting.
-    let (baseline, _) =
-        allocations_per_tick(0, 1, Parallelism::SolverThreads, (false, false), SQUARE);
+    let (baseline, _) = allocations_per_tick(
+        0,
+        1,
+        Parallelism::SolverThreads,
+        (false, false, false),
+        SQUARE,
+    );
     // 0: one thread per core (the default).
     for threads in [1, 2, 4, 0] {
         let (busy, parallel) = allocations_per_tick(
             3000,
             threads,
             Parallelism::SolverThreads,
-            (false, true),
+            (false, true, false),
             SQUARE,
         );
         println!(
@@ -239,8 +256,13 @@ fn no_allocation_per_tick_in_steady_state() {
 
     // A hex grid: hex searches, greedy, fields and components, nothing per tick.
     for layout in [MapLayout::HexRowOdd, MapLayout::HexColumn] {
-        let (busy, _) =
-            allocations_per_tick(3000, 2, Parallelism::SolverThreads, (false, false), layout);
+        let (busy, _) = allocations_per_tick(
+            3000,
+            2,
+            Parallelism::SolverThreads,
+            (false, false, false),
+            layout,
+        );
         println!("allocations per tick on {layout:?}: with 3000 units {busy}");
         assert_eq!(
             busy, baseline,
@@ -251,13 +273,40 @@ fn no_allocation_per_tick_in_steady_state() {
     // Two grids, half the units on each: nothing per tick. A rare tick may still grow
     // some scratch to a size it never needed before (one allocation or two in the 300
     // ticks counted here); a per-tick allocation would count 300.
-    let (idle, _) = allocations_per_tick(0, 1, Parallelism::SolverThreads, (true, false), SQUARE);
-    let (busy, _) =
-        allocations_per_tick(3000, 2, Parallelism::SolverThreads, (true, false), SQUARE);
+    let (idle, _) = allocations_per_tick(
+        0,
+        1,
+        Parallelism::SolverThreads,
+        (true, false, false),
+        SQUARE,
+    );
+    let (busy, _) = allocations_per_tick(
+        3000,
+        2,
+        Parallelism::SolverThreads,
+        (true, false, false),
+        SQUARE,
+    );
     println!("allocations per tick on two grids: without units {idle}, with 3000 {busy}");
     assert!(
         (busy - idle) * 300.0 <= 3.0,
         "the pathing systems allocated per tick with two grids: {busy}"
+    );
+
+    // Solid units, of three sizes on two grids: each grid's crowd steps them (placing
+    // those spawned on others, joint steps, waiting units looking round), nothing per
+    // tick. As with two grids above, a rare tick may grow some scratch once.
+    let (busy, _) = allocations_per_tick(
+        1500,
+        2,
+        Parallelism::SolverThreads,
+        (true, true, true),
+        SQUARE,
+    );
+    println!("allocations per tick with 1500 solid units on two grids: {busy} (idle {idle})");
+    assert!(
+        (busy - idle) * 300.0 <= 3.0,
+        "the crowds allocated per tick: {busy}"
     );
 
     // On Bevy's compute task pool, `scope` allocates its tasks: a small fixed cost per
@@ -269,7 +318,7 @@ fn no_allocation_per_tick_in_steady_state() {
             units,
             0,
             Parallelism::ComputeTaskPool,
-            (false, false),
+            (false, false, false),
             SQUARE,
         );
         let per_batch = (allocations - baseline) / batches;

@@ -1,6 +1,7 @@
 //! The crowds' tick: each grid's agents kept equal to its solid units, then one joint
 //! step of each crowd.
 
+use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use tilepath::{AgentSpec, AgentStatus, Cell, Connectivity, Direction8, Mobility};
 
@@ -66,6 +67,7 @@ pub(crate) fn step_crowds(
         With<Solid>,
     >,
 ) {
+    let started = Instant::now();
     let crowds = &mut *crowds;
     crowds.tick += 1;
     let tick = crowds.tick;
@@ -261,4 +263,5 @@ pub(crate) fn step_crowds(
         diag.crowd_stuck = stuck;
     }
     diag.crowd_unplaced = unplaced;
+    diag.crowd_time = started.elapsed();
 }
