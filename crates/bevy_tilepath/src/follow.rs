@@ -173,8 +173,8 @@ pub(crate) fn follow_paths(
             }
             if let Some(seat) = seat {
                 // Where the crowd sent it this tick, if anywhere. Along its path the
-                // path goes on with it; a unit stepping aside off its path is planned
-                // again from where it stands.
+                // path goes on with it; a unit stepping aside off its path takes it
+                // up again further on, or is planned again from where it stands.
                 let Some(to) = crowds.next_cell(seat, at) else {
                     break;
                 };
@@ -184,6 +184,11 @@ pub(crate) fn follow_paths(
                 }
                 if p.at == at && p.peek_cell() == Some(to) {
                     p.advance();
+                } else if p.at != to {
+                    // Stepped aside: back onto the path further on if it is a step
+                    // away, else planned again from where it stands.
+                    let eight = request.is_some_and(|r| r.connectivity == Connectivity::Eight);
+                    let _ = p.rejoin(to, eight, legal);
                 }
                 f.from = Some(at);
                 at = to;

@@ -170,6 +170,13 @@ pub(crate) fn step_crowds(
         let speed = follower.map_or(0.0, |f| f.speed.max(0.0));
         gc.speed[agent.index()] = speed;
         gc.clock.fastest = gc.clock.fastest.max(speed);
+        // Guides are read by the steps only: made on the ticks the crowd steps.
+        if gc.clock.countdown > 1 {
+            seat.set_if_neq(Seat {
+                agent: Some((key, agent)),
+            });
+            continue;
+        }
         let (route, field) = match path {
             Some(p) if goal.is_some() => (
                 Route::of_path(p, eight),

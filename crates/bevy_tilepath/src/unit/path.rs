@@ -1,7 +1,7 @@
 //! The path a unit follows.
 
 use bevy::prelude::*;
-use tilepath::{Cell, GridPath8, Mobility};
+use tilepath::{Cell, Direction8, GridPath8, Mobility};
 
 #[cfg(doc)]
 use crate::PathFollower;
@@ -42,6 +42,10 @@ pub struct UnitPath {
     /// at the footprint's centre. 1 by default.
     pub size: u8,
 }
+
+/// How many of its next cells a path looks at to take back a unit that stepped off it
+/// ([`UnitPath::rejoin`]).
+const REJOIN_AHEAD: usize = 6;
 
 impl Default for UnitPath {
     /// No steps; any cell of the grid may be walked ([`Mobility::ALL_PASSABLE`]).
@@ -86,6 +90,54 @@ impl UnitPath {
         self.steps.remaining() == 0
     }
 
+    /// Puts the path back under a unit that stepped off it to `cell` (made to step
+    /// aside, back, or round another): the path goes on from `cell` by the furthest of
+    /// its next [`REJOIN_AHEAD`] cells that `cell` is, or is one step from by a step
+    /// `step_ok` allows (diagonal ones only with `eight`), or else by a step back to
+    /// where the unit left it. `false`, changing nothing, when there is none: the
+    /// unit is then off its path (and planned again).
+    pub(crate) fn rejoin(
+        &mut self,
+        cell: Cell,
+        eight: bool,
+        step_ok: impl Fn(Cell, Direction8) -> bool,
+    ) -> bool {
+        let mut best = None;
+        for (k, c) in self.cells_ahead().take(REJOIN_AHEAD).enumerate() {
+            if c == cell {
+                best = Some((k + 1, None));
+                continue;
+            }
+            let d = Direction8::ALL.into_iter().find(|d| cell.step(*d) == c);
+            if let Some(d) = d.filter(|d| (eight || !d.is_diagonal()) && step_ok(cell, *d)) {
+                best = Some((k + 1, Some(d)));
+            }
+        }
+        // Else back to where it left the path (pushed back along it), if one more
+        // step fits.
+        if best.is_none() && self.remaining() < GridPath8::CAPACITY {
+            let d = Direction8::ALL
+                .into_iter()
+                .find(|d| cell.step(*d) == self.at);
+            if let Some(d) = d.filter(|d| (eight || !d.is_diagonal()) && step_ok(cell, *d)) {
+                best = Some((0, Some(d)));
+            }
+        }
+        let Some((taken, first)) = best else {
+            return false;
+        };
+        let mut steps = GridPath8::EMPTY;
+        if let Some(d) = first {
+            let _ = steps.push(d);
+        }
+        for d in self.steps.iter().skip(taken) {
+            let _ = steps.push(d);
+        }
+        self.steps = steps;
+        self.at = cell;
+        true
+    }
+
     /// The cells still ahead, for debugging and drawing.
     pub fn cells_ahead(&self) -> impl Iterator<Item = Cell> + use<> {
         let mut cell = self.at;
@@ -93,5 +145,53 @@ impl UnitPath {
             cell = cell.step(dir);
             cell
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn along_x(n: usize) -> UnitPath {
+        let mut steps = GridPath8::EMPTY;
+        for _ in 0..n {
+            assert!(steps.push(Direction8::Right));
+        }
+        UnitPath {
+            steps,
+            end: Cell::new(n as i32, 0),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_unit_stepped_aside_rejoins_its_path_further_on() {
+        let open = |_: Cell, _: Direction8| true;
+        // 8-connected: from (1, 1) the furthest path cell a step away is (2, 0).
+        let mut p = along_x(5);
+        assert!(p.rejoin(Cell::new(1, 1), true, open));
+        assert_eq!((p.at, p.remaining()), (Cell::new(1, 1), 4));
+        assert_eq!(p.peek_cell(), Some(Cell::new(2, 0)));
+        assert_eq!(p.cells_ahead().last(), Some(p.end));
+        // 4-connected: only the cell straight beside it, (1, 0).
+        let mut p = along_x(5);
+        assert!(p.rejoin(Cell::new(1, 1), false, open));
+        assert_eq!(p.peek_cell(), Some(Cell::new(1, 0)));
+        assert_eq!(p.cells_ahead().last(), Some(p.end));
+        // Moved onto a cell further along: the steps up to it are taken.
+        let mut p = along_x(5);
+        assert!(p.rejoin(Cell::new(3, 0), false, open));
+        assert_eq!((p.at, p.remaining()), (Cell::new(3, 0), 2));
+        // Pushed back: a step back onto the path first.
+        let mut p = along_x(5);
+        assert!(p.rejoin(Cell::new(-1, 0), false, open));
+        assert_eq!((p.remaining(), p.peek_cell()), (6, Some(Cell::new(0, 0))));
+        assert_eq!(p.cells_ahead().last(), Some(p.end));
+        // Too far, or no legal step back: unchanged.
+        let mut p = along_x(5);
+        let before = p;
+        assert!(!p.rejoin(Cell::new(1, 3), true, open));
+        assert!(!p.rejoin(Cell::new(1, 1), true, |_, _| false));
+        assert_eq!(p, before);
     }
 }

@@ -417,7 +417,8 @@ impl Crowd {
         (self.holder.capacity() + self.next.capacity() + self.touched.capacity()) * 4
             + self.agents.capacity() * size_of::<Agent>()
             + self.candidates.capacity() * size_of::<Candidate>()
-            + self.order.capacity() * 12
+            + self.order.capacity() * size_of::<(u64, u32)>()
+            + self.seek.memory_bytes()
             + self.free.capacity() * 4
     }
 

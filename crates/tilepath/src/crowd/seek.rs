@@ -35,6 +35,13 @@ pub(super) struct Seek {
     nodes: Vec<(Cell, u16, Direction8)>,
 }
 
+impl Seek {
+    /// Bytes held by the scratch.
+    pub(super) fn memory_bytes(&self) -> usize {
+        self.seen.capacity() * 4 + self.nodes.capacity() * size_of::<(Cell, u16, Direction8)>()
+    }
+}
+
 impl Crowd {
     /// Before agent `s` is asked: follows its detour (its next cell put first among
     /// its candidates), drops one it left or finished, or, when it yields and it is
