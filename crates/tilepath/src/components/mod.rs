@@ -57,7 +57,11 @@ use core::fmt;
 /// at a time; sides that meet are one, and a side that runs out of cells first is cut
 /// off and gets a new label, so the work is bounded by the smaller sides, not the
 /// component. Labels are 4 bytes a cell, plus 4 bytes a cell of search marks from the
-/// first closing that needs them.
+/// first closing that needs them, and the searches' queues (one per side, each at
+/// most 4 bytes a cell), which grow to the largest search so far: a repair allocates
+/// only at the first closing that searches, and when a search is larger than any
+/// before it (each queue doubles, so at most `4 * log2(cells)` times in a grid's
+/// life).
 #[derive(Clone)]
 pub struct Components {
     width: u32,
