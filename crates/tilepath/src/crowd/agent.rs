@@ -145,6 +145,8 @@ pub(crate) struct Agent {
     /// Where its candidates start in the crowd's candidate scratch, and how many.
     pub(crate) cand_from: u32,
     pub(crate) cand_len: u8,
+    /// Its candidates are filled this step.
+    pub(crate) filled: bool,
     /// The caller moves it, never a step: it is not asked and cannot be pushed.
     pub(crate) pinned: bool,
     /// Whether it steps of its own accord this step ([`Crowd::set_ready`](super::Crowd::set_ready)).

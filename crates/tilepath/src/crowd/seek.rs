@@ -63,13 +63,17 @@ impl Crowd {
             detour = GridPath8::EMPTY;
         }
         if detour.is_finished()
+            && a.filled
             && self.yields(s)
             && (self.steps + s as u64).is_multiple_of(SEEK_EVERY)
         {
             detour = self.search(s, grid, guidance);
         }
         self.agents[s].detour = detour;
-        let Some(d) = detour.peek() else { return };
+        // An agent not stepping of its own accord this step keeps its way for later.
+        let Some(d) = detour.peek().filter(|_| a.filled) else {
+            return;
+        };
         let next = a.cell.step(d);
         let from = a.cand_from as usize;
         let cands = &mut self.candidates[from..from + usize::from(a.cand_len)];

@@ -106,14 +106,41 @@ impl Crowd {
         Ok(self.apply())
     }
 
-    /// Fills agent `s`'s candidates and its cost where it stands.
+    /// Readies agent `s` for the step: its cost where it stands, and its candidates
+    /// if it may step of its own accord (ready, heading somewhere else, neither
+    /// pinned nor holding the cell it left). The others stay unless asked to make
+    /// room, and fill theirs then ([`fill`](Self::fill)): the candidates are the same
+    /// whenever they are filled in a step, as nothing they read changes before its
+    /// moves are made.
     fn prepare<G: Guidance + ?Sized>(&mut self, s: usize, grid: &Grid, guidance: &G) {
+        let a = &mut self.agents[s];
+        let here = a.cell;
+        let here_cost = guidance.cost_to_go(a.id(s), here).unwrap_or(u32::MAX);
+        a.here_cost = here_cost;
+        a.cand_from = (s * MAX_CANDIDATES) as u32;
+        a.cand_len = 0;
+        a.filled = false;
+        a.decision = Decision::Open;
+        a.target = here;
+        let steps_itself =
+            a.ready && !a.pinned && a.left.is_none() && a.goal.is_some_and(|g| g != here);
+        if steps_itself {
+            self.fill(s, grid, guidance);
+        }
+    }
+
+    /// Fills agent `s`'s candidates: where it stands and the neighbouring anchors the
+    /// grid lets it step to, best first.
+    pub(super) fn fill<G: Guidance + ?Sized>(&mut self, s: usize, grid: &Grid, guidance: &G) {
         let a = self.agents[s];
+        if a.filled {
+            return;
+        }
         let id = a.id(s);
         let here = a.cell;
         let from = s * MAX_CANDIDATES;
         let salt = mix(self.steps ^ (s as u64) << 40);
-        let here_cost = guidance.cost_to_go(id, here).unwrap_or(u32::MAX);
+        let here_cost = a.here_cost;
         self.candidates[from] = Candidate {
             cell: here,
             key: u64::from(here_cost) << 32 | (salt & 0x3fff_ffff),
@@ -143,11 +170,8 @@ impl Crowd {
         }
         self.candidates[from..from + len].sort_unstable_by_key(|c| c.key);
         let a = &mut self.agents[s];
-        a.here_cost = here_cost;
-        a.cand_from = from as u32;
         a.cand_len = len as u8;
-        a.decision = Decision::Open;
-        a.target = here;
+        a.filled = true;
     }
 
     /// Whether agent `s` is as near its goal as it gets from where it stands: not on
@@ -160,6 +184,10 @@ impl Crowd {
         };
         if cost == 0 || cost == u32::MAX || goal == a.cell {
             return false;
+        }
+        // Not stepping of its own accord this step: as it was.
+        if !a.filled {
+            return a.yielding;
         }
         let from = a.cand_from as usize;
         let mut better = false;
@@ -197,11 +225,15 @@ impl Crowd {
             return false;
         }
 
-        // An agent not ready stays if it can; asked to make room, it steps as any.
+        // An agent not ready stays if it can; asked to make room, it steps as any. (So
+        // does one at rest, whose best candidate is staying.)
         let here = self.agents[s].cell;
-        if !self.agents[s].ready && self.try_cell(s, here, depth, grid, guidance) {
+        if (!self.agents[s].ready || !self.agents[s].filled)
+            && self.try_cell(s, here, depth, grid, guidance)
+        {
             return true;
         }
+        self.fill(s, grid, guidance);
         let partner = if self.swap && self.agents[s].ready {
             self.swap_partner(s, grid, guidance)
         } else {

@@ -196,6 +196,8 @@ impl Crowd {
         if !grid.can_step_sized(b.cell, dir, b.mobility, b.size) {
             return;
         }
+        // Its candidates give its cost where it ends up.
+        self.fill(p, grid, guidance);
         self.agents[p].decision = super::Decision::Asking;
         if !self.try_cell(p, b.cell.step(dir), depth + 1, grid, guidance) {
             self.agents[p].decision = super::Decision::Open;
