@@ -203,15 +203,20 @@ mod tests {
         }
     }
 
-    fn close_in(crowd: bool) {
-        let flags = if crowd { "" } else { "--no-crowd" };
-        let options = parse_args(args(&format!(
-            "--headless --chasers 300 --size 48x48 --seed 5 {flags}"
-        )))
-        .unwrap()
-        .unwrap();
+    /// The headless app of `options` (crowds off unless `crowd`), after its startup
+    /// update.
+    fn started(options: &str, crowd: bool) -> App {
+        let flags = if crowd { "" } else { " --no-crowd" };
+        let options = parse_args(args(&format!("{options}{flags}")))
+            .unwrap()
+            .unwrap();
         let mut app = headless_app(options, false);
         app.update();
+        app
+    }
+
+    fn close_in(crowd: bool) {
+        let mut app = started("--headless --chasers 300 --size 48x48 --seed 5", crowd);
         let world = app.world_mut();
         let player = world
             .query_filtered::<&GridCell, With<Player>>()
@@ -465,14 +470,10 @@ mod tests {
     }
 
     fn orders(crowd: bool) {
-        let flags = if crowd { "" } else { "--no-crowd" };
-        let options = parse_args(args(&format!(
-            "--headless --map rooms --size 96 --units 50 --orders 12 --seed 3 {flags}"
-        )))
-        .unwrap()
-        .unwrap();
-        let mut app = headless_app(options, false);
-        app.update();
+        let mut app = started(
+            "--headless --map rooms --size 96 --units 50 --orders 12 --seed 3",
+            crowd,
+        );
         let maze = app.world().resource::<Maze>().clone();
         let units = |app: &mut App| -> Vec<(Entity, Cell)> {
             let world = app.world_mut();
