@@ -115,8 +115,9 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 /// whole-grid column scan from a jump point reads a word of its column (and of its two
 /// neighbours) at a time; otherwise it reads a cell at a time. The column scans that a
 /// diagonal makes at each of its steps are swept together, one row of up to 55 columns
-/// per word, so an open area costs a word per row rather than a read per cell (the
-/// alternative, a word-wide scan per column, is compared in `benches/README.md`).
+/// per word, so an open area costs a word per row rather than a read per cell (a
+/// column scan a word at a time for each of them instead measured 6% more
+/// instructions on rooms, 19% fewer on big open maps).
 ///
 /// A unit bigger than one cell is searched the same way over its anchors (the
 /// footprint corner its paths are made of): on a one-cost mobility, a footprint moves
