@@ -36,10 +36,10 @@ pub enum PathingBudget {
 #[derive(Resource, Reflect, Clone, Debug, PartialEq)]
 #[reflect(Resource, Default, Debug, PartialEq)]
 pub struct PathingSettings {
-    /// Work cap per tick. Default: `Expansions(500_000)`: about 2-4 ms on one core
-    /// where the searched area fits the CPU's caches, up to several times that on
-    /// 1024x1024 and larger maps, where long searches miss the cache at most steps
-    /// (see [`PathingBudget::Time`] to cap the time instead).
+    /// Work cap per tick. Default: `Expansions(500_000)`. The time an expansion takes
+    /// depends on the map: more on 1024x1024 and larger maps, where long searches miss
+    /// the CPU's caches at most steps, than where the searched area fits them (see
+    /// [`PathingBudget::Time`] to cap the time instead; benches/README.md has figures).
     pub budget: PathingBudget,
     /// Requests heading for the same cell (with the same mobility and connectivity) in one
     /// batch that make it worth building a shared distance field. Default: 8.
@@ -97,28 +97,28 @@ pub struct PathingSettings {
     /// change). Answers are the same with or without. Default: 0.
     ///
     /// The build runs on Bevy's `AsyncComputeTaskPool` from a copy of the grid, so no
-    /// tick waits for it (about a second on a 1024x1024 map): searches run unguided
-    /// until the guide is ready, and the edits made meanwhile are repaired before it
-    /// is used. [`PathingDiagnostics::guides`](crate::PathingDiagnostics::guides) says
-    /// how many are ready. Without that pool (no `TaskPoolPlugin`) the build runs in
-    /// the tick that first needs it. A build that fails (out of memory) is not tried
+    /// tick waits for it: searches run unguided until the guide is ready, and the
+    /// edits made meanwhile are repaired before it is used.
+    /// [`PathingDiagnostics::guides`](crate::PathingDiagnostics::guides) says how many
+    /// are ready. Without that pool (no `TaskPoolPlugin`) the build runs in the tick
+    /// that first needs it. A build that fails (out of memory) is not tried
     /// again until the grid is replaced or this setting changes.
     pub landmarks: usize,
     /// Keep jump distances ([`Grid::keep_jump_distances`](tilepath::Grid::keep_jump_distances))
     /// for each mobility with one cost that a square search uses: whole-grid jump point
-    /// searches then read them instead of scanning (long routes on big open maps take
-    /// about a third of the time). They cost 16 bytes a cell (256 MiB on a 4096x4096
-    /// map), a build of about 45 ns a cell, and a repair at every edit: microseconds
-    /// on maps of rooms and caves, up to about 5 ms for one wall on a nearly empty
-    /// 4096x4096 map. For big maps that rarely change. Answers are the same with or
-    /// without. Default: false.
+    /// searches then read them instead of scanning (faster long routes, most of all on
+    /// big open maps). They cost 16 bytes a cell (256 MiB on a 4096x4096 map), a build
+    /// linear in the grid's cells, and a repair at every edit, in proportion to the
+    /// distances it changes: few on maps of rooms and caves, whole rows and columns for
+    /// one wall on a nearly empty map. For big maps that rarely change. Answers are the
+    /// same with or without. Default: false.
     ///
     /// On grids of more than 2^18 cells the build runs on Bevy's
-    /// `AsyncComputeTaskPool` from a copy of the cells, so no tick waits for it (0.75 s
-    /// on a 4096x4096 map): searches scan rows until it is ready. The edits made
-    /// meanwhile are then repaired on the copy, for at most 1 ms a tick (or one cell),
-    /// before the grid takes it over; a copy more than 256 edited cells behind is
-    /// dropped, and built again from the grid as it is when a search next needs it.
+    /// `AsyncComputeTaskPool` from a copy of the cells, so no tick waits for it:
+    /// searches scan rows until it is ready. The edits made meanwhile are then
+    /// repaired on the copy, for at most 1 ms a tick (or one cell), before the grid
+    /// takes it over; a copy more than 256 edited cells behind is dropped, and built
+    /// again from the grid as it is when a search next needs it.
     /// Turning the setting off drops the builds under way (distances kept already stay
     /// with the grid).
     /// [`PathingDiagnostics::jump_distances_building`](crate::PathingDiagnostics::jump_distances_building)

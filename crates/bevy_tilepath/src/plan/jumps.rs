@@ -18,10 +18,10 @@ use crate::grid::{ChangeCursor, Changes};
 const BUILD_WORK: u64 = 4;
 
 /// Wall time a tick spends at most bringing finished copies up to date (at least one
-/// cell a tick each). A cell is a repair of the copy's distances: microseconds on maps
-/// of rooms and caves, up to about 5 ms on a nearly empty 4096x4096 map, where a wall
-/// is seen along whole rows and columns; so a copy far behind catches up over several
-/// ticks rather than stall one.
+/// cell a tick each). A cell is a repair of the copy's distances, in proportion to the
+/// distances it changes: few on maps of rooms and caves, whole rows and columns on a
+/// nearly empty map, where a wall is seen along them; so a copy far behind catches up
+/// over several ticks rather than stall one.
 const CATCH_UP_TIME: Duration = Duration::from_millis(1);
 
 /// Edited cells a build or a copy may fall behind the grid by before it is dropped and

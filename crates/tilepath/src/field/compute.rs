@@ -252,9 +252,9 @@ impl DistanceField {
     }
 
     /// [`dijkstra`](Self::dijkstra), branch-free on `cluttered` maps: as for the
-    /// sweep, a relaxation there fails or succeeds unpredictably (measured, 1000x1000
-    /// octile: 25% walls 30 -> 24.5 ns a cell branch-free, open 24 -> 31). With
-    /// `uniform`, the cost every open cell has, the cost array is not read and the
+    /// sweep, a relaxation there fails or succeeds unpredictably, so the branch-free
+    /// form pays there and costs on open maps (benches/README.md, "Distance fields").
+    /// With `uniform`, the cost every open cell has, the cost array is not read and the
     /// run takes [`dijkstra_uniform`](Self::dijkstra_uniform).
     pub(super) fn dijkstra_for(&mut self, cluttered: bool, uniform: Option<u8>) -> usize {
         match self.connectivity {

@@ -16,6 +16,9 @@ impl DistanceField {
     /// factor gives what it would give on the chase field. On a ready chase field
     /// only the rescan runs.
     ///
+    /// A goal that has been completed can become a repeller by moving it from a chase
+    /// field into a flee field.
+    ///
     /// # Errors
     /// [`FieldError::InvalidFleeFactor`] unless `factor` is finite and greater than 0,
     /// [`FieldError::GridMismatch`] if `grid` is not the size the field was made for

@@ -50,52 +50,37 @@ struct Goal {
 }
 
 /// A distance field (a Dijkstra map): for every cell of a grid (or of a region of it),
-/// the cost of the cheapest way to the nearest goal.
+/// the cost of the cheapest way to the nearest goal. When hundreds of units head for
+/// the same places (the player, a rally point, the nearest resource), one field
+/// computed from those goals serves all of them: each unit walks downhill with
+/// [`next_step`](Self::next_step) or takes a [`path`](Self::path) of up to 56 steps,
+/// exactly as optimal as an A* path.
 ///
-/// When hundreds of units head for the same places (the player, a rally point, the
-/// nearest resource), one field computed from those goals serves all of them: each
-/// unit walks downhill with [`next_step`](Self::next_step) or takes a
-/// [`path`](Self::path) of up to 56 steps, exactly as optimal as an A* path.
-///
-/// - Costs come from a [`Mobility`] (the cost of a step is the cost of the cell it
-///   enters, times `sqrt(2)` for a diagonal), 4- or 8-connected ([`Connectivity`]; 8
-///   with no corner cutting, in the same exact fixed-point units as
-///   [`AStar`](crate::AStar)).
+/// - Costs come from a [`Mobility`] (a step costs the cell it enters, times `sqrt(2)`
+///   for a diagonal), 4- or 8-connected ([`Connectivity`]; 8 with no corner cutting),
+///   in the same exact fixed-point units as [`AStar`](crate::AStar).
 /// - Several goals at once, each with a start value: a goal with a lower start value
 ///   pulls harder (it is as if it were that much closer).
-/// - [`flee`](Self::flee) turns a chase field into a flee field ("multiply by a
-///   negative factor and rescan"): units run away along real routes instead of into
-///   corners. A goal that has been completed can become a repeller by moving it from
-///   a chase field into a flee field; [`combined_next_step`] walks several fields at
-///   once with weights.
-/// - [`repair`](Self::repair) updates the field after cells change, and
-///   [`add_goal`](Self::add_goal) / [`remove_goal`](Self::remove_goal) after goals
-///   change, touching only the cells whose value changes; the result is identical to a
-///   full recompute.
+/// - [`flee`](Self::flee) turns a chase field into a flee field: units run away along
+///   real routes instead of into corners. [`combined_next_step`] walks several fields
+///   at once with weights.
+/// - [`repair`](Self::repair) after cells change, [`add_goal`](Self::add_goal) and
+///   [`remove_goal`](Self::remove_goal) after goals change touch only the cells whose
+///   value changes; the result is identical to a full recompute.
 /// - [`bounded`](Self::bounded) limits a field to a region, and
 ///   [`with_max_distance`](Self::with_max_distance) to a cost radius, for local goals
 ///   on huge maps: memory and time follow the region, not the grid.
 ///
-/// Memory: 5 bytes per cell of the region (a `u32` value and the cell's cost) and a
-/// 4-byte breadth-first queue, 9 bytes a cell allocated at construction
-/// ([`bytes_for`](Self::bytes_for) gives the figure before, [`try_new`](Self::try_new)
-/// and [`try_bounded`](Self::try_bounded) report a refusal as an error), plus work
-/// queues that grow to the largest computation the field has run (8 bytes an entry,
-/// for Dijkstra-based computations: 8-connected or several costs) and are reused
-/// ([`memory_bytes`](Self::memory_bytes) says how much is held), and a repair scratch
-/// that grows to the largest repair seen ([`reserve_repair`](Self::reserve_repair)
-/// sizes it up front): once a field has computed and repaired its workload,
-/// computing and repairing again allocate nothing. Fields for units bigger than one
-/// cell hold about 2 bytes a cell more ([`set_unit_size`](Self::set_unit_size)).
+/// Memory: 9 bytes a cell of the region at construction
+/// ([`bytes_for`](Self::bytes_for)), plus scratch that grows to the largest computation
+/// and repair run and is reused ([`memory_bytes`](Self::memory_bytes); see below).
 ///
-/// Distances are exact fixed-point integers up to [`MAX_UNITS`](Self::MAX_UNITS):
-/// 4 billion cost units 4-connected, 1.8 million 8-connected. A field never answers
-/// "unreachable" for a cell it cannot hold: the computation returns
-/// [`FieldError::DistanceOverflow`] and [`state`](Self::state) says so.
-///
-/// Queries answer only while the field is [`FieldState::Ready`]: after
-/// [`clear_goals`](Self::clear_goals), a new maximum distance or a failed
-/// computation they answer `None` until the next computation.
+/// Distances are exact fixed-point integers up to [`MAX_UNITS`](Self::MAX_UNITS) (4
+/// billion cost units 4-connected, 1.8 million 8-connected): past it the computation
+/// returns [`FieldError::DistanceOverflow`] ([`state`](Self::state) says so), never
+/// "unreachable". Queries answer only while the field is [`FieldState::Ready`]: after
+/// [`clear_goals`](Self::clear_goals), a new maximum distance or a failed computation
+/// they answer `None` until the next computation.
 ///
 /// ```
 /// use tilepath::{Cell, Connectivity, DistanceField, Grid, Mobility};
@@ -114,6 +99,20 @@ struct Goal {
 /// assert_eq!(Cell::new(10, 5).step(step).manhattan(Cell::new(15, 5)), 6);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// # Implementation
+///
+/// Memory: 5 bytes per cell of the region (a `u32` value and the cell's cost) and a
+/// 4-byte breadth-first queue, 9 bytes a cell allocated at construction
+/// ([`bytes_for`](Self::bytes_for) gives the figure before, [`try_new`](Self::try_new)
+/// and [`try_bounded`](Self::try_bounded) report a refusal as an error), plus work
+/// queues that grow to the largest computation the field has run (8 bytes an entry,
+/// for Dijkstra-based computations: 8-connected or several costs) and are reused
+/// ([`memory_bytes`](Self::memory_bytes) says how much is held), and a repair scratch
+/// that grows to the largest repair seen ([`reserve_repair`](Self::reserve_repair)
+/// sizes it up front): once a field has computed and repaired its workload,
+/// computing and repairing again allocate nothing. Fields for units bigger than one
+/// cell hold about 2 bytes a cell more ([`set_unit_size`](Self::set_unit_size)).
 #[derive(Clone, Debug)]
 pub struct DistanceField {
     connectivity: Connectivity,

@@ -425,8 +425,8 @@ impl Grid {
     }
 
     /// [`bits_at`](Self::bits_at) without the bounds check, for the solvers' inner
-    /// loops (the check costs ~10% of a search's instructions: see
-    /// `cargo bench --bench search`).
+    /// loops, which read a cell at every step (benches/README.md says what the check
+    /// costs).
     ///
     /// # Safety
     /// `i < self.len()`.
@@ -447,13 +447,12 @@ impl Grid {
     }
 
     /// Keeps the cells `mobility` can enter as bit rows too (1 bit a cell, by row and
-    /// by column: 2 bits a cell in all, updated by
-    /// every edit), so that [`Jps`](crate::Jps) reads one load a word for that
-    /// mobility (and any that enters the same kinds) where it would otherwise read two
-    /// bit planes and decode them, and reads them over the whole grid with no bounds
-    /// tests (the rows carry a border of blocked cells): a whole-grid search takes
-    /// about a third less time. Kept
-    /// rows are no part of the grid's value (equal grids stay equal, whatever rows
+    /// by column: 2 bits a cell in all, updated by every edit), so that
+    /// [`Jps`](crate::Jps) reads one load a word for that mobility (and any that enters
+    /// the same kinds) where it would otherwise read two bit planes and decode them, and
+    /// reads them over the whole grid with no bounds tests (the rows carry a border of
+    /// blocked cells): the same answers, faster (benches/README.md, "Kept bit rows").
+    /// Kept rows are no part of the grid's value (equal grids stay equal, whatever rows
     /// they keep); a clone keeps them. Keeping a set kept already changes nothing.
     ///
     /// # Errors
@@ -485,22 +484,20 @@ impl Grid {
     /// directions, how far jump point search's scan from there goes before it stops,
     /// so that a whole-grid [`Jps`](crate::Jps) query of a one-cell unit with that
     /// mobility (or any that enters the same kinds) reads them instead of scanning
-    /// rows, columns and diagonals: the same answers, in a third to a half of the time
-    /// on maps of rooms, caves and open ground (see the README's benchmarks).
+    /// rows, columns and diagonals: the same answers, faster on maps of rooms, caves and
+    /// open ground (see benches/README.md, "Jump distances").
     ///
     /// The price, for maps that change rarely: 16 bytes a cell (256 MiB on 4096 x
-    /// 4096), a build of about 45 ns a cell (0.75 s on 4096 x 4096, 2 ms on a
-    /// 300 x 300 map), and a repair at every edit that opens or blocks a cell for that
-    /// mobility ([`fill_rect`](Self::fill_rect) repairs once for its rectangle). A
-    /// repair rewrites the distances that change: along the 3 rows and 3 columns
-    /// around the edit, as far as the first stops, and the diagonal ones leading
-    /// there, which on open ground can be many: a wall is seen along whole rows and
-    /// columns. Measured (median of one cell): about 1 us on a 300 x 300 map of
-    /// caves, 0.1 ms on a 4096 x 4096 map of scattered rectangles, up to about 5 ms on
-    /// an empty one. A repair may grow its scratch
-    /// (an allocation). Like kept rows, the distances are no part of the grid's
-    /// value, a clone keeps them, and keeping them again changes nothing. Windowed
-    /// searches and units bigger than one cell scan as before.
+    /// 4096), a build linear in the grid's cells, once, and a repair at every edit that
+    /// opens or blocks a cell for that mobility ([`fill_rect`](Self::fill_rect) repairs
+    /// once for its rectangle). A repair rewrites the distances that change: along the
+    /// 3 rows and 3 columns around the edit, as far as the first stops, and the
+    /// diagonal ones leading there, which on open ground can be many: a wall is seen
+    /// along whole rows and columns, so a repair costs little on maps of rooms and caves
+    /// and most on an empty map. A repair may grow its scratch (an allocation). Like
+    /// kept rows, the distances are no part of the grid's value, a clone keeps them, and
+    /// keeping them again changes nothing. Windowed searches and units bigger than one
+    /// cell scan as before.
     ///
     /// # Errors
     /// [`GridError::TooLargeForJumps`] if a side is longer than 32,767 cells;

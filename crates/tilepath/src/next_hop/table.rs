@@ -13,9 +13,10 @@ use crate::topology::square_codes;
 /// 4-connected mobilities with one cost, otherwise the first step's direction (2 bits
 /// 4-connected, 3 bits 8-connected). Reachability is stored once per connected
 /// component, not per pair. Cells on dead-end branches (corridors that end, rooms
-/// with one door) need no entries at all: see [`TableCells::Passable`]. A 100x100 open grid
-/// takes 20 MB, a loop-free 159x159 maze 0.8 MB; a table is for maps up to a few
-/// hundred cells a side (see [`TableBuilder::estimate`] and
+/// with one door) need no entries at all: see [`TableCells::Passable`]. Memory grows
+/// with the square of the cells that have entries (a 100x100 open grid: 10,000 rows of
+/// 10,000 2-bit entries, 25 MB; a maze without loops: none), so a table is for maps up
+/// to a few hundred cells a side (see [`TableBuilder::estimate`] and
 /// [`TableBuilder::memory_limit`]). Tables are for one-cell units: a unit bigger than
 /// one cell takes a [`Footprint`](crate::Footprint) query or a sized
 /// [`DistanceField`](crate::DistanceField) instead.

@@ -11,21 +11,10 @@ use crate::{Cell, Components, Connectivity, Footprint, Landmarks, Mobility};
 /// - [`connectivity`](Self::connectivity): 4-connected (the default), 8-connected or
 ///   hex (see [`Connectivity`]).
 /// - [`within`](Self::within): the mobility's [`Components`], so that a goal out of
-///   reach is answered without searching the whole start component: the search stops
-///   after at most [`UNREACHABLE_EXPANSIONS`](crate::UNREACHABLE_EXPANSIONS)
-///   expansions (or the solver's own limit, if lower) and the route ends at the cell
-///   closest to the goal among those it expanded. Reachable goals get the same answer
-///   as without them. Components of another unit size or lattice (square components on
-///   a hex query, or the reverse) are not used.
-/// - [`sized`](Self::sized): a unit of `size x size` cells (see [`Footprint`] for the
-///   movement rule and where the unit's cell is in it). A goal the footprint cannot
-///   occupy gives a route towards the closest cell it can, as a blocked goal does.
-///   Size 1 is the one-cell search. Not on hex maps yet.
+///   reach is answered without searching the whole start component.
+/// - [`sized`](Self::sized): a unit of `size x size` cells (see [`Footprint`]).
 /// - [`guided`](Self::guided): [`Landmarks`], which make [`Jps`](crate::Jps)'s whole-grid
 ///   searches on big maps of rooms expand far fewer jump points for the same answer.
-///   Only jump point search uses them (for big units too: a one-cell distance bounds
-///   theirs from below); A* and greedy run on their plain estimate, as does a query
-///   whose mobility, connectivity or grid size the landmarks were not built for.
 ///
 /// Every option must be up to date with the grid searched (components and clearance
 /// updated, landmarks repaired after edits) and built for a mobility that lets units
@@ -98,20 +87,34 @@ impl<'a> PathQuery<'a> {
         self
     }
 
-    /// Answers goals out of reach without searching a whole component (see the type's
-    /// docs).
+    /// Answers goals out of reach without searching a whole component, with the
+    /// mobility's [`Components`]: the search stops after at most
+    /// [`UNREACHABLE_EXPANSIONS`](crate::UNREACHABLE_EXPANSIONS) expansions (or the
+    /// solver's own limit, if lower) and the route ends at the cell closest to the goal
+    /// among those it expanded. Reachable goals get the same answer as without them.
+    /// Components of another unit size or lattice (square components on a hex query,
+    /// or the reverse) are not used. They must be up to date with the grid searched
+    /// (see the type's docs).
     pub const fn within(mut self, parts: &'a Components) -> Self {
         self.reach = Some(parts);
         self
     }
 
-    /// For a unit of `footprint.size() x footprint.size()` cells (see the type's docs).
+    /// For a unit of `footprint.size() x footprint.size()` cells (see [`Footprint`] for
+    /// the movement rule and where the unit's cell is in it). A goal the footprint
+    /// cannot occupy gives a route towards the closest cell it can, as a blocked goal
+    /// does. Size 1 is the one-cell search. Not on hex maps yet.
     pub const fn sized(mut self, footprint: Footprint<'a>) -> Self {
         self.footprint = Some(footprint);
         self
     }
 
-    /// Guided by `landmarks` (see the type's docs).
+    /// Guided by `landmarks`, which make [`Jps`](crate::Jps)'s whole-grid searches on
+    /// big maps of rooms expand far fewer jump points for the same answer. Only jump
+    /// point search uses them (for big units too: a one-cell distance bounds theirs
+    /// from below); A* and greedy run on their plain estimate, as does a query whose
+    /// mobility, connectivity or grid size the landmarks were not built for. They must
+    /// be repaired after edits (see the type's docs).
     pub const fn guided(mut self, landmarks: &'a Landmarks) -> Self {
         self.guide = Some(landmarks);
         self

@@ -7,14 +7,13 @@ use crate::{Cell, Connectivity, DistanceField, FieldError, FieldStats, Grid, Mob
 /// A cell's distance to a landmark that it does not have (blocked, or not reached).
 const NONE: u32 = u32::MAX;
 
-/// Precomputed distances that guide [`Jps`](crate::Jps) (the `*_guided` queries) to
-/// the goal: for a few landmark cells spread over the grid, the exact distance from
-/// every cell. By the triangle inequality, `|d(L, goal) - d(L, cell)|` is a lower
-/// bound on the distance from `cell` to the goal, and on maps of rooms and corridors
-/// it is far tighter than the straight-line estimate, which ignores walls: a guided
-/// search expands the jump points along the route, not those of every room the
-/// estimate points it into. Answers stay optimal (the bound never overestimates and
-/// is consistent), so guided and unguided queries return routes of the same cost.
+/// Precomputed distances that guide [`Jps`](crate::Jps) (queries
+/// [`guided`](crate::PathQuery::guided) by them) to the goal: for a few landmark cells
+/// spread over the grid, the exact distance from every cell. On maps of rooms and
+/// corridors they bound the distance to the goal far more tightly than the
+/// straight-line estimate, which ignores walls: a guided search expands the jump
+/// points along the route, not those of every room the estimate points it into.
+/// Answers stay optimal, so guided and unguided queries return routes of the same cost.
 ///
 /// Built for one [`Mobility`] and [`Connectivity`] over one grid; a query with another
 /// mobility, connectivity or grid size ignores it. After the grid changes, call
@@ -23,12 +22,9 @@ const NONE: u32 = u32::MAX;
 /// answers may then be longer than optimal.
 ///
 /// Cost: building is one distance field computation per landmark (see
-/// [`DistanceField::compute`]), plus one to place the first; a repair is a
-/// [`DistanceField::repair`] per landmark (its work proportional to the cells whose
-/// distance changes) and a rewrite of the guide's table in the rows where a
-/// distance changed. Memory: per landmark and cell of the grid, a distance (4 bytes)
-/// and a cost (1) kept for repairs, and 4 bytes of the guide's table: about 9 bytes
-/// in all, plus what the largest repair so far needed
+/// [`DistanceField::compute`]), plus one to place the first; a repair's work is
+/// proportional to the cells whose distance changes. Memory: about 9 bytes per landmark
+/// and cell of the grid, plus what the largest repair so far needed
 /// ([`memory_bytes`](Self::memory_bytes) says what is held).
 ///
 /// ```
@@ -53,6 +49,10 @@ const NONE: u32 = u32::MAX;
 ///
 /// # Implementation
 ///
+/// By the triangle inequality, `|d(L, goal) - d(L, cell)|` is a lower bound on the
+/// distance from `cell` to the goal: the bound never overestimates and is consistent,
+/// which keeps the answers optimal.
+///
 /// The landmarks are placed farthest-first: the first is the cell farthest from an
 /// arbitrary open cell, each next one the open cell farthest from all placed so far
 /// (cells no landmark reaches first, so that every component gets one). Landmarks on
@@ -66,6 +66,11 @@ const NONE: u32 = u32::MAX;
 /// goal has no distance to adds nothing to the bound: within the start's component
 /// every cell has a distance to a landmark or none does, so the bound stays
 /// consistent, and for a goal out of reach it is the plain estimate.
+///
+/// A repair is a [`DistanceField::repair`] per landmark (its work proportional to the
+/// cells whose distance changes) and a rewrite of the guide's table in the rows where a
+/// distance changed. Memory: per landmark and cell of the grid, a distance (4 bytes)
+/// and a cost (1) kept for repairs, and 4 bytes of the guide's table.
 #[derive(Clone, Debug)]
 pub struct Landmarks {
     mobility: Mobility,

@@ -33,43 +33,25 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 /// holds, so a `Jps` serves every mobility; [`applies_to`](Self::applies_to) says which
 /// way a mobility goes, [`jumps`](Self::jumps) which way a query goes.
 ///
-/// Answers are those of [`AStar`] with the same scope: the same optimal cost, the
-/// first 56 steps of the route, and when the goal is blocked, outside the grid or the
-/// window, or unreachable, a route to the reachable cell closest to the goal
-/// ([`Arrival::Closest`](crate::Arrival::Closest), by the octile or Manhattan
-/// estimate; ties go to the cheaper route). Where several
-/// optimal routes exist the two may pick different ones. `expanded` counts jump
-/// points, not cells.
-///
-/// Build it once and reuse it: a query allocates nothing. No preprocessing: editing
-/// the grid between queries costs nothing. For big maps that change rarely, a grid
-/// that keeps its jump distances ([`Grid::keep_jump_distances`], 16 bytes a cell,
-/// repaired at every edit) makes whole-grid queries of one-cell units read them
-/// instead of scanning: the same answers in a third to a half of the time.
-///
-/// For long routes on big maps of rooms, a query [`guided`](PathQuery::guided) by
-/// [`Landmarks`] takes
-/// precomputed distances from a few cells that bound the distance to the goal far
-/// better than the straight line, so that the search expands the jump points along
-/// the route rather than those of every room the straight line points into. Same
-/// answers; the guide costs memory and must be repaired after edits.
-///
-/// - [`Jps::new`]: the search stays within the 113x113 cells a 56-step path can reach
-///   from the start, as [`AStar::new`]; memory is fixed now: the scratch of the
-///   [`AStar`] it holds, which both searches use.
-/// - [`Jps::whole_grid`]: the search may cover the whole grid; the scratch (that of a
-///   whole-grid [`AStar`]: 8 bytes a cell) is sized to the largest grid given, on
-///   first use or with [`for_grid`](Self::for_grid)
-///   ([`AStar::whole_grid_bytes`]).
-///
 /// Ask it with [`Solver::find`]: 4-connected, or 8-connected with no corner cutting
-/// (the rule of [`Grid::can_step`]); hex queries go to its A*. Components answer goals
-/// out of reach as for [`AStar`], with [`UNREACHABLE_EXPANSIONS`] and the expansion
-/// limit counting jump points where jump point search applies. A unit bigger than one
-/// cell ([`PathQuery::sized`]) jumps too, over the cells its footprint fits (the
-/// answers of [`AStar`]'s footprint rules, at about a one-cell unit's speed), unless
-/// its footprint was walled over at the start: then the solver's [`AStar`] walks it
-/// out. [`jumps`](Self::jumps) says which search a query gets.
+/// (the rule of [`Grid::can_step`]); hex queries go to its A*. Answers are [`AStar`]'s
+/// with the same scope: the same optimal cost and first 56 steps, and for a goal
+/// blocked, outside the grid or the window, or unreachable, a route to the reachable
+/// cell closest to it ([`Arrival::Closest`](crate::Arrival::Closest), by the octile or
+/// Manhattan estimate; ties go to the cheaper route; goals out of reach answered from
+/// components, with [`UNREACHABLE_EXPANSIONS`]). Where several optimal routes exist the
+/// two may pick different ones. `expanded` and the expansion limit count jump points,
+/// not cells, where jump point search applies.
+///
+/// [`Jps::new`] searches the window of [`AStar::new`], its memory fixed now;
+/// [`Jps::whole_grid`] the whole grid, its scratch (8 bytes a cell,
+/// [`AStar::whole_grid_bytes`]) sized to the largest grid given, on first use or with
+/// [`for_grid`](Self::for_grid). Build it once and reuse it: a query allocates
+/// nothing. No preprocessing: editing the grid between queries costs nothing. For big
+/// maps that change rarely, jump distances kept by the grid
+/// ([`Grid::keep_jump_distances`]) and, for long routes on maps of rooms,
+/// [`Landmarks`] ([`PathQuery::guided`]) give the same answers faster, for memory and
+/// a repair after every edit.
 ///
 /// ```
 /// use tilepath::{AStar, Arrival, Cell, Connectivity, Grid, Jps, Mobility, PathQuery, Solver};
@@ -95,6 +77,10 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 ///
 /// # Implementation
 ///
+/// A windowed `Jps` stays within the 113x113 cells a 56-step path can reach from the
+/// start; both of its searches use the scratch of the [`AStar`] it holds, a
+/// whole-grid one that of a whole-grid [`AStar`].
+///
 /// A* over jump points (Harabor and Grastien's jump point search, in its
 /// no-corner-cutting form): a scan runs along a row, column or diagonal until a cell
 /// where an optimal path may turn, which alone enters the open list (a monotone
@@ -115,11 +101,14 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 /// whole-grid column scan from a jump point reads a word of its column (and of its two
 /// neighbours) at a time; otherwise it reads a cell at a time. The column scans that a
 /// diagonal makes at each of its steps are swept together, one row of up to 55 columns
-/// per word, so an open area costs a word per row rather than a read per cell (a
-/// column scan a word at a time for each of them instead measured 6% more
-/// instructions on rooms, 19% fewer on big open maps).
+/// per word, so an open area costs a word per row rather than a read per cell
+/// (benches/README.md compares this with a column scan a word at a time for each of
+/// them).
 ///
-/// A unit bigger than one cell is searched the same way over its anchors (the
+/// A unit bigger than one cell ([`PathQuery::sized`]) jumps too, over the cells its
+/// footprint fits (the answers of [`AStar`]'s footprint rules, at about a one-cell
+/// unit's speed), unless its footprint was walled over at the start: then the
+/// solver's [`AStar`] walks it out. It is searched the same way over its anchors (the
 /// footprint corner its paths are made of): on a one-cost mobility, a footprint moves
 /// exactly as a one-cell unit does on the cells where it fits, as the anchor's moves
 /// under the footprint rule are the one-cell rule on those cells (a straight step
@@ -133,7 +122,8 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 /// routes too), so landmarks guide it. Only a start whose footprint was walled over
 /// (whose cells count as open for that query) goes to the solver's A*.
 ///
-/// Where the grid keeps jump distances ([`Grid::keep_jump_distances`]: per cell, where
+/// Where the grid keeps jump distances ([`Grid::keep_jump_distances`], 16 bytes a cell,
+/// repaired at every edit: per cell, where
 /// each straight scan stops and how many diagonal steps lead to the next diagonal
 /// jump point or wall, capped at 32 steps), a whole-grid search of a one-cell unit
 /// reads a cell's distance where it would scan: a straight scan is one read, and a
@@ -141,7 +131,13 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 /// only the cells where the goal's row or column crosses it (whose straight scans may
 /// meet the goal). A tracking run (see below) still steps its diagonals cell by cell,
 /// reading each cell's straight distances, since it must see every crossed cell. The
-/// direct route's legs hop from stop to stop the same way.
+/// direct route's legs hop from stop to stop the same way. Windowed searches and
+/// units bigger than one cell scan as before.
+///
+/// A [`Landmarks`] guide holds precomputed distances from a few cells, which bound the
+/// distance to the goal far better than the straight line on maps of rooms, so that
+/// the search expands the jump points along the route rather than those of every room
+/// the straight line points into.
 ///
 /// 8-connected, the jump points a diagonal meets (cells whose row or column scan
 /// finds a jump point) are expanded by the diagonal scan itself rather than queued:
