@@ -32,7 +32,9 @@ pub enum SearchMode {
     /// (mobilities with one cost) or whole-grid A* (several costs).
     #[default]
     Auto,
-    /// Always A* (optimal), windowed or whole-grid by distance.
+    /// Optimal searches only, never a shared distance field: windowed A* for near
+    /// goals, and for far ones the same whole-grid search as [`Auto`](Self::Auto)
+    /// (jump point search, whose paths are as short as A*'s, or A*).
     AStar,
     /// Greedy best-first for near goals (cheaper, not optimal; 4-connected and hex
     /// maps, 8-connected requests take A*);
