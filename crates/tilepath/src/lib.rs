@@ -17,6 +17,7 @@ mod padded;
 mod path;
 mod queue;
 mod search;
+mod smooth;
 mod topology;
 
 pub use cell::Cell;
@@ -41,12 +42,13 @@ pub use search::greedy::Greedy;
 pub use search::jps::{Jps, Landmarks};
 pub use search::reach::UNREACHABLE_EXPANSIONS;
 pub use search::{Arrival, PathError, PathQuery, PathResult, Solver};
+pub use smooth::{Sight, Smoother, Waypoint};
 
 /// The names most programs need: `use tilepath::prelude::*;`.
 pub mod prelude {
     pub use crate::{
         AStar, Arrival, Cell, Components, Connectivity, Direction, Direction8, DistanceField,
         Greedy, Grid, GridPath, GridPath8, HexLayout, Jps, Mobility, NextHopTable, PathError,
-        PathQuery, PathResult, Region, Solver, TileKind,
+        PathQuery, PathResult, Region, Sight, Smoother, Solver, TileKind, Waypoint,
     };
 }

@@ -2,7 +2,10 @@
 //! that lets the reusable scratch grow to the workload, 10,000 more queries (other
 //! pairs, same maps) allocate nothing, for each solver.
 
-use tilepath::{AStar, Cell, Connectivity, Greedy, Grid, Jps, Mobility, PathQuery, Solver};
+use tilepath::{
+    AStar, Cell, Connectivity, Greedy, Grid, Jps, Mobility, PathQuery, Sight, Smoother, Solver,
+    Waypoint,
+};
 use tilepath_testkit::*;
 
 #[global_allocator]
@@ -113,6 +116,21 @@ fn whole_grid_astar_allocates_nothing_per_query() {
         s.find(g, PathQuery::new(a, b, l).connectivity(Connectivity::Eight))
             .unwrap()
             .cost
+    });
+}
+
+#[test]
+fn pulling_routes_straight_allocates_nothing() {
+    let mut s = AStar::new();
+    let mut smoother = Smoother::new();
+    let mut route = Vec::new();
+    assert_no_allocations("pulled A* 8", |g, l, a, b| {
+        let r = s
+            .find(g, PathQuery::new(a, b, l).connectivity(Connectivity::Eight))
+            .unwrap();
+        let sight = Sight::new(g, l, 1);
+        smoother.smooth(&sight, Waypoint::centre_of(a), r.path.cells(a), &mut route);
+        route.len() as f64
     });
 }
 

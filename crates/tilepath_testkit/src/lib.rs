@@ -1,13 +1,15 @@
 //! Test support shared by the tilepath crates' tests, benchmarks and fuzzers (not
 //! published): seeded random grids, mobilities and cells; a plain reference Dijkstra
 //! (multi-source, 4- or 8-connected, mobility costs, no corner cutting) and a hex one
-//! over neighbours from the axial formulas; path checks;
+//! over neighbours from the axial formulas; the true shortest any-angle route (a
+//! visibility graph); path checks;
 //! the Moving AI, `.scen` and reference-map loaders; and a counting global allocator
 //! type that each test binary declares itself.
 //!
 //! Everything here is written plainly, for clarity over speed: it is the yardstick
 //! the library is measured against.
 
+mod any_angle;
 mod counting;
 mod hex;
 mod mapf;
@@ -15,6 +17,9 @@ mod maps;
 mod random;
 mod reference;
 
+pub use any_angle::{
+    AnyAngleOracle, HalfPoint, convex_corners, reference_sees, shortest_any_angle,
+};
 pub use counting::{CountingAlloc, allocations_in, peak_bytes_in, total_allocations};
 pub use hex::{
     AXIAL_NEIGHBOURS, axial_of, cell_of_axial, check_hex_optimal, check_hex_result,

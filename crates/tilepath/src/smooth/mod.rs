@@ -1,0 +1,10 @@
+//! Any-angle routes: grid paths pulled straight, walked as straight segments between
+//! waypoints instead of cell to cell in 4 or 8 directions.
+
+mod pull;
+mod sight;
+mod waypoint;
+
+pub use pull::Smoother;
+pub use sight::Sight;
+pub use waypoint::Waypoint;

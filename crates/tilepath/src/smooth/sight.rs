@@ -1,0 +1,281 @@
+//! The rule a straight segment of a route keeps: what a unit may cross in a line.
+
+use super::Waypoint;
+use crate::{Cell, Grid, Mobility};
+
+/// Line of sight for one unit on a grid: which straight segments between
+/// [`Waypoint`]s it may walk.
+///
+/// The unit is its anchor point (a one-cell unit's centre; a bigger unit's top-left
+/// cell's centre) moving over the cells where its footprint fits: a segment is legal
+/// when it passes through no cell that is not *clear* and does not squeeze between two
+/// such cells that touch at a corner, the rule grid steps keep (no corner cutting).
+/// For a unit of `size x size` cells this is its footprint sweeping clear: the square
+/// spanned by its cells' centres never overlaps a blocked cell. Running along the edge
+/// of a blocked cell, or touching its corner, is allowed.
+///
+/// A cell is clear when the unit can stand on it at the mobility's lowest cost
+/// ([`Mobility::min_cost`]): a segment never crosses dearer ground, so a route pulled
+/// straight never costs more than the grid path it came from. Cells outside the grid
+/// are not clear.
+///
+/// ```
+/// use tilepath::{Cell, Grid, Mobility, Sight, TileKind, Waypoint};
+/// let grid = Grid::from_ascii("....\n.#..\n....", |c| {
+///     Some(if c == '#' { TileKind::K1 } else { TileKind::K0 })
+/// })?;
+/// let sight = Sight::new(&grid, Mobility::FLOOR_ONLY, 1);
+/// let (a, b) = (Waypoint::centre_of(Cell::new(0, 0)), Waypoint::centre_of(Cell::new(3, 2)));
+/// assert!(!sight.sees(a, b)); // through the wall at (1, 1)
+/// // Along the wall's top edge and down past its corner: touching is allowed.
+/// assert!(sight.sees(a, Waypoint::corner_of(Cell::new(2, 1))));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Sight<'a> {
+    grid: &'a Grid,
+    mobility: Mobility,
+    size: u8,
+    /// The cost of a clear cell; 0 when the mobility enters nothing.
+    cost: u8,
+    /// Bit `k` set when kind `k` is clear.
+    kinds: u8,
+}
+
+impl<'a> Sight<'a> {
+    /// Line of sight for a unit of `mobility` and `size x size` cells on `grid`.
+    /// Size 0 sees nothing.
+    #[must_use]
+    pub fn new(grid: &'a Grid, mobility: Mobility, size: u8) -> Self {
+        let cost = if mobility.passable_kinds() == 0 {
+            0
+        } else {
+            mobility.min_cost()
+        };
+        let kinds = (0..4u8)
+            .filter(|&k| cost != 0 && mobility.cost_of_bits(k) == cost)
+            .fold(0, |m, k| m | 1 << k);
+        Self {
+            grid,
+            mobility,
+            size,
+            cost,
+            kinds,
+        }
+    }
+
+    /// The grid this sight reads.
+    #[inline]
+    #[must_use]
+    pub const fn grid(&self) -> &'a Grid {
+        self.grid
+    }
+
+    /// The unit's mobility.
+    #[inline]
+    #[must_use]
+    pub const fn mobility(&self) -> Mobility {
+        self.mobility
+    }
+
+    /// The unit's side in cells.
+    #[inline]
+    #[must_use]
+    pub const fn size(&self) -> u8 {
+        self.size
+    }
+
+    /// Whether the unit's anchor may cross `cell`: its footprint there is inside the
+    /// grid and every cell of it costs the mobility's lowest cost.
+    #[inline]
+    #[must_use]
+    pub fn is_clear(&self, cell: Cell) -> bool {
+        if self.size == 1 {
+            return self.cost != 0 && self.grid.cost(cell, self.mobility) == self.cost;
+        }
+        let n = i32::from(self.size);
+        self.cost != 0
+            && (0..n).all(|dy| {
+                (0..n).all(|dx| {
+                    matches!(
+                        (cell.x.checked_add(dx), cell.y.checked_add(dy)),
+                        (Some(x), Some(y)) if self.grid.cost(Cell::new(x, y), self.mobility) == self.cost
+                    )
+                })
+            })
+    }
+
+    /// Whether the cell at `(x, y)` half-cell-aligned cell coordinates is clear; cells
+    /// beyond `i32` are outside every grid.
+    #[inline]
+    fn clear_at(&self, x: i64, y: i64) -> bool {
+        if self.size == 1 {
+            // One cell: its kind, read straight from the packed cells.
+            let (w, h) = (u64::from(self.grid.width()), u64::from(self.grid.height()));
+            return (x as u64) < w
+                && (y as u64) < h
+                && self.kinds >> self.grid.bits_at(y as usize * w as usize + x as usize) & 1 == 1;
+        }
+        match (i32::try_from(x), i32::try_from(y)) {
+            (Ok(x), Ok(y)) => self.is_clear(Cell::new(x, y)),
+            _ => false,
+        }
+    }
+
+    /// Whether the corner at `(x2, y2)` half cells pinches: two cells that touch only
+    /// there are both not clear, so nothing passes through it.
+    #[inline]
+    fn pinches(&self, x2: i64, y2: i64) -> bool {
+        let (x, y) = (x2 / 2, y2 / 2);
+        let (nw, ne) = (self.clear_at(x - 1, y - 1), self.clear_at(x, y - 1));
+        let (sw, se) = (self.clear_at(x - 1, y), self.clear_at(x, y));
+        (!nw && !se) || (!ne && !sw)
+    }
+
+    /// Whether a route may turn at `point`: a clear cell's centre, or a corner that
+    /// does not pinch and touches a clear cell.
+    #[must_use]
+    pub fn can_turn_at(&self, point: Waypoint) -> bool {
+        let (x2, y2) = point.half_cells();
+        match (x2 & 1, y2 & 1) {
+            (1, 1) => self.clear_at(x2.div_euclid(2), y2.div_euclid(2)),
+            (0, 0) => {
+                let (x, y) = (x2 / 2, y2 / 2);
+                !self.pinches(x2, y2)
+                    && (self.clear_at(x - 1, y - 1)
+                        || self.clear_at(x, y - 1)
+                        || self.clear_at(x - 1, y)
+                        || self.clear_at(x, y))
+            }
+            _ => false,
+        }
+    }
+
+    /// Which corners of `cell` a shortest route may turn at: those where exactly one
+    /// of the four cells around is not clear (a wall's convex corner). Bit `i` for
+    /// the corner at offset `i` of `(-1, -1), (1, -1), (-1, 1), (1, 1)` half cells from
+    /// the centre. Reads the 3x3 cells around `cell` once.
+    pub(super) fn turning_corners(&self, cell: Cell) -> u8 {
+        let (x, y) = (i64::from(cell.x), i64::from(cell.y));
+        let mut closed = [[false; 3]; 3];
+        for (dy, row) in closed.iter_mut().enumerate() {
+            for (dx, c) in row.iter_mut().enumerate() {
+                *c = !self.clear_at(x + dx as i64 - 1, y + dy as i64 - 1);
+            }
+        }
+        let mut bits = 0;
+        for (i, (cx, cy)) in [(0, 0), (1, 0), (0, 1), (1, 1)].into_iter().enumerate() {
+            let n = usize::from(closed[cy][cx])
+                + usize::from(closed[cy][cx + 1])
+                + usize::from(closed[cy + 1][cx])
+                + usize::from(closed[cy + 1][cx + 1]);
+            if n == 1 {
+                bits |= 1 << i;
+            }
+        }
+        bits
+    }
+
+    /// Whether the unit may walk the straight segment from `a` to `b` (in either
+    /// direction): the rule of [`Sight`]. `a == b` is seen. Reads the cells the
+    /// segment crosses, one by one.
+    #[must_use]
+    pub fn sees(&self, a: Waypoint, b: Waypoint) -> bool {
+        let ((ax, ay), (bx, by)) = (a.half_cells(), b.half_cells());
+        let (dx, dy) = (bx - ax, by - ay);
+        if dx == 0 && dy == 0 {
+            return true;
+        }
+        if dy == 0 {
+            return self.sees_along(ax, bx, ay, false);
+        }
+        if dx == 0 {
+            return self.sees_along(ay, by, ax, true);
+        }
+        let (sx, sy) = (dx.signum(), dy.signum());
+        // The cell the segment enters first and the one it leaves last: a point on a
+        // line between cells belongs to the cell on the side it moves to (from) or
+        // comes from (to).
+        let first = |p: i64, s: i64| (p - i64::from(s < 0)).div_euclid(2);
+        let last = |p: i64, s: i64| (p - i64::from(s > 0)).div_euclid(2);
+        let (mut cx, mut cy) = (first(ax, sx), first(ay, sy));
+        let (ex, ey) = (last(bx, sx), last(by, sy));
+        // Half cells from `a` to the next vertical and horizontal lines crossed.
+        let (adx, ady) = (dx.abs(), dy.abs());
+        let mut nx = if sx > 0 {
+            2 * (cx + 1) - ax
+        } else {
+            ax - 2 * cx
+        };
+        let mut ny = if sy > 0 {
+            2 * (cy + 1) - ay
+        } else {
+            ay - 2 * cy
+        };
+        // Each crossing moves at least one of x, y one cell towards the end.
+        let mut left = (cx - ex).abs() + (cy - ey).abs();
+        loop {
+            if !self.clear_at(cx, cy) {
+                return false;
+            }
+            if left <= 0 {
+                return (cx, cy) == (ex, ey);
+            }
+            // Which line comes first: compare nx / adx with ny / ady.
+            let (tx, ty) = (
+                i128::from(nx) * i128::from(ady),
+                i128::from(ny) * i128::from(adx),
+            );
+            if tx < ty {
+                cx += sx;
+                nx += 2;
+                left -= 1;
+            } else if ty < tx {
+                cy += sy;
+                ny += 2;
+                left -= 1;
+            } else {
+                // Through a corner: diagonally into the next cell, between two others
+                // that must not both be closed.
+                if !self.clear_at(cx + sx, cy) && !self.clear_at(cx, cy + sy) {
+                    return false;
+                }
+                cx += sx;
+                cy += sy;
+                nx += 2;
+                ny += 2;
+                left -= 2;
+            }
+        }
+    }
+
+    /// [`sees`](Self::sees) for a segment parallel to an axis: from `from` to `to`
+    /// along that axis, at `across` on the other (`vertical`: `from`/`to` are rows and
+    /// `across` a column), all in half cells.
+    fn sees_along(&self, from: i64, to: i64, across: i64, vertical: bool) -> bool {
+        let clear = |along: i64, side: i64| {
+            if vertical {
+                self.clear_at(side, along)
+            } else {
+                self.clear_at(along, side)
+            }
+        };
+        let (lo, hi) = (from.min(to), from.max(to));
+        // Cells whose span meets the open interval (lo, hi).
+        let (first, last) = (lo.div_euclid(2), (hi - 1).div_euclid(2));
+        if across & 1 == 1 {
+            // Through the middle of a row (column) of cells: each must be clear.
+            let side = across.div_euclid(2);
+            return (first..=last).all(|c| clear(c, side));
+        }
+        // Along the line between two rows (columns): one side of each stretch must be
+        // clear, and no corner passed on the way may pinch.
+        let (a, b) = (across / 2 - 1, across / 2);
+        (first..=last).all(|c| clear(c, a) || clear(c, b))
+            && (first + 1..=last).all(|c| {
+                let pinched =
+                    (!clear(c - 1, a) && !clear(c, b)) || (!clear(c, a) && !clear(c - 1, b));
+                !pinched
+            })
+    }
+}
