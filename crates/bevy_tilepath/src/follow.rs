@@ -82,10 +82,10 @@ impl PathFollower {
 /// [`GridTransform::footprint_to_world`](crate::GridTransform::footprint_to_world)). It enters its
 /// next cell (its [`GridCell`] changes) when it leaves the current one, so other
 /// systems see the cell it is heading into. Every step is checked with
-/// [`Grid::can_step_sized`](tilepath::Grid::can_step_sized) (on hex maps
-/// [`Grid::can_step_with`](tilepath::Grid::can_step_with)) against the mobility and
-/// size the path was planned for ([`UnitPath::mobility`], [`UnitPath::size`]), so a
-/// unit never enters a blocked cell:
+/// [`MapLayout::can_step`](crate::MapLayout::can_step) (the footprint's step, on hex
+/// maps the hex step) against the mobility and size the path was planned for
+/// ([`UnitPath::mobility`], [`UnitPath::size`]), so a unit never enters a blocked
+/// cell:
 /// - it stops, and waits for the new plan the plugin then makes, when its next step
 ///   has become illegal (an edit of a cell the step enters or, for a diagonal step,
 ///   of a corner cell beside it) or when it is not where its path says;
@@ -123,12 +123,8 @@ pub(crate) fn follow_paths(
         let grid = grid.grid();
         let (mobility, size) = (path.mobility, path.size);
         let hex = world.layout.hex();
-        // A step the path may take now: on hex maps one of the cell's 6 (no corner
-        // rule, no footprints), elsewhere the footprint's square step.
-        let legal = |at: Cell, d: Direction8| match hex {
-            Some(layout) => grid.can_step_with(at, d, mobility, Connectivity::Hex(layout)),
-            None => grid.can_step_sized(at, d, mobility, size),
-        };
+        // A step the path may take now (the one rule paths keep).
+        let legal = |at: Cell, d: Direction8| world.layout.can_step(grid, at, d, mobility, size);
         // A solid unit walks each step its crowd decided within the crowd's period
         // (its speed sets how often it steps), in steps: every step counts as one.
         let pace = seat.and_then(|s| crowds.pace(s, dt));

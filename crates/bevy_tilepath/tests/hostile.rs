@@ -53,12 +53,9 @@ fn walk_legally(app: &mut App, unit: Entity, n: usize, done: impl Fn(&App) -> bo
         if now != at {
             let d = step_between(at, now)
                 .unwrap_or_else(|| panic!("the unit jumped from {at} to {now}"));
-            let legal = match world.layout.connectivity(Connectivity::Four) {
-                Connectivity::Hex(layout) => {
-                    grid.can_step_with(at, d, path.mobility, Connectivity::Hex(layout))
-                }
-                _ => grid.can_step_sized(at, d, path.mobility, path.size),
-            };
+            let legal = world
+                .layout
+                .can_step(&grid, at, d, path.mobility, path.size);
             assert!(legal, "the unit took an illegal step {d:?} from {at}");
             at = now;
         }

@@ -24,6 +24,39 @@ fn set(app: &mut App, c: Cell, kind: TileKind) {
         .unwrap();
 }
 
+/// Issue 36, point 8: a unit whose cell is taken off and put back where it was, after
+/// a wall went up on its path meanwhile, is planned again: it saw no edit while it had
+/// no cell, and its follower would wait before the wall forever.
+#[test]
+fn a_unit_whose_cell_comes_back_is_planned_again() {
+    let mut app = new_app(Some(Grid::new(10, 10).unwrap()), PathingSettings::default());
+    let (start, goal, wall) = (Cell::new(0, 0), Cell::new(6, 0), Cell::new(3, 0));
+    let unit = app
+        .world_mut()
+        .spawn((
+            GridCell(start),
+            PathRequest::to_cell(goal),
+            PathFollower::new(2.0),
+        ))
+        .id();
+    ticks(&mut app, 1);
+    let path = *app.world().get::<UnitPath>(unit).unwrap();
+    assert!(path.cells_ahead().any(|c| c == wall));
+    let at = app.world_mut().entity_mut(unit).take::<GridCell>().unwrap();
+    set(&mut app, wall, TileKind::K1);
+    ticks(&mut app, 2);
+    app.world_mut().entity_mut(unit).insert(at);
+    ticks(&mut app, 1);
+    let path = *app.world().get::<UnitPath>(unit).unwrap();
+    assert!(
+        !path.cells_ahead().any(|c| c == wall),
+        "the unit kept its path through the wall ({:?})",
+        status(&app, unit)
+    );
+    ticks(&mut app, 300);
+    assert_eq!(cell(&app, unit), goal);
+}
+
 /// Point 1: a unit that loses its request (or its cell) while it waits in the FIFO is
 /// served when the component comes back.
 #[test]

@@ -1,18 +1,34 @@
-//! A hostile game, headless: units, targets, tiles and maps spawned, edited, moved and
-//! despawned at random, requests removed and re-added (also while they wait), settings
-//! changed every tick, a system editing the grid between `Collect` and `Solve`. After
-//! every tick: every new path starts at its unit's cell and takes only legal steps, no
-//! follower enters a blocked cell, the diagnostics add up, and no request waits
-//! forever (every one is answered within a bound, and all are once the game calms).
-//! The maps' layers mostly agree (chaos still gives one map its own size, anchor or
-//! place now and then), so that at least half of the answers come from a solver
-//! rather than from a check that refuses the request first; the share is printed.
+//! A hostile game, headless: units of sizes 1 to 4, targets, tiles and maps spawned,
+//! edited, moved and despawned at random, requests removed and re-added (also while
+//! they wait), settings changed every tick, a system editing grids between `Collect`
+//! and `Solve`. Besides the default grid's layers, maps of every `TilemapType` have
+//! grids of their own, and units are put on them and taken off them (`OnGrid`). The
+//! unkind moves of issue 36 are made on purpose: walls on the corner cells of a
+//! unit's next diagonal step, units picked up mid-step and put elsewhere, walls under
+//! big units, units put on another grid mid-step.
+//!
+//! After every tick, on every unit's own grid and by the one step rule paths keep
+//! (`MapLayout::can_step`: the footprint's step, or the hex step):
+//! - every new path starts at its unit's cell and takes only legal steps;
+//! - a follower's cell changes by one legal step at most (no jump), unless the test
+//!   moved it by hand or put it on another grid;
+//! - no unit keeps a path with a step now illegal while its grid has nothing waiting:
+//!   a tick after the path went stale (a step a grid edit made illegal is seen by the
+//!   next `Collect` at the latest) it has a new path, has failed, or its grid still
+//!   has requests waiting;
+//! - the diagnostics add up, and no request waits forever (every one is answered
+//!   within a bound, and all are once the game calms).
+//!
+//! The default grid's layers mostly agree (chaos still gives one map its own size,
+//! anchor or place now and then), so that at least half of the answers come from a
+//! solver rather than from a check that refuses the request first; the share, and how
+//! often each unkind move was made, are printed.
 //!
 //! `TILEPATH_STRESS_SEEDS=a..b` and `TILEPATH_STRESS_TICKS=n` run it longer.
 
 mod common;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Write;
 
 use bevy::prelude::*;
@@ -30,8 +46,100 @@ const MOBILITIES: [Mobility; 4] = [
     Mobility::ALL_PASSABLE,
 ];
 
+/// Every layout a tilemap can have: maps with grids of their own take them in turn.
+const MAP_TYPES: [TilemapType; 9] = [
+    TilemapType::Square,
+    TilemapType::Isometric(IsoCoordSystem::Diamond),
+    TilemapType::Isometric(IsoCoordSystem::Staggered),
+    TilemapType::Hexagon(HexCoordSystem::Row),
+    TilemapType::Hexagon(HexCoordSystem::Column),
+    TilemapType::Hexagon(HexCoordSystem::RowEven),
+    TilemapType::Hexagon(HexCoordSystem::RowOdd),
+    TilemapType::Hexagon(HexCoordSystem::ColumnEven),
+    TilemapType::Hexagon(HexCoordSystem::ColumnOdd),
+];
+
+/// Grids of their own live at once (the oldest goes when another comes).
+const MAX_GRID_MAPS: usize = 3;
+
+/// Ticks a stale path may wait unnoticed: an edit made between `Collect` and `Solve`
+/// is seen by the next tick's `Collect`; every other one by the same tick's.
+const STALE_GRACE: u64 = 1;
+
 fn kind_of(t: TileTextureIndex) -> TileKind {
     TileKind::new((t.0 % 4) as u8).unwrap()
+}
+
+/// A kind `mobility` cannot enter, if there is one.
+fn wall_for(mobility: Mobility) -> Option<TileKind> {
+    (0..4)
+        .filter_map(TileKind::new)
+        .find(|&k| !mobility.is_passable(k))
+}
+
+/// The step from `a` to `b`, if they are neighbours.
+fn step_between(a: Cell, b: Cell) -> Option<Direction8> {
+    Direction8::ALL
+        .into_iter()
+        .find(|d| Some(d.offset()) == b.x.checked_sub(a.x).zip(b.y.checked_sub(a.y)))
+}
+
+/// The grid a unit walks on (its `OnGrid` map's, else the default one) and its
+/// layout; `None` while that map is gone.
+fn grid_of<'a>(
+    on: Option<&OnGrid>,
+    (grid, world): (&'a PathingGrid, &GridTransform),
+    maps: &'a Query<(Entity, &PathingMap)>,
+) -> Option<(&'a PathingGrid, MapLayout)> {
+    match on {
+        None => Some((grid, world.layout)),
+        Some(o) => maps
+            .get(o.0)
+            .ok()
+            .map(|(_, m)| (m.grid(), m.transform.layout)),
+    }
+}
+
+/// The first step of `path` still ahead that the step rule now rejects: where from,
+/// and which way.
+fn first_illegal_step(
+    path: &UnitPath,
+    grid: &PathingGrid,
+    layout: MapLayout,
+) -> Option<(Cell, Direction8)> {
+    let mut at = path.at;
+    for d in path.steps.iter() {
+        if !layout.can_step(grid.grid(), at, d, path.mobility, path.size) {
+            return Some((at, d));
+        }
+        at = at.step(d);
+    }
+    None
+}
+
+/// How often the unkind moves were made, and what each layout saw.
+#[derive(Default)]
+struct Coverage {
+    /// Walls put on a corner cell of a unit's next (legal) diagonal step.
+    corner_walls: u64,
+    /// Followers put on another cell by hand while between two cells.
+    mid_step_moves: u64,
+    /// Walls put under a unit bigger than one cell.
+    walls_under_big: u64,
+    /// Units put on another grid (or taken off theirs), and of them mid-step.
+    grid_changes: u64,
+    grid_changes_mid_step: u64,
+    /// Paths seen with a step the rule now rejects, and ticks such a path was seen
+    /// while its grid had nothing waiting (when it must have been answered).
+    stale_paths: u64,
+    stale_idle: u64,
+    /// Units spawned, by size.
+    sizes: [u64; 4],
+    /// Maps with a grid of their own spawned, path steps checked and follower moves
+    /// checked, by layout.
+    maps_by_layout: BTreeMap<String, u64>,
+    steps_by_layout: BTreeMap<String, u64>,
+    moves_by_layout: BTreeMap<String, u64>,
 }
 
 /// What the checking systems saw, and the test's own record of requests.
@@ -48,35 +156,54 @@ struct Watch {
     moves_checked: u64,
     /// Units the test moved by hand this tick (not a follower's move).
     teleported: Vec<Entity>,
-    last_cell: HashMap<Entity, Cell>,
-    /// A cell the system between `Collect` and `Solve` sets this tick.
-    between: Option<(Cell, TileKind)>,
+    /// Each follower's cell and grid after the last move check.
+    last_cell: HashMap<Entity, (Cell, Option<Entity>)>,
+    /// Units answered this tick (a path or a failure).
+    answered_now: HashSet<Entity>,
+    /// Units whose path has a step the rule rejects: since which tick.
+    stale_since: HashMap<Entity, u64>,
+    /// Cells the system between `Collect` and `Solve` sets this tick, on which grid.
+    between: Vec<(Option<Entity>, Cell, TileKind)>,
     violations: Vec<String>,
     reasons: HashMap<NoPathReason, u64>,
+    cover: Coverage,
 }
 
-fn edit_between(mut watch: ResMut<Watch>, mut grid: ResMut<PathingGrid>) {
-    if let Some((c, k)) = watch.between.take() {
-        let _ = grid.set(c, k);
+fn edit_between(
+    mut watch: ResMut<Watch>,
+    mut grid: ResMut<PathingGrid>,
+    mut maps: Query<&mut PathingMap>,
+) {
+    for (key, c, k) in watch.between.drain(..) {
+        let _ = match key {
+            None => grid.set(c, k),
+            Some(m) => match maps.get_mut(m) {
+                Ok(mut map) => map.grid_mut().set(c, k),
+                Err(_) => continue,
+            },
+        };
     }
 }
 
 /// Right after `Solve`: every answer this tick is checked against the grid it was
 /// planned on.
+#[expect(clippy::too_many_arguments, reason = "a system's parameters")]
 fn check_answers(
     mut watch: ResMut<Watch>,
     grid: Res<PathingGrid>,
+    world: Res<GridTransform>,
+    maps: Query<(Entity, &PathingMap)>,
     diag: Res<PathingDiagnostics>,
     mut found: MessageReader<PathFound>,
     mut failed: MessageReader<PathFailed>,
-    units: Query<(&GridCell, &UnitPath, &PathStatus)>,
+    units: Query<(&GridCell, &UnitPath, &PathStatus, Option<&OnGrid>)>,
 ) {
     let w = &mut *watch;
     let (mut n_found, mut n_failed) = (0_u32, 0_u32);
     for f in found.read() {
         n_found += 1;
         answered(w, f.entity);
-        let Ok((cell, path, status)) = units.get(f.entity) else {
+        let Ok((cell, path, status, on)) = units.get(f.entity) else {
             w.violations
                 .push(format!("tick {}: found for a missing unit", w.tick));
             continue;
@@ -93,19 +220,33 @@ fn check_answers(
             w.violations
                 .push(format!("tick {}: found with status {status:?}", w.tick));
         }
+        // Planned on the unit's grid, for its mobility and footprint.
+        let Some((g, layout)) = grid_of(on, (&grid, &world), &maps) else {
+            w.violations.push(format!(
+                "tick {}: {} found on a grid that is gone",
+                w.tick, f.entity
+            ));
+            continue;
+        };
         let mut at = path.at;
         let mut steps = path.steps;
+        let mut n = 0;
         for d in steps.by_ref() {
-            w.steps_checked += 1;
-            if !grid.grid().can_step(at, d, path.mobility) {
+            n += 1;
+            if !layout.can_step(g.grid(), at, d, path.mobility, path.size) {
                 w.violations.push(format!(
-                    "tick {}: {} path steps {d:?} from {at:?} illegally",
-                    w.tick, f.entity
+                    "tick {}: {} path (size {}) steps {d:?} from {at:?} illegally on {layout:?}",
+                    w.tick, f.entity, path.size
                 ));
                 break;
             }
             at = at.step(d);
         }
+        w.steps_checked += n;
+        *w.cover
+            .steps_by_layout
+            .entry(format!("{layout:?}"))
+            .or_default() += n;
         if at != path.end {
             w.violations.push(format!(
                 "tick {}: path ends at {at:?} not {:?}",
@@ -134,44 +275,136 @@ fn check_answers(
 
 fn answered(w: &mut Watch, e: Entity) {
     w.answered += 1;
+    w.answered_now.insert(e);
     if let Some(t) = w.asked.remove(&e) {
         w.longest_wait = w.longest_wait.max(w.tick - t);
     }
 }
 
-/// Right after `Move`: a unit whose cell changed by walking entered a cell passable for
-/// the mobility its path was planned for.
+/// Right after `Move`, on every unit's own grid:
+/// - a follower whose cell changed by walking took one step the step rule allows its
+///   path's mobility and size (a follower stepping into a cell walled meanwhile turns
+///   back by such a step too; one standing on a walled cell may walk off it, which
+///   the rule allows);
+/// - a unit with a request whose path has a step the rule now rejects is answered (a
+///   path or a failure) within [`STALE_GRACE`] ticks of the path going stale, or its
+///   grid still has requests waiting: none is left with a stale path while nothing
+///   waits.
+#[expect(clippy::type_complexity, reason = "a system's queries")]
 fn check_moves(
     mut watch: ResMut<Watch>,
     grid: Res<PathingGrid>,
-    units: Query<(Entity, &GridCell, &UnitPath), With<PathFollower>>,
+    world: Res<GridTransform>,
+    diag: Res<PathingDiagnostics>,
+    maps: Query<(Entity, &PathingMap)>,
+    followers: Query<(Entity, &GridCell, &UnitPath, Option<&OnGrid>), With<PathFollower>>,
+    units: Query<
+        (Entity, &UnitPath, &PathStatus, Option<&OnGrid>),
+        (With<PathRequest>, With<GridCell>),
+    >,
 ) {
     let w = &mut *watch;
-    for (e, cell, path) in &units {
-        let before = w.last_cell.insert(e, cell.0);
-        if w.teleported.contains(&e) || before.is_none_or(|b| b == cell.0) {
+    for (e, cell, path, on) in &followers {
+        let key = on.map(|o| o.0);
+        let before = w.last_cell.insert(e, (cell.0, key));
+        let Some((before, before_key)) = before else {
+            continue;
+        };
+        if w.teleported.contains(&e) || before_key != key || before == cell.0 {
             continue;
         }
         w.moves_checked += 1;
-        if !grid.is_passable(cell.0, path.mobility) {
+        let Some((g, layout)) = grid_of(on, (&grid, &world), &maps) else {
             w.violations.push(format!(
-                "tick {}: {e} walked from {before:?} into blocked {:?}",
+                "tick {}: {e} walked from {before:?} to {:?} on a grid that is gone",
                 w.tick, cell.0
+            ));
+            continue;
+        };
+        *w.cover
+            .moves_by_layout
+            .entry(format!("{layout:?}"))
+            .or_default() += 1;
+        let Some(d) = step_between(before, cell.0) else {
+            w.violations.push(format!(
+                "tick {}: {e} jumped from {before:?} to {:?} in one tick",
+                w.tick, cell.0
+            ));
+            continue;
+        };
+        if !layout.can_step(g.grid(), before, d, path.mobility, path.size) {
+            w.violations.push(format!(
+                "tick {}: {e} (size {}) walked {d:?} from {before:?} to {:?} illegally on {layout:?}",
+                w.tick, path.size, cell.0
             ));
         }
     }
     w.teleported.clear();
+
+    // What waits on each grid after this tick's `Solve` (the default grid's share is
+    // what the maps leave of the sum: it counts the plans of gone maps, so it says
+    // "waiting" more often, never less).
+    let on_maps: u32 = maps.iter().map(|(_, m)| m.diagnostics().waiting).sum();
+    let default_waiting = diag.waiting.saturating_sub(on_maps);
+    let mut stale_now = HashMap::new();
+    for (e, path, status, on) in &units {
+        // A failed unit keeps its last path (and is planned again when things
+        // change); an arrived one stands on its goal and walks no further.
+        if matches!(status, PathStatus::NoPath(_) | PathStatus::Arrived) {
+            continue;
+        }
+        let Some((g, layout)) = grid_of(on, (&grid, &world), &maps) else {
+            continue;
+        };
+        let Some((at, d)) = first_illegal_step(path, g, layout) else {
+            continue;
+        };
+        // Answered this tick: stale (if ever) from now on.
+        let since = match w.stale_since.get(&e) {
+            Some(&t) if !w.answered_now.contains(&e) => t,
+            _ => {
+                w.cover.stale_paths += 1;
+                w.tick
+            }
+        };
+        stale_now.insert(e, since);
+        let waiting = match on {
+            None => default_waiting,
+            Some(o) => maps.get(o.0).map_or(0, |(_, m)| m.diagnostics().waiting),
+        };
+        w.cover.stale_idle += u64::from(waiting == 0);
+        if w.tick - since >= STALE_GRACE && waiting == 0 {
+            w.violations.push(format!(
+                "tick {}: {e} has kept a path whose step {d:?} from {at:?} is illegal on \
+                 {layout:?} since tick {since} ({status:?}, size {}), and nothing waits",
+                w.tick, path.size
+            ));
+        }
+    }
+    w.stale_since = stale_now;
+    w.answered_now.clear();
 }
 
 struct Game {
     rng: StdRng,
+    /// The default grid's layers.
     maps: Vec<Entity>,
+    /// Maps with a grid of their own (`PathingMap` on the tilemap), oldest first.
+    grid_maps: Vec<Entity>,
+    /// The next of [`MAP_TYPES`] a map with a grid of its own takes.
+    next_type: usize,
+    /// Every how many ticks such a map comes (and, past [`MAX_GRID_MAPS`], the oldest
+    /// goes): every layout comes at least once in a run.
+    map_period: u64,
+    tick: u64,
     tiles: Vec<Entity>,
     units: Vec<Entity>,
-    targets: Vec<Entity>,
+    /// Chased entities, with the grid they are on.
+    targets: Vec<(Entity, Option<Entity>)>,
     /// Requests taken off units, to be put back.
     removed: Vec<(Entity, PathRequest)>,
-    cellless: Vec<Entity>,
+    /// Units whose cell was taken off, with that cell.
+    cellless: Vec<(Entity, Cell)>,
     /// The size, anchor and transform maps share unless chaos picks their own: layers
     /// that disagree leave the grid empty (every request fails with
     /// `LayersMismatch`), so they mostly agree and most answers come from a solver.
@@ -227,11 +460,29 @@ impl Game {
         Cell::new(self.rng.random_range(lo..hi), self.rng.random_range(lo..hi))
     }
 
-    fn random_request(&mut self) -> PathRequest {
-        let goal = if !self.targets.is_empty() && self.rng.random_bool(0.4) {
-            PathGoal::Entity(self.targets[self.rng.random_range(0..self.targets.len())])
+    /// A request for a unit on grid `on` (hex maps take size 1 mostly: they have no
+    /// footprints, bigger units are refused there).
+    fn random_request(&mut self, on: Option<Entity>, hex: bool) -> PathRequest {
+        // Mostly a target on the unit's own grid (one on another fails at once).
+        let anywhere = self.rng.random_bool(0.1);
+        let near: Vec<Entity> = self
+            .targets
+            .iter()
+            .filter(|t| anywhere || t.1 == on)
+            .map(|t| t.0)
+            .collect();
+        let goal = if !near.is_empty() && self.rng.random_bool(0.4) {
+            PathGoal::Entity(near[self.rng.random_range(0..near.len())])
         } else {
             PathGoal::Cell(self.random_cell(40))
+        };
+        // Mostly 1: big footprints seldom fit these maps' goals.
+        let size = match self.rng.random_range(0..20) {
+            _ if hex && self.rng.random_bool(0.9) => 1,
+            0..=13 => 1,
+            14..=16 => 2,
+            17 | 18 => 3,
+            _ => 4,
         };
         let mut r = PathRequest::to_cell(Cell::default());
         r.goal = goal;
@@ -249,7 +500,66 @@ impl Game {
         if self.rng.random_bool(0.1) {
             r = r.with_max_expansions(self.rng.random_range(0..500));
         }
-        r
+        r.with_size(size)
+    }
+
+    /// A random unit that `fits` (a few tries).
+    fn pick_unit(&mut self, app: &App, fits: impl Fn(&App, Entity) -> bool) -> Option<Entity> {
+        (0..40).find_map(|_| {
+            let e = *self
+                .units
+                .get(self.rng.random_range(0..self.units.len().max(1)))?;
+            fits(app, e).then_some(e)
+        })
+    }
+
+    /// The grid `unit` walks on, if it is there: its key, the grid and its layout.
+    fn unit_grid(app: &App, unit: Entity) -> Option<(Option<Entity>, &PathingGrid, MapLayout)> {
+        match app.world().get::<OnGrid>(unit) {
+            None => Some((
+                None,
+                app.world().resource::<PathingGrid>(),
+                app.world().resource::<GridTransform>().layout,
+            )),
+            Some(o) => {
+                let map = app.world().get::<PathingMap>(o.0)?;
+                Some((Some(o.0), map.grid(), map.transform.layout))
+            }
+        }
+    }
+
+    /// Sets `cell` of grid `key` to `kind`: now (before `Collect`) or, half the time,
+    /// by the system between `Collect` and `Solve`. Whether the cell is in the grid and
+    /// of another kind now.
+    fn set_cell(&mut self, app: &mut App, key: Option<Entity>, cell: Cell, kind: TileKind) -> bool {
+        let was = match key {
+            None => app.world().resource::<PathingGrid>().get(cell),
+            Some(m) => app
+                .world()
+                .get::<PathingMap>(m)
+                .and_then(|map| map.grid().get(cell)),
+        };
+        if was.is_none_or(|k| k == kind) {
+            return false;
+        }
+        if self.rng.random_bool(0.5) {
+            app.world_mut()
+                .resource_mut::<Watch>()
+                .between
+                .push((key, cell, kind));
+            return true;
+        }
+        match key {
+            None => app
+                .world_mut()
+                .resource_mut::<PathingGrid>()
+                .set(cell, kind)
+                .is_ok(),
+            Some(m) => app
+                .world_mut()
+                .get_mut::<PathingMap>(m)
+                .is_some_and(|mut map| map.grid_mut().set(cell, kind).is_ok()),
+        }
     }
 }
 
@@ -262,30 +572,55 @@ fn random_size(rng: &mut StdRng) -> TilemapSize {
     }
 }
 
-/// A map of the shared `shape`, or (one time in ten) of its own.
+/// A layer of the default grid: a square map of the shared `shape`, or (one time in
+/// ten) of its own.
 fn spawn_map(app: &mut App, rng: &mut StdRng, tiles: &mut Vec<Entity>, shape: Shape) -> Entity {
-    let Shape {
-        size,
-        anchor,
-        transform,
-    } = if rng.random_bool(0.1) {
+    let shape = if rng.random_bool(0.1) {
         random_shape(rng)
     } else {
         shape
     };
+    let map = app.world_mut().spawn(TilemapType::Square).id();
+    fill_map(app, rng, tiles, map, shape);
+    map
+}
+
+/// A map of `map_type` mirrored into a grid of its own (a `PathingMap` on it), smaller
+/// than the default grid's.
+fn spawn_grid_map(
+    app: &mut App,
+    rng: &mut StdRng,
+    tiles: &mut Vec<Entity>,
+    map_type: TilemapType,
+) -> Entity {
+    let shape = Shape {
+        size: TilemapSize::new(rng.random_range(12..29), rng.random_range(12..29)),
+        ..random_shape(rng)
+    };
     let map = app
         .world_mut()
-        .spawn((
-            size,
-            TilemapGridSize { x: 16.0, y: 16.0 },
-            TilemapTileSize { x: 16.0, y: 16.0 },
-            TilemapType::Square,
-            anchor,
-            TileStorage::empty(size),
-            transform,
-            PathingTilemap::new(kind_of),
-        ))
+        .spawn((map_type, PathingMap::default()))
         .id();
+    fill_map(app, rng, tiles, map, shape);
+    map
+}
+
+/// Makes `map` a mirrored tilemap of `shape`, nine tiles in ten there.
+fn fill_map(app: &mut App, rng: &mut StdRng, tiles: &mut Vec<Entity>, map: Entity, shape: Shape) {
+    let Shape {
+        size,
+        anchor,
+        transform,
+    } = shape;
+    app.world_mut().entity_mut(map).insert((
+        size,
+        TilemapGridSize { x: 16.0, y: 16.0 },
+        TilemapTileSize { x: 16.0, y: 16.0 },
+        anchor,
+        TileStorage::empty(size),
+        transform,
+        PathingTilemap::new(kind_of),
+    ));
     for y in 0..size.y {
         for x in 0..size.x {
             if rng.random_bool(0.9) {
@@ -303,7 +638,6 @@ fn spawn_map(app: &mut App, rng: &mut StdRng, tiles: &mut Vec<Entity>, shape: Sh
             }
         }
     }
-    map
 }
 
 fn random_settings(rng: &mut StdRng) -> PathingSettings {
@@ -362,8 +696,22 @@ fn hostile_tick(app: &mut App, g: &mut Game) {
             0..=14 if g.units.len() < 2_000 => {
                 for _ in 0..g.rng.random_range(1..40) {
                     let cell = g.random_cell(40);
-                    let request = g.random_request();
+                    // Some on a map with a grid of its own.
+                    let on = if !g.grid_maps.is_empty() && g.rng.random_bool(0.35) {
+                        Some(g.grid_maps[g.rng.random_range(0..g.grid_maps.len())])
+                    } else {
+                        None
+                    };
+                    let hex = on
+                        .and_then(|m| app.world().get::<PathingMap>(m))
+                        .is_some_and(|m| m.transform.layout.hex().is_some());
+                    let request = g.random_request(on, hex);
+                    app.world_mut().resource_mut::<Watch>().cover.sizes
+                        [usize::from(request.size - 1)] += 1;
                     let mut e = app.world_mut().spawn((GridCell(cell), request));
+                    if let Some(m) = on {
+                        e.insert(OnGrid(m));
+                    }
                     if g.rng.random_bool(0.6) {
                         e.insert(PathFollower::new(g.rng.random_range(1.0..30.0)));
                     }
@@ -398,7 +746,9 @@ fn hostile_tick(app: &mut App, g: &mut Game) {
             }
             34..=39 if !g.units.is_empty() => {
                 let e = g.units[g.rng.random_range(0..g.units.len())];
-                let r = g.random_request();
+                let (on, hex) = Game::unit_grid(app, e)
+                    .map_or((None, false), |(k, _, l)| (k, l.hex().is_some()));
+                let r = g.random_request(on, hex);
                 if app.world().get::<PathRequest>(e).is_some() {
                     app.world_mut().entity_mut(e).insert(r);
                     if app.world().get::<GridCell>(e).is_some() {
@@ -408,17 +758,22 @@ fn hostile_tick(app: &mut App, g: &mut Game) {
             }
             40..=43 if !g.units.is_empty() => {
                 let e = g.units[g.rng.random_range(0..g.units.len())];
-                if app.world_mut().entity_mut(e).take::<GridCell>().is_some() {
-                    g.cellless.push(e);
+                if let Some(GridCell(c)) = app.world_mut().entity_mut(e).take::<GridCell>() {
+                    g.cellless.push((e, c));
                     app.world_mut().resource_mut::<Watch>().asked.remove(&e);
                 }
             }
             44..=47 if !g.cellless.is_empty() => {
-                let e = g
+                let (e, was) = g
                     .cellless
                     .swap_remove(g.rng.random_range(0..g.cellless.len()));
                 if g.units.contains(&e) {
-                    let c = g.random_cell(40);
+                    // Half the time where it was: the grid may have changed meanwhile.
+                    let c = if g.rng.random_bool(0.5) {
+                        was
+                    } else {
+                        g.random_cell(40)
+                    };
                     app.world_mut().entity_mut(e).insert(GridCell(c));
                     app.world_mut().resource_mut::<Watch>().teleported.push(e);
                 }
@@ -434,16 +789,23 @@ fn hostile_tick(app: &mut App, g: &mut Game) {
             // Targets come, move and go.
             52..=55 => {
                 let c = g.random_cell(40);
-                let t = app.world_mut().spawn(GridCell(c)).id();
-                g.targets.push(t);
+                let mut t = app.world_mut().spawn(GridCell(c));
+                let on = if !g.grid_maps.is_empty() && g.rng.random_bool(0.3) {
+                    let m = g.grid_maps[g.rng.random_range(0..g.grid_maps.len())];
+                    t.insert(OnGrid(m));
+                    Some(m)
+                } else {
+                    None
+                };
+                g.targets.push((t.id(), on));
             }
             56..=63 if !g.targets.is_empty() => {
-                let t = g.targets[g.rng.random_range(0..g.targets.len())];
+                let t = g.targets[g.rng.random_range(0..g.targets.len())].0;
                 let c = g.random_cell(40);
                 app.world_mut().get_mut::<GridCell>(t).unwrap().0 = c;
             }
             64..=65 if !g.targets.is_empty() => {
-                let t = g
+                let (t, _) = g
                     .targets
                     .swap_remove(g.rng.random_range(0..g.targets.len()));
                 app.world_mut().despawn(t);
@@ -515,13 +877,190 @@ fn hostile_tick(app: &mut App, g: &mut Game) {
             90..=95 => {
                 let c = g.random_cell(40);
                 let k = TileKind::new(g.rng.random_range(0..4)).unwrap();
-                app.world_mut().resource_mut::<Watch>().between = Some((c, k));
+                let key = if !g.grid_maps.is_empty() && g.rng.random_bool(0.5) {
+                    Some(g.grid_maps[g.rng.random_range(0..g.grid_maps.len())])
+                } else {
+                    None
+                };
+                app.world_mut()
+                    .resource_mut::<Watch>()
+                    .between
+                    .push((key, c, k));
             }
             _ => {}
         }
     }
+    for _ in 0..g.rng.random_range(0..6) {
+        unkind_move(app, g);
+    }
+    // Maps with grids of their own come (taking the layouts in turn) and go.
+    g.tick += 1;
+    if g.tick.is_multiple_of(g.map_period) {
+        spawn_next_grid_map(app, g);
+        if g.grid_maps.len() > MAX_GRID_MAPS {
+            let m = g.grid_maps.remove(0);
+            app.world_mut().despawn(m);
+        }
+    }
     let s = random_settings(&mut g.rng);
     app.insert_resource(s);
+}
+
+/// Spawns a map of the next layout with a grid of its own.
+fn spawn_next_grid_map(app: &mut App, g: &mut Game) {
+    let map_type = MAP_TYPES[g.next_type % MAP_TYPES.len()];
+    g.next_type += 1;
+    let m = spawn_grid_map(app, &mut g.rng, &mut g.tiles, map_type);
+    g.grid_maps.push(m);
+    let layout = MapLayout::from(map_type);
+    *app.world_mut()
+        .resource_mut::<Watch>()
+        .cover
+        .maps_by_layout
+        .entry(format!("{layout:?}"))
+        .or_default() += 1;
+}
+
+/// One of the unkind moves of issue 36, on a unit it applies to (if one is found).
+fn unkind_move(app: &mut App, g: &mut Game) {
+    let moving = |app: &App, e: Entity| {
+        app.world()
+            .get::<PathFollower>(e)
+            .is_some_and(PathFollower::is_moving)
+            && app.world().get::<GridCell>(e).is_some()
+    };
+    match g.rng.random_range(0..5) {
+        // A wall on a corner cell of a unit's next diagonal step, a step legal until
+        // now: beside the footprint, under the footprint of one of the two orthogonal
+        // steps the diagonal needs, not under the footprint it enters.
+        0 | 1 => {
+            let next_diagonal = |app: &App, e: Entity| {
+                let w = app.world();
+                let (Some(cell), Some(path)) = (w.get::<GridCell>(e), w.get::<UnitPath>(e)) else {
+                    return false;
+                };
+                let Some((_, grid, layout)) = Game::unit_grid(app, e) else {
+                    return false;
+                };
+                w.get::<PathFollower>(e).is_some()
+                    && path.at == cell.0
+                    && layout.hex().is_none()
+                    && wall_for(path.mobility).is_some()
+                    && path.steps.peek().is_some_and(|d| {
+                        d.is_diagonal()
+                            && layout.can_step(grid.grid(), path.at, d, path.mobility, path.size)
+                    })
+            };
+            let Some(e) = g.pick_unit(app, next_diagonal) else {
+                return;
+            };
+            let path = *app.world().get::<UnitPath>(e).unwrap();
+            let (key, _, _) = Game::unit_grid(app, e).unwrap();
+            let (dx, dy) = path.steps.peek().unwrap().offset();
+            let (at, s) = (path.at, i32::from(path.size.max(1)));
+            // Past the footprint's side in x (resp. y), on its row (column) the step
+            // leaves.
+            let (x_side, x_row) = (
+                if dx > 0 { at.x + s } else { at.x - 1 },
+                if dy > 0 { at.y } else { at.y + s - 1 },
+            );
+            let (y_col, y_side) = (
+                if dx > 0 { at.x } else { at.x + s - 1 },
+                if dy > 0 { at.y + s } else { at.y - 1 },
+            );
+            let corner = if g.rng.random_bool(0.5) {
+                Cell::new(x_side, x_row)
+            } else {
+                Cell::new(y_col, y_side)
+            };
+            let wall = wall_for(path.mobility).unwrap();
+            if g.set_cell(app, key, corner, wall) {
+                app.world_mut().resource_mut::<Watch>().cover.corner_walls += 1;
+            }
+        }
+        // A follower picked up between two cells and put next door or anywhere.
+        2 => {
+            let Some(e) = g.pick_unit(app, moving) else {
+                return;
+            };
+            let at = app.world().get::<GridCell>(e).unwrap().0;
+            let to = if g.rng.random_bool(0.5) {
+                at.step(Direction8::ALL[g.rng.random_range(0..8)])
+            } else {
+                g.random_cell(40)
+            };
+            app.world_mut().get_mut::<GridCell>(e).unwrap().0 = to;
+            let mut w = app.world_mut().resource_mut::<Watch>();
+            w.teleported.push(e);
+            w.cover.mid_step_moves += 1;
+        }
+        // A wall under a unit bigger than one cell.
+        3 => {
+            let big = |app: &App, e: Entity| {
+                let w = app.world();
+                w.get::<GridCell>(e).is_some()
+                    && w.get::<UnitPath>(e)
+                        .is_some_and(|p| p.size > 1 && wall_for(p.mobility).is_some())
+                    && Game::unit_grid(app, e).is_some()
+            };
+            let Some(e) = g.pick_unit(app, big) else {
+                return;
+            };
+            let at = app.world().get::<GridCell>(e).unwrap().0;
+            let path = *app.world().get::<UnitPath>(e).unwrap();
+            let (key, _, _) = Game::unit_grid(app, e).unwrap();
+            let s = i32::from(path.size);
+            let under = Cell::new(
+                at.x + g.rng.random_range(0..s),
+                at.y + g.rng.random_range(0..s),
+            );
+            if g.set_cell(app, key, under, wall_for(path.mobility).unwrap()) {
+                app.world_mut()
+                    .resource_mut::<Watch>()
+                    .cover
+                    .walls_under_big += 1;
+            }
+        }
+        // A unit put on another grid (or taken off its map), mid-step half the time;
+        // now and then on an entity with no grid.
+        _ => {
+            let mid_step = g.rng.random_bool(0.5);
+            let e = if mid_step {
+                g.pick_unit(app, moving)
+            } else {
+                g.pick_unit(app, |app, e| app.world().get::<GridCell>(e).is_some())
+            };
+            let Some(e) = e else {
+                return;
+            };
+            let now = app.world().get::<OnGrid>(e).map(|o| o.0);
+            let to = match g.rng.random_range(0..10) {
+                0 if !g.targets.is_empty() => {
+                    Some(g.targets[g.rng.random_range(0..g.targets.len())].0)
+                }
+                1..=3 => None,
+                _ if !g.grid_maps.is_empty() => {
+                    Some(g.grid_maps[g.rng.random_range(0..g.grid_maps.len())])
+                }
+                _ => None,
+            };
+            if to == now {
+                return;
+            }
+            let mut unit = app.world_mut().entity_mut(e);
+            match to {
+                Some(m) => {
+                    unit.insert(OnGrid(m));
+                }
+                None => {
+                    unit.remove::<OnGrid>();
+                }
+            }
+            let mut w = app.world_mut().resource_mut::<Watch>();
+            w.cover.grid_changes += 1;
+            w.cover.grid_changes_mid_step += u64::from(mid_step);
+        }
+    }
 }
 
 fn run(seed: u64, ticks: u64) -> Watch {
@@ -541,6 +1080,10 @@ fn run(seed: u64, ticks: u64) -> Watch {
     let mut g = Game {
         rng: seeded(seed),
         maps: Vec::new(),
+        grid_maps: Vec::new(),
+        next_type: seed as usize,
+        map_period: (ticks / (MAP_TYPES.len() as u64 + 1)).max(1),
+        tick: 0,
         tiles: Vec::new(),
         units: Vec::new(),
         targets: Vec::new(),
@@ -555,6 +1098,7 @@ fn run(seed: u64, ticks: u64) -> Watch {
     g.shape = random_shape(&mut g.rng);
     let m = spawn_map(&mut app, &mut g.rng, &mut g.tiles, g.shape);
     g.maps.push(m);
+    spawn_next_grid_map(&mut app, &mut g);
     let bound = 2_000;
     for _ in 0..ticks {
         hostile_tick(&mut app, &mut g);
@@ -613,9 +1157,30 @@ fn hostile_game_keeps_every_promise() {
         .unwrap_or(800);
     let (mut total_ticks, mut answered, mut found, mut failed) = (0, 0, 0, 0);
     let (mut steps, mut moves, mut longest) = (0, 0, 0);
-    let mut reasons = std::collections::BTreeMap::new();
+    let mut reasons = BTreeMap::new();
+    let mut cover = Coverage::default();
     for seed in seeds.clone() {
         let w = run(seed, ticks);
+        let c = &w.cover;
+        cover.corner_walls += c.corner_walls;
+        cover.mid_step_moves += c.mid_step_moves;
+        cover.walls_under_big += c.walls_under_big;
+        cover.grid_changes += c.grid_changes;
+        cover.grid_changes_mid_step += c.grid_changes_mid_step;
+        cover.stale_paths += c.stale_paths;
+        cover.stale_idle += c.stale_idle;
+        for (n, m) in cover.sizes.iter_mut().zip(c.sizes) {
+            *n += m;
+        }
+        for (all, one) in [
+            (&mut cover.maps_by_layout, &c.maps_by_layout),
+            (&mut cover.steps_by_layout, &c.steps_by_layout),
+            (&mut cover.moves_by_layout, &c.moves_by_layout),
+        ] {
+            for (k, n) in one {
+                *all.entry(k.clone()).or_default() += n;
+            }
+        }
         for (r, n) in w.reasons {
             *reasons.entry(format!("{r:?}")).or_insert(0) += n;
         }
@@ -647,8 +1212,50 @@ fn hostile_game_keeps_every_promise() {
          ticks; failures by reason {reasons:?}",
         100.0 * solved as f64 / answered.max(1) as f64
     );
+    let c = &cover;
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "stress coverage: units by size 1-4 {:?}; {} walls on a diagonal's corner, {} \
+         followers moved by hand mid-step, {} walls under big units, {} grid changes ({} \
+         mid-step); {} stale paths watched ({} times with nothing waiting); grids of their own by layout {:?}; path \
+         steps by layout {:?}; follower moves by layout {:?}",
+        c.sizes,
+        c.corner_walls,
+        c.mid_step_moves,
+        c.walls_under_big,
+        c.grid_changes,
+        c.grid_changes_mid_step,
+        c.stale_paths,
+        c.stale_idle,
+        c.maps_by_layout,
+        c.steps_by_layout,
+        c.moves_by_layout,
+    );
     assert!(
         2 * solved >= answered,
         "only {solved} of {answered} answered requests went through a solver"
     );
+    // Every unkind move was made, and every layout walked on.
+    assert!(
+        c.sizes.iter().all(|&n| n > 0)
+            && [
+                c.corner_walls,
+                c.mid_step_moves,
+                c.walls_under_big,
+                c.grid_changes_mid_step,
+                c.stale_paths,
+                c.stale_idle,
+            ]
+            .iter()
+            .all(|&n| n > 0),
+        "an unkind move was never made"
+    );
+    for map_type in MAP_TYPES {
+        let layout = format!("{:?}", MapLayout::from(map_type));
+        assert!(
+            c.steps_by_layout.get(&layout).is_some_and(|&n| n > 0)
+                && c.moves_by_layout.get(&layout).is_some_and(|&n| n > 0),
+            "no path walked on a {layout} map"
+        );
+    }
 }

@@ -2,7 +2,7 @@
 //! the world, and how its cells connect.
 
 use bevy::prelude::*;
-use tilepath::{Cell, Connectivity, HexLayout};
+use tilepath::{Cell, Connectivity, Direction8, Grid, HexLayout, Mobility};
 
 /// How a map's tiles are laid out: the one home of every layout's coordinates, so
 /// that the mirror, the planner, the follower and a game's own code agree. It names
@@ -81,6 +81,29 @@ impl MapLayout {
         match self.hex() {
             Some(hex) => Connectivity::Hex(hex),
             None => requested,
+        }
+    }
+
+    /// Whether a unit of `size x size` cells walking with `mobility` may step from
+    /// `from` in direction `dir` on `grid`, a grid of this layout: the one step rule
+    /// the [`PathFollower`](crate::PathFollower) checks every step with, and that every
+    /// path the plugin hands out keeps. On square and isometric maps it is
+    /// [`Grid::can_step_sized`] (the footprint's step, the footprints beside a
+    /// diagonal's corner included); on hex maps [`Grid::can_step_with`] with the
+    /// map's hex connectivity (one of the cell's 6 steps, no corner rule, and no
+    /// footprints: `size` is not read).
+    #[must_use]
+    pub fn can_step(
+        self,
+        grid: &Grid,
+        from: Cell,
+        dir: Direction8,
+        mobility: Mobility,
+        size: u8,
+    ) -> bool {
+        match self.hex() {
+            Some(hex) => grid.can_step_with(from, dir, mobility, Connectivity::Hex(hex)),
+            None => grid.can_step_sized(from, dir, mobility, size),
         }
     }
 

@@ -42,17 +42,19 @@ struct Since<'a> {
 
 /// Whether a unit needs a new plan, and in which lane.
 ///
-/// Planned again: a new or changed request; a replaced grid; a unit not where its path
-/// (or its failed request) says; a chaser whose target changed cell (at most once per
-/// `retarget_interval` ticks); a segment about to run out; a path with a step ahead
-/// that a changed cell may make illegal (a cell it enters, or a corner cell of a
-/// diagonal step); a unit at the end of a partial path, every `retry_interval` ticks. A unit
-/// whose goal could not be reached (a partial path, or none) is retried after any
-/// grid edit, in the [`Lane::Retry`]; one whose goal its footprint does not fit
+/// Planned again: a new or changed request; a replaced grid; a unit whose
+/// [`GridCell`] was put back, unless it had arrived (it saw no edit while it had none:
+/// its path may cross one now); a unit not where its path (or its failed request)
+/// says; a chaser whose target changed cell (at most once per `retarget_interval`
+/// ticks); a segment about to run out; a path with a step ahead that a changed cell
+/// may make illegal (a cell it enters, or a corner cell of a diagonal step); a unit at
+/// the end of a partial path, every `retry_interval` ticks. A unit whose goal could
+/// not be reached (a partial path, or none) is retried after any grid edit, in the
+/// [`Lane::Retry`]; one whose goal its footprint does not fit
 /// ([`NoPathReason::GoalUnfit`]) only after an edit under that footprint.
 fn needs_plan(
     request: &Ref<PathRequest>,
-    cell: Cell,
+    cell: &Ref<GridCell>,
     state: &PlanState,
     path: &UnitPath,
     status: PathStatus,
@@ -60,9 +62,12 @@ fn needs_plan(
     since: &Since<'_>,
 ) -> Option<Lane> {
     let settings = since.settings;
-    if request.is_changed() || since.plan.replaced {
+    // Put back (on its goal, an arrived unit has nothing to plan).
+    let cell_back = cell.is_added() && status != PathStatus::Arrived;
+    if request.is_changed() || cell_back || since.plan.replaced {
         return Some(Lane::Request);
     }
+    let cell = cell.0;
     let ticks = since.tick.saturating_sub(state.tick);
     let retarget = goal_now.is_some_and(|g| g != state.goal) && ticks >= settings.retarget_interval;
     let edited = state.generation != since.plan.generation;
@@ -181,7 +186,7 @@ pub(crate) fn collect_requests(
     mut units: Query<(
         Entity,
         Ref<PathRequest>,
-        &GridCell,
+        Ref<GridCell>,
         Option<&OnGrid>,
         &mut PlanState,
         &UnitPath,
@@ -238,7 +243,7 @@ pub(crate) fn collect_requests(
                 plan: &planner.grids[i],
                 settings: &settings,
             };
-            needs_plan(&request, cell.0, &state, path, *status, goal_now, &since)
+            needs_plan(&request, &cell, &state, path, *status, goal_now, &since)
         };
         // A retrying unit that now needs a plan for another reason moves up.
         if let Some(lane) = lane
