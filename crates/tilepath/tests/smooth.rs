@@ -32,6 +32,28 @@ fn clear_fn(grid: &Grid, mobility: Mobility, size: u8) -> impl Fn(i64, i64) -> b
     }
 }
 
+/// Distance in cells from `p` to the polyline `from`, `route...`.
+fn distance_to_route(p: Waypoint, from: Waypoint, route: &[Waypoint]) -> f64 {
+    let (px, py) = p.half_cells();
+    let mut at = from;
+    let mut best = f64::INFINITY;
+    for &q in route {
+        let ((ax, ay), (bx, by)) = (at.half_cells(), q.half_cells());
+        let (dx, dy) = ((bx - ax) as f64, (by - ay) as f64);
+        let (vx, vy) = ((px - ax) as f64, (py - ay) as f64);
+        let len2 = dx * dx + dy * dy;
+        let t = if len2 == 0.0 {
+            0.0
+        } else {
+            ((vx * dx + vy * dy) / len2).clamp(0.0, 1.0)
+        };
+        let (ex, ey) = (vx - t * dx, vy - t * dy);
+        best = best.min((ex * ex + ey * ey).sqrt() / 2.0);
+        at = q;
+    }
+    best
+}
+
 fn length(from: Waypoint, route: &[Waypoint]) -> f64 {
     let mut at = from;
     route
@@ -53,7 +75,7 @@ fn pulled_routes_are_legal_and_near_the_true_shortest() {
     let (mut sum_ratio, mut worst, mut worst_seed) = (0.0f64, 1.0f64, 0);
     let mut sum_grid_ratio = 0.0;
     let mut by_size = [0u32; 4];
-    let (mut unplaced, mut unreached, mut beyond) = (0u32, 0u32, 0u32);
+    let (mut unplaced, mut unreached, mut beyond, mut walked) = (0u32, 0u32, 0u32, 0u32);
     for seed in 0..GRIDS {
         let mut rng = rng(seed);
         let (w, h) = (rng.random_range(6..=24), rng.random_range(6..=24));
@@ -94,6 +116,22 @@ fn pulled_routes_are_legal_and_near_the_true_shortest() {
             );
             at = p;
         }
+        // Walked as grid steps: legal by construction (or refused); they must be all
+        // there, end at the goal and keep to the straight route.
+        let (steps, whole) = sight
+            .steps_along(from, &route)
+            .unwrap_or_else(|| panic!("seed {seed} size {size}: no steps along {route:?}"));
+        if whole {
+            assert_eq!(steps.end(from), to, "seed {seed}");
+            walked += 1;
+        }
+        for c in steps.cells(from) {
+            let d = distance_to_route(Waypoint::centre_of(c), start, &route);
+            assert!(
+                d <= 1.0 + 1e-9,
+                "seed {seed}: {c:?} is {d} cells off the route"
+            );
+        }
         let pulled = length(start, &route);
         assert!(
             pulled <= r.cost + 1e-9,
@@ -132,7 +170,8 @@ fn pulled_routes_are_legal_and_near_the_true_shortest() {
         "{GRIDS} grids, {unplaced} where the unit hardly fits, {unreached} \
          unreachable or empty; {checked} routes (sizes 1/2/3: {}/{}/{}; {straight} one straight line, {turning} \
          turning): pulled / shortest mean {mean:.4}, worst {worst:.4} (seed {worst_seed}), \
-         {beyond} beyond 1.05; 8-connected / shortest mean {:.4}",
+         {beyond} beyond 1.05; 8-connected / shortest mean {:.4}; {walked} walked to the \
+         goal in grid steps",
         by_size[1],
         by_size[2],
         by_size[3],

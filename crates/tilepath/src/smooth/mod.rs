@@ -3,6 +3,7 @@
 
 mod pull;
 mod sight;
+mod walk;
 mod waypoint;
 
 pub use pull::Smoother;

@@ -108,7 +108,7 @@ impl<'a> Sight<'a> {
     /// Whether the cell at `(x, y)` half-cell-aligned cell coordinates is clear; cells
     /// beyond `i32` are outside every grid.
     #[inline]
-    fn clear_at(&self, x: i64, y: i64) -> bool {
+    pub(super) fn clear_at(&self, x: i64, y: i64) -> bool {
         if self.size == 1 {
             // One cell: its kind, read straight from the packed cells.
             let (w, h) = (u64::from(self.grid.width()), u64::from(self.grid.height()));
