@@ -48,13 +48,27 @@ pub(crate) fn draw_paths(
         let Some((_, world)) = grids.get(on_grid.map(|g| g.0)) else {
             continue;
         };
-        let start = core::iter::once(path.at);
-        gizmos.linestrip_2d(
-            start
-                .chain(path.cells_ahead())
-                .map(|c| world.footprint_to_world(c, path.size)),
-            settings.path_color,
-        );
+        if path.waypoints.is_empty() {
+            let start = core::iter::once(path.at);
+            gizmos.linestrip_2d(
+                start
+                    .chain(path.cells_ahead())
+                    .map(|c| world.footprint_to_world(c, path.size)),
+                settings.path_color,
+            );
+        } else {
+            // A path pulled straight: its route, from where the path began.
+            let start = tilepath::Waypoint::centre_of(path.waypoints.start());
+            gizmos.linestrip_2d(
+                core::iter::once(start)
+                    .chain(path.waypoints.points())
+                    .map(|w| {
+                        let (x, y) = w.position(1);
+                        world.point_to_world(Vec2::new(x, y), path.size)
+                    }),
+                settings.path_color,
+            );
+        }
         // A unit bigger than one cell: its footprint where it stands.
         if path.size > 1 {
             gizmos.linestrip_2d(outline(world, path.at, path.size, 1.0), settings.path_color);

@@ -76,10 +76,15 @@ impl PathFollower {
 
 /// Moves every [`PathFollower`] along its [`UnitPath`].
 ///
-/// A unit moves `speed * dt` cells a tick, cell centre to cell centre in the map's
-/// own [`layout`](crate::MapLayout) (a unit bigger than one cell, footprint centre to
-/// footprint centre:
-/// [`GridTransform::footprint_to_world`](crate::GridTransform::footprint_to_world)). It enters its
+/// A unit moves `speed * dt` cells a tick, a step at a time, cell centre to cell
+/// centre in the map's own [`layout`](crate::MapLayout) (a unit bigger than one cell,
+/// footprint centre to footprint centre:
+/// [`GridTransform::footprint_to_world`](crate::GridTransform::footprint_to_world)); a
+/// path pulled straight ([`UnitPath::waypoints`]) is drawn gliding along its straight
+/// route ([`GridTransform::point_to_world`](crate::GridTransform::point_to_world)),
+/// the point of it nearest where the step is, while its steps take it through the
+/// cells the route crosses (a [`Solid`](crate::Solid) unit walks those cells, drawn
+/// cell to cell, so that it never overlaps another). It enters its
 /// next cell (its [`GridCell`] changes) when it leaves the current one, so other
 /// systems see the cell it is heading into. Every step is checked with
 /// [`MapLayout::can_step`](crate::MapLayout::can_step) (the footprint's step, on hex
@@ -232,9 +237,22 @@ pub(crate) fn follow_paths(
         if let Some(mut transform) = transform {
             // Drawn at the size it asks for (a unit without a path yet has none).
             let drawn = request.map_or(size, |r| r.size.max(1));
-            let a = world.footprint_to_world(f.from.unwrap_or(at), drawn);
-            let b = world.footprint_to_world(at, drawn);
-            let pos = a.lerp(b, f.progress.min(1.0));
+            let from = f.from.unwrap_or(at);
+            let t = f.progress.min(1.0);
+            let centre = |c: Cell| Vec2::new(c.x as f32 + 0.5, c.y as f32 + 0.5);
+            // Along the straight route its steps were pulled from, where the step
+            // keeps to it. A solid unit is drawn on its cells, which its crowd keeps
+            // apart from the others' (its steps still follow the route's cells).
+            let glide = (hex.is_none() && seat.is_none())
+                .then(|| p.waypoints.nearest(centre(from).lerp(centre(at), t)))
+                .flatten()
+                .filter(|&(_, off)| off <= GLIDE_OFF);
+            let pos = match glide {
+                Some((q, _)) => world.point_to_world(q, drawn),
+                None => world
+                    .footprint_to_world(from, drawn)
+                    .lerp(world.footprint_to_world(at, drawn), t),
+            };
             if transform.translation.truncate() != pos {
                 transform.translation.x = pos.x;
                 transform.translation.y = pos.y;
@@ -242,6 +260,10 @@ pub(crate) fn follow_paths(
         }
     }
 }
+
+/// How far, in cells, a unit between two cells may be from its path's straight route
+/// and still be drawn on it: a step along the route keeps within a cell of it.
+const GLIDE_OFF: f32 = 0.75;
 
 /// The step from `at` to `to`, if they are neighbours.
 fn step_between(at: Cell, to: Cell) -> Option<Direction8> {

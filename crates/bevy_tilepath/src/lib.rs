@@ -36,6 +36,7 @@ pub use tilemap::{PathTile, PathingTilemap, cell_to_tile_pos, tile_pos_to_cell};
 pub use tilepath;
 pub use unit::{
     GridCell, NoPathReason, OnGrid, PathGoal, PathRequest, PathStatus, SearchMode, UnitPath,
+    Waypoints,
 };
 
 /// Everything a game needs: `use bevy_tilepath::prelude::*;`.
@@ -47,6 +48,7 @@ pub mod prelude {
         Parallelism, PathArrived, PathFailed, PathFollower, PathFound, PathGoal, PathRequest,
         PathStatus, PathingBudget, PathingDiagnostics, PathingGrid, PathingMap, PathingPlugin,
         PathingSettings, PathingSystems, Reachability, SearchMode, Solid, UnitPath, Walker,
+        Waypoints,
     };
     #[cfg(feature = "tilemap")]
     pub use crate::{PathTile, PathingTilemap};

@@ -127,6 +127,19 @@ pub struct PathingSettings {
     /// at load instead, keep them on the [`Grid`](tilepath::Grid) you give
     /// [`PathingGrid::replace`](crate::PathingGrid::replace).
     pub jump_distances: bool,
+    /// Pull paths straight: on square and isometric maps, an 8-connected request's
+    /// path is pulled into an any-angle route ([`tilepath::Smoother`]: straight lines
+    /// across open ground, turning at the corners of walls, never longer than the
+    /// grid path and never over dearer ground) and its steps become the cells a unit
+    /// gliding along that route crosses ([`tilepath::Sight::steps_along`]), so that
+    /// units walk straight lines instead of L-turns and staircases, and every check
+    /// that works cell by cell (crowds, walls placed in the way) sees where they
+    /// are. [`UnitPath::waypoints`](crate::UnitPath::waypoints) keeps the route, and
+    /// [`PathFollower`](crate::PathFollower) draws the unit along it. A path keeps
+    /// [`Waypoints::CAPACITY`](crate::Waypoints::CAPACITY) turns at most (the next
+    /// segment is planned from where it ends). Hex maps and 4-connected requests keep
+    /// their grid steps. Default: true.
+    pub straight_routes: bool,
     /// Where the threads come from. Default: [`Parallelism::SolverThreads`].
     pub parallelism: Parallelism,
     /// How the tilemaps mirrored into the default grid (its layers) combine into each
@@ -168,6 +181,7 @@ impl Default for PathingSettings {
             whole_grid_solvers: 2,
             landmarks: 0,
             jump_distances: false,
+            straight_routes: true,
             parallelism: Parallelism::SolverThreads,
             layer_rule: LayerRule::Highest,
         }

@@ -81,6 +81,14 @@ fn values_round_trip() {
         route_cost: 12.25,
         mobility: Mobility::FLOOR_ONLY,
         size: 3,
+        waypoints: Waypoints::new(
+            Cell::new(1, 2),
+            &[
+                Waypoint::corner_of(Cell::new(2, 4)),
+                Waypoint::centre_of(Cell::new(2, 5)),
+            ],
+        )
+        .0,
     });
     round_trip(&UnitPath::default());
     for budget in [
@@ -98,6 +106,7 @@ fn values_round_trip() {
         threads: 1,
         landmarks: 4,
         jump_distances: true,
+        straight_routes: false,
         parallelism: Parallelism::ComputeTaskPool,
         layer_rule: LayerRule::Any(TileKind::K2),
         ..default()

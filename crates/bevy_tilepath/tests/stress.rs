@@ -671,6 +671,7 @@ fn random_settings(rng: &mut StdRng) -> PathingSettings {
             0
         },
         jump_distances: rng.random_bool(0.3),
+        straight_routes: rng.random_bool(0.7),
         parallelism: if rng.random_bool(0.8) {
             Parallelism::SolverThreads
         } else {

@@ -60,6 +60,27 @@ impl GridTransform {
         (self.cell_to_world(cell) + self.cell_to_world(last)) / 2.0
     }
 
+    /// The world position of a unit of `size` whose anchor (its footprint's first
+    /// cell's centre) is at `point` in cell units (cell `(x, y)` spans `x..x + 1`;
+    /// its centre is `(x + 0.5, y + 0.5)`), between cells as well as on them: where a
+    /// unit gliding along a straight route ([`Waypoints`](crate::Waypoints)) is
+    /// drawn. Square and isometric positions are affine in the cell; on hex maps the
+    /// point is rounded to its cell.
+    #[must_use]
+    pub fn point_to_world(&self, point: Vec2, size: u8) -> Vec2 {
+        let cell = Cell::new(point.x.floor() as i32, point.y.floor() as i32);
+        let c0 = self.footprint_to_world(cell, size);
+        if self.layout.hex().is_some() {
+            return c0;
+        }
+        let along_x =
+            self.footprint_to_world(Cell::new(cell.x.saturating_add(1), cell.y), size) - c0;
+        let along_y =
+            self.footprint_to_world(Cell::new(cell.x, cell.y.saturating_add(1)), size) - c0;
+        let d = point - Vec2::new(cell.x as f32 + 0.5, cell.y as f32 + 0.5);
+        c0 + along_x * d.x + along_y * d.y
+    }
+
     /// The cell whose tile contains `world` (it may be outside the grid).
     #[must_use]
     pub fn world_to_cell(&self, world: Vec2) -> Cell {

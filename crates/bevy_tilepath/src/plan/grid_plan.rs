@@ -10,6 +10,7 @@ use super::fields::FieldCache;
 use super::guides::GuideCache;
 use super::jumps::JumpBuilds;
 use super::reach::{PerMobility, SizedReach};
+use super::straighten::Straighten;
 use crate::grid::{ChangeCursor, GridKey};
 use crate::{PathingDiagnostics, UnitPath};
 
@@ -34,6 +35,8 @@ pub(crate) struct GridPlan {
     pub(super) guides: GuideCache,
     /// Jump distance builds under way for the grid (which keeps the finished ones).
     pub(super) jumps: JumpBuilds,
+    /// Pulls the grid's paths straight.
+    pub(super) straighten: Straighten,
     /// Where `collect` stopped reading the grid's change log.
     pub(super) collect_cursor: ChangeCursor,
     /// Where `collect` started reading it this tick.
@@ -71,6 +74,7 @@ impl GridPlan {
             sized_reach: SizedReach::default(),
             guides: GuideCache::default(),
             jumps: JumpBuilds::default(),
+            straighten: Straighten::default(),
             collect_cursor: ChangeCursor::default(),
             collect_from: ChangeCursor::default(),
             changed_bits: Vec::new(),

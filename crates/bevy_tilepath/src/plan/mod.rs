@@ -21,6 +21,7 @@ mod job;
 mod jumps;
 mod reach;
 pub(crate) mod solve;
+mod straighten;
 mod threads;
 mod whole;
 

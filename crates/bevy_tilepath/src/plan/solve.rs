@@ -10,11 +10,13 @@ use super::collect::{Targets, resolve_goal};
 use super::dispatch::{Dispatch, Kept};
 use super::grid_plan::GridPlan;
 use super::job::{Answer, Job};
+use super::straighten::Straighten;
 use super::{PlanState, Planner};
 use crate::grid::GridsMut;
 use crate::{
     GridCell, MapLayout, NoPathReason, OnGrid, PathFailed, PathFound, PathGoal, PathRequest,
     PathStatus, PathingBudget, PathingDiagnostics, PathingGrid, PathingSettings, UnitPath,
+    Waypoints,
 };
 use tilepath::{Connectivity, Jps};
 
@@ -242,9 +244,14 @@ fn serve_grid(
         }
 
         let mut batch_work = 0;
+        let straight = s.settings.straight_routes;
         for job in jobs.iter() {
             batch_work += job.work;
-            deliver(job, s, &mut plan.diag, generation);
+            let pull = grid
+                .as_deref()
+                .filter(|_| straight)
+                .map(|g| (g.grid(), layout, &mut plan.straighten));
+            deliver(job, s, &mut plan.diag, generation, pull);
         }
         spent += batch_work;
         let per_job = batch_work / jobs.len() as u64;
@@ -350,12 +357,14 @@ fn take(
     }
 }
 
-/// Writes a job's answer to its unit and reports it.
+/// Writes a job's answer to its unit and reports it; with `pull`, a route pulled
+/// straight on that grid and layout.
 fn deliver(
     job: &Job,
     s: &mut Serve<'_, '_, '_, '_, '_, '_, '_>,
     diag: &mut PathingDiagnostics,
     generation: u64,
+    pull: Option<(&tilepath::Grid, MapLayout, &mut Straighten)>,
 ) {
     let Ok((_, _, _, mut state, mut path, mut status)) = s.units.get_mut(job.entity) else {
         return; // taken from this query in this system: cannot happen
@@ -373,6 +382,10 @@ fn deliver(
     diag.served += 1;
     match job.answer {
         Answer::Route(route) => {
+            let (route, waypoints) = match pull {
+                Some((grid, layout, pull)) => pull.route(grid, layout, job, route),
+                None => (route, Waypoints::default()),
+            };
             *path = UnitPath {
                 steps: route.steps,
                 at: job.start,
@@ -382,6 +395,7 @@ fn deliver(
                 route_cost: route.cost,
                 mobility: job.mobility,
                 size: job.size,
+                waypoints,
             };
             status.set_if_neq(match route.short {
                 // Planned again where it arrived (the grid replaced, the request

@@ -4,6 +4,7 @@ mod on_grid;
 mod path;
 mod request;
 mod status;
+mod waypoints;
 
 use bevy::prelude::*;
 use tilepath::Cell;
@@ -12,6 +13,7 @@ pub use on_grid::OnGrid;
 pub use path::UnitPath;
 pub use request::{PathGoal, PathRequest, SearchMode};
 pub use status::{NoPathReason, PathStatus};
+pub use waypoints::Waypoints;
 
 /// The cell a unit stands on. The plugin plans from it; [`PathFollower`](crate::PathFollower)
 /// updates it. Moving a unit yourself is fine: a unit found off its path, or moved

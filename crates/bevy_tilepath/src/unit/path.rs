@@ -1,6 +1,8 @@
 //! The path a unit follows.
 
 use bevy::prelude::*;
+
+use super::Waypoints;
 use tilepath::{Cell, Direction8, GridPath8, Mobility};
 
 #[cfg(doc)]
@@ -41,6 +43,10 @@ pub struct UnitPath {
     /// ([`Grid::can_step_sized`](tilepath::Grid::can_step_sized)) and places the unit
     /// at the footprint's centre. 1 by default.
     pub size: u8,
+    /// The straight route the steps were pulled along, if they were (see
+    /// [`PathingSettings::straight_routes`](crate::PathingSettings::straight_routes)):
+    /// what a follower draws the unit gliding along.
+    pub waypoints: Waypoints,
 }
 
 /// How many of its next cells a path looks at to take back a unit that stepped off it
@@ -59,6 +65,7 @@ impl Default for UnitPath {
             route_cost: 0.0,
             mobility: Mobility::ALL_PASSABLE,
             size: 1,
+            waypoints: Waypoints::default(),
         }
     }
 }
