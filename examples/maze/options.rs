@@ -193,6 +193,19 @@ pub(crate) fn number<T: std::str::FromStr>(s: &str, name: &str) -> Result<T, Str
         .map_err(|_| format!("{name}: `{s}` is not a valid number"))
 }
 
+impl Options {
+    /// How chasers and units under orders move: alone (`--no-crowd`) 8-connected, so
+    /// their paths are pulled straight (`PathingSettings::straight_routes`) and they
+    /// glide along straight lines; in a crowd 4-connected, the crowd's steps.
+    pub(crate) fn connectivity(&self) -> Connectivity {
+        if self.crowd {
+            Connectivity::Four
+        } else {
+            Connectivity::Eight
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,6 +16,7 @@ use rand::RngExt;
 use rand::rngs::StdRng;
 
 use crate::layout::Maze;
+use crate::options::Options;
 use crate::simulation::{Art, MazeRng, TILE_PX};
 
 /// A unit under orders.
@@ -204,6 +205,7 @@ fn give_orders(
     mut rng: ResMut<MazeRng>,
     destinations: Res<Destinations>,
     settings: Res<PathingSettings>,
+    options: Option<Res<Options>>,
     mut units: Query<(
         Entity,
         &mut Unit,
@@ -230,7 +232,12 @@ fn give_orders(
                 // Written even when the goal is the same: a new order plans again.
                 Some(mut request) => request.goal = PathGoal::Cell(goal),
                 None => {
-                    commands.entity(entity).insert(PathRequest::to_cell(goal));
+                    let connectivity = options
+                        .as_ref()
+                        .map_or(Connectivity::Four, |o| o.connectivity());
+                    commands
+                        .entity(entity)
+                        .insert(PathRequest::to_cell(goal).with_connectivity(connectivity));
                 }
             }
         } else if unit.asked.is_none()

@@ -220,7 +220,7 @@ pub(crate) fn setup_world(
             &maze,
             &distances,
             player,
-            (options.chasers, options.layout),
+            (options.chasers, options.layout, options.connectivity()),
             &mut rng,
             art.as_deref(),
         );
@@ -236,7 +236,7 @@ pub(crate) fn spawn_chasers(
     maze: &Maze,
     distances: &[u32],
     player: Entity,
-    (n, layout): (usize, MapLayout),
+    (n, layout, connectivity): (usize, MapLayout, Connectivity),
     rng: &mut StdRng,
     art: Option<&Art>,
 ) {
@@ -250,7 +250,9 @@ pub(crate) fn spawn_chasers(
     if far.is_empty() {
         return;
     }
-    let request = PathRequest::chase(player).with_mobility(Mobility::FLOOR_ONLY);
+    let request = PathRequest::chase(player)
+        .with_mobility(Mobility::FLOOR_ONLY)
+        .with_connectivity(connectivity);
     // A chaser starts where its whole footprint is floor no other chaser stands on
     // (solid chasers spawned on others would be moved apart by the plugin).
     let mut taken = std::collections::HashSet::new();

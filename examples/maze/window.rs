@@ -163,7 +163,11 @@ pub(crate) fn keyboard(
             &maze,
             &distances,
             player,
-            (CHASERS_PER_PRESS, rebuild.4.layout),
+            (
+                CHASERS_PER_PRESS,
+                rebuild.4.layout,
+                rebuild.4.connectivity(),
+            ),
             &mut rng.0,
             Some(&art),
         );

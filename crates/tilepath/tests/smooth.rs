@@ -138,15 +138,15 @@ fn pulled_routes_are_legal_and_near_the_true_shortest() {
             "seed {seed}: {pulled} > grid {}",
             r.cost
         );
-        let corners = convex_corners(&clear, i64::from(w), i64::from(h));
-        let best = shortest_any_angle(
-            &clear,
-            &corners,
-            start.half_cells(),
-            Waypoint::centre_of(to).half_cells(),
-            pulled + 1e-6,
-        )
-        .unwrap_or_else(|| panic!("seed {seed}: no route within the pulled one's length"));
+        let oracle = AnyAngleOracle::new(&clear, i64::from(w), i64::from(h));
+        let best = oracle
+            .shortest(
+                &clear,
+                start.half_cells(),
+                Waypoint::centre_of(to).half_cells(),
+                pulled + 1e-6,
+            )
+            .unwrap_or_else(|| panic!("seed {seed}: no route within the pulled one's length"));
         assert!(best <= pulled + 1e-9);
         let ratio = pulled / best;
         checked += 1;

@@ -1,6 +1,7 @@
 //! The rule a straight segment of a route keeps: what a unit may cross in a line.
 
 use super::Waypoint;
+use super::trace::{Meets, trace};
 use crate::{Cell, Grid, Mobility};
 
 /// Line of sight for one unit on a grid: which straight segments between
@@ -192,61 +193,12 @@ impl<'a> Sight<'a> {
         if dx == 0 {
             return self.sees_along(ay, by, ax, true);
         }
-        let (sx, sy) = (dx.signum(), dy.signum());
-        // The cell the segment enters first and the one it leaves last: a point on a
-        // line between cells belongs to the cell on the side it moves to (from) or
-        // comes from (to).
-        let first = |p: i64, s: i64| (p - i64::from(s < 0)).div_euclid(2);
-        let last = |p: i64, s: i64| (p - i64::from(s > 0)).div_euclid(2);
-        let (mut cx, mut cy) = (first(ax, sx), first(ay, sy));
-        let (ex, ey) = (last(bx, sx), last(by, sy));
-        // Half cells from `a` to the next vertical and horizontal lines crossed.
-        let (adx, ady) = (dx.abs(), dy.abs());
-        let mut nx = if sx > 0 {
-            2 * (cx + 1) - ax
-        } else {
-            ax - 2 * cx
-        };
-        let mut ny = if sy > 0 {
-            2 * (cy + 1) - ay
-        } else {
-            ay - 2 * cy
-        };
-        // Each crossing moves at least one of x, y one cell towards the end.
-        let mut left = (cx - ex).abs() + (cy - ey).abs();
-        loop {
-            if !self.clear_at(cx, cy) {
-                return false;
-            }
-            if left <= 0 {
-                return (cx, cy) == (ex, ey);
-            }
-            // Which line comes first: compare nx / adx with ny / ady.
-            let (tx, ty) = (
-                i128::from(nx) * i128::from(ady),
-                i128::from(ny) * i128::from(adx),
-            );
-            if tx < ty {
-                cx += sx;
-                nx += 2;
-                left -= 1;
-            } else if ty < tx {
-                cy += sy;
-                ny += 2;
-                left -= 1;
-            } else {
-                // Through a corner: diagonally into the next cell, between two others
-                // that must not both be closed.
-                if !self.clear_at(cx + sx, cy) && !self.clear_at(cx, cy + sy) {
-                    return false;
-                }
-                cx += sx;
-                cy += sy;
-                nx += 2;
-                ny += 2;
-                left -= 2;
-            }
-        }
+        trace((ax, ay), (bx, by), |m| match m {
+            Meets::Cell(x, y) => self.clear_at(x, y),
+            // Diagonally into the next cell, between two others that must not both
+            // be closed.
+            Meets::Corner { beside: [p, q] } => self.clear_at(p.0, p.1) || self.clear_at(q.0, q.1),
+        })
     }
 
     /// [`sees`](Self::sees) for a segment parallel to an axis: from `from` to `to`

@@ -1,5 +1,6 @@
 //! From an any-angle route back to grid steps: the cells a unit crosses walking it.
 
+use super::trace::{Meets, trace};
 use super::{Sight, Waypoint};
 use crate::{Cell, Direction8, GridPath8};
 
@@ -160,37 +161,21 @@ impl Sight<'_> {
                 along += s;
             }
         } else if dx != 0 {
-            let (mut cx, mut cy) = (first(ax, sx), first(ay, sy));
-            let (ex, ey) = (last(bx, sx), last(by, sy));
-            let (adx, ady) = (i128::from(dx.abs()), i128::from(dy.abs()));
-            // Half cells from `a` to the next vertical and horizontal lines.
-            let mut nx = if sx > 0 {
-                2 * (cx + 1) - ax
-            } else {
-                ax - 2 * cx
-            };
-            let mut ny = if sy > 0 {
-                2 * (cy + 1) - ay
-            } else {
-                ay - 2 * cy
-            };
-            loop {
-                if !visit(cell(cx, cy)?)? {
-                    return Some(false);
-                }
-                if (cx, cy) == (ex, ey) {
-                    break;
-                }
-                // Which line comes first (both at a corner: a diagonal move).
-                let (tx, ty) = (i128::from(nx) * ady, i128::from(ny) * adx);
-                if tx <= ty {
-                    cx += sx;
-                    nx += 2;
-                }
-                if ty <= tx {
-                    cy += sy;
-                    ny += 2;
-                }
+            // Corners need nothing: the step after one is diagonal, taken round it
+            // where the diagonal is not legal.
+            let mut outcome = Some(true);
+            trace((ax, ay), (bx, by), |m| match m {
+                Meets::Cell(x, y) => match cell(x, y).and_then(&mut visit) {
+                    Some(true) => true,
+                    other => {
+                        outcome = other;
+                        false
+                    }
+                },
+                Meets::Corner { .. } => true,
+            });
+            if outcome != Some(true) {
+                return outcome;
             }
         }
         if let Some(c) = b.cell() {
