@@ -176,6 +176,14 @@ fn malformed_input_is_an_error() {
     let mut past = path.clone();
     past["steps"]["position"] = 1.into();
     assert!(serde_json::from_value::<UnitPath>(past).is_err());
+    let mut turns = path.clone();
+    // A path keeps 8 turns at most.
+    let eight = vec![serde_json::json!([2, 0]); 8];
+    turns["waypoints"] = serde_json::json!([{"x": 0, "y": 0}, eight]);
+    assert!(serde_json::from_value::<UnitPath>(turns.clone()).is_ok());
+    let nine = vec![serde_json::json!([2, 0]); 9];
+    turns["waypoints"] = serde_json::json!([{"x": 0, "y": 0}, nine]);
+    assert!(serde_json::from_value::<UnitPath>(turns).is_err());
     let mut kind = path;
     kind["mobility"] = serde_json::json!([1, 2, 3]);
     assert!(serde_json::from_value::<UnitPath>(kind).is_err());

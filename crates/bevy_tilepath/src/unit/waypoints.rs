@@ -12,7 +12,7 @@ use tilepath::{Cell, Waypoint};
 /// that was not pulled straight (hex maps, 4-connected requests, a path you build).
 ///
 /// Points are kept relative to the start, in half cells ([`Waypoint`]'s own unit).
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+/// With the `serde` feature it is saved as its start and the points it keeps.
 #[derive(Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Default, Debug, PartialEq)]
 pub struct Waypoints {
@@ -96,4 +96,36 @@ impl Waypoints {
 fn position(w: Waypoint) -> Vec2 {
     let (x, y) = w.position(1);
     Vec2::new(x, y)
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Waypoints {
+    /// The start and the points kept (not the empty places after them).
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serde::Serialize::serialize(
+            &(self.start, &self.points[..usize::from(self.len)]),
+            serializer,
+        )
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Waypoints {
+    /// A start and at most [`CAPACITY`](Self::CAPACITY) points; more is an error.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let (start, points): (Cell, Vec<[i16; 2]>) = serde::Deserialize::deserialize(deserializer)?;
+        if points.len() > Self::CAPACITY {
+            return Err(<D::Error as serde::de::Error>::invalid_length(
+                points.len(),
+                &"at most 8 waypoints",
+            ));
+        }
+        let mut w = Self {
+            start,
+            ..Self::default()
+        };
+        w.points[..points.len()].copy_from_slice(&points);
+        w.len = points.len() as u8;
+        Ok(w)
+    }
 }
