@@ -241,9 +241,12 @@ pub(crate) fn follow_paths(
             let t = f.progress.min(1.0);
             let centre = |c: Cell| Vec2::new(c.x as f32 + 0.5, c.y as f32 + 0.5);
             // Along the straight route its steps were pulled from, where the step
-            // keeps to it. A solid unit is drawn on its cells, which its crowd keeps
-            // apart from the others' (its steps still follow the route's cells).
-            let glide = (hex.is_none() && seat.is_none())
+            // keeps to it. Not while it finishes a step of an earlier path into the
+            // cell the new one starts at (drawn on the new route it would wait at
+            // that cell's centre while the step runs out). A solid unit is drawn on
+            // its cells, which its crowd keeps apart from the others' (its steps
+            // still follow the route's cells).
+            let glide = (hex.is_none() && seat.is_none() && p.waypoints.start() != at)
                 .then(|| p.waypoints.nearest(centre(from).lerp(centre(at), t)))
                 .flatten()
                 .filter(|&(_, off)| off <= GLIDE_OFF);
