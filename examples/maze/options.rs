@@ -25,8 +25,9 @@ usage: maze [options]
                     walk to far goals of their own, each getting a new one every
                     SECS seconds (staggered); headless prints how long requests
                     waited and checks that each one is answered
-  --no-crowd        chasers and units walk as if alone, sharing cells (by
-                    default they are solid: no two share a cell, see
+  --no-crowd        chasers and units walk as if alone, sharing cells,
+                    8-connected on straight routes (by default they are
+                    solid and 4-connected: no two share a cell, see
                     bevy_tilepath's Solid)
   --headless        run without a window and print tick statistics
   --ticks N         headless: fixed ticks to run (default 600)
