@@ -43,7 +43,7 @@ pub(crate) fn run_headless(options: Options) {
         None => format!("{} chasers", options.chasers),
     };
     println!(
-        "{} {}x{} seed {}, {units}, {} ticks (60 Hz), {} compute threads, solver threads {}",
+        "{} {}x{} seed {}, {units}, {} ticks (60 Hz), {} cores, tasks per batch {}",
         match options.map {
             MapKind::Maze => "maze",
             MapKind::Rooms => "rooms",
@@ -55,14 +55,18 @@ pub(crate) fn run_headless(options: Options) {
         ticks,
         bevy::tasks::available_parallelism(),
         match options.threads {
-            0 => "one per core".to_string(),
+            0 => "one per pool thread and the caller".to_string(),
             n => n.to_string(),
         }
     );
     let mut app = headless_app(options, true);
     let setup = Instant::now();
     app.update(); // startup: maze, tilemap, chasers (the first update runs no fixed tick)
-    println!("setup {:.1} ms", setup.elapsed().as_secs_f64() * 1e3);
+    println!(
+        "setup {:.1} ms; compute pool threads: {}",
+        setup.elapsed().as_secs_f64() * 1e3,
+        bevy::tasks::ComputeTaskPool::try_get().map_or(0, |p| p.thread_num())
+    );
     let mut whole = Vec::with_capacity(ticks as usize);
     let mut pathing = Vec::with_capacity(ticks as usize);
     let mut crowd_times = Vec::with_capacity(ticks as usize);

@@ -37,10 +37,8 @@ usage: maze [options]
                     default 0)
   --jump-distances  keep jump distances for long searches
                     (PathingSettings::jump_distances)
-  --threads N       threads solving a batch, the caller included; 0 = one per
-                    core (default 0)
-  --compute-pool    solve on Bevy's compute task pool instead of the plugin's
-                    solver threads
+  --threads N       tasks a batch is spread over on Bevy's compute pool; 0 = one
+                    per pool thread and the caller (default 0)
   --screenshot PNG  windowed: save a screenshot after --after seconds, then quit
   --after SECS      when to take the screenshot (default 6)
   --autopilot       windowed: the player wanders by itself (always on headless)
@@ -72,7 +70,6 @@ pub(crate) struct Options {
     pub(crate) gizmos: bool,
     pub(crate) budget: Option<u64>,
     pub(crate) threads: usize,
-    pub(crate) compute_pool: bool,
     /// Write the map and scenarios in Moving AI formats to this path (no extension).
     pub(crate) export: Option<PathBuf>,
     /// `PathingSettings::landmarks`.
@@ -101,7 +98,6 @@ pub(crate) fn parse_args(
         gizmos: false,
         budget: None,
         threads: 0,
-        compute_pool: false,
         export: None,
         landmarks: 0,
         jump_distances: false,
@@ -116,7 +112,6 @@ pub(crate) fn parse_args(
             "--no-crowd" => o.crowd = false,
             "--autopilot" => o.autopilot = true,
             "--gizmos" => o.gizmos = true,
-            "--compute-pool" => o.compute_pool = true,
             "--jump-distances" => o.jump_distances = true,
             "--landmarks" => o.landmarks = number(&value("--landmarks")?, "--landmarks")?,
             "--threads" => o.threads = number(&value("--threads")?, "--threads")?,
@@ -218,7 +213,7 @@ mod tests {
     #[test]
     fn arguments() {
         let o = parse_args(args(
-            "--headless --chasers 10000 --ticks 600 --size 40x30 --seed 9 --threads 3 --compute-pool",
+            "--headless --chasers 10000 --ticks 600 --size 40x30 --seed 9 --threads 3",
         ))
         .unwrap()
         .unwrap();
@@ -226,7 +221,7 @@ mod tests {
             (o.headless, o.chasers, o.ticks, o.width, o.height, o.seed),
             (true, 10000, 600, 40, 30, 9)
         );
-        assert_eq!((o.threads, o.compute_pool), (3, true));
+        assert_eq!(o.threads, 3);
         assert_eq!((o.map, o.orders), (MapKind::Maze, None));
         let o = parse_args(args(
             "--headless --map rooms --size 1024 --units 2000 --orders 5",

@@ -67,11 +67,6 @@ impl Plugin for MazePlugin {
                 threads: o.threads,
                 landmarks: o.landmarks,
                 jump_distances: o.jump_distances,
-                parallelism: if o.compute_pool {
-                    Parallelism::ComputeTaskPool
-                } else {
-                    Parallelism::SolverThreads
-                },
                 ..defaults
             });
         }

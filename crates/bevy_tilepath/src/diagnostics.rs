@@ -38,6 +38,10 @@ pub struct PathingDiagnostics {
     pub expanded: u64,
     /// Batches solved this tick.
     pub batches: u32,
+    /// Of those, batches spread over tasks of Bevy's `ComputeTaskPool` (see
+    /// [`PathingSettings::threads`](crate::PathingSettings::threads)); the others were
+    /// solved on the calling thread.
+    pub batches_spread: u32,
     /// Landmark guides ready after this tick (see
     /// [`PathingSettings::landmarks`](crate::PathingSettings::landmarks)).
     pub guides: u32,

@@ -30,7 +30,7 @@ pub use grid::{ChangeCursor, Changes, GridTransform, MapLayout, PathingGrid, Pat
 pub use layer_rule::LayerRule;
 pub use messages::{PathArrived, PathFailed, PathFound};
 pub use reachability::{IfBlocked, Reachability, Walker};
-pub use settings::{Parallelism, PathingBudget, PathingSettings};
+pub use settings::{PathingBudget, PathingSettings};
 #[cfg(feature = "tilemap")]
 pub use tilemap::{PathTile, PathingTilemap, cell_to_tile_pos, tile_pos_to_cell};
 pub use tilepath;
@@ -45,10 +45,9 @@ pub mod prelude {
     pub use crate::PathingDebug;
     pub use crate::{
         GridCell, GridTransform, LayerRule, MapLayout, NoPathReason, Occupancy, OnGrid,
-        Parallelism, PathArrived, PathFailed, PathFollower, PathFound, PathGoal, PathRequest,
-        PathStatus, PathingBudget, PathingDiagnostics, PathingGrid, PathingMap, PathingPlugin,
-        PathingSettings, PathingSystems, Reachability, SearchMode, Solid, UnitPath, Walker,
-        Waypoints,
+        PathArrived, PathFailed, PathFollower, PathFound, PathGoal, PathRequest, PathStatus,
+        PathingBudget, PathingDiagnostics, PathingGrid, PathingMap, PathingPlugin, PathingSettings,
+        PathingSystems, Reachability, SearchMode, Solid, UnitPath, Walker, Waypoints,
     };
     #[cfg(feature = "tilemap")]
     pub use crate::{PathTile, PathingTilemap};
@@ -114,7 +113,6 @@ impl Plugin for PathingPlugin {
             .register_type::<PathArrived>()
             .register_type::<PathingSettings>()
             .register_type::<PathingBudget>()
-            .register_type::<Parallelism>()
             .register_type::<PathingDiagnostics>()
             .register_type::<GridTransform>()
             .register_type::<OnGrid>()

@@ -74,11 +74,13 @@ pub struct PathingSettings {
     /// hold two or more whole-grid searches (goals beyond `window_distance`). Default:
     /// 64.
     pub parallel_min_batch: usize,
-    /// Threads a batch is spread over, the calling thread included, each with its own
-    /// solver scratch. 0: one per core ([`SolverThreads`](Parallelism::SolverThreads))
-    /// or one per compute pool thread plus the caller
-    /// ([`ComputeTaskPool`](Parallelism::ComputeTaskPool)); 1: everything on the
-    /// calling thread. Results do not depend on it. Default: 0.
+    /// Tasks a batch is spread over on Bevy's `ComputeTaskPool`, each with its own
+    /// solver scratch (the calling thread runs tasks too while it waits). 0: one per
+    /// pool thread plus the caller; 1: everything on the calling thread, as without
+    /// a `ComputeTaskPool` (no `TaskPoolPlugin`). The plugin starts no threads of its
+    /// own, so on the web (one thread) everything runs on the caller. Bevy's `scope`
+    /// allocates a few blocks for each batch it spreads (never per unit); with 1,
+    /// ticks allocate nothing once warm. Results do not depend on it. Default: 0.
     pub threads: usize,
     /// Whole-grid solvers the threads share (at least 1). Each is made when a search
     /// needs one and none is free, and holds 8 bytes a cell of the largest grid it
@@ -140,28 +142,10 @@ pub struct PathingSettings {
     /// segment is planned from where it ends). Hex maps and 4-connected requests keep
     /// their grid steps. Default: true.
     pub straight_routes: bool,
-    /// Where the threads come from. Default: [`Parallelism::SolverThreads`].
-    pub parallelism: Parallelism,
     /// How the tilemaps mirrored into the default grid (its layers) combine into each
     /// cell's kind; a [`PathingMap`](crate::PathingMap) has its own
     /// [`layer_rule`](crate::PathingMap::layer_rule). Default: [`LayerRule::Highest`].
     pub layer_rule: LayerRule,
-}
-
-/// Where a batch's parallel solving runs.
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[derive(Reflect, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[reflect(Default, Debug, PartialEq)]
-pub enum Parallelism {
-    /// Threads owned by the plugin (`tilepath-solver-N`), started when first needed and
-    /// parked between batches: handing them a batch allocates nothing. Where threads
-    /// cannot be started (e.g. on the web) batches are solved on the calling thread.
-    #[default]
-    SolverThreads,
-    /// Tasks on Bevy's `ComputeTaskPool`, sharing its threads with the app's systems.
-    /// Bevy's `scope` allocates its tasks on every call: a few allocations per batch
-    /// (never per unit).
-    ComputeTaskPool,
 }
 
 impl Default for PathingSettings {
@@ -182,7 +166,6 @@ impl Default for PathingSettings {
             landmarks: 0,
             jump_distances: false,
             straight_routes: true,
-            parallelism: Parallelism::SolverThreads,
             layer_rule: LayerRule::Highest,
         }
     }

@@ -103,7 +103,6 @@ const TWO_GRIDS: Setup = Setup {
 fn allocations_per_tick(
     units: usize,
     threads: usize,
-    parallelism: Parallelism,
     setup: Setup,
     layout: MapLayout,
 ) -> (f64, f64) {
@@ -121,7 +120,6 @@ fn allocations_per_tick(
         .collect();
     let settings = PathingSettings {
         threads,
-        parallelism,
         budget: PathingBudget::Unlimited,
         ..default()
     };
@@ -234,10 +232,7 @@ fn allocations_per_tick(
         }
         let d = app.world().resource::<PathingDiagnostics>();
         served += d.served;
-        // Batches under `parallel_min_batch` are solved on the calling thread.
-        if d.served >= 64 {
-            batches += d.batches;
-        }
+        batches += d.batches_spread;
     }
     let after = tilepath_testkit::total_allocations();
     if std::env::var("ALLOC_TRACE").is_ok() {
@@ -262,37 +257,23 @@ const SQUARE: MapLayout = MapLayout::Square;
 
 #[test]
 fn no_allocation_per_tick_in_steady_state() {
-    // One test, so that nothing else runs (and allocates) while counting.
-    let (baseline, _) = allocations_per_tick(0, 1, Parallelism::SolverThreads, PLAIN, SQUARE);
-    // 0: one thread per core (the default).
-    for threads in [1, 2, 4, 0] {
-        let (busy, parallel) = allocations_per_tick(
-            3000,
-            threads,
-            Parallelism::SolverThreads,
-            Setup {
-                mixed: true,
-                ..PLAIN
-            },
-            SQUARE,
-        );
-        println!(
-            "allocations per tick, `threads: {threads}`: without units {baseline}, \
-             with 3000 units {busy} ({parallel:.2} parallel batches per tick)"
-        );
-        if threads != 1 {
-            // At least 30 of the 300 counted ticks spread a batch over the threads.
-            assert!(parallel >= 0.1, "too few batches were spread: {parallel}");
-        }
-        assert_eq!(
-            busy, baseline,
-            "the pathing systems allocated in steady state with {threads} threads"
-        );
-    }
+    // One test, so that nothing else runs (and allocates) while counting. Everything
+    // on the calling thread (`threads: 1`): nothing at all per tick.
+    let (baseline, _) = allocations_per_tick(0, 1, PLAIN, SQUARE);
+    let mixed = Setup {
+        mixed: true,
+        ..PLAIN
+    };
+    let (busy, _) = allocations_per_tick(3000, 1, mixed, SQUARE);
+    println!("allocations per tick: without units {baseline}, with 3000 units {busy}");
+    assert_eq!(
+        busy, baseline,
+        "the pathing systems allocated in steady state"
+    );
 
     // A hex grid: hex searches, greedy, fields and components, nothing per tick.
     for layout in [MapLayout::HexRowOdd, MapLayout::HexColumn] {
-        let (busy, _) = allocations_per_tick(3000, 2, Parallelism::SolverThreads, PLAIN, layout);
+        let (busy, _) = allocations_per_tick(3000, 1, PLAIN, layout);
         println!("allocations per tick on {layout:?}: with 3000 units {busy}");
         assert_eq!(
             busy, baseline,
@@ -303,8 +284,8 @@ fn no_allocation_per_tick_in_steady_state() {
     // Two grids, half the units on each: nothing per tick. A rare tick may still grow
     // some scratch to a size it never needed before (one allocation or two in the 300
     // ticks counted here); a per-tick allocation would count 300.
-    let (idle, _) = allocations_per_tick(0, 1, Parallelism::SolverThreads, TWO_GRIDS, SQUARE);
-    let (busy, _) = allocations_per_tick(3000, 2, Parallelism::SolverThreads, TWO_GRIDS, SQUARE);
+    let (idle, _) = allocations_per_tick(0, 1, TWO_GRIDS, SQUARE);
+    let (busy, _) = allocations_per_tick(3000, 1, TWO_GRIDS, SQUARE);
     println!("allocations per tick on two grids: without units {idle}, with 3000 {busy}");
     assert!(
         (busy - idle) * 300.0 <= 3.0,
@@ -319,7 +300,7 @@ fn no_allocation_per_tick_in_steady_state() {
         solid: true,
         ..TWO_GRIDS
     };
-    let (busy, _) = allocations_per_tick(1500, 2, Parallelism::SolverThreads, crowds, SQUARE);
+    let (busy, _) = allocations_per_tick(1500, 1, crowds, SQUARE);
     println!("allocations per tick with 1500 solid units on two grids: {busy} (idle {idle})");
     assert!(
         (busy - idle) * 300.0 <= 3.0,
@@ -332,27 +313,31 @@ fn no_allocation_per_tick_in_steady_state() {
     // the map's life, 35 here). Nothing else grows; a per-tick allocation would count
     // 300.
     let small = Setup { side: 20, ..PLAIN };
-    let (idle, _) = allocations_per_tick(0, 1, Parallelism::SolverThreads, small, SQUARE);
-    let (busy, _) = allocations_per_tick(3000, 2, Parallelism::SolverThreads, small, SQUARE);
-    let grown = ((busy - idle) * 300.0).round();
+    let (small_idle, _) = allocations_per_tick(0, 1, small, SQUARE);
+    let (busy, _) = allocations_per_tick(3000, 1, small, SQUARE);
+    let grown = ((busy - small_idle) * 300.0).round();
     println!("allocations in 300 ticks with 3000 units on 20x20: {grown}");
     assert!(grown <= 35.0, "{grown} allocations on the small map");
 
-    // On Bevy's compute task pool, `scope` allocates its tasks: a small fixed cost per
-    // batch (how many depends on thread scheduling), never per unit. (One-cell units:
-    // only batches of 64 requests or more are counted, and big units' far searches
-    // spread smaller ones too.)
-    for units in [600, 3000] {
-        let (allocations, batches) =
-            allocations_per_tick(units, 0, Parallelism::ComputeTaskPool, PLAIN, SQUARE);
-        let per_batch = (allocations - baseline) / batches;
-        println!(
-            "compute pool, {units} units: {allocations:.2} allocations and {batches:.2} \
-             parallel batches per tick"
-        );
-        assert!(
-            per_batch <= 24.0,
-            "{per_batch} allocations per batch with {units} units"
-        );
+    // Spread over Bevy's compute task pool, `scope` allocates its tasks: a small fixed
+    // cost per batch spread (how many depends on thread scheduling), never per unit,
+    // and nothing in ticks that spread none. (0: one task per pool thread and the
+    // caller.)
+    for threads in [2, 4, 0] {
+        for (units, setup) in [(600, PLAIN), (3000, mixed), (1500, crowds)] {
+            let (allocations, spread) = allocations_per_tick(units, threads, setup, SQUARE);
+            let idle = if setup.two_grids { idle } else { baseline };
+            println!(
+                "`threads: {threads}`, {units} units: {allocations:.2} allocations and \
+                 {spread:.2} batches spread per tick"
+            );
+            // At least 30 of the 300 counted ticks spread a batch over the tasks.
+            assert!(spread >= 0.1, "too few batches were spread: {spread}");
+            let per_batch = (allocations - idle) / spread;
+            assert!(
+                per_batch <= 4.0 * (threads.max(2) as f64) + 8.0,
+                "{per_batch} allocations per batch spread, `threads: {threads}`, {units} units"
+            );
+        }
     }
 }

@@ -460,18 +460,17 @@ fn overload_serves_everyone_in_fifo_order() {
     }
 }
 
-/// The same scenario gives bit-identical paths whether batches are solved on one thread,
-/// on 2 or 4 solver threads taking jobs as they come, or on the compute task pool, under
-/// an expansion budget that spreads work over ticks.
+/// The same scenario gives bit-identical paths whether batches are solved on one thread
+/// or spread over 2, 3 or 4 tasks of the compute task pool taking jobs as they come,
+/// under an expansion budget that spreads work over ticks.
 #[test]
 fn deterministic_whatever_the_thread_count() {
-    let run = |threads: usize, parallelism: Parallelism| {
+    let run = |threads: usize| {
         let mut rng = seeded(4);
         let grid = random_grid(64, 64, 0.25, &mut rng);
         let settings = PathingSettings {
             budget: PathingBudget::Expansions(30_000),
             threads,
-            parallelism,
             parallel_min_batch: 2,
             ..default()
         };
@@ -500,6 +499,7 @@ fn deterministic_whatever_the_thread_count() {
             );
         }
         let mut trace = Vec::new();
+        let mut spread = 0;
         for t in 0..90 {
             if t % 5 == 0 {
                 let to = floor[rng.random_range(0..floor.len())];
@@ -513,6 +513,7 @@ fn deterministic_whatever_the_thread_count() {
                     .set(c, TileKind::K1);
             }
             app.update();
+            spread += app.world().resource::<PathingDiagnostics>().batches_spread;
             for &e in &units {
                 let w = app.world();
                 trace.push((
@@ -523,20 +524,18 @@ fn deterministic_whatever_the_thread_count() {
             }
         }
         let d = *app.world().resource::<PathingDiagnostics>();
-        (trace, d.total_served)
+        (trace, d.total_served, spread)
     };
-    let (one, served_one) = run(1, Parallelism::SolverThreads);
+    let (one, served_one, spread) = run(1);
     assert!(served_one > 2000);
-    for (threads, parallelism) in [
-        (2, Parallelism::SolverThreads),
-        (4, Parallelism::SolverThreads),
-        (3, Parallelism::ComputeTaskPool),
-    ] {
-        let (other, served) = run(threads, parallelism);
-        assert_eq!(served_one, served);
+    assert_eq!(spread, 0, "one thread spread batches");
+    for threads in [2, 3, 4] {
+        let (other, served, spread) = run(threads);
         assert!(
-            one == other,
-            "paths differ between 1 and {threads} threads ({parallelism:?})"
+            spread > 30,
+            "{threads} tasks: only {spread} batches were spread"
         );
+        assert_eq!(served_one, served);
+        assert!(one == other, "paths differ between 1 and {threads} tasks");
     }
 }

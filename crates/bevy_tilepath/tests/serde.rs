@@ -98,8 +98,6 @@ fn values_round_trip() {
     ] {
         round_trip(&budget);
     }
-    round_trip(&Parallelism::SolverThreads);
-    round_trip(&Parallelism::ComputeTaskPool);
     round_trip(&PathingSettings::default());
     round_trip(&PathingSettings {
         budget: PathingBudget::Time(Duration::from_millis(3)),
@@ -107,7 +105,6 @@ fn values_round_trip() {
         landmarks: 4,
         jump_distances: true,
         straight_routes: false,
-        parallelism: Parallelism::ComputeTaskPool,
         layer_rule: LayerRule::Any(TileKind::K2),
         ..default()
     });

@@ -663,7 +663,7 @@ fn random_settings(rng: &mut StdRng) -> PathingSettings {
         crowd_stuck_after: rng.random_range(0..200),
         parallel_min_batch: rng.random_range(0..80),
         threads: rng.random_range(0..4),
-        // 0 is taken as 1: threads then wait for the one solver.
+        // 0 is taken as 1: tasks then wait for the one solver.
         whole_grid_solvers: rng.random_range(0..3),
         landmarks: if rng.random_bool(0.3) {
             rng.random_range(1..6)
@@ -672,11 +672,6 @@ fn random_settings(rng: &mut StdRng) -> PathingSettings {
         },
         jump_distances: rng.random_bool(0.3),
         straight_routes: rng.random_bool(0.7),
-        parallelism: if rng.random_bool(0.8) {
-            Parallelism::SolverThreads
-        } else {
-            Parallelism::ComputeTaskPool
-        },
         // One tilemap: every rule gives its tiles' kinds.
         layer_rule: LayerRule::default(),
     }

@@ -42,15 +42,16 @@ impl<K, R> Default for Builds<K, R> {
 impl<K: PartialEq, R: Send + 'static> Builds<K, R> {
     /// Starts building `key` by `build` from `input` (a copy of what it is built from,
     /// made only if the build starts) on Bevy's async compute pool. Returns false,
-    /// starting nothing, where there is no such pool (no `TaskPoolPlugin`): the caller
-    /// builds it now instead.
+    /// starting nothing, where there is no such pool (no `TaskPoolPlugin`) or it has
+    /// no thread of its own to run it on (nothing would run the task between ticks):
+    /// the caller builds it now instead.
     pub(crate) fn spawn<I: Send + 'static>(
         &mut self,
         key: K,
         input: impl FnOnce() -> I,
         build: impl FnOnce(I) -> R + Send + 'static,
     ) -> bool {
-        let Some(pool) = AsyncComputeTaskPool::try_get() else {
+        let Some(pool) = AsyncComputeTaskPool::try_get().filter(|p| p.thread_num() > 0) else {
             return false;
         };
         let input = input();

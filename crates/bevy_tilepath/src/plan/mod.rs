@@ -6,9 +6,8 @@
 //! into a [`job::Job`] (one read of the unit), answers it at once if it cannot be
 //! searched, lets [`fields`] serve crowds heading for one cell, [`engine`] pick and run
 //! the search for the rest (with [`reach`] telling goals out of reach apart, and
-//! [`whole`] lending whole-grid solvers; [`dispatch`] spreads a batch over [`threads`]),
-//! and writes
-//! the one [`job::Answer`] back to the unit (one write).
+//! [`whole`] lending whole-grid solvers; [`dispatch`] spreads a batch over Bevy's compute
+//! task pool), and writes the one [`job::Answer`] back to the unit (one write).
 
 mod background;
 pub(crate) mod collect;
@@ -22,7 +21,6 @@ mod jumps;
 mod reach;
 pub(crate) mod solve;
 mod straighten;
-mod threads;
 mod whole;
 
 use bevy::prelude::*;

@@ -127,6 +127,7 @@ pub(crate) fn solve_requests(
         diag.served_by_field += d.served_by_field;
         diag.expanded += d.expanded;
         diag.batches += d.batches;
+        diag.batches_spread += d.batches_spread;
         diag.guides += d.guides;
         diag.guides_building += d.guides_building;
         diag.components_building += d.components_building;
@@ -229,7 +230,7 @@ fn serve_grid(
                     .guides
                     .prepare(grid.grid(), jobs, s.settings.window_distance);
             plan.diag.fields_built += built;
-            dispatch.solve(
+            let spread = dispatch.solve(
                 grid.grid(),
                 s.settings,
                 jobs,
@@ -241,6 +242,7 @@ fn serve_grid(
                     guides: &plan.guides,
                 },
             );
+            plan.diag.batches_spread += u32::from(spread);
         }
 
         let mut batch_work = 0;
