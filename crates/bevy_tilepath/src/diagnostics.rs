@@ -34,7 +34,8 @@ pub struct PathingDiagnostics {
     /// Requests served from a distance field this tick.
     pub served_by_field: u32,
     /// Work done, as charged to an expansion budget: nodes expanded, field cells
-    /// settled (built or repaired) and field steps read.
+    /// settled (built or repaired), field steps read, and cells read to pull routes
+    /// straight.
     pub expanded: u64,
     /// Batches solved this tick.
     pub batches: u32,

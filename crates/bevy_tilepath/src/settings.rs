@@ -22,7 +22,9 @@ use crate::LayerRule;
 pub enum PathingBudget {
     /// Stop starting new batches once this many units of work were done this tick:
     /// nodes expanded by searches, cells settled by distance fields, steps read from
-    /// fields. Results are then bit-for-bit the same whatever the number of threads.
+    /// fields, cells and points read to pull routes straight
+    /// ([`straight_routes`](PathingSettings::straight_routes)). Results are then
+    /// bit-for-bit the same whatever the number of threads.
     Expansions(u64),
     /// Stop starting new batches after this much wall time (not deterministic).
     Time(Duration),
@@ -140,7 +142,11 @@ pub struct PathingSettings {
     /// [`PathFollower`](crate::PathFollower) draws the unit along it. A path keeps
     /// [`Waypoints::CAPACITY`](crate::Waypoints::CAPACITY) turns at most (the next
     /// segment is planned from where it ends). Hex maps and 4-connected requests keep
-    /// their grid steps. Default: true.
+    /// their grid steps. Pulling runs in the solving tasks and is charged to the
+    /// budget like a search (the cells its line-of-sight tests read): mostly more
+    /// than reading a path from a distance field, so that crowds of chasers
+    /// re-planning at once are served over more ticks instead of in one long one.
+    /// Default: true.
     pub straight_routes: bool,
     /// How the tilemaps mirrored into the default grid (its layers) combine into each
     /// cell's kind; a [`PathingMap`](crate::PathingMap) has its own

@@ -34,7 +34,9 @@ pub(crate) use step::step_crowds;
 /// goal the plugin keeps a shared distance field of (many units with one goal, or
 /// chasing one target: [`PathingSettings::field_threshold`](crate::PathingSettings::field_threshold))
 /// are stepped by that field: they surround the goal from every side, each on a cell
-/// of its own as near as it gets; one stands on it.
+/// of its own as near as it gets; one stands on it. Who holds a cell: [`Occupancy`].
+///
+/// # Implementation
 ///
 /// The pace: a grid's crowd steps every period, as often as its fastest solid unit
 /// walks a cell (a whole number of ticks), and every unit walks the step decided for
@@ -49,7 +51,8 @@ pub(crate) use step::step_crowds;
 /// it blocks wait (their paths do not know it). Units kept from moving are counted
 /// in [`PathingDiagnostics::crowd_stuck`](crate::PathingDiagnostics::crowd_stuck).
 ///
-/// Where it stands:
+/// # Bad input and edge cases
+///
 /// - A unit placed on a cell another solid unit holds, or on a cell its mobility
 ///   cannot enter (spawned on top of another, or inside a wall), is moved to the
 ///   nearest cell where its footprint fits and that nobody holds (its
@@ -65,8 +68,6 @@ pub(crate) use step::step_crowds;
 ///   [`PathRequest`](crate::PathRequest) (a unit without one: one cell, every
 ///   passable kind, 4-connected). Hex maps have no crowds yet: a solid unit on a hex
 ///   map walks as a unit that is not solid.
-///
-/// Who holds a cell: [`Occupancy`].
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug, PartialEq)]

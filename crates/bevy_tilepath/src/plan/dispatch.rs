@@ -12,7 +12,7 @@ use super::guides::GuideCache;
 use super::job::{Answer, Job};
 use super::reach::{PerMobility, SizedReach};
 use super::whole::WholeGridPool;
-use crate::PathingSettings;
+use crate::{MapLayout, PathingSettings};
 
 /// Jobs handed out at a time, at most: small enough to balance the threads, large enough that
 /// taking them is negligible next to solving them (a few microseconds each).
@@ -36,8 +36,10 @@ pub(crate) struct Kept<'a> {
 
 impl Dispatch {
     /// Answers every [`Answer::Unsolved`] job of the batch, spread over tasks of Bevy's
-    /// `ComputeTaskPool` when it is large enough. Every job is solved on its own, so
-    /// results do not depend on which task took it. Returns whether it was spread.
+    /// `ComputeTaskPool` when it is large enough, and with `straight` (the grid's layout
+    /// where routes are pulled straight) pulls every route found straight. Every job
+    /// is solved on its own, so results do not depend on which task took it. Returns
+    /// whether it was spread.
     pub(crate) fn solve(
         &mut self,
         grid: &Grid,
@@ -45,6 +47,7 @@ impl Dispatch {
         jobs: &mut [Job],
         fields: &FieldCache,
         kept: Kept<'_>,
+        straight: Option<MapLayout>,
     ) -> bool {
         let Kept {
             reach,
@@ -68,6 +71,9 @@ impl Dispatch {
                     guide: guides.get(job.mobility, job.connectivity),
                 };
                 solve_job(job, grid, fields, known, s, whole, window);
+            }
+            if let Some(layout) = straight {
+                s.straighten.job(grid, layout, job);
             }
         };
         // Without Bevy's compute pool (no `TaskPoolPlugin`) everything runs on the

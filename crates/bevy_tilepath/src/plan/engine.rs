@@ -23,6 +23,7 @@ use tilepath::{
 
 use super::fields::FieldCache;
 use super::job::{Answer, Job, Route};
+use super::straighten::Straighten;
 use super::whole::WholeGridPool;
 use crate::{NoPathReason, SearchMode};
 
@@ -36,6 +37,8 @@ const JUMP_POINT_WORK: u64 = 4;
 pub(crate) struct Scratch {
     window: AStar,
     greedy: Greedy,
+    /// Pulls routes straight.
+    pub(crate) straighten: Straighten,
 }
 
 impl Scratch {
@@ -43,6 +46,7 @@ impl Scratch {
         Self {
             window: AStar::new(),
             greedy: Greedy::new(),
+            straighten: Straighten::default(),
         }
     }
 }

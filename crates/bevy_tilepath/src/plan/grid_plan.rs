@@ -10,7 +10,6 @@ use super::fields::FieldCache;
 use super::guides::GuideCache;
 use super::jumps::JumpBuilds;
 use super::reach::{PerMobility, SizedReach};
-use super::straighten::Straighten;
 use crate::grid::{ChangeCursor, GridKey};
 use crate::{PathingDiagnostics, UnitPath};
 
@@ -35,8 +34,6 @@ pub(crate) struct GridPlan {
     pub(super) guides: GuideCache,
     /// Jump distance builds under way for the grid (which keeps the finished ones).
     pub(super) jumps: JumpBuilds,
-    /// Pulls the grid's paths straight.
-    pub(super) straighten: Straighten,
     /// Where `collect` stopped reading the grid's change log.
     pub(super) collect_cursor: ChangeCursor,
     /// Where `collect` started reading it this tick.
@@ -56,7 +53,9 @@ pub(crate) struct GridPlan {
     /// Its diagonal steps have the corner rule (square and isometric maps; hex steps
     /// have none), as collected this tick.
     pub(super) corners: bool,
-    /// Running average of the work one request costs, for sizing batches.
+    /// The work one request is expected to cost, for sizing batches: up at once to a
+    /// dearer batch's mean, down slowly (a running average), so that a batch rarely
+    /// overshoots the budget by much.
     pub(super) avg_cost: u64,
     /// This tick's diagnostics of this grid.
     pub(super) diag: PathingDiagnostics,
@@ -74,7 +73,6 @@ impl GridPlan {
             sized_reach: SizedReach::default(),
             guides: GuideCache::default(),
             jumps: JumpBuilds::default(),
-            straighten: Straighten::default(),
             collect_cursor: ChangeCursor::default(),
             collect_from: ChangeCursor::default(),
             changed_bits: Vec::new(),
@@ -86,7 +84,9 @@ impl GridPlan {
             height: 0,
             alive: false,
             corners: true,
-            avg_cost: 64,
+            // A guess on the dear side (a pulled path's cost): the first batches
+            // are small until the requests' real cost is known.
+            avg_cost: 1024,
             diag: PathingDiagnostics::default(),
         }
     }

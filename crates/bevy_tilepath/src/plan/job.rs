@@ -3,7 +3,7 @@
 use bevy::prelude::*;
 use tilepath::{Cell, Connectivity, GridPath8, Mobility};
 
-use crate::{NoPathReason, SearchMode};
+use crate::{NoPathReason, SearchMode, Waypoints};
 
 /// A request being served: what was asked, read once from the unit, and the answer.
 #[derive(Clone, Copy, Debug)]
@@ -20,8 +20,13 @@ pub(crate) struct Job {
     /// The index of the shared distance field that serves it, if any.
     pub(crate) field: Option<usize>,
     pub(crate) answer: Answer,
-    /// Work spent on it: nodes expanded, or steps read from a field.
+    /// Work spent on it: nodes expanded, or steps read from a field, and what pulling
+    /// its route straight cost.
     pub(crate) work: u64,
+    /// Its route pulled straight (see
+    /// [`PathingSettings::straight_routes`](crate::PathingSettings::straight_routes)):
+    /// empty where it was not.
+    pub(crate) waypoints: Waypoints,
 }
 
 /// What a request gets.

@@ -10,7 +10,6 @@ use super::collect::{Targets, resolve_goal};
 use super::dispatch::{Dispatch, Kept};
 use super::grid_plan::GridPlan;
 use super::job::{Answer, Job};
-use super::straighten::Straighten;
 use super::{PlanState, Planner};
 use crate::grid::GridsMut;
 use crate::{
@@ -177,7 +176,9 @@ fn serve_grid(
             break;
         }
         let batch = match share {
-            Share::Expansions(_) => (remaining / plan.avg_cost.max(1)).clamp(1, 1 << 16),
+            // At most half of what is left on the estimate, so that the estimate is
+            // checked (and raised) before a dearer kind of request takes it all.
+            Share::Expansions(_) => (remaining / plan.avg_cost.max(1) / 2).clamp(1, 1 << 16),
             Share::Until(_) => 1024,
             Share::Unlimited => 1 << 16,
         } as usize;
@@ -241,23 +242,19 @@ fn serve_grid(
                     sized_reach: &plan.sized_reach,
                     guides: &plan.guides,
                 },
+                Some(layout).filter(|_| s.settings.straight_routes),
             );
             plan.diag.batches_spread += u32::from(spread);
         }
 
         let mut batch_work = 0;
-        let straight = s.settings.straight_routes;
         for job in jobs.iter() {
             batch_work += job.work;
-            let pull = grid
-                .as_deref()
-                .filter(|_| straight)
-                .map(|g| (g.grid(), layout, &mut plan.straighten));
-            deliver(job, s, &mut plan.diag, generation, pull);
+            deliver(job, s, &mut plan.diag, generation);
         }
         spent += batch_work;
         let per_job = batch_work / jobs.len() as u64;
-        plan.avg_cost = ((plan.avg_cost * 3 + per_job) / 4).max(1);
+        plan.avg_cost = per_job.max((plan.avg_cost * 3 + per_job) / 4).max(1);
     }
     jobs.clear();
     plan.clear_withdrawn();
@@ -355,18 +352,17 @@ fn take(
             field: None,
             answer: reason.map_or(Answer::Unsolved, Answer::NoPath),
             work: 0,
+            waypoints: Waypoints::default(),
         });
     }
 }
 
-/// Writes a job's answer to its unit and reports it; with `pull`, a route pulled
-/// straight on that grid and layout.
+/// Writes a job's answer to its unit and reports it.
 fn deliver(
     job: &Job,
     s: &mut Serve<'_, '_, '_, '_, '_, '_, '_>,
     diag: &mut PathingDiagnostics,
     generation: u64,
-    pull: Option<(&tilepath::Grid, MapLayout, &mut Straighten)>,
 ) {
     let Ok((_, _, _, mut state, mut path, mut status)) = s.units.get_mut(job.entity) else {
         return; // taken from this query in this system: cannot happen
@@ -384,10 +380,6 @@ fn deliver(
     diag.served += 1;
     match job.answer {
         Answer::Route(route) => {
-            let (route, waypoints) = match pull {
-                Some((grid, layout, pull)) => pull.route(grid, layout, job, route),
-                None => (route, Waypoints::default()),
-            };
             *path = UnitPath {
                 steps: route.steps,
                 at: job.start,
@@ -397,7 +389,7 @@ fn deliver(
                 route_cost: route.cost,
                 mobility: job.mobility,
                 size: job.size,
-                waypoints,
+                waypoints: job.waypoints,
             };
             status.set_if_neq(match route.short {
                 // Planned again where it arrived (the grid replaced, the request

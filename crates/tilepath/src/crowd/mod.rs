@@ -52,22 +52,6 @@ struct Candidate {
 ///   ([`Grid::can_step_sized`]), and an agent whose cells were walled over after it
 ///   stood there keeps them and steps out when it can.
 ///
-/// Agents far from their goals gain priority every step they have not arrived; a
-/// higher-priority agent may ask one in its way to step aside, which may ask others
-/// in turn, and an agent that cannot make room stays where it is. An agent on its
-/// goal may be moved aside and comes back. Agents with the same goal do not push
-/// those of them nearer to it: one holds the goal, the others gather round
-/// ([`AgentStatus::Yielding`]); a waiting one looks round those ahead of it for a
-/// free cell nearer the goal (breadth first, a few hundred cells at most) and walks
-/// there, so that agents arriving from one side fill the cells round the goal on
-/// every side. See [`step`](Self::step) for the rule.
-///
-/// Memory is a `u32` a cell twice (who holds it now, and next) plus about 200 bytes
-/// an agent, all allocated by [`new`](Self::new) and [`add`](Self::add), and a
-/// `u32` a cell more at the first such look round: a step allocates nothing once
-/// the scratch has grown to the crowd's largest step.
-/// Steps are deterministic: the same agents, grid and costs give the same moves.
-///
 /// ```
 /// use tilepath::{AgentSpec, Cell, Crowd, GoalFields, Grid};
 /// let grid = Grid::new(10, 3)?;
@@ -83,6 +67,24 @@ struct Candidate {
 /// assert_eq!(crowd.holder(Cell::new(0, 1)), Some(b));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// # Implementation
+///
+/// Agents far from their goals gain priority every step they have not arrived; a
+/// higher-priority agent may ask one in its way to step aside, which may ask others
+/// in turn, and an agent that cannot make room stays where it is. An agent on its
+/// goal may be moved aside and comes back. Agents with the same goal do not push
+/// those of them nearer to it: one holds the goal, the others gather round
+/// ([`AgentStatus::Yielding`]); a waiting one looks round those ahead of it for a
+/// free cell nearer the goal (breadth first, a few hundred cells at most) and walks
+/// there, so that agents arriving from one side fill the cells round the goal on
+/// every side. See [`step`](Self::step) for the rule.
+///
+/// Memory is a `u32` a cell twice (who holds it now, and next) plus about 200 bytes
+/// an agent, all allocated by [`new`](Self::new) and [`add`](Self::add), and a
+/// `u32` a cell more at the first such look round: a step allocates nothing once
+/// the scratch has grown to the crowd's largest step.
+/// Steps are deterministic: the same agents, grid and costs give the same moves.
 #[derive(Clone, Debug)]
 pub struct Crowd {
     dims: (u32, u32),

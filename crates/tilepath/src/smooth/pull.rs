@@ -47,6 +47,8 @@ impl Smoother {
     /// every wall: where the truly shortest goes round the other side, it stays
     /// longer.
     ///
+    /// Returns the work it did: the cells its line-of-sight tests read and the points
+    /// it weighed, a measure of its cost (linear in it) that a budget can charge.
     /// Allocates only to grow its scratch and `out`.
     ///
     /// ```
@@ -72,8 +74,9 @@ impl Smoother {
         from: Waypoint,
         cells: impl IntoIterator<Item = Cell>,
         out: &mut Vec<Waypoint>,
-    ) {
+    ) -> u64 {
         out.clear();
+        let mut work = 0;
         let nodes = &mut self.nodes;
         nodes.clear();
         nodes.push(Node {
@@ -103,10 +106,12 @@ impl Smoother {
                     });
                 }
             }
-            // Twice: a corner may come from another corner of this cell.
-            for _ in 0..2 {
+            // Twice where there are two or more: a corner may come from another corner
+            // of this cell (a lone corner would be weighed again on the same nodes).
+            let passes = if nodes.len() - here > 1 { 2 } else { 1 };
+            for _ in 0..passes {
                 for v in here..nodes.len() {
-                    relax(sight, nodes, v, None);
+                    relax(sight, nodes, v, None, &mut work);
                 }
             }
             // The centre only where the grid path turns, and at its ends: elsewhere
@@ -123,13 +128,13 @@ impl Smoother {
                     parent: u32::MAX,
                 });
                 let v = nodes.len() - 1;
-                relax(sight, nodes, v, Some(last_centre));
+                relax(sight, nodes, v, Some(last_centre), &mut work);
                 last_centre = v;
             }
             before = Some(cell);
         }
         if last_centre == 0 {
-            return;
+            return work;
         }
         // Back from the last centre, then in walking order.
         let mut at = last_centre;
@@ -138,7 +143,8 @@ impl Smoother {
             at = nodes[at].parent as usize;
         }
         out.reverse();
-        pull_tight(sight, from, out);
+        pull_tight(sight, from, out, &mut work);
+        work
     }
 }
 
@@ -155,8 +161,9 @@ const CANDIDATES: usize = 2 * NEAR;
 /// tested for sight shortest first, so the first seen is the best. `run`: the centre
 /// node before `v`, joined to it by a straight run of the grid path, which is taken
 /// where nothing shorter is seen (it keeps the grid's step rule, also on ground
-/// dearer than the cheapest).
-fn relax(sight: &Sight<'_>, nodes: &mut [Node], v: usize, run: Option<usize>) {
+/// dearer than the cheapest). Adds the cells read and the candidates weighed to
+/// `work`.
+fn relax(sight: &Sight<'_>, nodes: &mut [Node], v: usize, run: Option<usize>, work: &mut u64) {
     let point = nodes[v].point;
     let mut found = nodes[v].g;
     let start = v.saturating_sub(NEAR);
@@ -184,17 +191,14 @@ fn relax(sight: &Sight<'_>, nodes: &mut [Node], v: usize, run: Option<usize>) {
         }
         push(u as u32, &mut n);
     }
-    let mut candidates = &mut candidates[..n];
+    let candidates = &mut candidates[..n];
+    *work += n as u64 + 1;
     // Shortest first; of routes as short, the one from the later node, whose turn is
-    // nearer: later nodes reach on from it straight more often. Taken one at a time
-    // (the first is mostly seen): no sort.
-    let key = |&(l, p): &(i64, u32)| (l, core::cmp::Reverse(p));
-    while let Some(i) = (0..candidates.len()).min_by_key(|&i| key(&candidates[i])) {
-        let p = candidates[i].1;
-        candidates.swap(0, i);
-        candidates = &mut candidates[1..];
+    // nearer: later nodes reach on from it straight more often.
+    candidates.sort_unstable_by_key(|&(l, p)| (l, core::cmp::Reverse(p)));
+    for &(_, p) in candidates.iter() {
         let from = nodes[p as usize].point;
-        if sight.sees(from, point) {
+        if sight.sees_counting(from, point, work) {
             let l = nodes[p as usize].g + from.distance(point);
             nodes[v].g = l;
             nodes[v].parent = p;
@@ -215,12 +219,12 @@ fn relax(sight: &Sight<'_>, nodes: &mut [Node], v: usize, run: Option<usize>) {
 
 /// Keeps, from each kept point (starting at `from`), the farthest of the next points
 /// it sees without a break; the last point always stays. In place.
-fn pull_tight(sight: &Sight<'_>, from: Waypoint, points: &mut Vec<Waypoint>) {
+fn pull_tight(sight: &Sight<'_>, from: Waypoint, points: &mut Vec<Waypoint>, work: &mut u64) {
     let n = points.len();
     let (mut anchor, mut kept, mut i) = (from, 0, 0);
     while i < n {
         let mut j = i;
-        while j + 1 < n && sight.sees(anchor, points[j + 1]) {
+        while j + 1 < n && sight.sees_counting(anchor, points[j + 1], work) {
             j += 1;
         }
         // Nothing seen past `points[i]`: it stays (a grid step on dearer ground, or

@@ -182,22 +182,36 @@ impl<'a> Sight<'a> {
     /// segment crosses, one by one.
     #[must_use]
     pub fn sees(&self, a: Waypoint, b: Waypoint) -> bool {
+        self.sees_counting(a, b, &mut 0)
+    }
+
+    /// [`sees`](Self::sees), adding to `work` the cells (and corners) it read: the
+    /// measure of its cost that [`Smoother::smooth`](super::Smoother::smooth) reports.
+    pub(super) fn sees_counting(&self, a: Waypoint, b: Waypoint, work: &mut u64) -> bool {
         let ((ax, ay), (bx, by)) = (a.half_cells(), b.half_cells());
         let (dx, dy) = (bx - ax, by - ay);
         if dx == 0 && dy == 0 {
             return true;
         }
-        if dy == 0 {
-            return self.sees_along(ax, bx, ay, false);
+        if dy == 0 || dx == 0 {
+            // At most the cells on both sides of the segment's length.
+            *work += (dx.unsigned_abs() + dy.unsigned_abs()).div_ceil(2) * 2;
+            return if dy == 0 {
+                self.sees_along(ax, bx, ay, false)
+            } else {
+                self.sees_along(ay, by, ax, true)
+            };
         }
-        if dx == 0 {
-            return self.sees_along(ay, by, ax, true);
-        }
-        trace((ax, ay), (bx, by), |m| match m {
-            Meets::Cell(x, y) => self.clear_at(x, y),
-            // Diagonally into the next cell, between two others that must not both
-            // be closed.
-            Meets::Corner { beside: [p, q] } => self.clear_at(p.0, p.1) || self.clear_at(q.0, q.1),
+        trace((ax, ay), (bx, by), |m| {
+            *work += 1;
+            match m {
+                Meets::Cell(x, y) => self.clear_at(x, y),
+                // Diagonally into the next cell, between two others that must not both
+                // be closed.
+                Meets::Corner { beside: [p, q] } => {
+                    self.clear_at(p.0, p.1) || self.clear_at(q.0, q.1)
+                }
+            }
         })
     }
 
