@@ -644,8 +644,10 @@ fn random_settings(rng: &mut StdRng) -> PathingSettings {
     PathingSettings {
         budget: match rng.random_range(0..5) {
             0 => PathingBudget::Expansions(0),
-            1 => PathingBudget::Expansions(rng.random_range(1..3_000)),
-            2 => PathingBudget::Expansions(rng.random_range(3_000..100_000)),
+            // Pulling paths straight is charged too: with less, a tick serves only a
+            // path or two.
+            1 => PathingBudget::Expansions(rng.random_range(1..30_000)),
+            2 => PathingBudget::Expansions(rng.random_range(30_000..300_000)),
             3 => PathingBudget::Time(core::time::Duration::from_micros(rng.random_range(0..300))),
             _ => PathingBudget::Unlimited,
         },

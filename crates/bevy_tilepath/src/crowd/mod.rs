@@ -59,7 +59,10 @@ pub(crate) use step::step_crowds;
 ///   [`GridCell`](crate::GridCell) changes; within 16 cells), or, if there is none,
 ///   left out of the crowd (it then walks as a unit that is not solid, and
 ///   [`PathingDiagnostics::crowd_unplaced`](crate::PathingDiagnostics::crowd_unplaced)
-///   counts it) until it is moved.
+///   counts it) and tried again half a second (30 ticks) later. A tick tries at most
+///   65,536 cells a grid for placing units, so that a map with more solid units than
+///   free cells costs a bounded time a tick: units past it are tried in a later
+///   tick.
 /// - A wall placed under a standing unit leaves it there; it steps out as soon as a
 ///   neighbouring cell is free. A wall placed on the cell a unit steps into turns it
 ///   back, unless another unit was sent into the cell it left: then it goes on, and
@@ -85,6 +88,8 @@ fn footprint(at: Cell, size: u8) -> impl Iterator<Item = Cell> {
 pub(crate) struct Seat {
     /// The grid and the agent, once placed; `None`: the crowd does not move the unit.
     pub(crate) agent: Option<(GridKey, AgentId)>,
+    /// A unit that could not be placed is not tried again before this tick.
+    pub(crate) retry_at: u64,
 }
 
 impl Crowds {

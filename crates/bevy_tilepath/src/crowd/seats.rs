@@ -8,7 +8,15 @@ use crate::grid::GridKey;
 
 /// How far from where it was put a unit is moved to find a free cell (in cells,
 /// Chebyshev distance).
-const PLACE_RADIUS: i32 = 16;
+pub(crate) const PLACE_RADIUS: i32 = 16;
+
+/// Ticks before a unit that found no free cell within [`PLACE_RADIUS`] is tried again.
+pub(crate) const PLACE_RETRY: u64 = 30;
+
+/// Cells a grid's crowd tries for placing units in one tick, at most: units past it
+/// wait for the next tick (a full search round one unit tries `(2 * PLACE_RADIUS +
+/// 1)^2` cells, so an overfull map cannot make one tick search round thousands).
+pub(crate) const PLACE_BUDGET: u32 = 1 << 16;
 
 /// One grid's crowd and which unit each agent is.
 pub(crate) struct GridCrowd {
@@ -29,6 +37,8 @@ pub(crate) struct GridCrowd {
     pub(crate) credit: Vec<f32>,
     /// When the crowd steps next.
     pub(crate) clock: StepClock,
+    /// Cells left to try this tick for placing units ([`PLACE_BUDGET`] a tick).
+    pub(crate) place_budget: u32,
 }
 
 /// The pace of one grid's crowd: it steps every `period` ticks, as often as its
@@ -72,7 +82,8 @@ impl GridCrowd {
 
     /// Adds `unit` as `spec` says, or if that cell is taken or blocked, at the nearest
     /// cell within [`PLACE_RADIUS`] where it fits (ring by ring, each ring in a fixed
-    /// order). Returns the agent and where it stands.
+    /// order). Returns the agent and where it stands. Every cell tried is taken from
+    /// this tick's [`place_budget`](Self::place_budget).
     pub(crate) fn place(
         &mut self,
         grid: &Grid,
@@ -80,6 +91,7 @@ impl GridCrowd {
         spec: AgentSpec,
         tick: u64,
     ) -> Result<(AgentId, Cell), CrowdError> {
+        self.place_budget = self.place_budget.saturating_sub(1);
         let found = match self.add_unblocked(grid, spec) {
             Ok(agent) => (agent, spec.cell),
             Err(
@@ -89,6 +101,7 @@ impl GridCrowd {
             ) => (1..=PLACE_RADIUS)
                 .flat_map(|r| ring(spec.cell, r))
                 .find_map(|cell| {
+                    self.place_budget = self.place_budget.saturating_sub(1);
                     let spec = AgentSpec { cell, ..spec };
                     self.add_unblocked(grid, spec).ok().map(|a| (a, cell))
                 })
@@ -185,6 +198,7 @@ impl Crowds {
                     speed: Vec::new(),
                     credit: Vec::new(),
                     clock: StepClock::default(),
+                    place_budget: PLACE_BUDGET,
                 });
                 self.grids.len() - 1
             }

@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use tilepath::{AgentSpec, AgentStatus, Cell, Connectivity, Direction8, Mobility};
 
 use super::guide::{Route, field_of};
-use super::seats::StepClock;
+use super::seats::{PLACE_BUDGET, PLACE_RADIUS, PLACE_RETRY, StepClock};
 use super::{Crowds, Seat, Solid};
 
 /// The credit at which a unit is ready to step (a little under one step, so that a
@@ -74,6 +74,7 @@ pub(crate) fn step_crowds(
     let dt = time.delta_secs();
     for gc in &mut crowds.grids {
         gc.clock.fastest = 0.0;
+        gc.place_budget = PLACE_BUDGET;
     }
     let mut unplaced = 0_u32;
     for (unit, mut seat, mut cell, on_grid, request, path, status, follower) in &mut units {
@@ -145,6 +146,16 @@ pub(crate) fn step_crowds(
                 }
                 here && class
             });
+        // A full search round a unit must fit in what is left of the tick's budget;
+        // one that found no room is tried again `PLACE_RETRY` ticks later.
+        let full_search = (2 * PLACE_RADIUS as u32 + 1).pow(2);
+        if kept.is_none() && (seat.retry_at > tick || gc.place_budget < full_search) {
+            if seat.agent.is_some() {
+                seat.agent = None;
+            }
+            unplaced += 1;
+            continue;
+        }
         let agent = match kept {
             Some(a) => a,
             None => match gc.place(grid, unit, spec, tick) {
@@ -155,7 +166,10 @@ pub(crate) fn step_crowds(
                     a
                 }
                 Err(_) => {
-                    seat.set_if_neq(Seat::default());
+                    seat.set_if_neq(Seat {
+                        agent: None,
+                        retry_at: tick + PLACE_RETRY,
+                    });
                     unplaced += 1;
                     continue;
                 }
@@ -174,6 +188,7 @@ pub(crate) fn step_crowds(
         if gc.clock.countdown > 1 {
             seat.set_if_neq(Seat {
                 agent: Some((key, agent)),
+                retry_at: 0,
             });
             continue;
         }
@@ -190,6 +205,7 @@ pub(crate) fn step_crowds(
         gc.guide.set(agent, route, field);
         seat.set_if_neq(Seat {
             agent: Some((key, agent)),
+            retry_at: 0,
         });
     }
     let Crowds {
