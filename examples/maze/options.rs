@@ -25,10 +25,10 @@ usage: maze [options]
                     walk to far goals of their own, each getting a new one every
                     SECS seconds (staggered); headless prints how long requests
                     waited and checks that each one is answered
-  --no-crowd        chasers and units walk as if alone, sharing cells,
-                    8-connected on straight routes (by default they are
-                    solid and 4-connected: no two share a cell, see
-                    bevy_tilepath's Solid)
+  --no-crowd        chasers and units walk as if alone, sharing cells and
+                    gliding along straight routes (by default they are
+                    solid: no two share a cell, see bevy_tilepath's Solid;
+                    they step cell by cell along the same routes)
   --headless        run without a window and print tick statistics
   --ticks N         headless: fixed ticks to run (default 600)
   --budget N        pathing work per tick in expansions, 0 = unlimited
@@ -190,15 +190,12 @@ pub(crate) fn number<T: std::str::FromStr>(s: &str, name: &str) -> Result<T, Str
 }
 
 impl Options {
-    /// How chasers and units under orders move: alone (`--no-crowd`) 8-connected, so
-    /// their paths are pulled straight (`PathingSettings::straight_routes`) and they
-    /// glide along straight lines; in a crowd 4-connected, the crowd's steps.
-    pub(crate) fn connectivity(&self) -> Connectivity {
-        if self.crowd {
-            Connectivity::Four
-        } else {
-            Connectivity::Eight
-        }
+    /// How chasers and units under orders move: 8-connected, so that their paths are
+    /// pulled straight (`PathingSettings::straight_routes`); alone (`--no-crowd`) they
+    /// glide along the straight lines, in a crowd they step along the cells the lines
+    /// cross.
+    pub(crate) const fn connectivity(&self) -> Connectivity {
+        Connectivity::Eight
     }
 }
 

@@ -57,13 +57,29 @@ impl Route {
         r
     }
 
-    /// The estimated cost from `cell` to the end of the route: to the path cell that
-    /// is cheapest to join, then along the path.
+    /// The estimated cost from `cell` to the end of the route. A cell of the route:
+    /// the route's own cost from there. A cell beside the route (a straight step off
+    /// it): that step back, then along the route. Farther off: to the route cell that
+    /// is cheapest to join in a straight line, then along the route.
+    ///
+    /// The distances do not see walls, so a route cell must not take a shorter way
+    /// to a later one: where the route goes round a wall, the cell before the wall
+    /// would then cost less than the next cell of the route, and a unit there would
+    /// never step on (the step that looks better goes through the wall).
     fn cost(&self, cell: Cell) -> Option<u32> {
         let n = usize::from(self.len);
-        (0..n)
-            .map(|k| distance(cell, self.cells[k], self.eight).saturating_add(self.rest[k]))
-            .min()
+        if let Some(k) = (0..n).find(|&k| self.cells[k] == cell) {
+            return Some(self.rest[k]);
+        }
+        let back = (0..n)
+            .filter(|&k| cell.manhattan(self.cells[k]) == 1)
+            .map(|k| STRAIGHT.saturating_add(self.rest[k]))
+            .min();
+        back.or_else(|| {
+            (0..n)
+                .map(|k| distance(cell, self.cells[k], self.eight).saturating_add(self.rest[k]))
+                .min()
+        })
     }
 }
 
@@ -179,5 +195,33 @@ mod tests {
         assert!(cost(1, 1) > cost(1, 0) && cost(1, 1) < cost(0, 0) + STRAIGHT);
         assert!(cost(0, 1) > cost(0, 0));
         assert_eq!(Route::NONE.cost(Cell::new(3, 3)), None);
+    }
+
+    /// A route round a pillar at (1, 0): up, right, right, down. From the start the
+    /// straight line to the route's last cell is shorter (through the pillar), but the
+    /// next cell of the route must still cost less than the start.
+    #[test]
+    fn the_next_cell_of_a_route_round_a_wall_costs_less() {
+        let mut steps = GridPath8::EMPTY;
+        for dir in [
+            Direction8::Up,
+            Direction8::Right,
+            Direction8::Right,
+            Direction8::Down,
+        ] {
+            assert!(steps.push(dir));
+        }
+        let path = UnitPath {
+            steps,
+            at: Cell::new(0, 0),
+            ..Default::default()
+        };
+        for eight in [false, true] {
+            let r = Route::of_path(&path, eight);
+            let cost = |x, y| r.cost(Cell::new(x, y)).unwrap();
+            assert!(cost(0, 1) < cost(0, 0), "eight: {eight}");
+            assert!(cost(1, 1) < cost(0, 1) && cost(2, 1) < cost(1, 1));
+            assert!(cost(2, 0) < cost(2, 1));
+        }
     }
 }
