@@ -28,7 +28,8 @@ usage: maze [options]
   --no-crowd        chasers and units walk as if alone, sharing cells and
                     gliding along straight routes (by default they are
                     solid: no two share a cell, see bevy_tilepath's Solid;
-                    they step cell by cell along the same routes)
+                    on rooms and halls they step cell by cell along the
+                    same routes, in the maze 4-connected)
   --headless        run without a window and print tick statistics
   --ticks N         headless: fixed ticks to run (default 600)
   --budget N        pathing work per tick in expansions, 0 = unlimited
@@ -193,9 +194,15 @@ impl Options {
     /// How chasers and units under orders move: 8-connected, so that their paths are
     /// pulled straight (`PathingSettings::straight_routes`); alone (`--no-crowd`) they
     /// glide along the straight lines, in a crowd they step along the cells the lines
-    /// cross.
-    pub(crate) const fn connectivity(&self) -> Connectivity {
-        Connectivity::Eight
+    /// cross. A crowd in the maze moves 4-connected: its corridors leave nothing to
+    /// pull straight, and pulling every chaser's path as the player moves would cost
+    /// more than the rest of the tick.
+    pub(crate) fn connectivity(&self) -> Connectivity {
+        if self.crowd && self.map == MapKind::Maze {
+            Connectivity::Four
+        } else {
+            Connectivity::Eight
+        }
     }
 }
 
