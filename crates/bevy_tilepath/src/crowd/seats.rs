@@ -8,15 +8,19 @@ use crate::grid::GridKey;
 
 /// How far from where it was put a unit is moved to find a free cell (in cells,
 /// Chebyshev distance).
-pub(crate) const PLACE_RADIUS: i32 = 16;
+const PLACE_RADIUS: i32 = 16;
 
 /// Ticks before a unit that found no free cell within [`PLACE_RADIUS`] is tried again.
 pub(crate) const PLACE_RETRY: u64 = 30;
 
 /// Cells a grid's crowd tries for placing units in one tick, at most: units past it
-/// wait for the next tick (a full search round one unit tries `(2 * PLACE_RADIUS +
-/// 1)^2` cells, so an overfull map cannot make one tick search round thousands).
+/// wait for the next tick (a full search round one unit tries [`PLACE_SEARCH`] cells),
+/// so that an overfull map cannot make one tick search round thousands.
 pub(crate) const PLACE_BUDGET: u32 = 1 << 16;
+
+/// Cells one unit's full search round its cell tries: the square within
+/// [`PLACE_RADIUS`].
+pub(crate) const PLACE_SEARCH: u32 = (2 * PLACE_RADIUS as u32 + 1).pow(2);
 
 /// One grid's crowd and which unit each agent is.
 pub(crate) struct GridCrowd {

@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use tilepath::{AgentSpec, AgentStatus, Cell, Connectivity, Direction8, Mobility};
 
 use super::guide::{Route, field_of};
-use super::seats::{PLACE_BUDGET, PLACE_RADIUS, PLACE_RETRY, StepClock};
+use super::seats::{PLACE_BUDGET, PLACE_RETRY, PLACE_SEARCH, StepClock};
 use super::{Crowds, Seat, Solid};
 
 /// The credit at which a unit is ready to step (a little under one step, so that a
@@ -148,8 +148,7 @@ pub(crate) fn step_crowds(
             });
         // A full search round a unit must fit in what is left of the tick's budget;
         // one that found no room is tried again `PLACE_RETRY` ticks later.
-        let full_search = (2 * PLACE_RADIUS as u32 + 1).pow(2);
-        if kept.is_none() && (seat.retry_at > tick || gc.place_budget < full_search) {
+        if kept.is_none() && (seat.retry_at > tick || gc.place_budget < PLACE_SEARCH) {
             if seat.agent.is_some() {
                 seat.agent = None;
             }

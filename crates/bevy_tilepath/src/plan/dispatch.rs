@@ -91,10 +91,8 @@ impl Dispatch {
             .filter(|j| j.answer == Answer::Unsolved && j.start.manhattan(j.goal) > window)
             .take(2)
             .count();
-        let pool = pool.filter(|_| parts > 1);
-        let Some(pool) =
-            pool.filter(|_| jobs.len() >= settings.parallel_min_batch.max(2) || far >= 2)
-        else {
+        let worth = jobs.len() >= settings.parallel_min_batch.max(2) || far >= 2;
+        let Some(pool) = pool.filter(|_| parts > 1 && worth) else {
             solve_here(&mut self.scratch, jobs, &solve);
             return false;
         };
