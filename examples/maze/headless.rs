@@ -76,12 +76,16 @@ pub(crate) fn run_headless(options: Options) {
     // The tick the landmark guides (built in the background) were first ready.
     let mut guided_from = None;
     let mut guided_pathing = Vec::with_capacity(ticks as usize);
+    // Every tick's pathing time with what it did, to name the heaviest ones after the
+    // first second.
+    let mut heavy: Vec<(f64, u64, PathingDiagnostics)> = Vec::with_capacity(ticks as usize);
     for tick in 0..ticks {
         let t = Instant::now();
         app.update();
         whole.push(t.elapsed().as_secs_f64() * 1e3);
         let d = *app.world().resource::<PathingDiagnostics>();
         pathing.push(d.time.as_secs_f64() * 1e3);
+        heavy.push((d.time.as_secs_f64() * 1e3, tick, d));
         crowd_times.push(d.crowd_time.as_secs_f64() * 1e3);
         served += u64::from(d.served);
         max_waiting = max_waiting.max(d.waiting);
@@ -107,9 +111,26 @@ pub(crate) fn run_headless(options: Options) {
         );
     };
     report("tick (whole app update)", &mut whole);
+    // What a player sees once the game runs: the first second builds what it needs.
+    let mut settled = pathing.get(60..).unwrap_or(&[]).to_vec();
     report("pathing (collect + solve)", &mut pathing);
+    report("pathing after the first second", &mut settled);
     if crowd {
         report("crowds (placing + joint steps)", &mut crowd_times);
+    }
+    heavy.sort_by(|a, b| b.0.total_cmp(&a.0));
+    for (ms, tick, d) in heavy.iter().filter(|h| h.1 >= 60).take(5) {
+        println!(
+            "  heavy tick {tick}: {ms:.2} ms, served {}, work {}, batches {} ({} spread), \
+             fields built {} repaired {}, failed {}",
+            d.served,
+            d.expanded,
+            d.batches,
+            d.batches_spread,
+            d.fields_built,
+            d.fields_repaired,
+            d.failed
+        );
     }
     let world = app.world_mut();
     let alive = world

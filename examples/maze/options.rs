@@ -33,6 +33,8 @@ usage: maze [options]
   --headless        run without a window and print tick statistics
   --ticks N         headless: fixed ticks to run (default 600)
   --budget N        pathing work per tick in expansions, 0 = unlimited
+  --time-cap MS     pathing wall time per tick in milliseconds, 0 = none
+                    (default: the plugin's, 2.5)
                     (default: the plugin's, 500000)
   --landmarks N     landmarks guiding long searches (PathingSettings::landmarks;
                     default 0)
@@ -70,6 +72,8 @@ pub(crate) struct Options {
     pub(crate) autopilot: bool,
     pub(crate) gizmos: bool,
     pub(crate) budget: Option<u64>,
+    /// Milliseconds; 0 = no cap, `None` = the plugin's default.
+    pub(crate) time_cap: Option<f64>,
     pub(crate) threads: usize,
     /// Write the map and scenarios in Moving AI formats to this path (no extension).
     pub(crate) export: Option<PathBuf>,
@@ -98,6 +102,7 @@ pub(crate) fn parse_args(
         autopilot: false,
         gizmos: false,
         budget: None,
+        time_cap: None,
         threads: 0,
         export: None,
         landmarks: 0,
@@ -134,6 +139,7 @@ pub(crate) fn parse_args(
             "--layout" => o.layout = layout(&value("--layout")?)?,
             "--ticks" => o.ticks = number(&value("--ticks")?, "--ticks")?,
             "--budget" => o.budget = Some(number(&value("--budget")?, "--budget")?),
+            "--time-cap" => o.time_cap = Some(number(&value("--time-cap")?, "--time-cap")?),
             "--after" => o.after = number(&value("--after")?, "--after")?,
             "--screenshot" => o.screenshot = Some(PathBuf::from(value("--screenshot")?)),
             "--export" => o.export = Some(PathBuf::from(value("--export")?)),
@@ -148,6 +154,9 @@ pub(crate) fn parse_args(
     }
     if !(8..=1024).contains(&o.width) || !(8..=1024).contains(&o.height) {
         return Err("--size must be between 8 and 1024 on each side".into());
+    }
+    if o.time_cap.is_some_and(|ms| !(0.0..=1000.0).contains(&ms)) {
+        return Err("--time-cap must be between 0 and 1000 ms".into());
     }
     if o.threads > 256 {
         return Err("--threads must be at most 256".into());
@@ -248,6 +257,8 @@ mod tests {
             "--size 80x",
             "--frobnicate",
             "--ticks -1",
+            "--time-cap NaN",
+            "--time-cap -2",
             "--threads 1000",
             "--threads",
             "--headless --screenshot a.png",

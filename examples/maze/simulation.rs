@@ -64,6 +64,11 @@ impl Plugin for MazePlugin {
                     Some(0) => PathingBudget::Unlimited,
                     Some(n) => PathingBudget::Expansions(n),
                 },
+                time_cap: match o.time_cap {
+                    None => defaults.time_cap,
+                    Some(ms) if ms <= 0.0 => None,
+                    Some(ms) => Some(core::time::Duration::from_secs_f64(ms / 1e3)),
+                },
                 threads: o.threads,
                 landmarks: o.landmarks,
                 jump_distances: o.jump_distances,

@@ -247,7 +247,8 @@ mod tests {
         assert_eq!(request.goal, PathGoal::Cell(tilepath::Cell::new(9, 4)));
         // A value rebuilt from its reflection is equal.
         let settings = PathingSettings {
-            budget: PathingBudget::Time(core::time::Duration::from_millis(3)),
+            budget: PathingBudget::Unlimited,
+            time_cap: Some(core::time::Duration::from_micros(2500)),
             ..default()
         };
         let from = registry

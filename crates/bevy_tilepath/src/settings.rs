@@ -5,8 +5,8 @@ use core::time::Duration;
 
 use crate::LayerRule;
 
-/// How much solving one tick may do. What does not fit waits, in FIFO order, for the
-/// following ticks; nothing is dropped.
+/// How much solving one tick may do, counted in units of work. What does not fit
+/// waits, in FIFO order, for the following ticks; nothing is dropped.
 ///
 /// The budget is checked between batches, so a tick may overshoot it by one batch
 /// (batches are sized from the recent average cost of a request to fit what is left).
@@ -15,7 +15,8 @@ use crate::LayerRule;
 /// ([`PathingMap`](crate::PathingMap)) each has its own FIFO and serves at least one
 /// request a tick; the budget is shared out between the grids with requests waiting,
 /// which take turns going first, and what one grid leaves goes to the next. Repairing the kept
-/// distance fields after grid edits is charged to the budget first.
+/// distance fields after grid edits is charged to the budget first. A tick also
+/// stops at [`PathingSettings::time_cap`], whichever comes first.
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Reflect, Clone, Copy, Debug, PartialEq, Eq)]
 #[reflect(Debug, PartialEq)]
@@ -23,12 +24,11 @@ pub enum PathingBudget {
     /// Stop starting new batches once this many units of work were done this tick:
     /// nodes expanded by searches, cells settled by distance fields, steps read from
     /// fields, cells and points read to pull routes straight
-    /// ([`straight_routes`](PathingSettings::straight_routes)). Results are then
-    /// bit-for-bit the same whatever the number of threads.
+    /// ([`straight_routes`](PathingSettings::straight_routes)). Without a
+    /// [`time_cap`](PathingSettings::time_cap), what is served each tick is then the
+    /// same whatever the number of threads and the speed of the machine.
     Expansions(u64),
-    /// Stop starting new batches after this much wall time (not deterministic).
-    Time(Duration),
-    /// Serve everything every tick.
+    /// Serve everything every tick (up to the [`time_cap`](PathingSettings::time_cap)).
     Unlimited,
 }
 
@@ -38,11 +38,23 @@ pub enum PathingBudget {
 #[derive(Resource, Reflect, Clone, Debug, PartialEq)]
 #[reflect(Resource, Default, Debug, PartialEq)]
 pub struct PathingSettings {
-    /// Work cap per tick. Default: `Expansions(500_000)`. The time an expansion takes
-    /// depends on the map: more on 1024x1024 and larger maps, where long searches miss
-    /// the CPU's caches at most steps, than where the searched area fits them (see
-    /// [`PathingBudget::Time`] to cap the time instead; benches/README.md has figures).
+    /// Work cap per tick. Default: `Expansions(500_000)`. The time a unit of work
+    /// takes depends on the map and the kind of work: more on 1024x1024 and larger
+    /// maps, where long searches miss the CPU's caches at most steps, than where the
+    /// searched area fits them; [`time_cap`](Self::time_cap) bounds the time.
     pub budget: PathingBudget,
+    /// Wall time after which a tick starts no new batch of requests, whatever the
+    /// [`budget`](Self::budget) has left, counted from when the pathing systems
+    /// started the tick (collecting requests included); with several grids, shared
+    /// out between them as the budget is. Batches are sized from the recent time a
+    /// request took so that a tick rarely runs past it by much; it cannot cut a
+    /// search short, and at least one request a grid is still served every tick, so
+    /// one very long search (across a huge open map without
+    /// [`jump_distances`](Self::jump_distances) or [`landmarks`](Self::landmarks))
+    /// may take longer. Which requests a tick serves then depends on the machine's
+    /// speed; `None` makes it depend on the budget alone (as a lockstep game needs).
+    /// Default: `Some(2.5 ms)`.
+    pub time_cap: Option<Duration>,
     /// Requests heading for the same cell (with the same mobility and connectivity) in one
     /// batch that make it worth building a shared distance field. Default: 8.
     pub field_threshold: usize,
@@ -158,6 +170,7 @@ impl Default for PathingSettings {
     fn default() -> Self {
         Self {
             budget: PathingBudget::Expansions(500_000),
+            time_cap: Some(Duration::from_micros(2500)),
             field_threshold: 8,
             max_fields: 8,
             window_distance: 40,

@@ -121,6 +121,7 @@ fn allocations_per_tick(
     let settings = PathingSettings {
         threads,
         budget: PathingBudget::Unlimited,
+        time_cap: None,
         ..default()
     };
     let mut app = app(Some(grid.clone()), settings);

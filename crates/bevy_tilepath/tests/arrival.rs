@@ -123,6 +123,7 @@ fn a_retargeted_unit_waiting_for_its_plan_is_pending() {
     // 20 units ahead of it in the FIFO and one request served a tick.
     app.insert_resource(PathingSettings {
         budget: PathingBudget::Expansions(0),
+        time_cap: None,
         ..default()
     });
     for _ in 0..20 {

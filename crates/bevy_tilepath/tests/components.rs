@@ -60,6 +60,7 @@ fn door(app: &mut App, ys: core::ops::Range<i32>, kind: TileKind) {
 fn big_grids_build_components_in_the_background() {
     let settings = PathingSettings {
         budget: PathingBudget::Unlimited,
+        time_cap: None,
         ..default()
     };
     let mut app = app(Some(split()), settings);
@@ -111,6 +112,7 @@ fn small_grids_build_components_at_once() {
     grid.fill_rect(Cell::new(250, 0), Cell::new(250, 399), TileKind::K1);
     let settings = PathingSettings {
         budget: PathingBudget::Unlimited,
+        time_cap: None,
         ..default()
     };
     let mut app = app(Some(grid), settings);

@@ -34,6 +34,7 @@ fn jump_app(grid: &Grid) -> App {
         window_distance: 0,
         jump_distances: true,
         budget: PathingBudget::Unlimited,
+        time_cap: None,
         ..default()
     };
     app(Some(grid.clone()), settings)

@@ -64,6 +64,7 @@ fn a_request_removed_while_waiting_is_served_when_it_comes_back() {
     for remove_cell in [false, true] {
         let settings = PathingSettings {
             budget: PathingBudget::Expansions(0),
+            time_cap: None,
             ..default()
         };
         let mut app = new_app(Some(Grid::new(40, 40).unwrap()), settings);
@@ -354,6 +355,7 @@ fn zero_sized_tilemaps_are_empty_grids() {
 fn diagnostics_add_up() {
     let settings = PathingSettings {
         budget: PathingBudget::Expansions(0),
+        time_cap: None,
         ..default()
     };
     let mut app = new_app(Some(Grid::new(30, 30).unwrap()), settings);
@@ -405,6 +407,7 @@ fn diagnostics_add_up() {
 fn budget_floor_and_unreachable_crowds() {
     let settings = PathingSettings {
         budget: PathingBudget::Expansions(0),
+        time_cap: None,
         ..default()
     };
     let mut app = new_app(Some(Grid::new(30, 30).unwrap()), settings);
@@ -422,6 +425,7 @@ fn budget_floor_and_unreachable_crowds() {
     // 400 units whose goal is walled in; a far-away cell toggled every tick.
     let settings = PathingSettings {
         budget: PathingBudget::Expansions(20_000),
+        time_cap: None,
         ..default()
     };
     let mut grid = Grid::new(100, 100).unwrap();
@@ -467,6 +471,7 @@ fn budget_floor_and_unreachable_crowds() {
 fn goals_out_of_reach_cost_no_whole_grid_search() {
     let settings = PathingSettings {
         budget: PathingBudget::Unlimited,
+        time_cap: None,
         ..default()
     };
     let mut grid = Grid::new(600, 400).unwrap();

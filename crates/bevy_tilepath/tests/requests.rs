@@ -5,6 +5,7 @@ mod common;
 use bevy::prelude::*;
 use bevy_tilepath::prelude::*;
 use common::{MOBILITY, app, random_grid, reference, seeded, ticks};
+use core::time::Duration;
 use rand::RngExt;
 
 fn walk(grid: &Grid, path: &UnitPath, mobility: Mobility) -> Cell {
@@ -406,6 +407,7 @@ fn overload_serves_everyone_in_fifo_order() {
     let grid = random_grid(64, 64, 0.2, &mut rng);
     let settings = PathingSettings {
         budget: PathingBudget::Expansions(20_000),
+        time_cap: None,
         ..default()
     };
     let mut app = app(Some(grid.clone()), settings);
@@ -460,6 +462,62 @@ fn overload_serves_everyone_in_fifo_order() {
     }
 }
 
+/// A time cap stops a tick's serving whatever the budget has left, and still serves
+/// at least one request a tick and everyone in the order they came: a cap of zero
+/// serves exactly one a tick; a cap of a millisecond serves them all, over several
+/// ticks.
+#[test]
+fn a_time_cap_serves_at_least_one_a_tick_in_fifo_order() {
+    for cap in [Duration::ZERO, Duration::from_millis(1)] {
+        let mut rng = seeded(9);
+        let grid = random_grid(64, 64, 0.2, &mut rng);
+        let settings = PathingSettings {
+            budget: PathingBudget::Unlimited,
+            time_cap: Some(cap),
+            ..default()
+        };
+        let mut app = app(Some(grid.clone()), settings);
+        app.init_resource::<Served>()
+            .add_systems(FixedPostUpdate, record_found);
+        let floor: Vec<Cell> = (0..64 * 64)
+            .filter_map(|i| grid.cell_of(i))
+            .filter(|&c| grid.is_passable(c, MOBILITY))
+            .collect();
+        let units: Vec<Entity> = (0..400)
+            .map(|_| {
+                let a = floor[rng.random_range(0..floor.len())];
+                let b = floor[rng.random_range(0..floor.len())];
+                let request = PathRequest::to_cell(b).with_mobility(MOBILITY);
+                app.world_mut().spawn((GridCell(a), request)).id()
+            })
+            .collect();
+        let mut ticks = 0;
+        while app.world().resource::<PathingDiagnostics>().total_served < units.len() as u64 {
+            app.update();
+            ticks += 1;
+            let d = *app.world().resource::<PathingDiagnostics>();
+            if cap.is_zero() {
+                assert_eq!(d.served, 1, "tick {ticks} under a zero cap");
+            }
+            assert!(d.served >= 1, "tick {ticks} served nothing");
+            assert!(ticks <= units.len(), "starved under a cap of {cap:?}");
+        }
+        assert!(ticks > 1, "{cap:?} served everything in one tick");
+        let served = &app.world().resource::<Served>().0;
+        let order: Vec<Entity> = units
+            .iter()
+            .copied()
+            .filter(|e| served.contains(e))
+            .collect();
+        assert!(served.len() > units.len() / 2, "most found a path");
+        assert_eq!(served, &order, "served out of FIFO order under {cap:?}");
+        println!(
+            "time cap {cap:?}: {} requests in {ticks} ticks",
+            units.len()
+        );
+    }
+}
+
 /// The same scenario gives bit-identical paths whether batches are solved on one thread
 /// or spread over 2, 3 or 4 tasks of the compute task pool taking jobs as they come,
 /// under an expansion budget that spreads work over ticks.
@@ -470,6 +528,7 @@ fn deterministic_whatever_the_thread_count() {
         let grid = random_grid(64, 64, 0.25, &mut rng);
         let settings = PathingSettings {
             budget: PathingBudget::Expansions(30_000),
+            time_cap: None,
             threads,
             parallel_min_batch: 2,
             ..default()

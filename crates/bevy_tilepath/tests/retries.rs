@@ -42,6 +42,7 @@ fn a_goal_a_big_units_footprint_cannot_occupy_fails_up_front() {
     grid.set(Cell::new(10, 5), TileKind::K1).unwrap();
     let settings = PathingSettings {
         budget: PathingBudget::Unlimited,
+        time_cap: None,
         ..default()
     };
     let mut app = app(Some(grid), settings);
@@ -127,6 +128,7 @@ fn a_goal_a_big_units_footprint_cannot_occupy_fails_up_front() {
 fn ogres_sent_where_they_do_not_fit_cost_nothing_at_edits() {
     let settings = PathingSettings {
         budget: PathingBudget::Unlimited,
+        time_cap: None,
         ..default()
     };
     let mut app = app(Some(Grid::new(64, 48).unwrap()), settings);
@@ -181,6 +183,7 @@ fn worst_tick_at_edits(size: u8) -> u64 {
     }
     let settings = PathingSettings {
         budget: PathingBudget::Unlimited,
+        time_cap: None,
         ..default()
     };
     let mut app = app(Some(grid), settings);

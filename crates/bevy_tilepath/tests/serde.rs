@@ -91,16 +91,13 @@ fn values_round_trip() {
         .0,
     });
     round_trip(&UnitPath::default());
-    for budget in [
-        PathingBudget::Expansions(1234),
-        PathingBudget::Time(Duration::from_micros(2500)),
-        PathingBudget::Unlimited,
-    ] {
+    for budget in [PathingBudget::Expansions(1234), PathingBudget::Unlimited] {
         round_trip(&budget);
     }
     round_trip(&PathingSettings::default());
     round_trip(&PathingSettings {
-        budget: PathingBudget::Time(Duration::from_millis(3)),
+        budget: PathingBudget::Unlimited,
+        time_cap: Some(Duration::from_micros(2500)),
         threads: 1,
         landmarks: 4,
         jump_distances: true,
@@ -216,6 +213,7 @@ fn saved_app() -> (App, Save) {
     let mut grid = random_grid(40, 30, 0.2, &mut rng);
     let settings = PathingSettings {
         budget: PathingBudget::Unlimited,
+        time_cap: None,
         layer_rule: LayerRule::Top,
         ..default()
     };

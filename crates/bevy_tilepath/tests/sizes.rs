@@ -41,6 +41,7 @@ fn each_size_takes_the_corridors_it_fits_optimally() {
     let grid = split_map();
     let settings = PathingSettings {
         budget: PathingBudget::Unlimited,
+        time_cap: None,
         field_threshold: 4,
         ..default()
     };

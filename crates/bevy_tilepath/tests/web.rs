@@ -96,6 +96,7 @@ fn the_plugin_starts_no_thread_and_serves_everyone_on_one() {
         landmarks: 2,
         jump_distances: true,
         budget: PathingBudget::Unlimited,
+        time_cap: None,
         ..default()
     })
     .insert_resource(TimeUpdateStrategy::ManualDuration(

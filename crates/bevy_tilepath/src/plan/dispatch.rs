@@ -39,7 +39,7 @@ impl Dispatch {
     /// `ComputeTaskPool` when it is large enough, and with `straight` (the grid's layout
     /// where routes are pulled straight) pulls every route found straight. Every job
     /// is solved on its own, so results do not depend on which task took it. Returns
-    /// whether it was spread.
+    /// the number of tasks it ran on (1: not spread).
     pub(crate) fn solve(
         &mut self,
         grid: &Grid,
@@ -48,7 +48,7 @@ impl Dispatch {
         fields: &FieldCache,
         kept: Kept<'_>,
         straight: Option<MapLayout>,
-    ) -> bool {
+    ) -> usize {
         let Kept {
             reach,
             clearance,
@@ -76,14 +76,8 @@ impl Dispatch {
                 s.straighten.job(grid, layout, job);
             }
         };
-        // Without Bevy's compute pool (no `TaskPoolPlugin`) everything runs on the
-        // caller: the plugin starts no threads of its own.
         let pool = ComputeTaskPool::try_get();
-        let parts = match (pool, settings.threads) {
-            (None, _) => 1,
-            (Some(pool), 0) => pool.thread_num() + 1,
-            (Some(_), n) => n,
-        };
+        let parts = Self::tasks(settings);
         // A whole-grid search costs as much as hundreds of near ones: two of them are
         // worth spreading, however small the batch.
         let far = jobs
@@ -94,7 +88,7 @@ impl Dispatch {
         let worth = jobs.len() >= settings.parallel_min_batch.max(2) || far >= 2;
         let Some(pool) = pool.filter(|_| parts > 1 && worth) else {
             solve_here(&mut self.scratch, jobs, &solve);
-            return false;
+            return 1;
         };
         while self.scratch.len() < parts {
             self.scratch.push(Scratch::new());
@@ -103,7 +97,18 @@ impl Dispatch {
         // gets some.
         let per_take = (jobs.len() / (4 * parts)).clamp(1, JOBS_PER_TAKE);
         share_out(pool, jobs, per_take, &mut self.scratch[..parts], &solve);
-        true
+        parts
+    }
+
+    /// The tasks a batch large enough is spread over. Without Bevy's compute pool (no
+    /// `TaskPoolPlugin`) everything runs on the caller: the plugin starts no threads
+    /// of its own.
+    pub(crate) fn tasks(settings: &PathingSettings) -> usize {
+        match (ComputeTaskPool::try_get(), settings.threads) {
+            (None, _) => 1,
+            (Some(pool), 0) => pool.thread_num() + 1,
+            (Some(_), n) => n,
+        }
     }
 }
 

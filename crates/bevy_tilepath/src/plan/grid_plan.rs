@@ -57,6 +57,9 @@ pub(crate) struct GridPlan {
     /// dearer batch's mean, down slowly (a running average), so that a batch rarely
     /// overshoots the budget by much.
     pub(super) avg_cost: u64,
+    /// The time one request is expected to take a task, in nanoseconds, for sizing
+    /// batches under [`time_cap`](crate::PathingSettings::time_cap), by the same rule.
+    pub(super) avg_nanos: u64,
     /// This tick's diagnostics of this grid.
     pub(super) diag: PathingDiagnostics,
 }
@@ -87,6 +90,7 @@ impl GridPlan {
             // A guess on the dear side (a pulled path's cost): the first batches
             // are small until the requests' real cost is known.
             avg_cost: 1024,
+            avg_nanos: 50_000,
             diag: PathingDiagnostics::default(),
         }
     }

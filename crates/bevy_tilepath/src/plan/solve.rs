@@ -32,14 +32,13 @@ type Units<'w, 's> = Query<
     ),
 >;
 
-/// What one grid may spend this tick.
+/// What one grid may spend this tick: units of work (`None`: no count), and until
+/// how much time has passed since the pathing systems started this tick (`None`: no
+/// cap). It stops at whichever comes first.
 #[derive(Clone, Copy)]
-enum Share {
-    /// Units of work.
-    Expansions(u64),
-    /// Until this much time has passed since the pathing systems started this tick.
-    Until(Duration),
-    Unlimited,
+struct Share {
+    work: Option<u64>,
+    until: Option<Duration>,
 }
 
 /// What every grid's serving shares: the settings, the units, the messages.
@@ -96,15 +95,15 @@ pub(crate) fn solve_requests(
     for k in 0..n {
         let i = (*first + k) % n;
         let left = (n - k) as u64;
-        let share = match settings.budget {
-            PathingBudget::Expansions(total) => {
-                Share::Expansions(total.saturating_sub(spent) / left)
-            }
-            PathingBudget::Time(total) => {
+        let share = Share {
+            work: match settings.budget {
+                PathingBudget::Expansions(total) => Some(total.saturating_sub(spent) / left),
+                PathingBudget::Unlimited => None,
+            },
+            until: settings.time_cap.map(|cap| {
                 let used = before + started.elapsed();
-                Share::Until(used + total.saturating_sub(used) / left as u32)
-            }
-            PathingBudget::Unlimited => Share::Unlimited,
+                used + cap.saturating_sub(used) / left as u32
+            }),
         };
         let plan = &mut plans[i];
         let (grid, layout) = grids
@@ -167,21 +166,22 @@ fn serve_grid(
         plan.diag.fields_repaired = plan.fields.repaired();
     }
     while !plan.is_idle() {
-        let remaining = match share {
-            Share::Expansions(n) => n.saturating_sub(spent),
-            Share::Until(t) if s.before + s.started.elapsed() >= t => 0,
-            Share::Until(_) | Share::Unlimited => u64::MAX,
-        };
-        if remaining == 0 && plan.diag.served > 0 {
+        let work_left = share.work.map(|n| n.saturating_sub(spent));
+        let time_left = share
+            .until
+            .map(|t| t.saturating_sub(s.before + s.started.elapsed()));
+        let spent_all = work_left == Some(0) || time_left == Some(Duration::ZERO);
+        if spent_all && plan.diag.served > 0 {
             break;
         }
-        let batch = match share {
-            // At most half of what is left on the estimate, so that the estimate is
-            // checked (and raised) before a dearer kind of request takes it all.
-            Share::Expansions(_) => (remaining / plan.avg_cost.max(1) / 2).clamp(1, 1 << 16),
-            Share::Until(_) => 1024,
-            Share::Unlimited => 1 << 16,
-        } as usize;
+        // At most half of what is left on the estimates, so that they are checked
+        // (and raised) before a dearer kind of request takes it all.
+        let by_work = work_left.map_or(u64::MAX, |n| n / plan.avg_cost.max(1) / 2);
+        let by_time = time_left.map_or(u64::MAX, |t| {
+            let tasks = Dispatch::tasks(s.settings) as u64;
+            (t.as_nanos() as u64).saturating_mul(tasks) / plan.avg_nanos.max(1) / 2
+        });
+        let batch = by_work.min(by_time).clamp(1, 1 << 16) as usize;
 
         take(plan, jobs, s, (grid.as_deref(), layout), batch);
         if jobs.is_empty() {
@@ -231,7 +231,8 @@ fn serve_grid(
                     .guides
                     .prepare(grid.grid(), jobs, s.settings.window_distance);
             plan.diag.fields_built += built;
-            let spread = dispatch.solve(
+            let solving = Instant::now();
+            let tasks = dispatch.solve(
                 grid.grid(),
                 s.settings,
                 jobs,
@@ -244,7 +245,10 @@ fn serve_grid(
                 },
                 Some(layout).filter(|_| s.settings.straight_routes),
             );
-            plan.diag.batches_spread += u32::from(spread);
+            plan.diag.batches_spread += u32::from(tasks > 1);
+            // The time a job takes one task.
+            let per_job = solving.elapsed().as_nanos() as u64 * tasks as u64 / jobs.len() as u64;
+            plan.avg_nanos = per_job.max((plan.avg_nanos * 3 + per_job) / 4).max(1);
         }
 
         let mut batch_work = 0;

@@ -123,6 +123,7 @@ fn run(seed: u64, ticks: u64) -> Watch {
     // Calm: no more edits, everything served.
     app.insert_resource(PathingSettings {
         budget: PathingBudget::Unlimited,
+        time_cap: None,
         ..default()
     });
     for _ in 0..3 {

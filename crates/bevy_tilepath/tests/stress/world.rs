@@ -293,16 +293,24 @@ pub(crate) fn fill_map(
 }
 
 pub(crate) fn random_settings(rng: &mut StdRng) -> PathingSettings {
+    let (budget, time_cap) = match rng.random_range(0..5) {
+        0 => (PathingBudget::Expansions(0), None),
+        // Pulling paths straight is charged too: with less, a tick serves only a
+        // path or two.
+        1 => (PathingBudget::Expansions(rng.random_range(1..30_000)), None),
+        2 => (
+            PathingBudget::Expansions(rng.random_range(30_000..300_000)),
+            None,
+        ),
+        3 => (
+            PathingBudget::Unlimited,
+            Some(core::time::Duration::from_micros(rng.random_range(0..300))),
+        ),
+        _ => (PathingBudget::Unlimited, None),
+    };
     PathingSettings {
-        budget: match rng.random_range(0..5) {
-            0 => PathingBudget::Expansions(0),
-            // Pulling paths straight is charged too: with less, a tick serves only a
-            // path or two.
-            1 => PathingBudget::Expansions(rng.random_range(1..30_000)),
-            2 => PathingBudget::Expansions(rng.random_range(30_000..300_000)),
-            3 => PathingBudget::Time(core::time::Duration::from_micros(rng.random_range(0..300))),
-            _ => PathingBudget::Unlimited,
-        },
+        budget,
+        time_cap,
         field_threshold: rng.random_range(0..12),
         max_fields: rng.random_range(0..5),
         window_distance: rng.random_range(0..60),
