@@ -68,7 +68,8 @@ impl DistanceField {
     /// The local repair after the goal at `index` changed on a ready chase field.
     pub(super) fn repair_goal(&mut self, index: u32) {
         self.clipped = false;
-        self.repair_indices(&[index]);
+        // A goal's repair has no grid to compute again from: it goes to the end.
+        let _ = self.repair_indices(&[index], usize::MAX);
         if self.overflowed() || self.goal_overflow() {
             self.set_state(FieldState::Overflowed);
         }

@@ -4,6 +4,12 @@ use super::*;
 use crate::footprint::footprint_cost;
 use crate::topology::{corner_open, step_weight};
 
+/// The share of a field's cells (1 in this many) a repair discards at most before it
+/// gives up for a full computation (see [`DistanceField::repair`]).
+const REPAIR_SHARE: usize = 32;
+/// Cells a repair may always discard before it gives up for a full computation.
+const REPAIR_FLOOR: usize = 4096;
+
 impl DistanceField {
     /// Updates the field after the cells in `changed` changed on `grid` (walls built
     /// or removed, terrain changed), touching only the cells whose value can change.
@@ -12,7 +18,12 @@ impl DistanceField {
     /// proportional to the affected area: the cells whose best route went through a
     /// changed cell, and the cells a new opening brings closer. Flee fields are
     /// recomputed in full, and so is a field that is not
-    /// [`Ready`](FieldState::Ready) (never computed, stale, overflowed).
+    /// [`Ready`](FieldState::Ready) (never computed, stale, overflowed). So is a field
+    /// whose repair finds a large share of its cells to discard (a wall that cuts
+    /// the goal off from a large part of the map): discarding a value costs several
+    /// times what computing one does, so once it would discard more than 1 in 32 of
+    /// the field's cells (and more than 4,096) it computes the field in full instead:
+    /// the same values, at no more than about twice a computation's cost.
     ///
     /// # Errors
     /// As [`compute`](Self::compute).
@@ -27,6 +38,7 @@ impl DistanceField {
         let mut indices = [0u32; 64];
         let mut n = 0;
         let mut stats = FieldStats::default();
+        let limit = (self.values.len() / REPAIR_SHARE).max(REPAIR_FLOOR);
         // An edit changes the footprint costs of the units whose footprint covers it:
         // those anchored up to `size - 1` cells below and left of it.
         let reach = i32::from(self.unit_size) - 1;
@@ -49,22 +61,48 @@ impl DistanceField {
             indices[n] = i as u32;
             n += 1;
             if n == indices.len() {
-                add(&mut stats, self.repair_indices(&indices));
+                let left = limit.saturating_sub(stats.cells_invalidated);
+                let (done, complete) = self.repair_indices(&indices, left);
+                add(&mut stats, done);
+                if !complete {
+                    return self.compute_instead(grid, stats);
+                }
                 n = 0;
             }
         }
-        add(&mut stats, self.repair_indices(&indices[..n]));
+        let left = limit.saturating_sub(stats.cells_invalidated);
+        let (done, complete) = self.repair_indices(&indices[..n], left);
+        add(&mut stats, done);
+        if !complete {
+            return self.compute_instead(grid, stats);
+        }
         if self.overflowed() || self.goal_overflow() {
             return Err(self.overflow_error());
         }
         Ok(stats)
     }
 
-    /// The local repair after the cells (or goals) at `changed` changed.
-    pub(super) fn repair_indices(&mut self, changed: &[u32]) -> FieldStats {
+    /// A full computation in place of a repair that gave up (`so_far`: its work until
+    /// then, counted with the computation's).
+    fn compute_instead(
+        &mut self,
+        grid: &Grid,
+        so_far: FieldStats,
+    ) -> Result<FieldStats, FieldError> {
+        self.changed = (0, self.values.len().saturating_sub(1));
+        let mut stats = self.compute(grid)?;
+        stats.cells_invalidated += so_far.cells_invalidated;
+        stats.cells_updated += so_far.cells_updated;
+        Ok(stats)
+    }
+
+    /// The local repair after the cells (or goals) at `changed` changed, and whether it
+    /// is complete: it gives up, leaving the field for a full computation, once it
+    /// would discard more than `most` values.
+    pub(super) fn repair_indices(&mut self, changed: &[u32], most: usize) -> (FieldStats, bool) {
         let mut stats = FieldStats::default();
         if changed.is_empty() {
-            return stats;
+            return (stats, true);
         }
         let deltas = self.deltas();
         let (connectivity, origin, stride) = (self.connectivity, self.origin, self.stride);
@@ -95,6 +133,9 @@ impl DistanceField {
             }
             if self.supported(i) {
                 continue;
+            }
+            if stats.cells_invalidated == most {
+                return (stats, false);
             }
             self.values[i] = UNREACHED;
             self.touched.push(i as u32);
@@ -137,7 +178,7 @@ impl DistanceField {
         self.touched = touched;
         let seeds = self.queues.seeded();
         stats.cells_updated = self.dijkstra() + seeds;
-        stats
+        (stats, true)
     }
 
     /// Whether cell `i`'s current value is still achieved: as a goal's start value, or
