@@ -132,8 +132,12 @@ pub struct PathingSettings {
     /// On grids of more than 2^18 cells the build runs on Bevy's
     /// `AsyncComputeTaskPool` from a copy of the cells, so no tick waits for it:
     /// searches scan rows until it is ready. The edits made meanwhile are then
-    /// repaired on the copy, for at most 1 ms a tick (or one cell), before the grid
-    /// takes it over; a copy more than 256 edited cells behind is dropped, and built
+    /// repaired on that pool too before the grid takes the distances over; and at
+    /// each later edit the grid lends them out again
+    /// ([`Grid::lend_jump_distances`](tilepath::Grid::lend_jump_distances): a copy
+    /// of their bit rows, 2 bits a cell), so that no edit repairs them in the tick:
+    /// they are repaired on that pool and come back, searches scanning rows
+    /// meanwhile. Distances more than 256 edited cells behind are dropped, and built
     /// again from the grid as it is when a search next needs it.
     /// Turning the setting off drops the builds under way (distances kept already stay
     /// with the grid).

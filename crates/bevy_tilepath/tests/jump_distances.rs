@@ -189,6 +189,59 @@ fn big_grids_build_jump_distances_in_the_background() {
     assert!(!keeps(&app));
 }
 
+/// Once a big grid has its jump distances, an edit lends them out (the grid no
+/// longer keeps them the moment it is edited, so the edit repairs nothing of them):
+/// answers meanwhile are still exact (rows scanned), and the distances come back,
+/// caught up in the background with every edit made since, equal to a build's. Also
+/// when more edits come while they catch up, and for a rectangle filled at once.
+#[test]
+fn an_edit_lends_big_grids_jump_distances_out_and_they_come_back() {
+    let mut rng = seeded(43);
+    let mut grid = rectangles(640, 420, 420, &mut rng);
+    let mut app = jump_app(&grid);
+    let ends = (open_cell(&grid, &mut rng), open_cell(&grid, &mut rng));
+    request(&mut app, ends.0, ends.1);
+    tick_until(&mut app, "the jump distances", |app| {
+        diagnostics(app).jump_distances_building == 0 && keeps(app)
+    });
+    for round in 0..4 {
+        let cells: Vec<Cell> = (0..6).map(|_| open_cell(&grid, &mut rng)).collect();
+        if round == 3 {
+            let (min, max) = (cells[0], Cell::new(cells[0].x + 3, cells[0].y + 2));
+            app.world_mut()
+                .resource_mut::<PathingGrid>()
+                .fill_rect(min, max, TileKind::K1);
+            grid.fill_rect(min, max, TileKind::K1);
+        } else {
+            edit(&mut app, &mut grid, &cells, TileKind::K1);
+        }
+        assert!(!keeps(&app), "round {round}: lent at the edit");
+        let ends = (open_cell(&grid, &mut rng), open_cell(&grid, &mut rng));
+        let unit = request(&mut app, ends.0, ends.1);
+        ticks(&mut app, 1);
+        check(&app, unit, &grid, ends);
+        if round == 1 {
+            // More edits while the copy catches up: it catches up on them too.
+            edit(&mut app, &mut grid, &cells[..3], TileKind::K0);
+        }
+        tick_until(&mut app, "the lent jump distances", |app| {
+            diagnostics(app).jump_distances_building == 0 && keeps(app)
+        });
+        let back = app.world().resource::<PathingGrid>().grid().clone();
+        assert_eq!(back, grid, "round {round}");
+        assert_same_answers(&back, &mut rng);
+        let mut built = grid.clone();
+        built.keep_jump_distances(FLOOR).unwrap();
+        for _ in 0..20 {
+            let (a, b) = (open_cell(&grid, &mut rng), open_cell(&grid, &mut rng));
+            let q = PathQuery::new(a, b, FLOOR).connectivity(Connectivity::Eight);
+            let mut jps = Jps::whole_grid();
+            let mine = jps.find(&back, q).map(|r| (r.cost, r.route_len));
+            assert_eq!(mine, jps.find(&built, q).map(|r| (r.cost, r.route_len)));
+        }
+    }
+}
+
 /// Whole-grid jump point search on `grid` (which keeps the jump distances) answers as
 /// on a copy of its cells (which keeps nothing, and scans).
 fn assert_same_answers(grid: &Grid, rng: &mut StdRng) {

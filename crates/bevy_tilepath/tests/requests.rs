@@ -399,17 +399,11 @@ fn record_found(mut found: MessageReader<PathFound>, mut log: ResMut<Served>) {
     log.0.extend(found.read().map(|f| f.entity));
 }
 
-/// 10x overload: a budget that fits a tenth of the requests a tick serves all of them,
-/// each exactly once, in the order they arrived.
-#[test]
-fn overload_serves_everyone_in_fifo_order() {
+/// An app under `settings` on a seeded 64x64 grid that records who is served, with
+/// `n` units spawned one after the other asking (by `mode`) for random floor cells.
+fn requests_in_a_row(settings: PathingSettings, n: usize, mode: SearchMode) -> (App, Vec<Entity>) {
     let mut rng = seeded(9);
     let grid = random_grid(64, 64, 0.2, &mut rng);
-    let settings = PathingSettings {
-        budget: PathingBudget::Expansions(20_000),
-        time_cap: None,
-        ..default()
-    };
     let mut app = app(Some(grid.clone()), settings);
     app.init_resource::<Served>()
         .add_systems(FixedPostUpdate, record_found);
@@ -417,20 +411,29 @@ fn overload_serves_everyone_in_fifo_order() {
         .filter_map(|i| grid.cell_of(i))
         .filter(|&c| grid.is_passable(c, MOBILITY))
         .collect();
-    let units: Vec<Entity> = (0..2000)
+    let units = (0..n)
         .map(|_| {
             let a = floor[rng.random_range(0..floor.len())];
             let b = floor[rng.random_range(0..floor.len())];
-            app.world_mut()
-                .spawn((
-                    GridCell(a),
-                    PathRequest::to_cell(b)
-                        .with_mobility(MOBILITY)
-                        .with_mode(SearchMode::AStar),
-                ))
-                .id()
+            let request = PathRequest::to_cell(b)
+                .with_mobility(MOBILITY)
+                .with_mode(mode);
+            app.world_mut().spawn((GridCell(a), request)).id()
         })
         .collect();
+    (app, units)
+}
+
+/// 10x overload: a budget that fits a tenth of the requests a tick serves all of them,
+/// each exactly once, in the order they arrived.
+#[test]
+fn overload_serves_everyone_in_fifo_order() {
+    let settings = PathingSettings {
+        budget: PathingBudget::Expansions(20_000),
+        time_cap: None,
+        ..default()
+    };
+    let (mut app, units) = requests_in_a_row(settings, 2000, SearchMode::AStar);
     let mut ticks_taken = 0;
     let mut first_waiting = 0;
     while app.world().resource::<Served>().0.len() + failed(&app) < units.len() {
@@ -469,28 +472,12 @@ fn overload_serves_everyone_in_fifo_order() {
 #[test]
 fn a_time_cap_serves_at_least_one_a_tick_in_fifo_order() {
     for cap in [Duration::ZERO, Duration::from_millis(1)] {
-        let mut rng = seeded(9);
-        let grid = random_grid(64, 64, 0.2, &mut rng);
         let settings = PathingSettings {
             budget: PathingBudget::Unlimited,
             time_cap: Some(cap),
             ..default()
         };
-        let mut app = app(Some(grid.clone()), settings);
-        app.init_resource::<Served>()
-            .add_systems(FixedPostUpdate, record_found);
-        let floor: Vec<Cell> = (0..64 * 64)
-            .filter_map(|i| grid.cell_of(i))
-            .filter(|&c| grid.is_passable(c, MOBILITY))
-            .collect();
-        let units: Vec<Entity> = (0..400)
-            .map(|_| {
-                let a = floor[rng.random_range(0..floor.len())];
-                let b = floor[rng.random_range(0..floor.len())];
-                let request = PathRequest::to_cell(b).with_mobility(MOBILITY);
-                app.world_mut().spawn((GridCell(a), request)).id()
-            })
-            .collect();
+        let (mut app, units) = requests_in_a_row(settings, 400, SearchMode::Auto);
         let mut ticks = 0;
         while app.world().resource::<PathingDiagnostics>().total_served < units.len() as u64 {
             app.update();

@@ -30,7 +30,7 @@ pub use crowd::{
 pub use direction::{Connectivity, Direction, Direction8};
 pub use field::{DistanceField, FieldError, FieldState, FieldStats, Region, combined_next_step};
 pub use footprint::{Footprint, footprint_centre};
-pub use grid::{Grid, GridError, GridMismatch};
+pub use grid::{Grid, GridError, GridMismatch, JumpDistances};
 pub use hex::HexLayout;
 pub use mobility::{Mobility, TileKind};
 pub use next_hop::{

@@ -10,7 +10,7 @@ mod serde;
 mod transform;
 
 use bevy::prelude::*;
-use tilepath::{Cell, Grid, GridError, Mobility, TileKind};
+use tilepath::{Cell, Grid, GridError, JumpDistances, Mobility, TileKind};
 
 pub use changes::{ChangeCursor, Changes};
 pub use layout::MapLayout;
@@ -47,6 +47,11 @@ pub struct PathingGrid {
     /// Why the grid could not be made (larger than supported, layers that disagree):
     /// every request fails with it until the grid is set again.
     failure: Option<NoPathReason>,
+    /// Mobilities whose jump distances the grid lends out at its next edit, for the
+    /// planner to repair them away from the tick (`plan/jumps.rs`).
+    lend_on_edit: Vec<Mobility>,
+    /// The distances lent, as they were before that edit.
+    lent: Vec<(Mobility, JumpDistances)>,
 }
 
 impl PathingGrid {
@@ -95,6 +100,9 @@ impl PathingGrid {
     /// # Errors
     /// [`GridError::OutOfBounds`] for a cell outside the grid; the grid is unchanged.
     pub fn set(&mut self, cell: Cell, kind: TileKind) -> Result<TileKind, GridError> {
+        if self.grid.get(cell).is_some_and(|old| old != kind) {
+            self.lend_jump_distances();
+        }
         let old = self.grid.set(cell, kind)?;
         if old != kind {
             self.generation += 1;
@@ -125,6 +133,7 @@ impl PathingGrid {
             }
         }
         if changed > 0 {
+            self.lend_jump_distances();
             self.grid.fill_rect(min, max, kind);
             self.generation += 1;
         }
@@ -135,6 +144,8 @@ impl PathingGrid {
     /// distance field is planned again on the next tick.
     pub fn replace(&mut self, grid: Grid) {
         self.grid = grid;
+        self.lend_on_edit.clear();
+        self.lent.clear();
         self.log.replaced();
         self.failure = None;
         self.generation += 1;
@@ -190,16 +201,39 @@ impl PathingGrid {
         !self.grid.keeps_jump_distances(mobility) && self.grid.keep_jump_distances(mobility).is_ok()
     }
 
-    /// Takes over the jump distances a copy of the grid built for `mobility`, caught up
-    /// on the cells edited since the copy ([`Grid::adopt_jump_distances`]: not an edit
-    /// either, nothing is logged).
+    /// Takes over the jump distances of `mobility` built or repaired away from the
+    /// grid, caught up on the cells edited since ([`Grid::adopt_jump_distances`]: not
+    /// an edit either, nothing is logged). With `lend`, the grid lends them out again
+    /// at its next edit, so that the edit costs no repair of them here.
     pub(crate) fn adopt_jump_distances(
         &mut self,
-        copy: Grid,
+        distances: JumpDistances,
         mobility: Mobility,
         changed: &[Cell],
+        lend: bool,
     ) -> Result<(), GridError> {
-        self.grid.adopt_jump_distances(copy, mobility, changed)
+        self.grid.adopt_jump_distances(distances, changed)?;
+        if lend && !self.lend_on_edit.contains(&mobility) {
+            self.lend_on_edit.push(mobility);
+        }
+        Ok(())
+    }
+
+    /// Before an edit: lends out the jump distances adopted to be lent
+    /// ([`Grid::lend_jump_distances`]; kept here, and repaired by the edit, if the
+    /// copy's memory cannot be had).
+    fn lend_jump_distances(&mut self) {
+        for mobility in self.lend_on_edit.drain(..) {
+            if let Ok(Some(lent)) = self.grid.lend_jump_distances(mobility) {
+                self.lent.push((mobility, lent));
+            }
+        }
+    }
+
+    /// The jump distances lent out since the last call, each as it was before the edit
+    /// that lent it.
+    pub(crate) fn take_lent_jump_distances(&mut self) -> Vec<(Mobility, JumpDistances)> {
+        core::mem::take(&mut self.lent)
     }
 
     /// Removes the grid and makes every request fail with `reason` until a grid is set

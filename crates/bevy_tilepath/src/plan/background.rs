@@ -20,6 +20,12 @@ pub(crate) const fn catch_up_limit(len: usize) -> usize {
     if most > 1024 { most } else { 1024 }
 }
 
+/// Whether builds can run in the background: Bevy's async compute pool is there and
+/// has a thread of its own (see [`Builds::spawn`]).
+pub(crate) fn in_background() -> bool {
+    AsyncComputeTaskPool::try_get().is_some_and(|p| p.thread_num() > 0)
+}
+
 /// One build under way, for `key`.
 struct Building<K, R> {
     key: K,
@@ -51,7 +57,7 @@ impl<K: PartialEq, R: Send + 'static> Builds<K, R> {
         input: impl FnOnce() -> I,
         build: impl FnOnce(I) -> R + Send + 'static,
     ) -> bool {
-        let Some(pool) = AsyncComputeTaskPool::try_get().filter(|p| p.thread_num() > 0) else {
+        let Some(pool) = AsyncComputeTaskPool::try_get().filter(|_| in_background()) else {
             return false;
         };
         let input = input();

@@ -1,15 +1,18 @@
 //! Jump distances for whole-grid jump point search (see
 //! [`PathingSettings::jump_distances`](crate::PathingSettings::jump_distances)): kept
-//! by the grid itself, built in the tick on small grids and in the background on big
-//! ones, from a copy of the cells, which then catches up with the edits made meanwhile
-//! a little each tick before the grid takes it over ([`Grid::adopt_jump_distances`]).
+//! by the grid itself, built in the tick on small grids; on big ones built in the
+//! background from a copy of the cells ([`JumpDistances`]), which then catch up with
+//! the edits made meanwhile, also in the background, before the grid takes them over
+//! ([`Grid::adopt_jump_distances`]). A big grid lends them out again at its next edit
+//! ([`Grid::lend_jump_distances`]), so that no edit repairs them in the tick (on open
+//! ground a repair rewrites whole rows and columns): they catch up in the background
+//! and come back, searches scanning rows meanwhile.
 
-use core::time::Duration;
+#[cfg(doc)]
+use tilepath::Grid;
+use tilepath::{Cell, GridError, JumpDistances, Mobility, TileKind};
 
-use bevy::platform::time::Instant;
-use tilepath::{Cell, Grid, GridError, Mobility};
-
-use super::background::{BACKGROUND_CELLS, Builds};
+use super::background::{BACKGROUND_CELLS, Builds, in_background};
 use crate::PathingGrid;
 use crate::grid::{ChangeCursor, Changes};
 
@@ -17,25 +20,16 @@ use crate::grid::{ChangeCursor, Changes};
 /// about as long as expanding that many nodes a cell).
 const BUILD_WORK: u64 = 4;
 
-/// Wall time a tick spends at most bringing finished copies up to date (at least one
-/// cell a tick each). A cell is a repair of the copy's distances, in proportion to the
-/// distances it changes: few on maps of rooms and caves, whole rows and columns on a
-/// nearly empty map, where a wall is seen along them; so a copy far behind catches up
-/// over several ticks rather than stall one.
-const CATCH_UP_TIME: Duration = Duration::from_millis(1);
-
 /// Edited cells a build or a copy may fall behind the grid by before it is dropped and
 /// started again from the grid as it is, so that catching up stays shorter than a
 /// build.
 const MOST_BEHIND: usize = 256;
 
-/// A finished copy catching up with the grid's edits.
-struct CatchingUp {
+/// A mobility's distances (built, or lent by the grid), as the grid was before the
+/// edited cells `behind` (repeats allowed).
+struct Behind {
     mobility: Mobility,
-    /// The cells, keeping the mobility's jump distances, as they were when copied but
-    /// for the edits caught up with.
-    copy: Grid,
-    /// Cells edited on the grid and not yet on the copy (repeats allowed).
+    distances: JumpDistances,
     behind: Vec<Cell>,
 }
 
@@ -44,10 +38,8 @@ struct CatchingUp {
 /// build failed.
 #[derive(Default)]
 pub(crate) struct JumpBuilds {
-    /// Copies of the grid keeping the distances of a mobility, being built.
-    building: Builds<u8, Result<(Mobility, Grid), GridError>>,
-    /// Finished copies catching up with the edits made since.
-    catching_up: Vec<CatchingUp>,
+    /// The distances of a mobility, being built or brought up to date.
+    building: Builds<u8, Result<(Mobility, JumpDistances), GridError>>,
     /// Kinds whose build failed (a side over 32,767 cells, out of memory): not tried
     /// again until the grid is replaced, so that a failing build does not stall every
     /// tick. Their searches scan rows.
@@ -57,60 +49,82 @@ pub(crate) struct JumpBuilds {
 }
 
 impl JumpBuilds {
-    /// Tells the builds and copies under way of the grid's edits, brings finished
-    /// copies up to date for at most [`CATCH_UP_TIME`], and hands the caught-up ones to
-    /// the grid. Forgets everything when the grid was replaced or the setting is off
-    /// (`enabled` false). Returns the work done: each cell caught up on is charged as a
-    /// pass over the 3 rows and 3 columns around it, the most its straight distances
-    /// can need (what a repair rewrites varies too much by map to charge ahead; the
-    /// time bound is what keeps a tick short).
+    /// Tells the builds under way of the grid's edits, sends the distances the grid lent
+    /// and the finished builds that are behind it to catch up in the background, and
+    /// hands those that are not to the grid. Forgets everything when the grid was
+    /// replaced or the setting is off (`enabled` false). Returns the work done here:
+    /// none on the async compute pool; without one, the cells caught up on in the
+    /// tick, each charged as a pass over the 3 rows and 3 columns around it, the most
+    /// its straight distances can need.
     pub(crate) fn maintain(&mut self, grid: &mut PathingGrid, enabled: bool) -> u64 {
+        let lent = grid.take_lent_jump_distances();
+        let mut ready = Vec::new();
         match grid.take_changes(&mut self.cursor) {
             Changes::Cells(cells) if enabled => {
                 self.building.note(cells, MOST_BEHIND);
-                for c in &mut self.catching_up {
-                    c.behind.extend_from_slice(cells);
-                }
-                self.catching_up.retain(|c| c.behind.len() <= MOST_BEHIND);
+                // Lent at the first of these edits: the distances were taken over
+                // after the last call read the log.
+                ready.extend(lent.into_iter().map(|(mobility, distances)| Behind {
+                    mobility,
+                    distances,
+                    behind: cells.to_vec(),
+                }));
             }
             _ => {
                 self.building.clear();
-                self.catching_up.clear();
                 self.failed.clear();
                 return 0;
             }
         }
-        let (catching_up, failed) = (&mut self.catching_up, &mut self.failed);
+        let failed = &mut self.failed;
         self.building.finish(|kinds, built, behind| match built {
-            Ok((mobility, copy)) => catching_up.push(CatchingUp {
+            Ok((mobility, distances)) => ready.push(Behind {
                 mobility,
-                copy,
+                distances,
                 behind: behind.to_vec(),
             }),
             Err(_) => failed.push(kinds),
         });
         let per_cell = 3 * u64::from(grid.grid().width() + grid.grid().height());
-        let (started, mut work) = (Instant::now(), 0);
-        self.catching_up.retain_mut(|c| {
-            let mut caught = 0;
-            while let Some(&cell) = c.behind.last() {
-                if caught > 0 && started.elapsed() >= CATCH_UP_TIME {
-                    return true;
-                }
-                if let Some(kind) = grid.grid().get(cell) {
-                    // Inside the grid, which is the copy's size.
-                    let _ = c.copy.set(cell, kind);
-                }
-                c.behind.pop();
-                caught += 1;
-                work += per_cell;
+        let mut work = 0;
+        for Behind {
+            mobility,
+            distances,
+            behind,
+        } in ready
+        {
+            if behind.len() > MOST_BEHIND {
+                continue; // built again from the grid when a search next needs it
             }
-            // Every edit was noted, so the copy is the grid's; were it not, the grid
-            // refuses it and the next request starts a build again.
-            let copy = core::mem::take(&mut c.copy);
-            let _ = grid.adopt_jump_distances(copy, c.mobility, &[]);
-            false
-        });
+            // The cells' kinds now: the distances catch up on them in the background.
+            let edits: Vec<(Cell, TileKind)> = behind
+                .iter()
+                .filter_map(|&c| grid.grid().get(c).map(|k| (c, k)))
+                .collect();
+            let mut pending = Some((distances, edits));
+            if !behind.is_empty() {
+                self.building.spawn(
+                    mobility.passable_kinds(),
+                    || pending.take(),
+                    move |job| {
+                        let (mut distances, edits) = job.ok_or(GridError::StaleCopy)?;
+                        for (cell, kind) in edits {
+                            distances.set(cell, kind)?;
+                        }
+                        Ok((mobility, distances))
+                    },
+                );
+            }
+            // Caught up already, or no pool to catch up on: here. Every edit was
+            // noted, so they are the grid's; were they not, the grid refuses them and
+            // the next request starts a build again.
+            let Some((distances, _)) = pending else {
+                continue; // sent to the background
+            };
+            work += per_cell * behind.len() as u64;
+            let lend = grid.grid().len() > BACKGROUND_CELLS && in_background();
+            let _ = grid.adopt_jump_distances(distances, mobility, &behind, lend);
+        }
         work
     }
 
@@ -123,10 +137,6 @@ impl JumpBuilds {
         if grid.grid().keeps_jump_distances(mobility)
             || self.failed.contains(&kinds)
             || self.building.contains(&kinds)
-            || self
-                .catching_up
-                .iter()
-                .any(|c| c.mobility.passable_kinds() == kinds)
         {
             return 0;
         }
@@ -134,11 +144,7 @@ impl JumpBuilds {
             && self.building.spawn(
                 kinds,
                 || grid.grid().copy_cells(),
-                move |copy| {
-                    let mut copy = copy?;
-                    copy.keep_jump_distances(mobility)?;
-                    Ok((mobility, copy))
-                },
+                move |copy| Ok((mobility, JumpDistances::new(&copy?, mobility)?)),
             )
         {
             return 0;
@@ -153,6 +159,6 @@ impl JumpBuilds {
 
     /// Builds under way, copies catching up included.
     pub(crate) fn building(&self) -> u32 {
-        (self.building.len() + self.catching_up.len()) as u32
+        self.building.len() as u32
     }
 }

@@ -22,10 +22,10 @@ pub enum GridError {
         /// The grid's height.
         height: u32,
     },
-    /// The grid handed to [`Grid::adopt_jump_distances`] was no copy of this one, or
-    /// not one brought up to date by the cells named: another size, or other cells
-    /// once those were copied over, or no jump distances kept for the mobility.
-    /// Nothing was changed.
+    /// The [`JumpDistances`](crate::JumpDistances) handed to
+    /// [`Grid::adopt_jump_distances`] are not this grid's, nor brought up to date by
+    /// the cells named: another size, or other cells open to their mobility once
+    /// those were set. Nothing was changed.
     StaleCopy,
     /// A cell outside the grid was written to.
     OutOfBounds {

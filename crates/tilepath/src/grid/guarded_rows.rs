@@ -166,6 +166,11 @@ impl BitGrid {
     pub(crate) fn len_bytes(&self) -> usize {
         self.rows.len_bytes() + self.columns.len_bytes()
     }
+
+    /// Whether `other` holds the same cells (the columns follow the rows).
+    pub(crate) fn same_cells(&self, other: &Self) -> bool {
+        self.rows.bytes == other.rows.bytes
+    }
 }
 
 /// The transpose of a 64 x 64 block of bits: bit `j` of word `i` to bit `i` of word

@@ -2,6 +2,7 @@
 
 mod error;
 mod guarded_rows;
+mod jump_distances;
 mod jump_table;
 mod open_rows;
 mod planes;
@@ -9,6 +10,7 @@ mod serde;
 
 pub use error::{GridError, GridMismatch};
 pub(crate) use guarded_rows::{BitGrid, BitView};
+pub use jump_distances::JumpDistances;
 pub(crate) use jump_table::{
     DIAGONAL_CAP, EAST, JumpView, NORTH, SOUTH, WEST, diagonal_index, distance as jump_distance,
 };
@@ -528,57 +530,81 @@ impl Grid {
         })
     }
 
-    /// Takes over the jump distances `copy` keeps for `mobility`
-    /// ([`keep_jump_distances`](Self::keep_jump_distances)), so that they are built
-    /// away from this grid (on another thread, while it is edited and searched) and
-    /// only handed over here. `copy` is a copy of this grid ([`copy_cells`](Self::copy_cells))
-    /// taken before `changed`, the cells edited since (in any order, repeats allowed):
-    /// those are brought up to date in `copy` first, its distances repaired for each
-    /// (as an edit of a grid keeping them would have been), so that the distances
-    /// taken over are exactly those a build here would give. This grid keeps them
-    /// from now on, with the mobility's bit rows, as after `keep_jump_distances`.
+    /// Takes over jump distances built or repaired away from this grid
+    /// ([`JumpDistances`]), so that they are built, or repaired after edits, on another
+    /// thread while this grid is edited and searched, and only handed over here. They
+    /// must be this grid's as it was before `changed`, the cells edited since (in any
+    /// order, repeats allowed): those are brought up to date first
+    /// ([`JumpDistances::set`]), so that the distances taken over are exactly those a
+    /// build here would give. This grid keeps them from now on, with their mobility's
+    /// bit rows, as after [`keep_jump_distances`](Self::keep_jump_distances).
     ///
     /// # Errors
-    /// [`GridError::StaleCopy`] if `copy` is of another size, keeps no jump distances
-    /// for `mobility`, or still differs from this grid once the `changed` cells are
-    /// copied over (a cell edited since was not named); nothing changes here.
-    ///
-    /// ```
-    /// use tilepath::{Cell, Grid, Mobility, TileKind};
-    /// let mut grid = Grid::new(64, 64)?;
-    /// let mut copy = grid.copy_cells()?;
-    /// let build = std::thread::spawn(move || {
-    ///     copy.keep_jump_distances(Mobility::FLOOR_ONLY).map(|()| copy)
-    /// });
-    /// // Meanwhile the game edits its grid, and notes where.
-    /// grid.set(Cell::new(10, 10), TileKind::K3)?;
-    /// let copy = build.join().unwrap()?;
-    /// grid.adopt_jump_distances(copy, Mobility::FLOOR_ONLY, &[Cell::new(10, 10)])?;
-    /// assert!(grid.keeps_jump_distances(Mobility::FLOOR_ONLY));
-    /// # Ok::<(), tilepath::GridError>(())
-    /// ```
+    /// [`GridError::StaleCopy`] if they are of another size, or still differ from this
+    /// grid once the `changed` cells are set (a cell edited since, opened or closed
+    /// to their mobility, was not named);
+    /// [`GridError::OutOfMemory`] if the bit rows were not kept and cannot be had;
+    /// nothing changes.
     pub fn adopt_jump_distances(
         &mut self,
-        mut copy: Self,
-        mobility: Mobility,
+        mut distances: JumpDistances,
         changed: &[Cell],
     ) -> Result<(), GridError> {
-        if (copy.width, copy.height) != (self.width, self.height)
-            || !copy.keeps_jump_distances(mobility)
-        {
+        if distances.size() != (self.width, self.height) {
             return Err(GridError::StaleCopy);
         }
         for &cell in changed {
             if let Some(kind) = self.get(cell) {
-                copy.set(cell, kind)?;
+                distances.set(cell, kind)?;
             }
         }
-        if copy.bytes != self.bytes {
-            return Err(GridError::StaleCopy);
+        let kinds = distances.kinds;
+        if self.open_rows.rows(kinds).is_none() {
+            let mobility = Mobility::new(core::array::from_fn(|k| (kinds >> k) & 1));
+            self.keep_open_rows(mobility)?;
         }
-        self.open_rows
-            .take_from(&mut copy.open_rows, mobility.passable_kinds());
-        Ok(())
+        if self.open_rows.adopt_jumps(&mut distances.rows, kinds) {
+            Ok(())
+        } else {
+            Err(GridError::StaleCopy)
+        }
+    }
+
+    /// Stops keeping the jump distances of `mobility` here and hands them over, with a
+    /// copy of the mobility's bit rows (2 bits a cell), or `None` if none are kept.
+    /// This grid keeps the bit rows. Edits then cost it no repair of the distances (on
+    /// open ground, where a repair rewrites whole rows and columns, the dearest part
+    /// of an edit); they are brought up to date away from it
+    /// ([`JumpDistances::set`] for each cell edited since, on another thread) and
+    /// handed back with [`adopt_jump_distances`](Self::adopt_jump_distances),
+    /// searches scanning rows meanwhile.
+    ///
+    /// # Errors
+    /// [`GridError::OutOfMemory`] if the rows' copy cannot be had (nothing changes).
+    ///
+    /// ```
+    /// use tilepath::{Cell, Grid, Mobility, TileKind};
+    /// let mut grid = Grid::new(64, 64)?;
+    /// grid.keep_jump_distances(Mobility::FLOOR_ONLY)?;
+    /// let mut lent = grid.lend_jump_distances(Mobility::FLOOR_ONLY)?.expect("kept");
+    /// assert!(!grid.keeps_jump_distances(Mobility::FLOOR_ONLY));
+    /// let wall = Cell::new(10, 10);
+    /// grid.set(wall, TileKind::K3)?; // no repair of the distances here
+    /// let repair = std::thread::spawn(move || lent.set(wall, TileKind::K3).map(|()| lent));
+    /// grid.adopt_jump_distances(repair.join().unwrap()?, &[])?;
+    /// assert!(grid.keeps_jump_distances(Mobility::FLOOR_ONLY));
+    /// # Ok::<(), tilepath::GridError>(())
+    /// ```
+    pub fn lend_jump_distances(
+        &mut self,
+        mobility: Mobility,
+    ) -> Result<Option<JumpDistances>, GridError> {
+        let kinds = mobility.passable_kinds();
+        let dims = (self.width, self.height);
+        Ok(self
+            .open_rows
+            .lend_jumps(kinds)?
+            .map(|rows| JumpDistances::from_rows(dims, kinds, rows)))
     }
 
     /// Whether the jump distances of the cells `mobility` can enter are kept

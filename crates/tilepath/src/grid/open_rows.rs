@@ -85,15 +85,43 @@ impl OpenRows {
         Ok(())
     }
 
-    /// Moves the set of `kinds` kept by `other` (a grid with the same cells) here, in
-    /// place of this one's if kept.
-    pub(super) fn take_from(&mut self, other: &mut Self, kinds: u8) {
-        let Some(i) = other.sets.iter().position(|s| s.kinds == kinds) else {
-            return;
+    /// Takes the jump distances of `kinds` from `other` (which keeps them) if its rows
+    /// of `kinds` hold the same cells as this one's (kept); whether it did.
+    pub(super) fn adopt_jumps(&mut self, other: &mut Self, kinds: u8) -> bool {
+        let (Some(mine), Some(theirs)) = (
+            self.sets.iter_mut().find(|s| s.kinds == kinds),
+            other.sets.iter_mut().find(|s| s.kinds == kinds),
+        ) else {
+            return false;
         };
-        let set = other.sets.swap_remove(i);
-        self.sets.retain(|s| s.kinds != kinds);
-        self.sets.push(set);
+        if theirs.jumps.is_none() || !mine.rows.same_cells(&theirs.rows) {
+            return false;
+        }
+        mine.jumps = theirs.jumps.take();
+        true
+    }
+
+    /// Moves the jump distances of `kinds` (if kept) out, with a copy of their rows,
+    /// as the only set of a new `OpenRows`; the rows stay kept here.
+    ///
+    /// # Errors
+    /// [`GridError::OutOfMemory`] if the rows' copy cannot be had (nothing changes).
+    pub(super) fn lend_jumps(&mut self, kinds: u8) -> Result<Option<Self>, GridError> {
+        let Some(set) = self
+            .sets
+            .iter_mut()
+            .find(|s| s.kinds == kinds && s.jumps.is_some())
+        else {
+            return Ok(None);
+        };
+        let bytes = set.rows.len_bytes();
+        crate::memory::ensure(bytes as u64).map_err(|bytes| GridError::OutOfMemory { bytes })?;
+        let lent = KeptSet {
+            kinds,
+            rows: set.rows.clone(),
+            jumps: set.jumps.take(),
+        };
+        Ok(Some(Self { sets: vec![lent] }))
     }
 
     /// Updates cell `(x, y)`, now of kind code `k`, in every kept set.

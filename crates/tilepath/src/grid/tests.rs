@@ -315,30 +315,16 @@ fn adopted_jump_distances_equal_a_build_here() {
     for walls in [25, 3] {
         let mut g = walled(83, 57, walls, &mut rand);
         g.keep_open_rows(floor).unwrap();
-        let mut copy = g.copy_cells().unwrap();
+        let copy = g.copy_cells().unwrap();
         assert!(
             !copy.keeps_open_rows(floor),
             "a copy of the cells keeps nothing"
         );
         assert_eq!(copy, g);
-        copy.keep_jump_distances(floor).unwrap();
+        let built = JumpDistances::new(&copy, floor).unwrap();
         // Edits made while the copy was built, some cells more than once, some set
         // to the kind they had.
-        let mut changed = Vec::new();
-        for round in 0..30 {
-            let c = Cell::new(rand(83) as i32, rand(57) as i32);
-            let kind = [TileKind::K0, TileKind::K3][rand(2) as usize];
-            if round % 5 == 0 {
-                let d = Cell::new(c.x + rand(6) as i32, c.y + rand(4) as i32);
-                g.fill_rect(c, d, kind);
-                for y in c.y..=d.y {
-                    changed.extend((c.x..=d.x).map(|x| Cell::new(x, y)));
-                }
-            } else {
-                g.set(c, kind).unwrap();
-                changed.push(c);
-            }
-        }
+        let mut changed = random_edits(&mut g, &mut rand, 5, (6, 4));
         // A cell left out: refused, nothing kept.
         let missed = changed
             .iter()
@@ -347,7 +333,7 @@ fn adopted_jump_distances_equal_a_build_here() {
         let mut partial = changed.clone();
         partial.remove(missed);
         partial.retain(|&c| c != changed[missed]);
-        let mut current = copy.clone();
+        let mut current = copy.copy_cells().unwrap();
         // (A rectangle may cross the grid's edge: its cells outside are named too.)
         for &c in &changed {
             if let Some(kind) = g.get(c) {
@@ -355,22 +341,20 @@ fn adopted_jump_distances_equal_a_build_here() {
             }
         }
         assert_eq!(
-            g.adopt_jump_distances(copy.clone(), floor, &partial),
+            g.adopt_jump_distances(built.clone(), &partial),
             Err(GridError::StaleCopy)
         );
         assert!(!g.keeps_jump_distances(floor));
-        // Another size, or no distances kept: refused.
+        // Another size: refused.
+        let other = Grid::new(83, 56).unwrap();
         assert_eq!(
-            g.adopt_jump_distances(Grid::new(83, 56).unwrap(), floor, &[]),
+            g.adopt_jump_distances(JumpDistances::new(&other, floor).unwrap(), &[]),
             Err(GridError::StaleCopy)
         );
-        assert_eq!(
-            g.adopt_jump_distances(current.copy_cells().unwrap(), floor, &[]),
-            Err(GridError::StaleCopy)
-        );
+        assert_eq!(current, g, "the edits, named");
         // Every edit named (cells outside ignored): the distances are a build's here.
         changed.push(Cell::new(-1, 500));
-        g.adopt_jump_distances(copy, floor, &changed).unwrap();
+        g.adopt_jump_distances(built, &changed).unwrap();
         assert!(g.keeps_jump_distances(floor));
         assert_planes_match(&g);
         // And they follow later edits.
@@ -381,4 +365,60 @@ fn adopted_jump_distances_equal_a_build_here() {
         }
         assert_planes_match(&g);
     }
+}
+
+#[test]
+fn lent_jump_distances_come_back_equal_to_a_build_here() {
+    let mut rand = below(0x51f1_5eed);
+    let floor = Mobility::FLOOR_ONLY;
+    for walls in [25, 3] {
+        let mut g = walled(90, 47, walls, &mut rand);
+        assert!(
+            g.lend_jump_distances(floor).unwrap().is_none(),
+            "nothing kept"
+        );
+        g.keep_jump_distances(floor).unwrap();
+        let mut lent = g.lend_jump_distances(floor).unwrap().expect("kept");
+        assert!(!g.keeps_jump_distances(floor));
+        assert!(g.keeps_open_rows(floor), "the grid keeps its rows");
+        assert_eq!(lent.size(), (90, 47));
+        // Edits on the grid (no repair of the distances there), then on the copy.
+        let changed = random_edits(&mut g, &mut rand, 6, (5, 4));
+        assert_planes_match(&g);
+        for &c in &changed {
+            if let Some(kind) = g.get(c) {
+                lent.set(c, kind).unwrap();
+            }
+        }
+        g.adopt_jump_distances(lent, &[]).unwrap();
+        assert!(g.keeps_jump_distances(floor));
+        assert_planes_match(&g);
+    }
+}
+
+/// 30 random edits of `g` to floor or wall, one in `rect_every` a rectangle of up to
+/// `rect` cells (a side); every cell named (a rectangle's outside the grid too).
+fn random_edits(
+    g: &mut Grid,
+    rand: &mut impl FnMut(u64) -> u64,
+    rect_every: usize,
+    rect: (u64, u64),
+) -> Vec<Cell> {
+    let (w, h) = (u64::from(g.width()), u64::from(g.height()));
+    let mut changed = Vec::new();
+    for round in 0..30 {
+        let c = Cell::new(rand(w) as i32, rand(h) as i32);
+        let kind = [TileKind::K0, TileKind::K3][rand(2) as usize];
+        if round % rect_every == 0 {
+            let d = Cell::new(c.x + rand(rect.0) as i32, c.y + rand(rect.1) as i32);
+            g.fill_rect(c, d, kind);
+            for y in c.y..=d.y {
+                changed.extend((c.x..=d.x).map(|x| Cell::new(x, y)));
+            }
+        } else {
+            g.set(c, kind).unwrap();
+            changed.push(c);
+        }
+    }
+    changed
 }

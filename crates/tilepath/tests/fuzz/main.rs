@@ -26,9 +26,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 use tilepath::{
     AStar, Arrival, Cell, Components, Connectivity, Direction8, DistanceField, FieldError,
-    FieldState, Greedy, Grid, GridError, HexLayout, Jps, Mobility, NextHopTable, OCTILE_DIAGONAL,
-    OCTILE_STRAIGHT, PathError, PathQuery, Region, Solver, TableCells, TableError, TileKind,
-    combined_next_step,
+    FieldState, Greedy, Grid, GridError, HexLayout, Jps, JumpDistances, Mobility, NextHopTable,
+    OCTILE_DIAGONAL, OCTILE_STRAIGHT, PathError, PathQuery, Region, Solver, TableCells, TableError,
+    TileKind, combined_next_step,
 };
 use tilepath_testkit::*;
 
@@ -54,8 +54,10 @@ struct Covered {
     table_checks: u64,
     component_checks: u64,
     cell_checks: u64,
-    /// Jump distances handed over from a copy (taken over or refused).
+    /// Jump distances handed over (taken over or refused).
     adoptions: u64,
+    /// Jump distances lent by a grid.
+    lent: u64,
     errors_checked: u64,
 }
 
@@ -90,7 +92,7 @@ fn fuzz_episodes() {
     let summary = format!(
         "fuzz: seeds {first}..{seed} ({} episodes in {seconds} s at most): {} operations, \
          {} searches, {} field checks, {} table checks, {} component checks, {} cell checks, \
-         {} jump distance hand-overs, {} errors checked",
+         {} jump distance hand-overs ({} lent by the grid), {} errors checked",
         covered.episodes,
         covered.operations,
         covered.searches,
@@ -99,6 +101,7 @@ fn fuzz_episodes() {
         covered.component_checks,
         covered.cell_checks,
         covered.adoptions,
+        covered.lent,
         covered.errors_checked,
     );
     // Written past the test harness's capture, so CI logs show what was covered.
@@ -147,16 +150,16 @@ fn episode(seed: u64, covered: &mut Covered, op: &mut String) {
         let mut table: Option<TableModel> = None;
         // The components and the cells edited since their last repair.
         let mut parts: Option<(Components, Vec<Cell>)> = None;
-        // Jump distances being built on a copy of the cells, and the cells edited
-        // since the copy.
-        let mut building: Option<(Grid, Vec<Cell>)> = None;
+        // Jump distances away from the grid (built on a copy of the cells, or lent),
+        // the cells they are for, and the cells edited since.
+        let mut building: Option<(Grid, JumpDistances, Vec<Cell>)> = None;
         for _ in 0..rng.random_range(5..40) {
             covered.operations += 1;
             op.clear();
             match rng.random_range(0..100) {
                 0..15 => {
                     let changed = edit(&mut rng, &mut grid, &mut field, &mut table, covered, op);
-                    if let Some((_, since)) = &mut building {
+                    if let Some((_, _, since)) = &mut building {
                         since.extend(changed);
                     }
                     if let Some((_, pending)) = &mut parts {
