@@ -240,6 +240,19 @@ fn an_edit_lends_big_grids_jump_distances_out_and_they_come_back() {
             assert_eq!(mine, jps.find(&built, q).map(|r| (r.cost, r.route_len)));
         }
     }
+    // With the setting off, what the grid lends at an edit comes back in the same
+    // tick: the distances stay with the grid.
+    app.world_mut()
+        .resource_mut::<PathingSettings>()
+        .jump_distances = false;
+    let cells: Vec<Cell> = (0..3).map(|_| open_cell(&grid, &mut rng)).collect();
+    edit(&mut app, &mut grid, &cells, TileKind::K1);
+    ticks(&mut app, 1);
+    assert!(keeps(&app), "kept with the setting off");
+    assert_same_answers(
+        &app.world().resource::<PathingGrid>().grid().clone(),
+        &mut rng,
+    );
 }
 
 /// Whole-grid jump point search on `grid` (which keeps the jump distances) answers as

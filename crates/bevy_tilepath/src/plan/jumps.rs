@@ -52,7 +52,8 @@ impl JumpBuilds {
     /// Tells the builds under way of the grid's edits, sends the distances the grid lent
     /// and the finished builds that are behind it to catch up in the background, and
     /// hands those that are not to the grid. Forgets everything when the grid was
-    /// replaced or the setting is off (`enabled` false). Returns the work done here:
+    /// replaced, and the builds under way when the setting is off (`enabled` false:
+    /// what the grid lent comes back at once). Returns the work done here:
     /// none on the async compute pool; without one, the cells caught up on in the
     /// tick, each charged as a pass over the 3 rows and 3 columns around it, the most
     /// its straight distances can need.
@@ -70,7 +71,18 @@ impl JumpBuilds {
                     behind: cells.to_vec(),
                 }));
             }
-            _ => {
+            Changes::Cells(cells) => {
+                // The setting is off: builds under way are dropped, and distances the
+                // grid has stay with it, repaired in place from now on.
+                let cells = cells.to_vec();
+                self.building.clear();
+                self.failed.clear();
+                for (mobility, distances) in lent {
+                    let _ = grid.adopt_jump_distances(distances, mobility, &cells, false);
+                }
+                return 0;
+            }
+            Changes::Replaced => {
                 self.building.clear();
                 self.failed.clear();
                 return 0;
