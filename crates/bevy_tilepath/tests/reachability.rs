@@ -258,3 +258,86 @@ fn bad_input_reaches_nothing() {
         ]
     );
 }
+
+/// A wall that cuts a big map in two: the components are not relabelled in the tick
+/// (a search of one side, cell by cell) but built again in the background; meanwhile
+/// they are not used for answers (`knows` is false) and every answer is still exact,
+/// from a search; then they are, cut in two.
+#[test]
+fn a_cut_of_a_big_map_is_settled_in_the_background() {
+    let mut grid = Grid::new(640, 420).unwrap();
+    assert!(grid.len() > 1 << 18);
+    let settings = PathingSettings {
+        budget: PathingBudget::Unlimited,
+        time_cap: None,
+        ..default()
+    };
+    let mut app = app(Some(grid.clone()), settings);
+    let walker = Walker::new(MOBILITY);
+    let (left, right) = (Cell::new(5, 200), Cell::new(600, 200));
+    let unit = app
+        .world_mut()
+        .spawn((
+            GridCell(left),
+            PathRequest::to_cell(right).with_mobility(MOBILITY),
+        ))
+        .id();
+    until_known(&mut app, walker);
+    // A wall across the map but one cell, each end growing towards the gap (so that
+    // each closing's sides meet round it), then that cell.
+    for y in (211..420).rev().chain(0..210) {
+        app.world_mut()
+            .resource_mut::<PathingGrid>()
+            .set(Cell::new(320, y), TileKind::K1)
+            .unwrap();
+        grid.set(Cell::new(320, y), TileKind::K1).unwrap();
+    }
+    ticks(&mut app, 1);
+    assert!(ask(&mut app, move |r| r.knows(walker)
+        && r.can_reach(walker, left, right)));
+    let gap = Cell::new(320, 210);
+    app.world_mut()
+        .resource_mut::<PathingGrid>()
+        .set(gap, TileKind::K1)
+        .unwrap();
+    grid.set(gap, TileKind::K1).unwrap();
+    ticks(&mut app, 1);
+    let d = *app.world().resource::<PathingDiagnostics>();
+    assert_eq!(d.components_building, 1, "built again in the background");
+    assert!(
+        !ask(&mut app, move |r| r.knows(walker)),
+        "unsettled: not used"
+    );
+    assert!(!ask(&mut app, move |r| r.can_reach(walker, left, right)));
+    assert!(ask(&mut app, move |r| r.can_reach(
+        walker,
+        left,
+        Cell::new(0, 0)
+    )));
+    // A request across meanwhile: the closest cell, found by a search.
+    app.world_mut()
+        .entity_mut(unit)
+        .insert(PathRequest::to_cell(Cell::new(601, 201)).with_mobility(MOBILITY));
+    until_known(&mut app, walker);
+    assert!(!ask(&mut app, move |r| r.can_reach(walker, left, right)));
+    assert!(ask(&mut app, move |r| r.can_reach(
+        walker,
+        right,
+        Cell::new(639, 0)
+    )));
+    let status = *app.world().get::<PathStatus>(unit).unwrap();
+    assert_eq!(status, PathStatus::Partial(NoPathReason::Unreachable));
+}
+
+/// Ticks until the plugin's components answer for `walker`.
+fn until_known(app: &mut App, walker: Walker) {
+    let started = std::time::Instant::now();
+    while !ask(app, move |r| r.knows(walker)) {
+        assert!(
+            started.elapsed().as_secs() < 20,
+            "the components never ready"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        ticks(app, 1);
+    }
+}

@@ -505,3 +505,63 @@ fn sized_searches_given_components_stop_early_only_for_goals_out_of_reach() {
     }
     assert!(bounded > 50, "only {bounded} unreachable queries");
 }
+
+/// A split search bounded by `repair_within` gives up on a cut into large parts: the
+/// components stay conservative (the parts keep one component, every pair a unit can
+/// walk between still reachable) and say they are not settled; later repairs keep them
+/// conservative; a fresh build is exact again.
+#[test]
+fn a_bounded_repair_leaves_a_big_cut_unsettled_and_conservative() {
+    let mut grid = Grid::new(256, 256).unwrap();
+    let mut parts = Components::new(&grid, Mobility::FLOOR_ONLY);
+    for y in 0..256 {
+        let c = Cell::new(128, y);
+        grid.set(c, TileKind::K1).unwrap();
+        let stats = parts.repair_within(&grid, &[c], 4096).unwrap();
+        assert_eq!(stats.unsettled, usize::from(y == 255), "row {y}");
+        assert!(stats.cells_searched <= 4096);
+    }
+    assert!(!parts.is_settled());
+    let (left, right) = (Cell::new(0, 0), Cell::new(255, 255));
+    assert!(
+        parts.is_reachable(left, right),
+        "conservative: still one component"
+    );
+    // Later edits, a small room walled off on the left among them: exact there, and
+    // never an answer that a reachable pair is not.
+    let mut rng = rng(5);
+    for (x, y) in [
+        (10, 10),
+        (11, 10),
+        (12, 10),
+        (12, 11),
+        (12, 12),
+        (11, 12),
+        (10, 12),
+        (10, 11),
+    ] {
+        let ring = Cell::new(x - 1, y - 1);
+        grid.set(ring, TileKind::K1).unwrap();
+        parts.repair_within(&grid, &[ring], 4096).unwrap();
+    }
+    for _ in 0..20 {
+        let c = random_cell(&mut rng, &grid);
+        if c.x != 128 {
+            grid.set(c, TileKind::K1).unwrap();
+            parts.repair_within(&grid, &[c], 4096).unwrap();
+        }
+    }
+    let exact = Components::new(&grid, Mobility::FLOOR_ONLY);
+    assert!(exact.is_settled());
+    assert!(!exact.is_reachable(left, right));
+    assert!(
+        !parts.is_reachable(Cell::new(10, 10), left),
+        "the walled room is cut off"
+    );
+    for _ in 0..2000 {
+        let (a, b) = (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid));
+        if exact.is_reachable(a, b) {
+            assert!(parts.is_reachable(a, b), "{a} -> {b} reachable");
+        }
+    }
+}

@@ -136,7 +136,7 @@ impl Planner {
         if size == 1 {
             plan.reach
                 .get(mobility, connectivity)
-                .filter(|_| plan.reach.is_current(grid))
+                .filter(|p| plan.reach.is_current(grid) && p.is_settled())
         } else {
             plan.sized_reach
                 .get(mobility, size)

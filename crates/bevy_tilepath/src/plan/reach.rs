@@ -5,7 +5,7 @@
 
 use tilepath::{Clearance, Components, Connectivity, Grid, GridError, HexLayout, Mobility};
 
-use super::background::{BACKGROUND_CELLS, Builds, catch_up_limit};
+use super::background::{BACKGROUND_CELLS, Builds, catch_up_limit, in_background};
 use crate::PathingGrid;
 use crate::grid::{ChangeCursor, Changes};
 
@@ -24,8 +24,15 @@ pub(crate) trait PerMobilityItem: Sized + Send + 'static {
         mobility: Mobility,
         connectivity: Connectivity,
     ) -> Result<Self, GridError>;
-    /// Repairs it after `cells` changed on `grid`; returns the work done.
-    fn repair(&mut self, grid: &Grid, cells: &[tilepath::Cell]) -> u64;
+    /// Repairs it after `cells` changed on `grid`, a search for what an edit cut
+    /// apart crossing at most `most` cells (past that, it is left unsettled:
+    /// [`is_settled`](Self::is_settled)); returns the work done.
+    fn repair(&mut self, grid: &Grid, cells: &[tilepath::Cell], most: usize) -> u64;
+    /// Whether it is exact (a bounded repair may leave it only conservative, to be
+    /// built again in the background).
+    fn is_settled(&self) -> bool {
+        true
+    }
     /// Whether it serves `mobility` moving as `connectivity`.
     fn serves(&self, mobility: Mobility, connectivity: Connectivity) -> bool;
     /// Whether it is built in the background on `grid`: only items the searches can
@@ -35,6 +42,13 @@ pub(crate) trait PerMobilityItem: Sized + Send + 'static {
         false
     }
 }
+
+/// Cells a repair on a grid whose items are built in the background searches at most
+/// for what an edit cut apart (a split of the map into large parts would otherwise
+/// search the smaller part cell by cell in the tick, tens of milliseconds on a
+/// 1024x1024 map); past that the item stays in use, conservative, while it is built
+/// again.
+const SPLIT_SEARCH: usize = 1 << 15;
 
 /// Which connectivities share components: 4- and 8-connected units reach the same
 /// cells (a diagonal step needs both orthogonal ones open); each hex layout its own.
@@ -57,10 +71,14 @@ impl PerMobilityItem for Components {
     ) -> Result<Self, GridError> {
         Components::try_with_connectivity(grid, mobility, connectivity)
     }
-    fn repair(&mut self, grid: &Grid, cells: &[tilepath::Cell]) -> u64 {
+    fn repair(&mut self, grid: &Grid, cells: &[tilepath::Cell], most: usize) -> u64 {
         // The sizes match: a resized grid is a replaced one.
-        Components::repair(self, grid, cells)
+        Components::repair_within(self, grid, cells, most)
             .map_or(0, |s| (s.opened + s.closed + s.cells_searched) as u64)
+    }
+    /// Unsettled components only say "reachable" too often: searches stay exact.
+    fn is_settled(&self) -> bool {
+        Components::is_settled(self)
     }
     fn serves(&self, mobility: Mobility, connectivity: Connectivity) -> bool {
         Components::serves(self, mobility)
@@ -81,7 +99,7 @@ impl PerMobilityItem for Clearance {
     fn build(grid: &Grid, mobility: Mobility, _: Connectivity) -> Result<Self, GridError> {
         Clearance::try_new(grid, mobility)
     }
-    fn repair(&mut self, grid: &Grid, cells: &[tilepath::Cell]) -> u64 {
+    fn repair(&mut self, grid: &Grid, cells: &[tilepath::Cell], _most: usize) -> u64 {
         Clearance::repair(self, grid, cells).map_or(0, |n| n as u64)
     }
     fn serves(&self, mobility: Mobility, _: Connectivity) -> bool {
@@ -95,14 +113,52 @@ impl PerMobilityItem for Clearance {
 /// repaired with the tick's edits before any request is solved, forgotten when the
 /// grid is replaced.
 pub(crate) struct PerMobility<T: PerMobilityItem> {
-    items: Vec<T>,
+    items: Vec<Kept<T>>,
     /// Items being built in the background.
-    building: Builds<T::Key, Result<T, GridError>>,
+    building: Builds<T::Key, Result<Kept<T>, GridError>>,
     /// Items whose build failed (out of memory): not tried again until the grid is
     /// replaced, so that a failing build does not stall every tick.
     failed: Vec<T::Key>,
     /// Where the items were last repaired up to in the grid's change log.
     cursor: ChangeCursor,
+}
+
+/// An item, with what it was built for.
+struct Kept<T: PerMobilityItem> {
+    key: T::Key,
+    mobility: Mobility,
+    connectivity: Connectivity,
+    item: T,
+}
+
+impl<T: PerMobilityItem> Kept<T> {
+    /// Builds the item for `mobility` moving as `connectivity` on `grid`.
+    fn build(
+        grid: &Grid,
+        mobility: Mobility,
+        connectivity: Connectivity,
+    ) -> Result<Self, GridError> {
+        Ok(Self {
+            key: T::key(mobility, connectivity),
+            mobility,
+            connectivity,
+            item: T::build(grid, mobility, connectivity)?,
+        })
+    }
+
+    /// Starts building it again on `grid` in the background, into `building`.
+    fn spawn(
+        grid: &Grid,
+        (mobility, connectivity): (Mobility, Connectivity),
+        building: &mut Builds<T::Key, Result<Self, GridError>>,
+    ) -> bool {
+        building.spawn(
+            T::key(mobility, connectivity),
+            // The cells alone, not the rows or distances the grid keeps.
+            || grid.copy_cells(),
+            move |copy| Self::build(&copy?, mobility, connectivity),
+        )
+    }
 }
 
 impl<T: PerMobilityItem> Default for PerMobility<T> {
@@ -119,7 +175,10 @@ impl<T: PerMobilityItem> Default for PerMobility<T> {
 impl<T: PerMobilityItem> PerMobility<T> {
     /// Brings the kept items in step with the grid, and takes those whose build
     /// finished (repaired with the edits made meanwhile); forgets them all when the
-    /// grid was replaced. Returns the work done.
+    /// grid was replaced. On grids whose items are built in the background, a repair
+    /// searches at most [`SPLIT_SEARCH`] cells for what an edit cut apart; an item it
+    /// leaves unsettled keeps answering (conservatively) while it is built again in
+    /// the background. Returns the work done.
     pub(crate) fn maintain(&mut self, grid: &PathingGrid) -> u64 {
         let changes = grid.take_changes(&mut self.cursor);
         let cells = match changes {
@@ -131,20 +190,36 @@ impl<T: PerMobilityItem> PerMobility<T> {
             }
             Changes::Cells(cells) => cells,
         };
+        let most = if T::in_background(grid.grid()) && in_background() {
+            SPLIT_SEARCH
+        } else {
+            usize::MAX
+        };
         let mut work: u64 = self
             .items
             .iter_mut()
-            .map(|item| item.repair(grid.grid(), cells))
+            .map(|k| k.item.repair(grid.grid(), cells, most))
             .sum();
         self.building.note(cells, catch_up_limit(grid.grid().len()));
         let (items, failed) = (&mut self.items, &mut self.failed);
         self.building.finish(|key, built, changed| match built {
-            Ok(mut item) => {
-                work += item.repair(grid.grid(), changed);
-                items.push(item);
+            Ok(mut kept) => {
+                work += kept.item.repair(grid.grid(), changed, most);
+                // In place of the unsettled one it was built again for.
+                items.retain(|k| k.key != key);
+                items.push(kept);
             }
             Err(_) => failed.push(key),
         });
+        for k in &self.items {
+            if !k.item.is_settled() && !self.building.contains(&k.key) {
+                Kept::spawn(
+                    grid.grid(),
+                    (k.mobility, k.connectivity),
+                    &mut self.building,
+                );
+            }
+        }
         work
     }
 
@@ -165,17 +240,12 @@ impl<T: PerMobilityItem> PerMobility<T> {
                 continue;
             }
             if T::in_background(grid)
-                && self.building.spawn(
-                    key,
-                    // The cells alone, not the rows or distances the grid keeps.
-                    || grid.copy_cells(),
-                    move |copy| T::build(&copy?, mobility, connectivity),
-                )
+                && Kept::spawn(grid, (mobility, connectivity), &mut self.building)
             {
                 continue;
             }
-            match T::build(grid, mobility, connectivity) {
-                Ok(item) => self.items.push(item),
+            match Kept::build(grid, mobility, connectivity) {
+                Ok(kept) => self.items.push(kept),
                 Err(_) => self.failed.push(key),
             }
             work += grid.len() as u64;
@@ -190,7 +260,10 @@ impl<T: PerMobilityItem> PerMobility<T> {
 
     /// The item serving `mobility` moving as `connectivity`, if built.
     pub(crate) fn get(&self, mobility: Mobility, connectivity: Connectivity) -> Option<&T> {
-        self.items.iter().find(|p| p.serves(mobility, connectivity))
+        self.items
+            .iter()
+            .map(|k| &k.item)
+            .find(|p| p.serves(mobility, connectivity))
     }
 
     /// Whether the items are in step with `grid`: no cell set since they were last
@@ -211,7 +284,11 @@ impl PerMobility<Clearance> {
     ) -> u64 {
         let mut work = 0;
         for (mobility, size) in needs {
-            if let Some(clear) = self.items.iter_mut().find(|c| c.serves(mobility))
+            if let Some(clear) = self
+                .items
+                .iter_mut()
+                .map(|k| &mut k.item)
+                .find(|c| c.serves(mobility))
                 && !clear.keeps_rows(size)
                 && clear.keep_rows(size).is_ok()
             {

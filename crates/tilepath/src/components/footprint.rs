@@ -108,7 +108,7 @@ impl Components {
                         continue;
                     };
                     let open = fits(clearance.values()[i], self.unit_size);
-                    self.update(i, open, &mut stats);
+                    self.update(i, open, &mut stats, usize::MAX);
                 }
             }
         }

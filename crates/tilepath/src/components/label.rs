@@ -25,6 +25,7 @@ impl Components {
             seen: Vec::new(),
             generation: Generation::new(30),
             queues: Default::default(),
+            settled: true,
         };
         c.relabel_all();
         c
@@ -38,6 +39,7 @@ impl Components {
         self.parent.clear();
         self.size.clear();
         self.count = 0;
+        self.settled = true;
         let w = self.width as usize;
         for row in (0..self.labels.len()).step_by(w.max(1)) {
             let mut x = 0;

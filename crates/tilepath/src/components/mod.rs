@@ -85,6 +85,9 @@ pub struct Components {
     generation: Generation,
     /// The split search's queues, one per side.
     queues: [Vec<u32>; 4],
+    /// No split search gave up since the last relabelling (see
+    /// [`repair_within`](Self::repair_within)).
+    settled: bool,
 }
 
 const BLOCKED: u32 = u32::MAX;
@@ -105,6 +108,10 @@ pub struct ComponentStats {
     pub cells_searched: usize,
     /// Components cut off by closings.
     pub splits: usize,
+    /// Closings whose split search gave up at the bound of
+    /// [`Components::repair_within`]: the cells they may have cut apart keep one
+    /// component until the components are settled again.
+    pub unsettled: usize,
 }
 
 impl fmt::Debug for Components {
@@ -251,6 +258,15 @@ impl Components {
     #[must_use]
     pub fn connectivity(&self) -> Connectivity {
         self.connectivity
+    }
+
+    /// Whether the components are exact: no split search of
+    /// [`repair_within`](Self::repair_within) gave up since they were built or last
+    /// relabelled. Otherwise two cells may share a component with no way between them
+    /// (never the other way round).
+    #[must_use]
+    pub fn is_settled(&self) -> bool {
+        self.settled
     }
 
     /// How many components there are.

@@ -14,19 +14,42 @@ impl Components {
         grid: &Grid,
         changed: &[Cell],
     ) -> Result<ComponentStats, GridMismatch> {
+        self.repair_within(grid, changed, usize::MAX)
+    }
+
+    /// [`repair`](Self::repair), but a closing's split search stops once it has
+    /// crossed `most` cells (a cut of a big map into large parts costs a search of
+    /// the smaller part and as much of the larger one, cell by cell). The cells that
+    /// closing may have cut apart then keep one component:
+    /// [`is_reachable`](Self::is_reachable) may answer `true` for two of them, never
+    /// `false` for cells a unit can walk between, and [`count`](Self::count) may be
+    /// short, until
+    /// the components are settled again ([`is_settled`](Self::is_settled)): by a
+    /// fresh build, or by the relabelling a repair makes now and then to compact its
+    /// labels. [`ComponentStats::unsettled`] counts such closings.
+    ///
+    /// # Errors
+    /// [`GridMismatch`] if `grid` is another size (nothing is changed).
+    pub fn repair_within(
+        &mut self,
+        grid: &Grid,
+        changed: &[Cell],
+        most: usize,
+    ) -> Result<ComponentStats, GridMismatch> {
         GridMismatch::check((self.width, self.height), grid)?;
         let mut stats = ComponentStats::default();
         for &cell in changed {
             let Some(i) = self.index(cell) else { continue };
             let open = self.passable >> grid.bits_at(i) & 1 == 1;
-            self.update(i, open, &mut stats);
+            self.update(i, open, &mut stats, most);
         }
         self.compact();
         Ok(stats)
     }
 
-    /// Opens or closes cell `i` if `open` says it changed.
-    pub(super) fn update(&mut self, i: usize, open: bool, stats: &mut ComponentStats) {
+    /// Opens or closes cell `i` if `open` says it changed (a split search crossing at
+    /// most `most` cells).
+    pub(super) fn update(&mut self, i: usize, open: bool, stats: &mut ComponentStats, most: usize) {
         match (self.labels[i] != BLOCKED, open) {
             (false, true) => {
                 stats.opened += 1;
@@ -34,7 +57,7 @@ impl Components {
             }
             (true, false) => {
                 stats.closed += 1;
-                self.close(i, stats);
+                self.close(i, stats, most);
             }
             _ => {}
         }
@@ -72,7 +95,7 @@ impl Components {
         self.labels[i] = r;
     }
 
-    fn close(&mut self, i: usize, stats: &mut ComponentStats) {
+    fn close(&mut self, i: usize, stats: &mut ComponentStats, most: usize) {
         let root = self.find(self.labels[i]);
         self.labels[i] = BLOCKED;
         self.size[root as usize] = self.size[root as usize].saturating_sub(1);
@@ -130,7 +153,7 @@ impl Components {
         if sides <= 1 {
             return;
         }
-        self.split_search(&around, &side, sides, root, stats);
+        self.split_search(&around, &side, sides, root, stats, most);
     }
 
     /// Searches from each side of a closed cell in turn, a cell at a time: sides that
@@ -142,6 +165,7 @@ impl Components {
         sides: usize,
         root: u32,
         stats: &mut ComponentStats,
+        most: usize,
     ) {
         if self.seen.len() != self.labels.len() {
             self.seen = vec![0; self.labels.len()];
@@ -165,6 +189,7 @@ impl Components {
         }
         let mut alive = sides;
         let mut done = [false; 4];
+        let mut searched = 0;
         while alive > 1 {
             for s in 0..sides {
                 let t = top(&joined, s);
@@ -185,9 +210,17 @@ impl Components {
                     }
                     continue;
                 }
+                if searched == most {
+                    // The sides not cut off yet stay one component (see
+                    // `repair_within`).
+                    self.settled = false;
+                    stats.unsettled += 1;
+                    return;
+                }
                 let p = self.queues[s][heads[s]] as usize;
                 heads[s] += 1;
                 stats.cells_searched += 1;
+                searched += 1;
                 for q in self.neighbours(p) {
                     if q == usize::MAX {
                         continue;
