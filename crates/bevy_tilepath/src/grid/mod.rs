@@ -100,7 +100,7 @@ impl PathingGrid {
     /// # Errors
     /// [`GridError::OutOfBounds`] for a cell outside the grid; the grid is unchanged.
     pub fn set(&mut self, cell: Cell, kind: TileKind) -> Result<TileKind, GridError> {
-        if self.grid.get(cell).is_some_and(|old| old != kind) {
+        if !self.lend_on_edit.is_empty() && self.grid.get(cell).is_some_and(|old| old != kind) {
             self.lend_jump_distances();
         }
         let old = self.grid.set(cell, kind)?;

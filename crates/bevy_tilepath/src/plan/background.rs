@@ -57,9 +57,10 @@ impl<K: PartialEq, R: Send + 'static> Builds<K, R> {
         input: impl FnOnce() -> I,
         build: impl FnOnce(I) -> R + Send + 'static,
     ) -> bool {
-        let Some(pool) = AsyncComputeTaskPool::try_get().filter(|_| in_background()) else {
+        if !in_background() {
             return false;
-        };
+        }
+        let pool = AsyncComputeTaskPool::get();
         let input = input();
         let task = pool.spawn(async move { build(input) });
         self.list.push(Building {

@@ -53,9 +53,8 @@ pub(crate) struct GridPlan {
     /// Its diagonal steps have the corner rule (square and isometric maps; hex steps
     /// have none), as collected this tick.
     pub(super) corners: bool,
-    /// The work one request is expected to cost, for sizing batches: up at once to a
-    /// dearer batch's mean, down slowly (a running average), so that a batch rarely
-    /// overshoots the budget by much.
+    /// The work one request is expected to cost, for sizing batches (see `expected`
+    /// in `solve.rs`).
     pub(super) avg_cost: u64,
     /// The time one request is expected to take a task, in nanoseconds, for sizing
     /// batches under [`time_cap`](crate::PathingSettings::time_cap), by the same rule.

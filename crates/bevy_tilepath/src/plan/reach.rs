@@ -113,9 +113,9 @@ impl PerMobilityItem for Clearance {
 /// repaired with the tick's edits before any request is solved, forgotten when the
 /// grid is replaced.
 pub(crate) struct PerMobility<T: PerMobilityItem> {
-    items: Vec<Kept<T>>,
+    items: Vec<Built<T>>,
     /// Items being built in the background.
-    building: Builds<T::Key, Result<Kept<T>, GridError>>,
+    building: Builds<T::Key, Result<Built<T>, GridError>>,
     /// Items whose build failed (out of memory): not tried again until the grid is
     /// replaced, so that a failing build does not stall every tick.
     failed: Vec<T::Key>,
@@ -124,14 +124,14 @@ pub(crate) struct PerMobility<T: PerMobilityItem> {
 }
 
 /// An item, with what it was built for.
-struct Kept<T: PerMobilityItem> {
+struct Built<T: PerMobilityItem> {
     key: T::Key,
     mobility: Mobility,
     connectivity: Connectivity,
     item: T,
 }
 
-impl<T: PerMobilityItem> Kept<T> {
+impl<T: PerMobilityItem> Built<T> {
     /// Builds the item for `mobility` moving as `connectivity` on `grid`.
     fn build(
         grid: &Grid,
@@ -203,17 +203,17 @@ impl<T: PerMobilityItem> PerMobility<T> {
         self.building.note(cells, catch_up_limit(grid.grid().len()));
         let (items, failed) = (&mut self.items, &mut self.failed);
         self.building.finish(|key, built, changed| match built {
-            Ok(mut kept) => {
-                work += kept.item.repair(grid.grid(), changed, most);
+            Ok(mut built) => {
+                work += built.item.repair(grid.grid(), changed, most);
                 // In place of the unsettled one it was built again for.
                 items.retain(|k| k.key != key);
-                items.push(kept);
+                items.push(built);
             }
             Err(_) => failed.push(key),
         });
         for k in &self.items {
             if !k.item.is_settled() && !self.building.contains(&k.key) {
-                Kept::spawn(
+                Built::spawn(
                     grid.grid(),
                     (k.mobility, k.connectivity),
                     &mut self.building,
@@ -240,12 +240,12 @@ impl<T: PerMobilityItem> PerMobility<T> {
                 continue;
             }
             if T::in_background(grid)
-                && Kept::spawn(grid, (mobility, connectivity), &mut self.building)
+                && Built::spawn(grid, (mobility, connectivity), &mut self.building)
             {
                 continue;
             }
-            match Kept::build(grid, mobility, connectivity) {
-                Ok(kept) => self.items.push(kept),
+            match Built::build(grid, mobility, connectivity) {
+                Ok(built) => self.items.push(built),
                 Err(_) => self.failed.push(key),
             }
             work += grid.len() as u64;

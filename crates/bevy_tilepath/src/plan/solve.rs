@@ -248,7 +248,7 @@ fn serve_grid(
             plan.diag.batches_spread += u32::from(tasks > 1);
             // The time a job takes one task.
             let per_job = solving.elapsed().as_nanos() as u64 * tasks as u64 / jobs.len() as u64;
-            plan.avg_nanos = per_job.max((plan.avg_nanos * 3 + per_job) / 4).max(1);
+            plan.avg_nanos = expected(plan.avg_nanos, per_job);
         }
 
         let mut batch_work = 0;
@@ -258,7 +258,7 @@ fn serve_grid(
         }
         spent += batch_work;
         let per_job = batch_work / jobs.len() as u64;
-        plan.avg_cost = per_job.max((plan.avg_cost * 3 + per_job) / 4).max(1);
+        plan.avg_cost = expected(plan.avg_cost, per_job);
     }
     jobs.clear();
     plan.clear_withdrawn();
@@ -274,6 +274,13 @@ fn serve_grid(
     plan.diag.jump_distances_building = plan.jumps.building();
     plan.diag.time += grid_started.elapsed();
     spent
+}
+
+/// What one request is expected to cost after a batch's mean `sample`, from the
+/// expectation `before`: up at once to a dearer mean, down slowly (a running
+/// average), so that a batch sized from it rarely overshoots what is left by much.
+fn expected(before: u64, sample: u64) -> u64 {
+    sample.max((before * 3 + sample) / 4).max(1)
 }
 
 /// Takes up to `batch` waiting requests of `plan` into `jobs`, reading each unit once

@@ -61,25 +61,28 @@ impl DistanceField {
             indices[n] = i as u32;
             n += 1;
             if n == indices.len() {
-                let left = limit.saturating_sub(stats.cells_invalidated);
-                let (done, complete) = self.repair_indices(&indices, left);
-                add(&mut stats, done);
-                if !complete {
+                if !self.repair_part(&indices, limit, &mut stats) {
                     return self.compute_instead(grid, stats);
                 }
                 n = 0;
             }
         }
-        let left = limit.saturating_sub(stats.cells_invalidated);
-        let (done, complete) = self.repair_indices(&indices[..n], left);
-        add(&mut stats, done);
-        if !complete {
+        if !self.repair_part(&indices[..n], limit, &mut stats) {
             return self.compute_instead(grid, stats);
         }
         if self.overflowed() || self.goal_overflow() {
             return Err(self.overflow_error());
         }
         Ok(stats)
+    }
+
+    /// Repairs after the cells at `changed`, adding the work to `stats`, as long as
+    /// the values dropped stay within `limit` in all; whether it did not give up.
+    fn repair_part(&mut self, changed: &[u32], limit: usize, stats: &mut FieldStats) -> bool {
+        let most = limit.saturating_sub(stats.cells_invalidated);
+        let (done, complete) = self.repair_indices(changed, most);
+        add(stats, done);
+        complete
     }
 
     /// A full computation in place of a repair that gave up (`so_far`: its work until

@@ -2,7 +2,7 @@
 //! grid, brought up to date with its edits on another thread, and handed back.
 
 use super::open_rows::OpenRows;
-use super::{Grid, GridError};
+use super::{Grid, GridError, inside};
 use crate::{Cell, Mobility, TileKind};
 
 /// The jump distances of the cells a mobility can enter (see
@@ -32,8 +32,8 @@ use crate::{Cell, Mobility, TileKind};
 pub struct JumpDistances {
     width: u32,
     height: u32,
-    /// The set of kinds they are for.
-    pub(super) kinds: u8,
+    /// The mobility they are for (any entering the same kinds shares them).
+    pub(super) mobility: Mobility,
     /// That one set, its rows and distances.
     pub(super) rows: OpenRows,
 }
@@ -55,14 +55,19 @@ impl JumpDistances {
             grid.planes(),
         )?;
         rows.keep_jumps(kinds, dims)?;
-        Ok(Self::from_rows(dims, kinds, rows))
+        Ok(Self::from_rows(dims, mobility, rows))
     }
 
-    pub(super) fn from_rows((width, height): (u32, u32), kinds: u8, rows: OpenRows) -> Self {
+    /// `rows` keeping the rows and distances of `mobility`'s kinds alone.
+    pub(super) fn from_rows(
+        (width, height): (u32, u32),
+        mobility: Mobility,
+        rows: OpenRows,
+    ) -> Self {
         Self {
             width,
             height,
-            kinds,
+            mobility,
             rows,
         }
     }
@@ -73,7 +78,7 @@ impl JumpDistances {
     /// # Errors
     /// [`GridError::OutOfBounds`] for a cell outside the grid (nothing changes).
     pub fn set(&mut self, cell: Cell, kind: TileKind) -> Result<(), GridError> {
-        if cell.x < 0 || cell.y < 0 || cell.x as u32 >= self.width || cell.y as u32 >= self.height {
+        if !inside(self.size(), cell) {
             return Err(GridError::OutOfBounds { cell });
         }
         self.rows

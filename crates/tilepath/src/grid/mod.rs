@@ -213,7 +213,7 @@ impl Grid {
     #[inline]
     #[must_use]
     pub const fn contains(&self, cell: Cell) -> bool {
-        (cell.x as u32) < self.width && (cell.y as u32) < self.height
+        inside((self.width, self.height), cell)
     }
 
     /// The row-major index of `cell` (`y * width + x`), or `None` outside the grid.
@@ -558,10 +558,9 @@ impl Grid {
                 distances.set(cell, kind)?;
             }
         }
-        let kinds = distances.kinds;
+        let kinds = distances.mobility.passable_kinds();
         if self.open_rows.rows(kinds).is_none() {
-            let mobility = Mobility::new(core::array::from_fn(|k| (kinds >> k) & 1));
-            self.keep_open_rows(mobility)?;
+            self.keep_open_rows(distances.mobility)?;
         }
         if self.open_rows.adopt_jumps(&mut distances.rows, kinds) {
             Ok(())
@@ -599,12 +598,11 @@ impl Grid {
         &mut self,
         mobility: Mobility,
     ) -> Result<Option<JumpDistances>, GridError> {
-        let kinds = mobility.passable_kinds();
         let dims = (self.width, self.height);
         Ok(self
             .open_rows
-            .lend_jumps(kinds)?
-            .map(|rows| JumpDistances::from_rows(dims, kinds, rows)))
+            .lend_jumps(mobility.passable_kinds())?
+            .map(|rows| JumpDistances::from_rows(dims, mobility, rows)))
     }
 
     /// Whether the jump distances of the cells `mobility` can enter are kept
@@ -643,6 +641,12 @@ impl Grid {
         *b = (*b & !(3 << shift)) | (k << shift);
         self.planes.set(x, y, k);
     }
+}
+
+/// Whether `cell` is inside a `width x height` grid.
+#[inline]
+pub(crate) const fn inside((width, height): (u32, u32), cell: Cell) -> bool {
+    (cell.x as u32) < width && (cell.y as u32) < height
 }
 
 impl fmt::Debug for Grid {
