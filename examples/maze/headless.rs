@@ -110,13 +110,19 @@ pub(crate) fn run_headless(options: Options) {
             v.last().copied().unwrap_or(0.0)
         );
     };
+    // What a player sees once the game runs: the first second builds what it needs
+    // (fields, the crowd's first placing of every unit and its first whole step).
+    let after_first_second = |v: &[f64]| v.get(60..).unwrap_or(&[]).to_vec();
+    let mut settled_whole = after_first_second(&whole);
+    let mut settled = after_first_second(&pathing);
+    let mut settled_crowds = after_first_second(&crowd_times);
     report("tick (whole app update)", &mut whole);
-    // What a player sees once the game runs: the first second builds what it needs.
-    let mut settled = pathing.get(60..).unwrap_or(&[]).to_vec();
+    report("tick after the first second", &mut settled_whole);
     report("pathing (collect + solve)", &mut pathing);
     report("pathing after the first second", &mut settled);
     if crowd {
         report("crowds (placing + joint steps)", &mut crowd_times);
+        report("crowds after the first second", &mut settled_crowds);
     }
     heavy.sort_by(|a, b| b.0.total_cmp(&a.0));
     for (ms, tick, d) in heavy.iter().filter(|h| h.1 >= 60).take(5) {

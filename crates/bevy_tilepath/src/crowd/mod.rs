@@ -40,7 +40,15 @@ pub(crate) use step::step_crowds;
 ///
 /// The pace: a grid's crowd steps every period, as often as its fastest solid unit
 /// walks a cell (a whole number of ticks), and every unit walks the step decided for
-/// it within that period, so that between steps every solid unit stands on a cell. A
+/// it within that period, so that between steps every solid unit stands on a cell.
+/// Each step is planned over the period before it, a share each tick, while the
+/// units walk the last one ([`Crowd::begin_step`](tilepath::Crowd::begin_step)), so
+/// that a crowd of tens of thousands costs about the same every tick instead of all
+/// on the ticks it steps: a unit's next step is decided from where its current
+/// step takes it, by its path and its goal's field as they were when the planning
+/// began. Whatever changes meanwhile (a unit placed, moved by hand, turned back or
+/// despawned, a wall) only ever cancels decided moves: a unit whose move closed
+/// waits for the next step, and so does every unit that was to follow it. A
 /// unit enters a cell that another leaves in the same step behind it, as a file: at
 /// every moment the cells under the centres of solid units differ. A slower unit
 /// steps of its own accord only on the steps its speed has earned (a unit of half

@@ -229,8 +229,14 @@ pub(crate) fn step_crowds(
         if gc.crowd.is_empty() {
             continue;
         }
+        let grid = pathing.grid();
+        let guide = gc.guide.with(planner.fields_of(gc.key));
         if gc.clock.countdown > 1 {
+            // The step begun at the last step is planned a share a tick, so that it
+            // is planned by the tick before the next.
             gc.clock.countdown -= 1;
+            let share = gc.crowd.step_left().div_ceil(gc.clock.countdown as usize);
+            let _ = gc.crowd.advance_step(grid, &guide, share);
             continue;
         }
         // Every step of the last period has been walked: the cells left are free.
@@ -238,13 +244,16 @@ pub(crate) fn step_crowds(
         let earned = period as f32 * dt;
         gone.clear();
         gone.extend(gc.crowd.agents().map(|(id, _)| id));
+        let planned = gc.crowd.is_stepping();
         for &id in gone.iter() {
             let _ = gc.crowd.arrive(id);
-            let _ = gc.crowd.set_ready(id, gc.credit[id.index()] >= READY);
+            if !planned {
+                let _ = gc.crowd.set_ready(id, gc.credit[id.index()] >= READY);
+            }
         }
         gc.crowd.set_stuck_after(settings.crowd_stuck_after);
-        let guide = gc.guide.with(planner.fields_of(gc.key));
-        let Ok(stats) = gc.crowd.step(pathing.grid(), &guide) else {
+        // The step planned over the last period (or, the first time, a whole one).
+        let Ok(stats) = gc.crowd.step(grid, &guide) else {
             continue;
         };
         gc.clock.period = period;
@@ -278,6 +287,14 @@ pub(crate) fn step_crowds(
             })
             .count() as u32;
         stepped_any = true;
+        // The next step is planned while the units walk this one: begun now, from
+        // where they are going, with the readiness their credit gives, and planned a
+        // share in each tick of the period after this one, which makes this step
+        // (the core's `Crowd::begin_step`).
+        for &id in gone.iter() {
+            let _ = gc.crowd.set_ready(id, gc.credit[id.index()] >= READY);
+        }
+        gc.crowd.begin_step();
     }
     diag.crowd_moved = moved;
     if stepped_any {

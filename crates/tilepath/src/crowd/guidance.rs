@@ -11,7 +11,9 @@ use crate::{Cell, Connectivity, DistanceField, FieldError, Grid, Mobility};
 /// cells only, so any units do: cost units, steps, fixed-point distances), and is
 /// `None` where no goal is reachable or the agent has none. The crowd asks for the
 /// anchors around each agent every step and, while untangling corridors, along
-/// them: answers must be cheap and must not change during a step.
+/// them: answers must be cheap and must not change within one call (a step planned
+/// in parts may be given guidance that changed between its parts: see
+/// [`Crowd::begin_step`](super::Crowd::begin_step)).
 ///
 /// [`GoalFields`] answers from one [`DistanceField`] per goal (the setting of
 /// multi-agent path finding); a game may answer from shared fields, a next-hop

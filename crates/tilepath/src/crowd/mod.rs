@@ -5,13 +5,14 @@
 //! PIBT-style rule with priority inheritance and backtracking), untangling 1-wide
 //! corridors by the swap rule (`swap.rs`) and letting waiting agents look round
 //! those ahead for nearer free cells (`seek.rs`), guided by the costs a [`Guidance`] gives
-//! (`guidance.rs`: the trait and [`GoalFields`]). What the caller may read after a
-//! step is in `report.rs`.
+//! (`guidance.rs`: the trait and [`GoalFields`]). A step may be planned in parts
+//! (`plan.rs`). What the caller may read after a step is in `report.rs`.
 
 mod agent;
 mod error;
 mod guidance;
 mod pin;
+mod plan;
 mod report;
 mod seek;
 mod step;
@@ -80,6 +81,10 @@ struct Candidate {
 /// there, so that agents arriving from one side fill the cells round the goal on
 /// every side. See [`step`](Self::step) for the rule.
 ///
+/// A step can be planned in parts, between a game's frames, while its agents walk
+/// the last one: [`begin_step`](Self::begin_step), [`advance_step`](Self::advance_step)
+/// a share at a time, then [`step`](Self::step) makes the moves.
+///
 /// Memory is a `u32` a cell twice (who holds it now, and next) plus about 200 bytes
 /// an agent, all allocated by [`new`](Self::new) and [`add`](Self::add), and a
 /// `u32` a cell more at the first such look round: a step allocates nothing once
@@ -114,6 +119,17 @@ pub struct Crowd {
     blocked: Vec<u32>,
     /// The scratch of yielding agents' searches for nearer seats.
     seek: seek::Seek,
+    /// The step being planned (`plan.rs`).
+    plan: plan::Plan,
+    /// Whether the step being planned treats agents on their way as arrived (begun
+    /// with [`begin_step`](Self::begin_step)).
+    through_transit: bool,
+    /// Agents made to stay in the step being planned, to settle (`plan.rs`).
+    held: Vec<u32>,
+    /// Moves given up in the step being planned.
+    given_up: usize,
+    /// The work an agent took in the last step planned (`plan.rs`).
+    rates: plan::Rates,
 }
 
 impl Crowd {
@@ -147,6 +163,11 @@ impl Crowd {
             hold_left: false,
             blocked: Vec::new(),
             seek: seek::Seek::default(),
+            plan: plan::Plan::Idle,
+            through_transit: false,
+            held: Vec::new(),
+            given_up: 0,
+            rates: plan::Rates::default(),
         })
     }
 
@@ -170,6 +191,7 @@ impl Crowd {
         let slots = self.agents.len() + more.saturating_sub(self.free.len());
         self.agents.reserve(slots - self.agents.len());
         self.order.reserve(self.live + more);
+        self.held.reserve(self.live + more);
         self.candidates
             .reserve(slots * MAX_CANDIDATES - self.candidates.len());
         self.touched.reserve(4 * (self.live + more));
@@ -288,6 +310,9 @@ impl Crowd {
         self.live += 1;
         self.order
             .reserve(self.live.saturating_sub(self.order.len()));
+        self.held.reserve(self.live.saturating_sub(self.held.len()));
+        // Added while a step is planned: it stays where it is in that step.
+        self.hold_in_plan(slot, cell);
         self.touched.reserve(
             (2 * self.live + 4 * usize::from(size) * usize::from(size))
                 .saturating_sub(self.touched.capacity()),
@@ -302,6 +327,7 @@ impl Crowd {
     pub fn remove(&mut self, id: AgentId) -> Result<AgentSpec, CrowdError> {
         let spec = self.agent(id).ok_or(CrowdError::UnknownAgent(id))?;
         self.release_left(id.index());
+        self.drop_from_plan(id.index());
         for c in footprint(spec.cell, spec.size) {
             let i = self.index(c);
             self.holder[i] = NONE;
@@ -422,6 +448,7 @@ impl Crowd {
             + self.agents.capacity() * size_of::<Agent>()
             + self.candidates.capacity() * size_of::<Candidate>()
             + self.order.capacity() * size_of::<(u64, u32)>()
+            + self.held.capacity() * 4
             + self.seek.memory_bytes()
             + self.free.capacity() * 4
     }

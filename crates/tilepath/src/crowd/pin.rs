@@ -138,6 +138,8 @@ impl Crowd {
         }
         let b = &mut self.agents[s];
         (b.cell, b.prev, b.target, b.left) = (left, left, left, Some(a.cell));
+        // Recalled while a step is planned: it stays where it now is in that step.
+        self.hold_in_plan(s, a.target);
         Ok(true)
     }
 
@@ -158,8 +160,15 @@ impl Crowd {
     }
 
     /// Whether a cell of the footprint `size` at `at` is blocked by an agent other
-    /// than `s` on its way.
+    /// than `s` on its way, for the step being planned (never, in one planned as if
+    /// every agent had arrived).
     pub(super) fn blocked_for(&self, s: usize, at: Cell, size: u8) -> bool {
+        !self.through_transit && self.blocks(s, at, size)
+    }
+
+    /// Whether a cell of the footprint `size` at `at` is blocked by an agent other
+    /// than `s` on its way, even in a step planned as if every agent had arrived.
+    pub(super) fn blocks(&self, s: usize, at: Cell, size: u8) -> bool {
         !self.blocked.is_empty()
             && footprint(at, size).any(|c| {
                 let k = self.blocked[self.index(c)];
@@ -167,19 +176,13 @@ impl Crowd {
             })
     }
 
-    /// After a step: every agent that moved blocks the cells it left (those not
-    /// under it now).
-    pub(super) fn block_left(&mut self) {
-        for s in 0..self.agents.len() {
-            let a = self.agents[s];
-            let Some(left) = a.left.filter(|_| a.alive && a.last_moved == self.steps) else {
-                continue;
-            };
-            for c in footprint(left, a.size) {
-                if !under(c, a.cell, a.size) {
-                    let i = self.index(c);
-                    self.blocked[i] = s as u32;
-                }
+    /// After a step: agent `s`, moved from `left` to `at`, blocks the cells it left
+    /// (those not under it now).
+    pub(super) fn block_left(&mut self, s: usize, left: Cell, at: Cell, size: u8) {
+        for c in footprint(left, size) {
+            if !under(c, at, size) {
+                let i = self.index(c);
+                self.blocked[i] = s as u32;
             }
         }
     }

@@ -11,6 +11,10 @@ pub struct StepStats {
     pub arrived: usize,
     /// Agents reported [stuck](AgentStatus::Stuck) after the step.
     pub stuck: usize,
+    /// Moves decided in a step planned in parts and given up before it was made,
+    /// because something changed between the parts (see
+    /// [`Crowd::begin_step`](super::Crowd::begin_step)); 0 for a whole step.
+    pub given_up: usize,
 }
 
 /// Where an agent stands with respect to its goal, as of the last step.
@@ -37,8 +41,12 @@ impl Crowd {
     /// An agent's status, as of the last step (`None`: no such agent).
     #[must_use]
     pub fn status(&self, id: AgentId) -> Option<AgentStatus> {
-        let a = self.live_agent(id)?;
-        Some(match a.goal {
+        self.live_agent(id).map(|a| self.status_of(a))
+    }
+
+    /// The status of agent `a`, as of the last step.
+    pub(super) fn status_of(&self, a: &super::agent::Agent) -> AgentStatus {
+        match a.goal {
             None => AgentStatus::Idle,
             Some(g) if g == a.cell => AgentStatus::Arrived,
             Some(_) if a.here_cost == u32::MAX => AgentStatus::Unreachable,
@@ -47,7 +55,7 @@ impl Crowd {
                 AgentStatus::Stuck
             }
             Some(_) => AgentStatus::Moving,
-        })
+        }
     }
 
     /// The agents [stuck](AgentStatus::Stuck): not moved for the steps

@@ -11,6 +11,7 @@
 //! in open space; the corridor swap rule (`swap.rs`) covers 1-wide corridors.
 
 use super::agent::{Decision, NONE};
+use super::plan::Plan;
 use super::{
     AgentStatus, Candidate, Crowd, CrowdError, Guidance, MAX_CANDIDATES, StepStats, footprint, mix,
     overlap,
@@ -57,53 +58,60 @@ impl Crowd {
     /// standing on their goals, idle agents and [yielding](AgentStatus::Yielding)
     /// ones keep the lowest priority, and may be asked to step aside.
     ///
+    /// A step begun with [`begin_step`](Self::begin_step) and planned in parts
+    /// ([`advance_step`](Self::advance_step)) is finished here: what is left of it is
+    /// planned with `guidance` and `grid`, the moves that closed meanwhile are
+    /// given up (see `begin_step`), and the rest are made.
+    ///
     /// # Errors
-    /// [`CrowdError::GridMismatch`] (nothing moves).
+    /// [`CrowdError::GridMismatch`] (nothing moves; a step begun stays begun).
     pub fn step<G: Guidance + ?Sized>(
         &mut self,
         grid: &Grid,
         guidance: &G,
     ) -> Result<StepStats, CrowdError> {
         self.check_grid(grid)?;
-        self.steps += 1;
-        for s in 0..self.agents.len() {
-            if self.agents[s].alive {
-                self.prepare(s, grid, guidance);
-            }
+        if self.plan == Plan::Idle {
+            self.start_plan(false);
         }
-        for s in 0..self.agents.len() {
-            let a = &self.agents[s];
-            if a.alive && (a.pinned || a.left.is_some()) {
-                self.stay(s);
-            } else if a.alive {
-                self.seek(s, grid, guidance);
-            }
-        }
-        self.order.clear();
-        for s in 0..self.agents.len() {
-            if !self.agents[s].alive {
-                continue;
-            }
-            let yielding = self.agents[s].detour.is_finished() && self.yields(s);
-            let a = &mut self.agents[s];
-            a.yielding = yielding;
-            let resting = a.goal.is_none_or(|g| g == a.cell) || yielding;
-            a.elevation = if resting {
-                0
-            } else {
-                a.elevation.saturating_add(1)
-            };
-            let key = u64::from(u32::MAX - a.elevation) << 32 | u64::from(a.tiebreak);
-            self.order.push((key, s as u32));
-        }
-        self.order.sort_unstable();
-        for k in 0..self.order.len() {
-            let s = self.order[k].1 as usize;
-            if self.agents[s].decision == Decision::Open {
-                self.ask(s, 0, grid, guidance);
-            }
+        self.plan_some(grid, guidance, usize::MAX);
+        if self.through_transit {
+            self.cancel_what_closed(grid);
         }
         Ok(self.apply())
+    }
+
+    /// Readies agent `s` for the step: prepares it, has it stay (pinned, or holding the
+    /// cell it left) or look for a way round those ahead of it (`seek.rs`), and puts it
+    /// in the order of priority. Each agent's part reads nothing another's changes.
+    pub(super) fn ready_agent<G: Guidance + ?Sized>(
+        &mut self,
+        s: usize,
+        grid: &Grid,
+        guidance: &G,
+    ) {
+        // Dead, or added or held in place since the step began: it stays.
+        if !self.agents[s].alive || self.agents[s].decision == Decision::Done {
+            return;
+        }
+        self.prepare(s, grid, guidance);
+        let a = &self.agents[s];
+        if a.pinned || (a.left.is_some() && !self.through_transit) {
+            self.stay(s);
+        } else {
+            self.seek(s, grid, guidance);
+        }
+        let yielding = self.agents[s].detour.is_finished() && self.yields(s);
+        let a = &mut self.agents[s];
+        a.yielding = yielding;
+        let resting = a.goal.is_none_or(|g| g == a.cell) || yielding;
+        a.elevation = if resting {
+            0
+        } else {
+            a.elevation.saturating_add(1)
+        };
+        let key = u64::from(u32::MAX - a.elevation) << 32 | u64::from(a.tiebreak);
+        self.order.push((key, s as u32));
     }
 
     /// Readies agent `s` for the step: its cost where it stands, and its candidates
@@ -122,8 +130,10 @@ impl Crowd {
         a.filled = false;
         a.decision = Decision::Open;
         a.target = here;
-        let steps_itself =
-            a.ready && !a.pinned && a.left.is_none() && a.goal.is_some_and(|g| g != here);
+        let steps_itself = a.ready
+            && !a.pinned
+            && (a.left.is_none() || self.through_transit)
+            && a.goal.is_some_and(|g| g != here);
         if steps_itself {
             self.fill(s, grid, guidance);
         }
@@ -439,7 +449,10 @@ impl Crowd {
 
     /// Makes every decided move, clears the step's scratch.
     fn apply(&mut self) -> StepStats {
-        let mut stats = StepStats::default();
+        let mut stats = StepStats {
+            given_up: self.given_up,
+            ..StepStats::default()
+        };
         for s in 0..self.agents.len() {
             let a = self.agents[s];
             if a.alive && a.target != a.cell {
@@ -457,6 +470,8 @@ impl Crowd {
                 continue;
             }
             let moved = a.target != a.cell;
+            // The cost where it now stands: from its candidates if it moved.
+            let mut cost = a.here_cost;
             if moved {
                 for c in footprint(a.target, a.size) {
                     let i = self.index(c);
@@ -464,13 +479,17 @@ impl Crowd {
                     self.holder[i] = s as u32;
                 }
                 stats.moved += 1;
+                let from = a.cand_from as usize;
+                if let Some(c) = self.candidates[from..from + usize::from(a.cand_len)]
+                    .iter()
+                    .find(|c| c.cell == a.target)
+                {
+                    cost = (c.key >> 32) as u32;
+                }
+                if self.hold_left {
+                    self.block_left(s, a.cell, a.target, a.size);
+                }
             }
-            // The cost where it now stands, from its candidates.
-            let from = a.cand_from as usize;
-            let cost = self.candidates[from..from + usize::from(a.cand_len)]
-                .iter()
-                .find(|c| c.cell == a.target)
-                .map_or(a.here_cost, |c| (c.key >> 32) as u32);
             let b = &mut self.agents[s];
             b.prev = a.cell;
             b.cell = a.target;
@@ -485,20 +504,14 @@ impl Crowd {
             if a.goal == Some(a.target) {
                 stats.arrived += 1;
             }
-        }
-        if self.hold_left {
-            self.block_left();
+            stats.stuck += usize::from(self.status_of(&self.agents[s]) == AgentStatus::Stuck);
         }
         for &i in &self.touched {
             self.next[i as usize] = NONE;
         }
         self.touched.clear();
-        stats.stuck = (0..self.agents.len())
-            .filter(|&s| {
-                let a = &self.agents[s];
-                a.alive && self.status(a.id(s)) == Some(AgentStatus::Stuck)
-            })
-            .count();
+        self.plan = Plan::Idle;
+        self.through_transit = false;
         stats
     }
 }

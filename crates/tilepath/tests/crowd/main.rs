@@ -10,6 +10,7 @@ use tilepath::{
 };
 use tilepath_testkit::*;
 
+mod parts;
 mod scenarios;
 
 #[global_allocator]
@@ -331,9 +332,15 @@ fn a_step_allocates_nothing_after_warm_up() {
             moved += crowd.step(&grid, &fields).unwrap().moved;
             moved += crowd.stuck().count();
         }
+        // Steps planned in parts too.
+        for _ in 0..200 {
+            crowd.begin_step();
+            while crowd.advance_step(&grid, &fields, 97).unwrap() > 0 {}
+            moved += crowd.step(&grid, &fields).unwrap().moved;
+        }
     });
     println!(
-        "zero allocation: {n} allocations in 500 steps of {} agents ({moved} moves)",
+        "zero allocation: {n} allocations in 700 steps of {} agents, 200 of them in parts ({moved} moves)",
         crowd.len()
     );
     assert_eq!(n, 0);

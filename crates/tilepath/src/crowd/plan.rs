@@ -1,0 +1,341 @@
+//! A step planned in parts: begun, advanced a share at a time (a game's frames while
+//! its units walk the last step), and finished by [`Crowd::step`].
+//!
+//! A step's plan is the same rule whether it is made in one call or in parts
+//! (`step.rs`): each agent is readied (its candidates, its priority) and then asked in
+//! order of priority, and nothing the plan writes is seen outside the crowd before the
+//! moves are made. Between parts the caller may add, remove and recall agents, and
+//! edit the grid; each keeps the plan whole: an agent added or recalled meanwhile
+//! stays where it is in this step, an agent removed frees what it had reserved, and
+//! a move decided into the cells of an agent that stays after all is given up, as is
+//! a move the grid no longer allows when the step is finished. Giving up a move makes
+//! an agent stay, so that any move decided into its cells is given up in turn; a
+//! subset of a valid step's moves closed under that rule is itself valid (no two
+//! agents in a cell, no swap, no crossing: staying creates none of them).
+
+use super::agent::{Decision, NONE};
+use super::step::can_step;
+use super::{AgentId, Crowd, CrowdError, Guidance, footprint};
+use crate::{Cell, Direction8, Grid};
+
+/// A guidance that counts the costs it gives: the measure of a plan's work.
+struct Counted<'g, G: ?Sized> {
+    inner: &'g G,
+    reads: core::cell::Cell<usize>,
+}
+
+impl<G: Guidance + ?Sized> Guidance for Counted<'_, G> {
+    #[inline]
+    fn cost_to_go(&self, agent: AgentId, cell: Cell) -> Option<u32> {
+        self.reads.set(self.reads.get() + 1);
+        self.inner.cost_to_go(agent, cell)
+    }
+}
+
+/// The work one agent took in each part of the last step planned, to estimate what
+/// a step begun has left.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Rates {
+    ready: Rate,
+    ask: Rate,
+}
+
+impl Rates {
+    /// The step being planned is decided: its rates are those of the next estimates.
+    fn step_planned(&mut self) {
+        self.ready.settle();
+        self.ask.settle();
+    }
+}
+
+/// Work per agent in one part of a step: as of the last step, and summed in this one.
+#[derive(Clone, Copy, Debug, Default)]
+struct Rate {
+    /// Work per agent, in sixteenths (0: none measured yet, counted as one unit).
+    per_16: u64,
+    agents: u64,
+    work: u64,
+}
+
+impl Rate {
+    fn add(&mut self, agents: u32, work: usize) {
+        self.agents += u64::from(agents);
+        self.work += work as u64;
+    }
+
+    fn settle(&mut self) {
+        if self.agents > 0 {
+            self.per_16 = (self.work * 16).div_ceil(self.agents).max(16);
+        }
+        (self.agents, self.work) = (0, 0);
+    }
+
+    fn estimate(&self, agents: u32) -> usize {
+        (u64::from(agents) * self.per_16.max(16)).div_ceil(16) as usize
+    }
+}
+
+/// Where the step being planned is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) enum Plan {
+    /// No step begun.
+    #[default]
+    Idle,
+    /// Readying agents by slot: the next slot, and the slots there were when it
+    /// began (agents added since stay).
+    Ready { next: u32, end: u32 },
+    /// Asking agents in order of priority: the next in the order.
+    Ask { next: u32 },
+    /// Every agent decided; the moves are made by [`Crowd::step`].
+    Decided,
+}
+
+impl Crowd {
+    /// Begins the next step, to be planned in parts by
+    /// [`advance_step`](Self::advance_step) and finished (its moves made) by
+    /// [`step`](Self::step): a game spreads a large crowd's step over the frames in
+    /// which its units walk the last one. `false`, and nothing changes, if a step is
+    /// begun already.
+    ///
+    /// Contract, for a caller whose agents walk a step over several frames with
+    /// [`set_hold_left`](Self::set_hold_left) on: the step begun is planned from
+    /// where agents are going, as if every agent on its way had
+    /// [arrived](Self::arrive) (the cells left are not blocked for the plan, and
+    /// agents on their way are planned like the others), so call `step` once they
+    /// have. Between parts the crowd stays what it was before the step began (every
+    /// query answers as before; nothing moves) and may be changed:
+    /// - an agent [added](Self::add) or [recalled](Self::recall) meanwhile stays
+    ///   where it is in this step;
+    /// - an agent [removed](Self::remove) frees what it had reserved;
+    /// - goals, readiness and pins set meanwhile count from the agents readied after
+    ///   it (see [`step_left`](Self::step_left)); guidance and grid may differ
+    ///   between parts.
+    ///
+    /// `step` then gives up every move that has closed: into the cells of an agent
+    /// that stays after all (added, recalled, or itself given up), into cells still
+    /// blocked by an agent on its way, of an agent still on its way or pinned since,
+    /// or a step `grid` no longer allows. An agent whose move is given up stays, and
+    /// so, in turn, does every agent decided into its cells. The moves made are
+    /// therefore always a valid step (no two agents in a cell, none passing through
+    /// another); a plan in parts with nothing changed between them makes the moves
+    /// a single `step` would.
+    pub fn begin_step(&mut self) -> bool {
+        if self.plan != Plan::Idle {
+            return false;
+        }
+        self.start_plan(true);
+        true
+    }
+
+    /// Plans about `work` more units of work of the step begun, with `guidance` on
+    /// `grid`, and returns an estimate of what is left
+    /// ([`step_left`](Self::step_left); 0: every agent is decided, and
+    /// [`step`](Self::step) makes the moves). Nothing happens without a step begun.
+    ///
+    /// The work counted is what a step's time goes into: one unit for readying an
+    /// agent or asking one in order of priority, and one for each cost the guidance
+    /// is asked for (an agent's candidates, its look round the agents ahead of it,
+    /// a corridor's length). Agents are planned whole: a part ends with the agent
+    /// that reaches `work` (at least one agent is planned, with `work` above 0).
+    ///
+    /// # Errors
+    /// [`CrowdError::GridMismatch`] (nothing is planned).
+    pub fn advance_step<G: Guidance + ?Sized>(
+        &mut self,
+        grid: &Grid,
+        guidance: &G,
+        work: usize,
+    ) -> Result<usize, CrowdError> {
+        self.check_grid(grid)?;
+        if self.plan != Plan::Idle {
+            self.plan_some(grid, guidance, work);
+        }
+        Ok(self.step_left())
+    }
+
+    /// How much of the step begun is left to plan, in the units of work
+    /// [`advance_step`](Self::advance_step) counts, as estimated from the last step
+    /// planned: the agents not readied yet and, before the order of priority is
+    /// made, the agents held (each is asked once), each at what one took then. 0
+    /// without a step begun, or once every agent is decided.
+    #[must_use]
+    pub fn step_left(&self) -> usize {
+        match self.plan {
+            Plan::Idle | Plan::Decided => 0,
+            Plan::Ready { next, end } => {
+                self.rates.ready.estimate(end - next) + self.rates.ask.estimate(self.live as u32)
+            }
+            Plan::Ask { next } => self.rates.ask.estimate(self.order.len() as u32 - next),
+        }
+    }
+
+    /// Whether a step is begun and not made yet.
+    #[must_use]
+    pub fn is_stepping(&self) -> bool {
+        self.plan != Plan::Idle
+    }
+
+    /// Starts planning a step: `through_transit` plans agents on their way as if
+    /// they had arrived (a step begun with `begin_step`).
+    pub(super) fn start_plan(&mut self, through_transit: bool) {
+        self.steps += 1;
+        self.given_up = 0;
+        self.order.clear();
+        self.through_transit = through_transit;
+        self.plan = Plan::Ready {
+            next: 0,
+            end: self.agents.len() as u32,
+        };
+    }
+
+    /// Plans up to `budget` units of work of the step being planned (see
+    /// [`advance_step`](Self::advance_step)), each agent whole.
+    pub(super) fn plan_some<G: Guidance + ?Sized>(
+        &mut self,
+        grid: &Grid,
+        guidance: &G,
+        budget: usize,
+    ) {
+        let counted = Counted {
+            inner: guidance,
+            reads: core::cell::Cell::new(0),
+        };
+        let spent = |visits: usize| visits + counted.reads.get();
+        let mut visits = 0;
+        loop {
+            match self.plan {
+                Plan::Idle | Plan::Decided => return,
+                Plan::Ready { next, end } => {
+                    let mut s = next;
+                    let before = spent(visits);
+                    while s < end && spent(visits) < budget {
+                        self.ready_agent(s as usize, grid, &counted);
+                        s += 1;
+                        visits += 1;
+                    }
+                    self.rates.ready.add(s - next, spent(visits) - before);
+                    if s < end {
+                        self.plan = Plan::Ready { next: s, end };
+                        return;
+                    }
+                    self.order.sort_unstable();
+                    self.plan = Plan::Ask { next: 0 };
+                }
+                Plan::Ask { next } => {
+                    let len = self.order.len() as u32;
+                    let mut k = next;
+                    let before = spent(visits);
+                    while k < len && spent(visits) < budget {
+                        let s = self.order[k as usize].1 as usize;
+                        let a = &self.agents[s];
+                        if a.alive && a.decision == Decision::Open {
+                            self.ask(s, 0, grid, &counted);
+                        }
+                        k += 1;
+                        visits += 1;
+                    }
+                    self.rates.ask.add(k - next, spent(visits) - before);
+                    if k < len {
+                        self.plan = Plan::Ask { next: k };
+                        return;
+                    }
+                    self.rates.step_planned();
+                    self.plan = Plan::Decided;
+                }
+            }
+        }
+    }
+
+    /// Agent `s` stays where it stands in the step being planned (added or recalled
+    /// meanwhile): what it had reserved at `reserved` (its anchor there) is freed,
+    /// and every move decided into its cells is given up in turn.
+    pub(super) fn hold_in_plan(&mut self, s: usize, reserved: Cell) {
+        if self.plan == Plan::Idle {
+            return;
+        }
+        self.unreserve(s, reserved);
+        self.held.push(s as u32);
+        self.settle_held();
+    }
+
+    /// Agent `s`, removed, frees what it had reserved in the step being planned.
+    pub(super) fn drop_from_plan(&mut self, s: usize) {
+        if self.plan != Plan::Idle {
+            let target = self.agents[s].target;
+            self.unreserve(s, target);
+        }
+    }
+
+    /// Before the moves are made: gives up every move that closed since it was
+    /// decided (see [`begin_step`](Self::begin_step)).
+    pub(super) fn cancel_what_closed(&mut self, grid: &Grid) {
+        // Only agents on their way block cells: with none, no cell is read for it.
+        let blocking = self.agents.iter().any(|a| a.alive && a.left.is_some());
+        for s in 0..self.agents.len() {
+            let a = &self.agents[s];
+            if !a.alive || a.target == a.cell {
+                continue;
+            }
+            let closed = a.pinned
+                || a.left.is_some()
+                || (blocking && self.blocks(s, a.target, a.size))
+                || !self.can_move(grid, s);
+            if closed {
+                self.held.push(s as u32);
+                self.settle_held();
+            }
+        }
+    }
+
+    /// Whether agent `s`'s decided move is one step `grid` allows it now.
+    fn can_move(&self, grid: &Grid, s: usize) -> bool {
+        let a = &self.agents[s];
+        let offset = (a.target.x - a.cell.x, a.target.y - a.cell.y);
+        Direction8::ALL
+            .into_iter()
+            .find(|d| d.offset() == offset)
+            .is_some_and(|d| (a.eight || !d.is_diagonal()) && can_step(grid, a.cell, d, a))
+    }
+
+    /// Frees the cells of anchor `at` that agent `s` reserved.
+    fn unreserve(&mut self, s: usize, at: Cell) {
+        for c in footprint(at, self.agents[s].size) {
+            if !self.contains(c) {
+                continue;
+            }
+            let i = self.index(c);
+            if self.next[i] == s as u32 {
+                self.next[i] = NONE;
+            }
+        }
+    }
+
+    /// Every agent in `held` stays: its move (if any) is given up, its own cells are
+    /// reserved for it, and every agent decided into them is held in turn. Each agent
+    /// is given up once at most (cells are held by one agent each), so this ends.
+    fn settle_held(&mut self) {
+        while let Some(s) = self.held.pop() {
+            let s = s as usize;
+            let a = self.agents[s];
+            if a.target != a.cell {
+                self.unreserve(s, a.target);
+                self.given_up += 1;
+            }
+            let b = &mut self.agents[s];
+            b.target = b.cell;
+            b.decision = Decision::Done;
+            for c in footprint(a.cell, a.size) {
+                let i = self.index(c);
+                let k = self.next[i];
+                if k == s as u32 {
+                    continue;
+                }
+                if k != NONE {
+                    self.held.push(k);
+                }
+                self.next[i] = s as u32;
+                self.touched.push(i as u32);
+            }
+        }
+    }
+}

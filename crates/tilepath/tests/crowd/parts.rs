@@ -1,0 +1,185 @@
+//! Steps planned in parts (`Crowd::begin_step`, `advance_step`, then `step`), as a game
+//! spreads a large crowd's step over the frames in which its units walk the last one.
+
+use super::*;
+
+/// A seeded crowd on a random map (sizes 1 and 2, 4- and 8-connected, a few shared
+/// goals so that agents push), holding the cells they leave until they arrive.
+fn crowd_of(seed: u64) -> (Grid, Crowd, GoalFields) {
+    let mut rng = rng(seed);
+    let grid = random_grid(&mut rng, 48, 40, 0.12);
+    let m = Mobility::new([1, 3, 5, 0]);
+    let mut crowd = Crowd::new(&grid).unwrap();
+    crowd.set_hold_left(true).unwrap();
+    for k in 0..260 {
+        let size = if k % 7 == 0 { 2 } else { 1 };
+        let conn = if k % 3 == 0 {
+            Connectivity::Eight
+        } else {
+            Connectivity::Four
+        };
+        if let Some(at) = free_anchor(&mut rng, &grid, &crowd, size, m) {
+            let goal = if k % 2 == 0 {
+                Cell::new(10 + 12 * (k % 3), 20)
+            } else {
+                random_cell(&mut rng, &grid)
+            };
+            let _ = crowd.add(
+                &grid,
+                AgentSpec::new(at)
+                    .size(size)
+                    .mobility(m)
+                    .connectivity(conn)
+                    .goal(goal),
+            );
+        }
+    }
+    let mut fields = GoalFields::new();
+    fields.update(&grid, &crowd).unwrap();
+    (grid, crowd, fields)
+}
+
+/// Every agent arrives where it was sent.
+fn arrive_all(crowd: &mut Crowd) {
+    let ids: Vec<_> = crowd.agents().map(|(id, _)| id).collect();
+    for id in ids {
+        crowd.arrive(id).unwrap();
+    }
+}
+
+#[test]
+fn a_step_planned_in_parts_makes_the_moves_of_a_whole_one() {
+    let (grid, mut whole, fields) = crowd_of(21);
+    let mut parts = whole.clone();
+    let mut rng = rng(22);
+    let (mut moves, mut calls) = (0, 0);
+    for _ in 0..300 {
+        // A whole step once every agent has arrived...
+        arrive_all(&mut whole);
+        let a = whole.step(&grid, &fields).unwrap();
+        // ... and one planned while agents are on their way, finished once they arrive.
+        assert!(parts.begin_step());
+        assert!(!parts.begin_step(), "a step begun is not begun again");
+        loop {
+            calls += 1;
+            let share = rng.random_range(1..80);
+            if parts.advance_step(&grid, &fields, share).unwrap() == 0 {
+                break;
+            }
+        }
+        arrive_all(&mut parts);
+        let b = parts.step(&grid, &fields).unwrap();
+        assert!(!parts.is_stepping());
+        assert_eq!(a, b);
+        let ma: Vec<_> = whole.moves().collect();
+        let mb: Vec<_> = parts.moves().collect();
+        assert_eq!(ma, mb);
+        moves += ma.len();
+    }
+    println!(
+        "steps in parts: {moves} moves in 300 steps, planned in {calls} parts, as whole steps"
+    );
+    assert!(moves > 8_000);
+}
+
+#[test]
+fn changes_between_parts_keep_every_step_valid() {
+    let mut cov = Coverage::default();
+    let (mut added, mut removed, mut recalled, mut walls, mut in_transit) = (0, 0, 0, 0, 0);
+    let mut given_up = 0;
+    for seed in 0..4u64 {
+        let (mut grid, mut crowd, mut fields) = crowd_of(40 + seed);
+        let mut rng = rng(50 + seed);
+        let m = Mobility::new([1, 3, 5, 0]);
+        crowd.step(&grid, &fields).unwrap();
+        for _ in 0..400 {
+            assert!(crowd.begin_step());
+            let parts = rng.random_range(1..6);
+            for part in 0..parts {
+                let left = crowd.step_left();
+                crowd
+                    .advance_step(&grid, &fields, left.div_ceil(parts - part))
+                    .unwrap();
+                let ids: Vec<_> = crowd.agents().map(|(id, _)| id).collect();
+                // Turned back on their way.
+                for _ in 0..rng.random_range(0..4) {
+                    let id = ids[rng.random_range(0..ids.len())];
+                    recalled += usize::from(crowd.recall(id).unwrap_or(false));
+                }
+                // Gone, and new ones (also on cells being left).
+                for _ in 0..rng.random_range(0..3) {
+                    let id = ids[rng.random_range(0..ids.len())];
+                    // (Perhaps removed already in this part.)
+                    removed += usize::from(crowd.remove(id).is_ok());
+                }
+                for _ in 0..rng.random_range(0..3) {
+                    let size = rng.random_range(1..3);
+                    if let Some(at) = free_anchor(&mut rng, &grid, &crowd, size, m) {
+                        let goal = random_cell(&mut rng, &grid);
+                        let spec = AgentSpec::new(at).size(size).mobility(m).goal(goal);
+                        added += usize::from(crowd.add(&grid, spec).is_ok());
+                    }
+                }
+                // Walls, ahead of agents and under them.
+                if rng.random_bool(0.3) {
+                    let mut changed = Vec::new();
+                    let near: Vec<_> = crowd.agents().map(|(_, a)| a.cell).collect();
+                    for &at in &near {
+                        if !rng.random_bool(0.02) {
+                            continue;
+                        }
+                        let c = Cell::new(at.x + rng.random_range(-1..2), at.y);
+                        if grid.contains(c) {
+                            let kind = if rng.random_bool(0.7) {
+                                TileKind::K3
+                            } else {
+                                TileKind::K0
+                            };
+                            grid.set(c, kind).unwrap();
+                            changed.push(c);
+                        }
+                    }
+                    walls += changed.len();
+                    fields.repair(&grid, &changed).unwrap();
+                }
+            }
+            // Most arrive; a few are still on their way when the step is made.
+            let ids: Vec<_> = crowd.agents().map(|(id, _)| id).collect();
+            for id in ids {
+                if rng.random_bool(0.97) {
+                    crowd.arrive(id).unwrap();
+                } else {
+                    in_transit += usize::from(crowd.in_transit(id));
+                }
+            }
+            fields.update(&grid, &crowd).unwrap();
+            let before: Vec<_> = crowd.agents().collect();
+            let blocked: Vec<_> = (0..grid.len())
+                .map(|i| crowd.blocker(grid.cell_of(i).unwrap()))
+                .collect();
+            let travelling: Vec<_> = before.iter().map(|&(id, _)| crowd.in_transit(id)).collect();
+            given_up += crowd.step(&grid, &fields).unwrap().given_up;
+            check_step(&grid, &crowd, &before, &mut cov);
+            // Nobody on its way moved, nor into cells one on its way blocked.
+            for (&(id, spec), &travelling) in before.iter().zip(&travelling) {
+                let now = crowd.cell(id).unwrap();
+                if now != spec.cell {
+                    assert!(!travelling, "{id:?} moved while on its way");
+                    for c in cells(now, spec.size) {
+                        let by = blocked[grid.index_of(c).unwrap()];
+                        assert!(
+                            by.is_none_or(|b| b == id),
+                            "{id:?} moved into {c}, blocked by {by:?} on its way"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    println!(
+        "changes between parts: {cov:?}; {added} added, {removed} removed, {recalled} recalled, {walls} cells walled or opened, {in_transit} still on their way at a step, {given_up} moves given up"
+    );
+    assert!(cov.moves > 25_000 && cov.sized > 1_000 && cov.diagonal > 1_000);
+    assert!(added > 500 && removed > 500 && recalled > 200 && walls > 200 && in_transit > 500);
+    assert!(given_up > 500);
+}
