@@ -22,8 +22,13 @@ pub struct PathingDiagnostics {
     pub waiting: u32,
     /// Requests that got no path this tick.
     pub failed: u32,
-    /// Distance fields built this tick.
+    /// Distance fields built this tick (in the tick, or finished in the background).
     pub fields_built: u32,
+    /// Distance fields being built in the background after this tick: on grids of more
+    /// than 2^18 cells a shared field for a new goal is computed off the tick, and the
+    /// requests it serves wait for it (at the front of the queue; requests behind them
+    /// are served meanwhile, and each unit keeps walking the path it has).
+    pub fields_building: u32,
     /// Kept distance fields repaired this tick. Fields are repaired only on a tick whose
     /// grid had cells set since the previous tick: each field kept from an earlier tick
     /// is then repaired once for all of those edits (its work counted in

@@ -57,6 +57,15 @@ pub struct PathingSettings {
     pub time_cap: Option<Duration>,
     /// Requests heading for the same cell (with the same mobility and connectivity) in one
     /// batch that make it worth building a shared distance field. Default: 8.
+    ///
+    /// On grids of more than 2^18 cells a field is computed on Bevy's async compute
+    /// pool, not in the tick (where the pool has a thread of its own): its requests
+    /// wait for it (a tick or so; each unit walks the path it has meanwhile) while the
+    /// requests behind them are served. A request that waited once and whose goal
+    /// has moved on since (a chased target) is served from the field it waited for
+    /// while its new goal's field is built, so that a goal moving faster than its
+    /// fields are computed still gets answers. See
+    /// [`PathingDiagnostics::fields_building`](crate::PathingDiagnostics::fields_building).
     pub field_threshold: usize,
     /// Distance fields kept alive (least recently used ones are reused). Default: 8.
     pub max_fields: usize,

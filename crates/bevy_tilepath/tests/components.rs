@@ -89,10 +89,17 @@ fn big_grids_build_components_in_the_background() {
         assert_eq!(status, PathStatus::Found, "size {size} through the door");
     }
 
-    // Closed again: the ready components are repaired (the split's repair, a search
-    // of one side, in the tick after the edit), and answer at once.
+    // Closed again: the split is too big to settle in the tick (a search of one
+    // side), so the components are built again in the background (requests search
+    // meanwhile); once they are, they answer at once.
     door(&mut app, 5..7, TileKind::K1);
     ticks(&mut app, 1);
+    tick_until(&mut app, "the components after the split", |app| {
+        app.world()
+            .resource::<PathingDiagnostics>()
+            .components_building
+            == 0
+    });
     for size in [1, 2] {
         let (status, work) = solve(&mut app, size);
         assert_eq!(status, PathStatus::Partial(NoPathReason::Unreachable));

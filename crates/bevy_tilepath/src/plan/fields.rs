@@ -1,10 +1,16 @@
 //! Shared distance fields: one per (goal, mobility, connectivity, unit size) that enough units head
 //! for, kept across ticks, repaired after grid edits, reused least recently used first.
+//! On grids too big to compute one in a tick, a field for a new goal is computed in the
+//! background (`background.rs`) while its requests wait.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
+
+use bevy::prelude::Entity;
 
 use tilepath::{Cell, Connectivity, DistanceField, Grid, Mobility};
 
+use super::Lane;
+use super::background::{BACKGROUND_CELLS, Builds, catch_up_limit};
 use super::job::{Answer, Job, Route};
 use crate::grid::{ChangeCursor, Changes};
 use crate::{PathingGrid, PathingSettings, SearchMode};
@@ -39,6 +45,20 @@ impl FieldKey {
         field.reserve_repair(REPAIR_RESERVE.min(grid.len()));
         Some(field)
     }
+
+    /// A field for this key computed on `grid` (a copy of the grid, in the background).
+    fn computed(self, grid: &Grid) -> Option<DistanceField> {
+        let mut field = self.field(grid)?;
+        field.add_goal(self.goal, 0);
+        field.compute(grid).ok()?;
+        Some(field)
+    }
+}
+
+/// Whether a field may serve `job`: one left to the plugin's choice, not answered up
+/// front (bad input, unfit goals need no field).
+fn wants_field(job: &Job) -> bool {
+    job.mode == SearchMode::Auto && job.answer == Answer::Unsolved
 }
 
 struct CachedField {
@@ -49,6 +69,12 @@ struct CachedField {
     last_used: u64,
 }
 
+/// One grid's shared fields: built for the goals enough requests of a batch head for,
+/// repaired after edits, reused least recently used first. On grids of more than
+/// [`BACKGROUND_CELLS`] a field for a new goal is computed on the async pool from a
+/// copy of the grid, and caught up on the edits made meanwhile when it is taken; its
+/// requests are parked ([`park`](Self::park)) until it is taken, or its build given up,
+/// and then served first, each for the goal it waited for if that has moved on.
 #[derive(Default)]
 pub(crate) struct FieldCache {
     fields: Vec<CachedField>,
@@ -62,51 +88,133 @@ pub(crate) struct FieldCache {
     seen: Vec<u64>,
     /// Fields repaired by the last [`maintain`](Self::maintain).
     repaired: u32,
+    /// Fields finished in the background and kept by the last
+    /// [`maintain`](Self::maintain).
+    finished: u32,
+    /// Fields being computed in the background, each from a copy of the grid.
+    building: Builds<FieldKey, Option<DistanceField>>,
+    /// A key whose background computation failed (out of memory): computed in the
+    /// tick the next time it is wanted.
+    in_tick: Option<FieldKey>,
+    /// Requests waiting for a field being built: the unit, where it was queued, and
+    /// the field's key, in the order they were taken.
+    parked: Vec<(Entity, (u64, Lane), FieldKey)>,
 }
 
 impl FieldCache {
     /// Brings the kept fields in step with the grid: repairs them after edits, forgets
-    /// them when the grid was replaced. Returns the work done (cells updated); nothing
-    /// is repaired, and no work done, when no cell was set since the last call.
-    pub(crate) fn maintain(&mut self, grid: &PathingGrid) -> u64 {
+    /// them when the grid was replaced, and takes the fields finished in the background
+    /// (caught up on the edits since their copy). Returns the work done (cells
+    /// updated); nothing is repaired, and no work done, when no cell was set since the
+    /// last call.
+    pub(crate) fn maintain(
+        &mut self,
+        grid: &PathingGrid,
+        settings: &PathingSettings,
+        tick: u64,
+    ) -> u64 {
         // Counted afresh on every call: a tick without edits repairs nothing.
         self.repaired = 0;
+        self.finished = 0;
         let changes = grid.take_changes(&mut self.cursor);
-        let cells = match changes {
+        let g = grid.grid();
+        self.repair.clear();
+        match changes {
             Changes::Replaced => {
                 self.fields.clear();
+                self.building.clear();
                 return 0;
             }
-            Changes::Cells([]) => return 0,
-            Changes::Cells(cells) => cells,
-        };
-        let g = grid.grid();
-        self.seen.resize(g.len().div_ceil(64), 0);
-        self.repair.clear();
-        for &cell in cells {
-            if let Some(i) = g.index_of(cell)
-                && self.seen[i / 64] & (1 << (i % 64)) == 0
-            {
-                self.seen[i / 64] |= 1 << (i % 64);
-                self.repair.push(cell);
-            }
-        }
-        for &cell in &self.repair {
-            if let Some(i) = g.index_of(cell) {
-                self.seen[i / 64] = 0;
+            Changes::Cells(cells) => {
+                self.seen.resize(g.len().div_ceil(64), 0);
+                for &cell in cells {
+                    if let Some(i) = g.index_of(cell)
+                        && self.seen[i / 64] & (1 << (i % 64)) == 0
+                    {
+                        self.seen[i / 64] |= 1 << (i % 64);
+                        self.repair.push(cell);
+                    }
+                }
+                for &cell in &self.repair {
+                    if let Some(i) = g.index_of(cell) {
+                        self.seen[i / 64] = 0;
+                    }
+                }
             }
         }
         let mut work = 0;
-        for entry in self.fields.iter_mut().filter(|s| s.valid) {
-            match entry.field.repair(g, &self.repair) {
-                Ok(stats) => {
-                    work += (stats.cells_updated + stats.cells_invalidated) as u64;
-                    self.repaired += 1;
+        if !self.repair.is_empty() {
+            self.building.note(&self.repair, catch_up_limit(g.len()));
+            for entry in self.fields.iter_mut().filter(|s| s.valid) {
+                match entry.field.repair(g, &self.repair) {
+                    Ok(stats) => {
+                        work += (stats.cells_updated + stats.cells_invalidated) as u64;
+                        self.repaired += 1;
+                    }
+                    Err(_) => entry.valid = false,
                 }
-                Err(_) => entry.valid = false,
             }
         }
+        let mut building = std::mem::take(&mut self.building);
+        building.finish(|key, field, changed| {
+            let caught_up = field.and_then(|mut f| {
+                let stats = f.repair(g, changed).ok()?;
+                work += (stats.cells_updated + stats.cells_invalidated) as u64;
+                Some(f)
+            });
+            match caught_up {
+                Some(f) => {
+                    if self.adopt(settings, key, f, tick) {
+                        self.finished += 1;
+                    }
+                }
+                None => self.in_tick = Some(key),
+            }
+        });
+        self.building = building;
         work
+    }
+
+    /// Fields finished in the background and kept by the last
+    /// [`maintain`](Self::maintain).
+    pub(crate) fn finished(&self) -> u32 {
+        self.finished
+    }
+
+    /// Sets `job` aside until the field it waits for ([`Answer::Wait`]) is built, or its
+    /// build is given up.
+    pub(crate) fn park(&mut self, job: &Job) {
+        self.parked
+            .push((job.entity, job.queued, FieldKey::of(job)));
+    }
+
+    /// Whether `job` wants a field (see [`assign`](Self::assign)) that is being built:
+    /// it waits for it.
+    pub(crate) fn is_building_for(&self, job: &Job) -> bool {
+        wants_field(job) && job.waited_for.is_none() && self.building.contains(&FieldKey::of(job))
+    }
+
+    /// Moves the requests whose field is no longer being built (finished, failed, or
+    /// given up after too many edits) into `out`, in the order they were parked.
+    pub(crate) fn release(&mut self, out: &mut VecDeque<(Entity, (u64, Lane), Cell)>) {
+        let building = &self.building;
+        self.parked.retain(|&(entity, queued, key)| {
+            let done = !building.contains(&key);
+            if done {
+                out.push_back((entity, queued, key.goal));
+            }
+            !done
+        });
+    }
+
+    /// Gives up every field being built (their requests are then released).
+    pub(crate) fn drop_builds(&mut self) {
+        self.building.clear();
+    }
+
+    /// Fields being built in the background.
+    pub(crate) fn building(&self) -> u32 {
+        self.building.len() as u32
     }
 
     /// Fields repaired by the last [`maintain`](Self::maintain): 0 unless cells were
@@ -125,28 +233,59 @@ impl FieldCache {
         tick: u64,
     ) -> (u64, u32) {
         self.counts.clear();
-        // Jobs answered up front (bad input, unfit goals) need no field.
-        let wants = |j: &Job| j.mode == SearchMode::Auto && j.answer == Answer::Unsolved;
-        for job in jobs.iter().filter(|j| wants(j)) {
+        for job in jobs.iter().filter(|j| wants_field(j)) {
             *self.counts.entry(FieldKey::of(job)).or_insert(0) += 1;
         }
         let (mut work, mut built) = (0, 0);
-        for job in jobs.iter_mut().filter(|j| wants(j)) {
+        for job in jobs.iter_mut().filter(|j| wants_field(j)) {
             let key = FieldKey::of(job);
             let found = self.fields.iter().position(|s| s.valid && s.key == key);
+            // A request that waited for a field already (its goal moved on since, as a
+            // chased target does) is served from that one while its goal's field is
+            // not there: it waits once at most.
+            let before = || {
+                let goal = job.waited_for?;
+                let then = FieldKey { goal, ..key };
+                self.fields.iter().position(|s| s.valid && s.key == then)
+            };
+            let wanted =
+                self.counts.get(&key).copied().unwrap_or(0) as usize >= settings.field_threshold;
             let entry = match found {
                 Some(i) => Some(i),
-                None if self.counts.get(&key).copied().unwrap_or(0) as usize
-                    >= settings.field_threshold =>
-                {
-                    self.build(grid, settings, key, tick).map(|(i, cells)| {
-                        built += 1;
-                        work += cells;
-                        i
-                    })
+                None if wanted => {
+                    // Too big for the tick: computed in the background (unless the
+                    // pool cannot run it, or it failed there: then now).
+                    let apart = grid.len() > BACKGROUND_CELLS
+                        && self.in_tick != Some(key)
+                        && (self.building.contains(&key)
+                            || self.building.spawn(
+                                key,
+                                || grid.copy_cells().ok(),
+                                move |copy| copy.and_then(|g| key.computed(&g)),
+                            ));
+                    match before() {
+                        Some(i) if apart => Some(i),
+                        None if apart && job.waited_for.is_none() => {
+                            job.answer = Answer::Wait;
+                            continue;
+                        }
+                        _ => {
+                            if self.in_tick == Some(key) {
+                                self.in_tick = None;
+                            }
+                            self.build(grid, settings, key, tick).map(|(i, cells)| {
+                                built += 1;
+                                work += cells;
+                                i
+                            })
+                        }
+                    }
                 }
-                None => None,
+                None => before(),
             };
+            if let Some(i) = entry {
+                job.goal = self.fields[i].key.goal;
+            }
             if let Some(i) = entry {
                 self.fields[i].last_used = tick;
                 job.field = Some(i);
@@ -196,6 +335,47 @@ impl FieldCache {
         })
     }
 
+    /// Keeps `field`, computed for `key` on the grid as it is, in a free cache entry
+    /// (a new one, or the least recently used one not used this tick). `false` if
+    /// there was none, or a field for `key` is kept already.
+    fn adopt(
+        &mut self,
+        settings: &PathingSettings,
+        key: FieldKey,
+        field: DistanceField,
+        tick: u64,
+    ) -> bool {
+        // Computed in the tick meanwhile (a request could not wait).
+        if self.fields.iter().any(|s| s.valid && s.key == key) {
+            return false;
+        }
+        let entry = CachedField {
+            key,
+            field,
+            valid: true,
+            last_used: tick,
+        };
+        if self.fields.len() < settings.max_fields {
+            self.fields.push(entry);
+        } else if let Some(i) = self.least_used(tick) {
+            self.fields[i] = entry;
+        } else {
+            return false;
+        }
+        true
+    }
+
+    /// The entry to reuse: not used this tick, invalid ones first, then the least
+    /// recently used.
+    fn least_used(&self, tick: u64) -> Option<usize> {
+        self.fields
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.last_used < tick || !s.valid)
+            .min_by_key(|(_, s)| (s.valid, s.last_used))
+            .map(|(i, _)| i)
+    }
+
     /// Computes a field for `key` in a free cache entry (a new one, or the least recently used
     /// one not used this tick). Returns the entry and the cells it settled.
     fn build(
@@ -215,12 +395,7 @@ impl FieldCache {
             });
             self.fields.len() - 1
         } else {
-            let (i, _) = self
-                .fields
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| s.last_used < tick || !s.valid)
-                .min_by_key(|(_, s)| (s.valid, s.last_used))?;
+            let i = self.least_used(tick)?;
             let entry = &mut self.fields[i];
             // Any unit size: a field keeps the scratch of the sizes it served.
             let reusable = entry.field.mobility() == key.mobility

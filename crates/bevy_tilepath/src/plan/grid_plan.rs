@@ -4,6 +4,7 @@
 use std::collections::VecDeque;
 
 use bevy::prelude::*;
+use tilepath::Cell;
 
 use super::Lane;
 use super::fields::FieldCache;
@@ -23,6 +24,10 @@ pub(crate) struct GridPlan {
     lanes: [VecDeque<(Entity, u64)>; 2],
     /// Entries of the lanes still waiting (withdrawn ones excluded).
     pub(super) waiting: u32,
+    /// Entries whose wait for a field built in the background is over (see
+    /// [`FieldCache::park`]), in the order they were taken, each with the goal it
+    /// waited for: served before the lanes, for that goal.
+    pub(super) released: VecDeque<(Entity, (u64, Lane), Cell)>,
     pub(super) fields: FieldCache,
     /// Connected components per mobility: goals out of reach answered at once.
     pub(super) reach: PerMobility<tilepath::Components>,
@@ -69,6 +74,7 @@ impl GridPlan {
             key,
             lanes: [VecDeque::new(), VecDeque::new()],
             waiting: 0,
+            released: VecDeque::new(),
             fields: FieldCache::default(),
             reach: PerMobility::default(),
             clearance: PerMobility::default(),
@@ -99,17 +105,21 @@ impl GridPlan {
         self.waiting += 1;
     }
 
-    /// The next entry to serve: requests first, then retries.
-    pub(super) fn pop(&mut self) -> Option<(Entity, u64, Lane)> {
+    /// The next entry to serve, with the goal it is served for if that is fixed
+    /// already: those whose field was built first, then requests, then retries.
+    pub(super) fn pop(&mut self) -> Option<(Entity, u64, Lane, Option<Cell>)> {
+        if let Some((e, (t, lane), goal)) = self.released.pop_front() {
+            return Some((e, t, lane, Some(goal)));
+        }
         if let Some((e, t)) = self.lanes[0].pop_front() {
-            return Some((e, t, Lane::Request));
+            return Some((e, t, Lane::Request, None));
         }
         let (e, t) = self.lanes[1].pop_front()?;
-        Some((e, t, Lane::Retry))
+        Some((e, t, Lane::Retry, None))
     }
 
     pub(super) fn is_idle(&self) -> bool {
-        self.lanes.iter().all(VecDeque::is_empty)
+        self.released.is_empty() && self.lanes.iter().all(VecDeque::is_empty)
     }
 
     /// Drops the withdrawn entries once nobody waits any more.

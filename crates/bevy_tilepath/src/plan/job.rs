@@ -3,12 +3,15 @@
 use bevy::prelude::*;
 use tilepath::{Cell, Connectivity, GridPath8, Mobility};
 
+use super::Lane;
 use crate::{NoPathReason, SearchMode, Waypoints};
 
 /// A request being served: what was asked, read once from the unit, and the answer.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Job {
     pub(crate) entity: Entity,
+    /// Where it was queued: its ticket and lane (to queue it again where it was).
+    pub(crate) queued: (u64, Lane),
     pub(crate) start: Cell,
     pub(crate) goal: Cell,
     pub(crate) mobility: Mobility,
@@ -19,6 +22,10 @@ pub(crate) struct Job {
     pub(crate) size: u8,
     /// The index of the shared distance field that serves it, if any.
     pub(crate) field: Option<usize>,
+    /// The goal it waited for a field of, if it did (see
+    /// [`FieldCache::park`](super::fields::FieldCache::park)): while the field of its
+    /// goal now is built, it is served from that one.
+    pub(crate) waited_for: Option<Cell>,
     pub(crate) answer: Answer,
     /// Work spent on it: nodes expanded, or steps read from a field, and what pulling
     /// its route straight cost.
@@ -34,6 +41,9 @@ pub(crate) struct Job {
 pub(crate) enum Answer {
     /// Not answered yet: a search (or a field) will answer it.
     Unsolved,
+    /// Not answered this tick: it waits for the shared field of its goal, being built
+    /// in the background, and goes back to the front of its queue.
+    Wait,
     /// A path: complete, or partial (ending at the reachable cell closest to the goal)
     /// with the reason it cannot reach the goal.
     Route(Route),

@@ -129,6 +129,7 @@ pub(crate) fn solve_requests(
         diag.guides += d.guides;
         diag.guides_building += d.guides_building;
         diag.components_building += d.components_building;
+        diag.fields_building += d.fields_building;
         diag.jump_distances_building += d.jump_distances_building;
         if let Some(e) = plan.key
             && let Some(mut map) = grids.map_mut(e)
@@ -158,13 +159,19 @@ fn serve_grid(
         spent += plan.jumps.maintain(grid, s.settings.jump_distances);
     }
     if let Some(grid) = grid.as_deref() {
-        spent += plan.fields.maintain(grid)
+        spent += plan.fields.maintain(grid, s.settings, s.tick)
             + plan.reach.maintain(grid)
             + plan.clearance.maintain(grid)
             + plan.sized_reach.maintain(grid, &plan.clearance)
             + plan.guides.maintain(grid, s.settings.landmarks);
         plan.diag.fields_repaired = plan.fields.repaired();
+        plan.diag.fields_built += plan.fields.finished();
+    } else {
+        // The grid is gone: nothing built for it is wanted.
+        plan.fields.drop_builds();
     }
+    // Requests whose field was being built are served first.
+    plan.fields.release(&mut plan.released);
     while !plan.is_idle() {
         let work_left = share.work.map(|n| n.saturating_sub(spent));
         let time_left = share
@@ -246,19 +253,31 @@ fn serve_grid(
                 Some(layout).filter(|_| s.settings.straight_routes),
             );
             plan.diag.batches_spread += u32::from(tasks > 1);
-            // The time a job takes one task.
-            let per_job = solving.elapsed().as_nanos() as u64 * tasks as u64 / jobs.len() as u64;
-            plan.avg_nanos = expected(plan.avg_nanos, per_job);
+            // The time a job takes one task (of the jobs answered: those waiting took
+            // none).
+            let answered = jobs.iter().filter(|j| j.answer != Answer::Wait).count() as u64;
+            let spent_ns = solving.elapsed().as_nanos() as u64 * tasks as u64;
+            if let Some(per_job) = spent_ns.checked_div(answered) {
+                plan.avg_nanos = expected(plan.avg_nanos, per_job);
+            }
         }
 
-        let mut batch_work = 0;
+        let (mut batch_work, mut answered) = (0, 0);
         for job in jobs.iter() {
+            if job.answer == Answer::Wait {
+                // Still waiting, out of the queue until its field is ready.
+                plan.fields.park(job);
+                plan.waiting += 1;
+                continue;
+            }
             batch_work += job.work;
+            answered += 1;
             deliver(job, s, &mut plan.diag, generation);
         }
         spent += batch_work;
-        let per_job = batch_work / jobs.len() as u64;
-        plan.avg_cost = expected(plan.avg_cost, per_job);
+        if let Some(per_job) = batch_work.checked_div(answered) {
+            plan.avg_cost = expected(plan.avg_cost, per_job);
+        }
     }
     jobs.clear();
     plan.clear_withdrawn();
@@ -271,6 +290,7 @@ fn serve_grid(
     plan.diag.guides = plan.guides.ready();
     plan.diag.guides_building = plan.guides.building();
     plan.diag.components_building = plan.reach.building() + plan.sized_reach.building();
+    plan.diag.fields_building = plan.fields.building();
     plan.diag.jump_distances_building = plan.jumps.building();
     plan.diag.time += grid_started.elapsed();
     spent
@@ -294,7 +314,7 @@ fn take(
 ) {
     jobs.clear();
     while jobs.len() < batch {
-        let Some((entity, ticket, lane)) = plan.pop() else {
+        let Some((entity, ticket, lane, waited_for)) = plan.pop() else {
             break;
         };
         let Ok((request, cell, on_grid, state, _, _)) = s.units.get(entity) else {
@@ -353,6 +373,7 @@ fn take(
         };
         jobs.push(Job {
             entity,
+            queued: (ticket, lane),
             start: cell.0,
             goal: goal.unwrap_or(cell.0),
             mobility: request.mobility,
@@ -361,10 +382,18 @@ fn take(
             max_expansions: request.max_expansions.unwrap_or(s.settings.max_expansions),
             size: request.size,
             field: None,
+            waited_for,
             answer: reason.map_or(Answer::Unsolved, Answer::NoPath),
             work: 0,
             waypoints: Waypoints::default(),
         });
+        // A request for a field being built waits for it, out of the batch.
+        let job = jobs[jobs.len() - 1];
+        if plan.fields.is_building_for(&job) {
+            jobs.pop();
+            plan.fields.park(&job);
+            plan.waiting += 1;
+        }
     }
 }
 
@@ -428,8 +457,8 @@ fn deliver(
                 reason,
             });
         }
-        Answer::Unsolved => {
-            debug_assert!(false, "every job of a batch is answered");
+        Answer::Unsolved | Answer::Wait => {
+            debug_assert!(false, "every job of a batch is answered or set aside");
             status.set_if_neq(PathStatus::NoPath(NoPathReason::Unreachable));
             diag.failed += 1;
             s.failed.write(PathFailed {
