@@ -245,24 +245,27 @@ fn invariants_hold_after_every_step() {
     assert!(cov.moves > 20_000 && cov.diagonal > 1000 && cov.sized > 1000 && cov.out_of_walls > 0);
 }
 
-/// The moves of `n` steps of a seeded crowd (sizes 1 and 2, 4- and 8-connected) on a
-/// random map walled a cell more every 50 steps.
-fn moves_of_a_run(seed: u64, n: usize) -> Vec<(AgentId, Cell, Cell)> {
-    let mut rng = rng(seed);
-    let mut grid = random_grid(&mut rng, 48, 48, 0.15);
-    let m = Mobility::new([1, 3, 5, 0]);
-    let mut crowd = Crowd::new(&grid).unwrap();
-    for k in 0..300 {
+/// Adds up to `n` agents of mobility `m` at random free anchors of `grid`: one in 7 of
+/// size 2, one in 3 8-connected, the `k`-th heading for `goal(k, rng)`.
+fn add_mixed_agents(
+    rng: &mut rand::rngs::StdRng,
+    grid: &Grid,
+    crowd: &mut Crowd,
+    n: i32,
+    m: Mobility,
+    mut goal: impl FnMut(i32, &mut rand::rngs::StdRng) -> Cell,
+) {
+    for k in 0..n {
         let size = if k % 7 == 0 { 2 } else { 1 };
         let conn = if k % 3 == 0 {
             Connectivity::Eight
         } else {
             Connectivity::Four
         };
-        if let Some(at) = free_anchor(&mut rng, &grid, &crowd, size, m) {
-            let goal = random_cell(&mut rng, &grid);
+        if let Some(at) = free_anchor(rng, grid, crowd, size, m) {
+            let goal = goal(k, rng);
             let _ = crowd.add(
-                &grid,
+                grid,
                 AgentSpec::new(at)
                     .size(size)
                     .mobility(m)
@@ -271,6 +274,18 @@ fn moves_of_a_run(seed: u64, n: usize) -> Vec<(AgentId, Cell, Cell)> {
             );
         }
     }
+}
+
+/// The moves of `n` steps of a seeded crowd (sizes 1 and 2, 4- and 8-connected) on a
+/// random map walled a cell more every 50 steps.
+fn moves_of_a_run(seed: u64, n: usize) -> Vec<(AgentId, Cell, Cell)> {
+    let mut rng = rng(seed);
+    let mut grid = random_grid(&mut rng, 48, 48, 0.15);
+    let m = Mobility::new([1, 3, 5, 0]);
+    let mut crowd = Crowd::new(&grid).unwrap();
+    add_mixed_agents(&mut rng, &grid, &mut crowd, 300, m, |_, rng| {
+        random_cell(rng, &grid)
+    });
     let mut fields = GoalFields::new();
     fields.update(&grid, &crowd).unwrap();
     let mut all = Vec::new();

@@ -11,29 +11,13 @@ fn crowd_of(seed: u64) -> (Grid, Crowd, GoalFields) {
     let m = Mobility::new([1, 3, 5, 0]);
     let mut crowd = Crowd::new(&grid).unwrap();
     crowd.set_hold_left(true).unwrap();
-    for k in 0..260 {
-        let size = if k % 7 == 0 { 2 } else { 1 };
-        let conn = if k % 3 == 0 {
-            Connectivity::Eight
+    add_mixed_agents(&mut rng, &grid, &mut crowd, 260, m, |k, rng| {
+        if k % 2 == 0 {
+            Cell::new(10 + 12 * (k % 3), 20)
         } else {
-            Connectivity::Four
-        };
-        if let Some(at) = free_anchor(&mut rng, &grid, &crowd, size, m) {
-            let goal = if k % 2 == 0 {
-                Cell::new(10 + 12 * (k % 3), 20)
-            } else {
-                random_cell(&mut rng, &grid)
-            };
-            let _ = crowd.add(
-                &grid,
-                AgentSpec::new(at)
-                    .size(size)
-                    .mobility(m)
-                    .connectivity(conn)
-                    .goal(goal),
-            );
+            random_cell(rng, &grid)
         }
-    }
+    });
     let mut fields = GoalFields::new();
     fields.update(&grid, &crowd).unwrap();
     (grid, crowd, fields)
