@@ -61,7 +61,9 @@ pub struct PathingSettings {
     /// On grids of more than 2^18 cells a field is computed on Bevy's async compute
     /// pool, not in the tick (where the pool has a thread of its own): its requests
     /// wait for it (a tick or so; each unit walks the path it has meanwhile) while the
-    /// requests behind them are served. A request that waited once and whose goal
+    /// requests behind them are served. So is a kept field that an edit cuts off from
+    /// most of the map (its repair would compute it in full). A request that waited
+    /// once and whose goal
     /// has moved on since (a chased target) is served from the field it waited for
     /// while its new goal's field is built, so that a goal moving faster than its
     /// fields are computed still gets answers. See

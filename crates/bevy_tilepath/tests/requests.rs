@@ -630,7 +630,10 @@ fn a_big_maps_shared_field_is_built_in_the_background() {
         "the request behind the group is served meanwhile"
     );
     assert_eq!(d.waiting, group.len() as u32);
-    assert!(app.world().get::<UnitPath>(alone).is_some());
+    assert_eq!(
+        app.world().get::<PathStatus>(alone),
+        Some(&PathStatus::Found)
+    );
     // Walls while the field is built, away from the goal.
     for x in 100..140 {
         let c = Cell::new(x, 300);
@@ -723,4 +726,70 @@ fn chasers_of_a_target_faster_than_field_builds_are_still_answered() {
     assert!(waited > 100, "fields were built in the background");
     assert!(by_field > 1000);
     assert!(stalest <= 32, "a chaser's path led {stalest} ticks behind");
+}
+
+/// On a big map an edit that cuts a shared field's goal off from most of the map
+/// (whose repair would compute the field in full) does not compute it in the tick: the
+/// field is computed again in the background, and answers as a fresh one once taken.
+#[test]
+fn a_big_maps_field_cut_off_is_computed_again_in_the_background() {
+    let mut grid = Grid::new(640, 420).unwrap();
+    for y in (0..420).filter(|&y| y != 210) {
+        grid.set(Cell::new(40, y), TileKind::K1).unwrap();
+    }
+    let goal = Cell::new(5, 210);
+    let settings = PathingSettings {
+        budget: PathingBudget::Unlimited,
+        time_cap: None,
+        ..default()
+    };
+    let mut app = app(Some(grid.clone()), settings);
+    let spawn_group = |app: &mut App, x: i32| -> Vec<Entity> {
+        (0..12)
+            .map(|k| {
+                let at = Cell::new(x + k, 30 + 25 * k);
+                let request = PathRequest::to_cell(goal).with_mobility(MOBILITY);
+                app.world_mut().spawn((GridCell(at), request)).id()
+            })
+            .collect()
+    };
+    let far = spawn_group(&mut app, 300);
+    tick_until(&mut app, "the first field", |app| {
+        app.world().resource::<PathingDiagnostics>().fields_built == 1
+    });
+    let found = |app: &App, u: Entity| app.world().get::<PathStatus>(u) == Some(&PathStatus::Found);
+    assert!(far.iter().all(|&u| found(&app, u)));
+    // The gap closed: everything right of the wall is cut off from the goal.
+    let gap = Cell::new(40, 210);
+    app.world_mut()
+        .resource_mut::<PathingGrid>()
+        .set(gap, TileKind::K1)
+        .unwrap();
+    grid.set(gap, TileKind::K1).unwrap();
+    ticks(&mut app, 1);
+    let d = *app.world().resource::<PathingDiagnostics>();
+    assert_eq!(d.fields_building, 1, "{d:?}");
+    assert!(
+        d.expanded < grid.len() as u64 / 8,
+        "no full computation in the tick: {d:?}"
+    );
+    tick_until(&mut app, "the field computed again", |app| {
+        app.world().resource::<PathingDiagnostics>().fields_building == 0
+    });
+    // Units on the goal's side are served from it as from a fresh field.
+    let near = spawn_group(&mut app, 10);
+    tick_until(&mut app, "the near group's answers", |app| {
+        near.iter().all(|&u| found(app, u))
+    });
+    let mut fresh = DistanceField::new(&grid, MOBILITY, Connectivity::Four);
+    fresh.add_goal(goal, 0);
+    fresh.compute(&grid).unwrap();
+    for &u in &near {
+        let start = app.world().get::<GridCell>(u).unwrap().0;
+        let path = app.world().get::<UnitPath>(u).unwrap();
+        assert_eq!(
+            Some(path.route_cost),
+            fresh.distance(start).map(|c| c as f32)
+        );
+    }
 }

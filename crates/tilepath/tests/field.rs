@@ -5,8 +5,8 @@ use rand::RngExt;
 use rand::rngs::StdRng;
 use std::collections::BinaryHeap;
 use tilepath::{
-    Cell, Connectivity, Direction8, DistanceField, FieldError, Grid, GridMismatch, Mobility,
-    Region, TileKind,
+    Cell, Connectivity, Direction8, DistanceField, FieldError, FieldState, Grid, GridMismatch,
+    Mobility, Region, TileKind,
 };
 use tilepath_testkit::*;
 
@@ -393,6 +393,67 @@ fn a_cut_that_drops_most_of_a_field_computes_it_afresh() {
             println!("eight {eight}, gap {kind:?}: {s:?} (a computation: {full:?})");
         }
     }
+}
+
+/// `repair_within` repairs as `repair` does where the repair stays local, and gives up
+/// (the field stale, answering nothing) where `repair` computes in full (a cut off part
+/// too large) or past its own bound; computed again, the field is the one `repair`
+/// gives.
+#[test]
+fn a_repair_that_would_compute_in_full_can_give_up_instead() {
+    let mut grid = Grid::new(256, 256).unwrap();
+    for y in (0..256).filter(|&y| y != 128) {
+        grid.set(Cell::new(40, y), TileKind::K1).unwrap();
+    }
+    let goal = Cell::new(5, 128);
+    let mut repaired = build(&grid, Mobility::FLOOR_ONLY, true, &[(goal, 0)]);
+    let mut gave_up = repaired.clone();
+    // A wall in the open: local, the same work and values.
+    let near = Cell::new(100, 60);
+    grid.set(near, TileKind::K1).unwrap();
+    let a = repaired.repair(&grid, &[near]).unwrap();
+    let b = gave_up.repair_within(&grid, &[near], usize::MAX).unwrap();
+    assert_eq!(Some(a), b);
+    // The gap closed: most of the field is cut off.
+    let gap = Cell::new(40, 128);
+    grid.set(gap, TileKind::K1).unwrap();
+    repaired.repair(&grid, &[gap]).unwrap();
+    assert_eq!(
+        gave_up.repair_within(&grid, &[gap], usize::MAX).unwrap(),
+        None
+    );
+    assert_eq!(gave_up.state(), FieldState::Stale);
+    assert_eq!(gave_up.units(Cell::new(10, 10)), None);
+    gave_up.compute(&grid).unwrap();
+    for i in 0..grid.len() {
+        let c = grid.cell_of(i).unwrap();
+        assert_eq!(gave_up.units(c), repaired.units(c), "{c}");
+    }
+    // Opened again: a local repair.
+    grid.set(gap, TileKind::K0).unwrap();
+    assert!(
+        gave_up
+            .repair_within(&grid, &[gap], usize::MAX)
+            .unwrap()
+            .is_some()
+    );
+    // A short wall discards the values of the cells in its shadow: repaired, unless
+    // bounded below what it discards.
+    let wall: Vec<Cell> = (100..120).map(|y| Cell::new(200, y)).collect();
+    for &c in &wall {
+        grid.set(c, TileKind::K1).unwrap();
+    }
+    let mut bounded = gave_up.clone();
+    let s = gave_up.repair_within(&grid, &wall, usize::MAX).unwrap();
+    assert!(s.is_some_and(|s| s.cells_invalidated > 0), "{s:?}");
+    assert_eq!(bounded.repair_within(&grid, &wall, 0).unwrap(), None);
+    // A stale field gives up at once.
+    gave_up.clear_goals();
+    gave_up.add_goal(goal, 0);
+    assert_eq!(
+        gave_up.repair_within(&grid, &[near], usize::MAX).unwrap(),
+        None
+    );
 }
 
 #[test]

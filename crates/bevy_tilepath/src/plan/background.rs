@@ -12,6 +12,13 @@ use tilepath::Cell;
 /// milliseconds at most), so that their first answer already uses them.
 pub(crate) const BACKGROUND_CELLS: usize = 1 << 18;
 
+/// The most cells a repair on a grid over [`BACKGROUND_CELLS`] discards or searches in
+/// the tick (a field's values dropped, the cells a components' split search crosses):
+/// an edit that cuts a big map into large parts would otherwise cost tens of
+/// milliseconds on a 1024x1024 map. Past it the item is built again in the
+/// background (a field is dropped meanwhile; components stay in use, conservative).
+pub(crate) const REPAIR_IN_TICK: usize = 1 << 15;
+
 /// How many edited cells a build of something repaired in time proportional to them
 /// (components, landmark guides) catches up on, on a grid of `len` cells, before it
 /// starts again: a sixteenth of the grid.

@@ -10,7 +10,7 @@ use bevy::prelude::Entity;
 use tilepath::{Cell, Connectivity, DistanceField, Grid, Mobility};
 
 use super::Lane;
-use super::background::{BACKGROUND_CELLS, Builds, catch_up_limit};
+use super::background::{BACKGROUND_CELLS, Builds, REPAIR_IN_TICK, catch_up_limit, in_background};
 use super::job::{Answer, Job, Route};
 use crate::grid::{ChangeCursor, Changes};
 use crate::{PathingGrid, PathingSettings, SearchMode};
@@ -74,7 +74,9 @@ struct CachedField {
 /// [`BACKGROUND_CELLS`] a field for a new goal is computed on the async pool from a
 /// copy of the grid, and caught up on the edits made meanwhile when it is taken; its
 /// requests are parked ([`park`](Self::park)) until it is taken, or its build given up,
-/// and then served first, each for the goal it waited for if that has moved on.
+/// and then served first, each for the goal it waited for if that has moved on. So is
+/// a kept field whose repair after an edit would compute it in full (most of the map
+/// cut off from its goal): it is dropped and computed again the same way.
 #[derive(Default)]
 pub(crate) struct FieldCache {
     fields: Vec<CachedField>,
@@ -145,11 +147,31 @@ impl FieldCache {
         let mut work = 0;
         if !self.repair.is_empty() {
             self.building.note(&self.repair, catch_up_limit(g.len()));
+            // On a big grid a repair that would discard more than `REPAIR_IN_TICK`
+            // values (an edit that cuts off much of the field) gives up, and the field
+            // is computed again in the background from the grid as it is now.
+            let apart = g.len() > BACKGROUND_CELLS && in_background();
             for entry in self.fields.iter_mut().filter(|s| s.valid) {
-                match entry.field.repair(g, &self.repair) {
-                    Ok(stats) => {
+                let repaired = if apart {
+                    entry.field.repair_within(g, &self.repair, REPAIR_IN_TICK)
+                } else {
+                    entry.field.repair(g, &self.repair).map(Some)
+                };
+                match repaired {
+                    Ok(Some(stats)) => {
                         work += (stats.cells_updated + stats.cells_invalidated) as u64;
                         self.repaired += 1;
+                    }
+                    Ok(None) => {
+                        entry.valid = false;
+                        let key = entry.key;
+                        if !self.building.contains(&key) {
+                            self.building.spawn(
+                                key,
+                                || g.copy_cells().ok(),
+                                move |copy| copy.and_then(|g| key.computed(&g)),
+                            );
+                        }
                     }
                     Err(_) => entry.valid = false,
                 }

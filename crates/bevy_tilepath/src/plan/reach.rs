@@ -5,7 +5,7 @@
 
 use tilepath::{Clearance, Components, Connectivity, Grid, GridError, HexLayout, Mobility};
 
-use super::background::{BACKGROUND_CELLS, Builds, catch_up_limit, in_background};
+use super::background::{BACKGROUND_CELLS, Builds, REPAIR_IN_TICK, catch_up_limit, in_background};
 use crate::PathingGrid;
 use crate::grid::{ChangeCursor, Changes};
 
@@ -42,13 +42,6 @@ pub(crate) trait PerMobilityItem: Sized + Send + 'static {
         false
     }
 }
-
-/// Cells a repair on a grid whose items are built in the background searches at most
-/// for what an edit cut apart (a split of the map into large parts would otherwise
-/// search the smaller part cell by cell in the tick, tens of milliseconds on a
-/// 1024x1024 map); past that the item stays in use, conservative, while it is built
-/// again.
-const SPLIT_SEARCH: usize = 1 << 15;
 
 /// Which connectivities share components: 4- and 8-connected units reach the same
 /// cells (a diagonal step needs both orthogonal ones open); each hex layout its own.
@@ -176,7 +169,7 @@ impl<T: PerMobilityItem> PerMobility<T> {
     /// Brings the kept items in step with the grid, and takes those whose build
     /// finished (repaired with the edits made meanwhile); forgets them all when the
     /// grid was replaced. On grids whose items are built in the background, a repair
-    /// searches at most [`SPLIT_SEARCH`] cells for what an edit cut apart; an item it
+    /// searches at most [`REPAIR_IN_TICK`] cells for what an edit cut apart; an item it
     /// leaves unsettled keeps answering (conservatively) while it is built again in
     /// the background. Returns the work done.
     pub(crate) fn maintain(&mut self, grid: &PathingGrid) -> u64 {
@@ -191,7 +184,7 @@ impl<T: PerMobilityItem> PerMobility<T> {
             Changes::Cells(cells) => cells,
         };
         let most = if T::in_background(grid.grid()) && in_background() {
-            SPLIT_SEARCH
+            REPAIR_IN_TICK
         } else {
             usize::MAX
         };

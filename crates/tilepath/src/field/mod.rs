@@ -429,7 +429,7 @@ impl DistanceField {
     }
 
     /// A computed field's values no longer follow from its goals and settings.
-    fn invalidate(&mut self) {
+    pub(super) fn invalidate(&mut self) {
         if self.state == FieldState::Ready {
             self.set_state(FieldState::Stale);
         }

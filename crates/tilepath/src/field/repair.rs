@@ -10,6 +10,14 @@ const REPAIR_SHARE: usize = 32;
 /// Cells a repair may always discard before it gives up for a full computation.
 const REPAIR_FLOOR: usize = 4096;
 
+/// How far a local repair went.
+enum Repaired {
+    /// Complete, with its work.
+    Done(FieldStats),
+    /// Given up for a full computation, with its work so far.
+    InFull(FieldStats),
+}
+
 impl DistanceField {
     /// Updates the field after the cells in `changed` changed on `grid` (walls built
     /// or removed, terrain changed), touching only the cells whose value can change.
@@ -28,17 +36,56 @@ impl DistanceField {
     /// # Errors
     /// As [`compute`](Self::compute).
     pub fn repair(&mut self, grid: &Grid, changed: &[Cell]) -> Result<FieldStats, FieldError> {
+        match self.repair_locally(grid, changed, usize::MAX)? {
+            Repaired::Done(stats) => Ok(stats),
+            Repaired::InFull(so_far) => self.compute_instead(grid, so_far),
+        }
+    }
+
+    /// As [`repair`](Self::repair), but it gives up once it would discard more than
+    /// `most` values, and wherever `repair` would compute the field in full (a cut off
+    /// part too large to repair locally, a field not [`Ready`](FieldState::Ready), a
+    /// flee field): `Ok(None)`, and the field is [`Stale`](FieldState::Stale) until
+    /// it is computed. For a caller that bounds the work done in a frame and computes
+    /// what is larger away from it (on another thread, from a copy of the grid).
+    ///
+    /// # Errors
+    /// As [`compute`](Self::compute).
+    pub fn repair_within(
+        &mut self,
+        grid: &Grid,
+        changed: &[Cell],
+        most: usize,
+    ) -> Result<Option<FieldStats>, FieldError> {
+        match self.repair_locally(grid, changed, most)? {
+            Repaired::Done(stats) => Ok(Some(stats)),
+            Repaired::InFull(_) => {
+                self.invalidate();
+                Ok(None)
+            }
+        }
+    }
+
+    /// The local repair of [`repair`](Self::repair), up to where it would compute the
+    /// field in full instead, or discard more than `most` values.
+    fn repair_locally(
+        &mut self,
+        grid: &Grid,
+        changed: &[Cell],
+        most: usize,
+    ) -> Result<Repaired, FieldError> {
         self.check(grid)?;
         if self.state != FieldState::Ready || self.flee.is_some() {
-            self.changed = (0, self.values.len().saturating_sub(1));
-            return self.compute(grid);
+            return Ok(Repaired::InFull(FieldStats::default()));
         }
         self.changed = (usize::MAX, 0);
         self.clipped = false;
         let mut indices = [0u32; 64];
         let mut n = 0;
         let mut stats = FieldStats::default();
-        let limit = (self.values.len() / REPAIR_SHARE).max(REPAIR_FLOOR);
+        let limit = (self.values.len() / REPAIR_SHARE)
+            .max(REPAIR_FLOOR)
+            .min(most);
         // An edit changes the footprint costs of the units whose footprint covers it:
         // those anchored up to `size - 1` cells below and left of it.
         let reach = i32::from(self.unit_size) - 1;
@@ -62,18 +109,18 @@ impl DistanceField {
             n += 1;
             if n == indices.len() {
                 if !self.repair_part(&indices, limit, &mut stats) {
-                    return self.compute_instead(grid, stats);
+                    return Ok(Repaired::InFull(stats));
                 }
                 n = 0;
             }
         }
         if !self.repair_part(&indices[..n], limit, &mut stats) {
-            return self.compute_instead(grid, stats);
+            return Ok(Repaired::InFull(stats));
         }
         if self.overflowed() || self.goal_overflow() {
             return Err(self.overflow_error());
         }
-        Ok(stats)
+        Ok(Repaired::Done(stats))
     }
 
     /// Repairs after the cells at `changed`, adding the work to `stats`, as long as
