@@ -768,10 +768,12 @@ fn a_big_maps_field_cut_off_is_computed_again_in_the_background() {
     grid.set(gap, TileKind::K1).unwrap();
     ticks(&mut app, 1);
     let d = *app.world().resource::<PathingDiagnostics>();
-    assert_eq!(d.fields_building, 1, "{d:?}");
+    // Built again in the background; on a task pool without threads of its own (Bevy
+    // without `multi_threaded`), where a task runs as it is spawned, built already.
+    assert_eq!(d.fields_building + d.fields_built, 1, "{d:?}");
     assert!(
         d.expanded < grid.len() as u64 / 8,
-        "no full computation in the tick: {d:?}"
+        "no full computation counted in the tick: {d:?}"
     );
     tick_until(&mut app, "the field computed again", |app| {
         app.world().resource::<PathingDiagnostics>().fields_building == 0
