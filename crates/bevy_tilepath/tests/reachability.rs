@@ -7,7 +7,7 @@ mod common;
 use bevy::ecs::system::RunSystemOnce;
 use bevy::prelude::*;
 use bevy_tilepath::prelude::*;
-use common::{MOBILITY, app, random_grid, seeded, ticks};
+use common::{MOBILITY, app, random_grid, seeded, set_cell, ticks};
 use rand::RngExt;
 use rand::rngs::StdRng;
 use tilepath::HexLayout;
@@ -286,21 +286,12 @@ fn a_cut_of_a_big_map_is_settled_in_the_background() {
     // A wall across the map but one cell, each end growing towards the gap (so that
     // each closing's sides meet round it), then that cell.
     for y in (211..420).rev().chain(0..210) {
-        app.world_mut()
-            .resource_mut::<PathingGrid>()
-            .set(Cell::new(320, y), TileKind::K1)
-            .unwrap();
-        grid.set(Cell::new(320, y), TileKind::K1).unwrap();
+        set_cell(&mut app, &mut grid, Cell::new(320, y), TileKind::K1);
     }
     ticks(&mut app, 1);
     assert!(ask(&mut app, move |r| r.knows(walker)
         && r.can_reach(walker, left, right)));
-    let gap = Cell::new(320, 210);
-    app.world_mut()
-        .resource_mut::<PathingGrid>()
-        .set(gap, TileKind::K1)
-        .unwrap();
-    grid.set(gap, TileKind::K1).unwrap();
+    set_cell(&mut app, &mut grid, Cell::new(320, 210), TileKind::K1);
     ticks(&mut app, 1);
     let d = *app.world().resource::<PathingDiagnostics>();
     assert_eq!(d.components_building, 1, "built again in the background");

@@ -244,12 +244,10 @@ pub(crate) fn step_crowds(
         let earned = period as f32 * dt;
         gone.clear();
         gone.extend(gc.crowd.agents().map(|(id, _)| id));
-        let planned = gc.crowd.is_stepping();
+        // Readiness was set when the step began (units placed since stay in it; a
+        // crowd's first step finds every unit ready, as placed with a full credit).
         for &id in gone.iter() {
             let _ = gc.crowd.arrive(id);
-            if !planned {
-                let _ = gc.crowd.set_ready(id, gc.credit[id.index()] >= READY);
-            }
         }
         gc.crowd.set_stuck_after(settings.crowd_stuck_after);
         // The step planned over the last period (or, the first time, a whole one).

@@ -55,6 +55,22 @@ impl FieldKey {
     }
 }
 
+/// Computes `key`'s field on the async pool from a copy of `grid`, unless that is under
+/// way already; whether it is under way (`false` where the pool cannot run it: see
+/// [`Builds::spawn`]).
+fn build_apart(
+    building: &mut Builds<FieldKey, Option<DistanceField>>,
+    grid: &Grid,
+    key: FieldKey,
+) -> bool {
+    building.contains(&key)
+        || building.spawn(
+            key,
+            || grid.copy_cells().ok(),
+            move |copy| copy.and_then(|g| key.computed(&g)),
+        )
+}
+
 /// Whether a field may serve `job`: one left to the plugin's choice, not answered up
 /// front (bad input, unfit goals need no field).
 fn wants_field(job: &Job) -> bool {
@@ -164,14 +180,7 @@ impl FieldCache {
                     }
                     Ok(None) => {
                         entry.valid = false;
-                        let key = entry.key;
-                        if !self.building.contains(&key) {
-                            self.building.spawn(
-                                key,
-                                || g.copy_cells().ok(),
-                                move |copy| copy.and_then(|g| key.computed(&g)),
-                            );
-                        }
+                        build_apart(&mut self.building, g, entry.key);
                     }
                     Err(_) => entry.valid = false,
                 }
@@ -279,12 +288,7 @@ impl FieldCache {
                     // pool cannot run it, or it failed there: then now).
                     let apart = grid.len() > BACKGROUND_CELLS
                         && self.in_tick != Some(key)
-                        && (self.building.contains(&key)
-                            || self.building.spawn(
-                                key,
-                                || grid.copy_cells().ok(),
-                                move |copy| copy.and_then(|g| key.computed(&g)),
-                            ));
+                        && build_apart(&mut self.building, grid, key);
                     match before() {
                         Some(i) if apart => Some(i),
                         None if apart && job.waited_for.is_none() => {

@@ -118,6 +118,13 @@ impl GridPlan {
         Some((e, t, Lane::Retry, None))
     }
 
+    /// Sets `job` aside, still waiting, until the field it waits for is ready
+    /// ([`FieldCache::park`]).
+    pub(super) fn park(&mut self, job: &super::job::Job) {
+        self.fields.park(job);
+        self.waiting += 1;
+    }
+
     pub(super) fn is_idle(&self) -> bool {
         self.released.is_empty() && self.lanes.iter().all(VecDeque::is_empty)
     }

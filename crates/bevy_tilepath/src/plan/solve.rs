@@ -265,9 +265,7 @@ fn serve_grid(
         let (mut batch_work, mut answered) = (0, 0);
         for job in jobs.iter() {
             if job.answer == Answer::Wait {
-                // Still waiting, out of the queue until its field is ready.
-                plan.fields.park(job);
-                plan.waiting += 1;
+                plan.park(job);
                 continue;
             }
             batch_work += job.work;
@@ -388,11 +386,8 @@ fn take(
             waypoints: Waypoints::default(),
         });
         // A request for a field being built waits for it, out of the batch.
-        let job = jobs[jobs.len() - 1];
-        if plan.fields.is_building_for(&job) {
-            jobs.pop();
-            plan.fields.park(&job);
-            plan.waiting += 1;
+        if let Some(job) = jobs.pop_if(|j| plan.fields.is_building_for(j)) {
+            plan.park(&job);
         }
     }
 }

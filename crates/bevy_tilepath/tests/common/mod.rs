@@ -31,6 +31,15 @@ pub fn ticks(app: &mut App, n: usize) {
     }
 }
 
+/// Sets `cell` to `kind` on the app's grid and on `mirror`, the test's copy of it.
+pub fn set_cell(app: &mut App, mirror: &mut Grid, cell: Cell, kind: TileKind) {
+    app.world_mut()
+        .resource_mut::<PathingGrid>()
+        .set(cell, kind)
+        .unwrap();
+    mirror.set(cell, kind).unwrap();
+}
+
 /// Ticks until `ready` holds (at most 20 s of wall time, or a panic naming `what`),
 /// sleeping between ticks so that builds on the async compute pool can finish.
 pub fn tick_until(app: &mut App, what: &str, ready: impl Fn(&App) -> bool) {
