@@ -16,8 +16,8 @@
 //!   big-map scenario's map and far-goal routes), 300 routes.
 //!
 //! Every group also times jump point search on the grid keeping the mobility's cells as
-//! bit rows (`jps8_rows`, [`Grid::keep_open_rows`]), keeping their jump distances
-//! (`jps8_jumps`, [`Grid::keep_jump_distances`]; built before the group, outside the
+//! bit rows (`jps8_rows`, [`OpenRows`]), reading their jump distances
+//! (`jps8_jumps`, [`JumpDistances`]; built before the group, outside the
 //! timings, its build time and the median repair of a one-cell edit printed) and
 //! guided by 16 [`Landmarks`] (`jps8_guided`; built before the group, outside the
 //! timings, its build time and memory printed).
@@ -36,7 +36,8 @@ use rand::RngExt;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 use tilepath::{
-    AStar, Arrival, Cell, Connectivity, Grid, Jps, Landmarks, Mobility, PathQuery, Solver, TileKind,
+    AStar, Arrival, Cell, Connectivity, Derived, Grid, Jps, JumpDistances, Landmarks, Mobility,
+    OpenRows, PathQuery, Solver, TileKind,
 };
 use tilepath_testkit::MOVING_AI_MAPS;
 
@@ -60,11 +61,10 @@ fn compare(
     let built = Instant::now();
     let guide = Landmarks::new(grid, MOBILITY, Connectivity::Eight, LANDMARKS).unwrap();
     let built = built.elapsed();
-    let mut jumps = grid.clone();
     let jumps_built = Instant::now();
-    jumps.keep_jump_distances(MOBILITY).unwrap();
+    let mut jumps = JumpDistances::new(grid, MOBILITY).unwrap();
     let jumps_built = jumps_built.elapsed();
-    let repair_us = edit_repair_us(&mut jumps);
+    let repair_us = edit_repair_us(&mut grid.clone(), &mut jumps);
     let (mut a_expanded, mut j_expanded, mut l_expanded) = (0u64, 0u64, 0u64);
     for &(s, g) in queries {
         let a = astar
@@ -89,8 +89,10 @@ fn compare(
             .unwrap();
         let d = jps
             .find(
-                &jumps,
-                PathQuery::new(s, g, MOBILITY).connectivity(Connectivity::Eight),
+                grid,
+                PathQuery::new(s, g, MOBILITY)
+                    .jumps(&jumps)
+                    .connectivity(Connectivity::Eight),
             )
             .unwrap();
         for (name, r) in [
@@ -133,8 +135,10 @@ fn compare(
     let (d_us, d_mean) = median_us(queries, runs, |s, g| {
         black_box(
             jps.find(
-                &jumps,
-                PathQuery::new(s, g, MOBILITY).connectivity(Connectivity::Eight),
+                grid,
+                PathQuery::new(s, g, MOBILITY)
+                    .jumps(&jumps)
+                    .connectivity(Connectivity::Eight),
             )
             .unwrap()
             .cost,
@@ -209,15 +213,16 @@ fn compare(
     });
     // The same grid keeping the mobility's cells as bit rows (as the plugin does):
     // one load a scan word instead of two planes.
-    let mut kept = grid.clone();
-    kept.keep_open_rows(MOBILITY).unwrap();
+    let rows = OpenRows::new(grid, MOBILITY).unwrap();
     g.bench_function("jps8_rows", |b| {
         b.iter(|| {
             for &(s, t) in queries {
                 black_box(
                     jps.find(
-                        &kept,
-                        PathQuery::new(s, t, MOBILITY).connectivity(Connectivity::Eight),
+                        grid,
+                        PathQuery::new(s, t, MOBILITY)
+                            .rows(&rows)
+                            .connectivity(Connectivity::Eight),
                     )
                     .unwrap()
                     .cost,
@@ -230,8 +235,10 @@ fn compare(
             for &(s, t) in queries {
                 black_box(
                     jps.find(
-                        &jumps,
-                        PathQuery::new(s, t, MOBILITY).connectivity(Connectivity::Eight),
+                        grid,
+                        PathQuery::new(s, t, MOBILITY)
+                            .jumps(&jumps)
+                            .connectivity(Connectivity::Eight),
                     )
                     .unwrap()
                     .cost,
@@ -268,7 +275,7 @@ fn compare(
 
 /// The median time of a one-cell edit and its undo on `grid` (keeping jump
 /// distances), per edit: 200 seeded cells, each toggled open or blocked and back.
-fn edit_repair_us(grid: &mut Grid) -> f64 {
+fn edit_repair_us(grid: &mut Grid, jumps: &mut JumpDistances) -> f64 {
     let mut rng = tilepath_testkit::rng(11);
     let mut times: Vec<f64> = (0..200)
         .map(|_| {
@@ -281,7 +288,9 @@ fn edit_repair_us(grid: &mut Grid) -> f64 {
             };
             let t = Instant::now();
             grid.set(c, new).unwrap();
+            jumps.repair(grid, &[c], usize::MAX).unwrap();
             grid.set(c, old).unwrap();
+            jumps.repair(grid, &[c], usize::MAX).unwrap();
             t.elapsed().as_secs_f64() * 1e6 / 2.0
         })
         .collect();

@@ -19,7 +19,9 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
 use tilepath::Solver as _;
-use tilepath::{AStar, Arrival, Cell, Clearance, Connectivity, Grid, Jps, Mobility, PathQuery};
+use tilepath::{
+    AStar, Arrival, Cell, Clearance, Connectivity, Grid, Jps, Mobility, OpenRows, PathQuery,
+};
 use tilepath_testkit::MOVING_AI_MAPS;
 
 const SIZES: [u8; 3] = [1, 2, 3];
@@ -36,11 +38,11 @@ fn search(
     solver: &mut Solver,
     eight: bool,
     foot: tilepath::Footprint<'_>,
-    grid: &Grid,
+    (grid, rows): (&Grid, &OpenRows),
     q: (Cell, Cell),
     m: Mobility,
 ) -> (bool, u32) {
-    let query = PathQuery::new(q.0, q.1, m).sized(foot);
+    let query = PathQuery::new(q.0, q.1, m).rows(rows).sized(foot);
     let connectivity = if eight {
         Connectivity::Eight
     } else {
@@ -64,9 +66,7 @@ fn group(
 ) {
     // With the mobility's and the sizes' bit rows kept, as the plugin keeps them (jump
     // point search reads those; A* reads the cells and the clearance's values).
-    let mut kept = grid.clone();
-    kept.keep_open_rows(mobility).unwrap();
-    let grid = &kept;
+    let rows = OpenRows::new(grid, mobility).unwrap();
     let mut clear = Clearance::new(grid, mobility);
     for &n in &SIZES {
         clear.keep_rows(n).unwrap();
@@ -81,9 +81,17 @@ fn group(
         .into_iter()
         .filter(|&(s, g)| clear.fits(s, 3) && clear.fits(g, 3))
         .filter(|&q| {
-            SIZES
-                .iter()
-                .all(|&n| search(&mut astar, eight, clear.footprint(n), grid, q, mobility).0)
+            SIZES.iter().all(|&n| {
+                search(
+                    &mut astar,
+                    eight,
+                    clear.footprint(n),
+                    (grid, &rows),
+                    q,
+                    mobility,
+                )
+                .0
+            })
         })
         .take(200)
         .collect();
@@ -100,14 +108,24 @@ fn group(
                     &mut astar,
                     eight,
                     clear.footprint(n),
-                    grid,
+                    (grid, &rows),
                     (s, g),
                     mobility,
                 ));
             });
             let expanded = queries
                 .iter()
-                .map(|&q| search(&mut astar, eight, clear.footprint(n), grid, q, mobility).1)
+                .map(|&q| {
+                    search(
+                        &mut astar,
+                        eight,
+                        clear.footprint(n),
+                        (grid, &rows),
+                        q,
+                        mobility,
+                    )
+                    .1
+                })
                 .collect();
             (times, expanded)
         })
@@ -152,7 +170,7 @@ fn group(
                         &mut astar,
                         eight,
                         clear.footprint(n),
-                        grid,
+                        (grid, &rows),
                         q,
                         mobility,
                     ));

@@ -18,7 +18,8 @@ mod support;
 
 use std::time::Instant;
 use tilepath::{
-    Arrival, Cell, Connectivity, Grid, Jps, Mobility, PathQuery, Sight, Smoother, Solver, Waypoint,
+    Arrival, Cell, Connectivity, Grid, Jps, JumpDistances, Mobility, PathQuery, Sight, Smoother,
+    Solver, Waypoint,
 };
 use tilepath_testkit::{AnyAngleOracle, MOVING_AI_MAPS};
 
@@ -44,11 +45,18 @@ fn fastest_us(runs: usize, mut f: impl FnMut()) -> f64 {
 
 /// The whole route's cells from `from`: the 56-step pieces, each asked from where the
 /// last ended.
-fn route_pieces(jps: &mut Jps, grid: &Grid, from: Cell, to: Cell) -> Vec<Vec<Cell>> {
+fn route_pieces(
+    jps: &mut Jps,
+    (grid, jumps): (&Grid, &JumpDistances),
+    from: Cell,
+    to: Cell,
+) -> Vec<Vec<Cell>> {
     let mut pieces = Vec::new();
     let mut at = from;
     loop {
-        let query = PathQuery::new(at, to, MOBILITY).connectivity(Connectivity::Eight);
+        let query = PathQuery::new(at, to, MOBILITY)
+            .jumps(jumps)
+            .connectivity(Connectivity::Eight);
         let r = jps.find(grid, query).unwrap();
         pieces.push(r.path.cells(at).collect());
         at = r.end;
@@ -116,10 +124,10 @@ fn main() {
     let (mut all_ratios, mut all_short, mut all_plain) = (Vec::new(), Vec::new(), Vec::new());
     for name in MOVING_AI_MAPS {
         let (plain, scenarios) = support::movingai(name);
-        let mut grid = plain.copy_cells().unwrap();
-        grid.keep_jump_distances(MOBILITY).unwrap();
-        let mut jps = Jps::for_grid(&grid).unwrap();
-        let sight = Sight::new(&grid, MOBILITY, 1);
+        let grid = &plain;
+        let jumps = JumpDistances::new(grid, MOBILITY).unwrap();
+        let mut jps = Jps::for_grid(grid).unwrap();
+        let sight = Sight::new(grid, MOBILITY, 1);
         let clear = |x: i64, y: i64| {
             x >= 0 && y >= 0 && grid.is_passable(Cell::new(x as i32, y as i32), MOBILITY)
         };
@@ -138,20 +146,21 @@ fn main() {
             if from == to {
                 continue;
             }
-            let pieces = route_pieces(&mut jps, &grid, from, to);
+            let pieces = route_pieces(&mut jps, (grid, &jumps), from, to);
             let length = pull(&mut smoother, &sight, from, &pieces, &mut out, &mut all);
-            let query = PathQuery::new(from, to, MOBILITY).connectivity(Connectivity::Eight);
+            let plain_query = PathQuery::new(from, to, MOBILITY).connectivity(Connectivity::Eight);
+            let query = plain_query.jumps(&jumps);
             // The route's own cost: the file's optimum is rounded to 5 decimals.
-            let optimal = jps.find(&grid, query).unwrap().cost;
+            let optimal = jps.find(grid, query).unwrap().cost;
             assert!(
                 (optimal - file_optimal).abs() < 1e-3,
                 "{name}: {optimal} vs {file_optimal}"
             );
             let search = fastest_us(5, || {
-                std::hint::black_box(jps.find(&grid, query).unwrap());
+                std::hint::black_box(jps.find(grid, query).unwrap());
             });
             let plain_search = fastest_us(5, || {
-                std::hint::black_box(jps.find(&plain, query).unwrap());
+                std::hint::black_box(jps.find(grid, plain_query).unwrap());
             });
             let pulling = fastest_us(5, || {
                 std::hint::black_box(pull(

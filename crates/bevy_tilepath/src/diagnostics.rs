@@ -61,9 +61,12 @@ pub struct PathingDiagnostics {
     pub components_building: u32,
     /// Jump distances (see
     /// [`PathingSettings::jump_distances`](crate::PathingSettings::jump_distances))
-    /// being built in the background after this tick, one per mobility: on grids of
-    /// more than 2^18 cells they are built off the tick, and until they are handed
-    /// over whole-grid jump point searches scan rows (the same answers, slower).
+    /// ready after this tick, one per set of tile kinds the searches enter.
+    pub jump_distances: u32,
+    /// Jump distances being built or repaired in the background after this tick: on
+    /// grids of more than 2^18 cells they are built off the tick and leave the
+    /// searches at each edit to catch up off the tick; until they are back whole-grid
+    /// jump point searches scan rows (the same answers, slower).
     pub jump_distances_building: u32,
     /// Wall time of the pathing systems this tick.
     pub time: Duration,

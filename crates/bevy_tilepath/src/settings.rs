@@ -131,32 +131,30 @@ pub struct PathingSettings {
     /// that first needs it. A build that fails (out of memory) is not tried
     /// again until the grid is replaced or this setting changes.
     pub landmarks: usize,
-    /// Keep jump distances ([`Grid::keep_jump_distances`](tilepath::Grid::keep_jump_distances))
-    /// for each mobility with one cost that a square search uses: whole-grid jump point
-    /// searches then read them instead of scanning (faster long routes, most of all on
-    /// big open maps). They cost 16 bytes a cell (256 MiB on a 4096x4096 map), a build
-    /// linear in the grid's cells, and a repair at every edit, in proportion to the
-    /// distances it changes: few on maps of rooms and caves, whole rows and columns for
-    /// one wall on a nearly empty map. For big maps that rarely change. Answers are the
-    /// same with or without. Default: false.
+    /// Keep [`JumpDistances`](tilepath::JumpDistances) for each mobility with one cost
+    /// that a square search of a one-cell unit uses: whole-grid jump point searches then
+    /// read them instead of scanning (faster long routes, most of all on big open maps).
+    /// They cost 16 bytes a cell (256 MiB on a 4096x4096 map), a build linear in the
+    /// grid's cells, and a repair at every edit, in proportion to the distances it
+    /// changes: few on maps of rooms and caves, whole rows and columns for one wall on
+    /// a nearly empty map. For big maps that rarely change. Answers are the same with
+    /// or without. Default: false.
     ///
     /// On grids of more than 2^18 cells the build runs on Bevy's
     /// `AsyncComputeTaskPool` from a copy of the cells, so no tick waits for it:
-    /// searches scan rows until it is ready. The edits made meanwhile are then
-    /// repaired on that pool too before the grid takes the distances over; and at
-    /// each later edit the grid lends them out again
-    /// ([`Grid::lend_jump_distances`](tilepath::Grid::lend_jump_distances): a copy
-    /// of their bit rows, 2 bits a cell), so that no edit repairs them in the tick:
-    /// they are repaired on that pool and come back, searches scanning rows
-    /// meanwhile. Distances more than 256 edited cells behind are dropped, and built
-    /// again from the grid as it is when a search next needs it.
-    /// Turning the setting off drops the builds under way (distances kept already stay
-    /// with the grid).
-    /// [`PathingDiagnostics::jump_distances_building`](crate::PathingDiagnostics::jump_distances_building)
-    /// says how many are under way. Smaller grids, or an app without that pool, build
-    /// them in the tick that first needs them (charged to the budget). To build them
-    /// at load instead, keep them on the [`Grid`](tilepath::Grid) you give
-    /// [`PathingGrid::replace`](crate::PathingGrid::replace).
+    /// searches scan rows until it is ready. The edits made meanwhile are then caught
+    /// up with on that pool too; and at each later edit the distances leave the
+    /// searches to catch up on that pool from the edited cells' kinds, so that no edit
+    /// repairs them in the tick, searches scanning rows meanwhile. Distances more than
+    /// 256 edited cells behind are dropped, and built again from the grid as it is
+    /// when a search next needs them. Turning the setting off drops them and the
+    /// builds under way.
+    /// [`PathingDiagnostics::jump_distances`](crate::PathingDiagnostics::jump_distances)
+    /// says how many are ready, and
+    /// [`jump_distances_building`](crate::PathingDiagnostics::jump_distances_building)
+    /// how many are under way. Smaller grids, or an app without that pool, build
+    /// them in the tick that first needs them (charged to the budget) and repair them
+    /// with each edit.
     pub jump_distances: bool,
     /// Pull paths straight: on square and isometric maps, an 8-connected request's
     /// path is pulled into an any-angle route ([`tilepath::Smoother`]: straight lines

@@ -24,18 +24,22 @@ fn split() -> Grid {
     .unwrap()
 }
 
-/// Requests a far goal across the wall for a new unit of `size`, runs one tick and
-/// returns its status and the tick's work.
-fn solve(app: &mut App, size: u8) -> (PathStatus, u64) {
-    let unit = app
-        .world_mut()
+/// A new unit of `size` asking for a far goal across the wall.
+fn spawn(app: &mut App, size: u8) -> Entity {
+    app.world_mut()
         .spawn((
             GridCell(Cell::new(11, 281)),
             PathRequest::to_cell(Cell::new(1001, 281))
                 .with_size(size)
                 .with_mode(SearchMode::AStar),
         ))
-        .id();
+        .id()
+}
+
+/// Requests a far goal across the wall for a new unit of `size`, runs one tick and
+/// returns its status and the tick's work.
+fn solve(app: &mut App, size: u8) -> (PathStatus, u64) {
+    let unit = spawn(app, size);
     ticks(app, 1);
     let work = app.world().resource::<PathingDiagnostics>().expanded;
     let status = *app.world().get::<PathStatus>(unit).unwrap();
@@ -64,15 +68,19 @@ fn big_grids_build_components_in_the_background() {
         ..default()
     };
     let mut app = app(Some(split()), settings);
-    // A 2x2 unit first: its request needs the one-cell components and the footprints'.
-    let (status, _) = solve(&mut app, 2);
+    // A 2x2 unit and a one-cell one: each request reads the components of its size
+    // (the 2x2 unit its footprints'), and starts their build.
+    let big = spawn(&mut app, 2);
+    let (status, _) = solve(&mut app, 1);
     assert_eq!(status, PathStatus::Partial(NoPathReason::Unreachable));
+    let big = *app.world().get::<PathStatus>(big).unwrap();
+    assert_eq!(big, PathStatus::Partial(NoPathReason::Unreachable));
     assert_eq!(
         app.world()
             .resource::<PathingDiagnostics>()
             .components_building,
         2,
-        "the first request starts both builds"
+        "the first requests start both builds"
     );
 
     // A 2-wide door while they are built, far from the straight line (a capped search

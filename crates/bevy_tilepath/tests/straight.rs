@@ -135,47 +135,41 @@ fn drawn_positions_stay_on_floor_round_walls_and_new_walls() {
     let mut placed = 0;
     for size in [1, 2] {
         let route = (Cell::new(0, 0), Cell::new(22, 7 - i32::from(size)));
-        walk(grid.copy_cells().unwrap(), size, route, true, |_, _| {}).expect("arrives");
+        walk(grid.clone(), size, route, true, |_, _| {}).expect("arrives");
         // Walls dropped ahead of the unit while it walks, on the cells its path takes.
-        let arrived = walk(
-            grid.copy_cells().unwrap(),
-            size,
-            route,
-            true,
-            |app, tick| {
-                if tick >= 240 || tick % 30 != 10 {
-                    return;
+        let arrived = walk(grid.clone(), size, route, true, |app, tick| {
+            if tick >= 240 || tick % 30 != 10 {
+                return;
+            }
+            let world = app.world_mut();
+            let mut q = world.query::<(&UnitPath, &GridCell)>();
+            let ahead: Vec<(Cell, Cell)> = q
+                .iter(world)
+                .flat_map(|(p, at)| p.cells_ahead().skip(2).take(1).map(move |c| (c, at.0)))
+                .collect();
+            let mut grid = world.resource_mut::<PathingGrid>();
+            for (c, at) in ahead {
+                // Only walls that leave the goal reachable: the unit must re-plan
+                // round them, not give up.
+                let mut walled = grid.grid().clone();
+                if walled.set(c, TileKind::K1).is_err() || c == route.1 {
+                    continue;
                 }
-                let world = app.world_mut();
-                let mut q = world.query::<(&UnitPath, &GridCell)>();
-                let ahead: Vec<(Cell, Cell)> = q
-                    .iter(world)
-                    .flat_map(|(p, at)| p.cells_ahead().skip(2).take(1).map(move |c| (c, at.0)))
-                    .collect();
-                let mut grid = world.resource_mut::<PathingGrid>();
-                for (c, at) in ahead {
-                    // Only walls that leave the goal reachable: the unit must re-plan
-                    // round them, not give up.
-                    let mut walled = grid.grid().copy_cells().unwrap();
-                    if walled.set(c, TileKind::K1).is_err() || c == route.1 {
-                        continue;
-                    }
-                    let eight = true;
-                    let d = tilepath_testkit::reference_dijkstra_sized(
-                        &walled,
-                        Mobility::FLOOR_ONLY,
-                        size,
-                        at,
-                        eight,
-                        |_| true,
-                    );
-                    let goal = walled.index_of(route.1).unwrap();
-                    if d[goal].is_some() && grid.set(c, TileKind::K1).is_ok() {
-                        placed += 1;
-                    }
+                let eight = true;
+                let d = tilepath_testkit::reference_dijkstra_sized(
+                    &walled,
+                    Mobility::FLOOR_ONLY,
+                    size,
+                    at,
+                    eight,
+                    |_| true,
+                );
+                let goal = walled.index_of(route.1).unwrap();
+                if d[goal].is_some() && grid.set(c, TileKind::K1).is_ok() {
+                    placed += 1;
                 }
-            },
-        );
+            }
+        });
         assert!(
             arrived.is_some(),
             "size {size}: did not arrive round the new walls"

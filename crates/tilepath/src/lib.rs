@@ -5,6 +5,7 @@ mod clearance;
 mod components;
 mod cost;
 mod crowd;
+mod derived;
 mod direction;
 mod field;
 mod footprint;
@@ -22,15 +23,16 @@ mod topology;
 
 pub use cell::Cell;
 pub use clearance::{Clearance, MAX_UNIT_SIZE};
-pub use components::{ComponentStats, Components};
+pub use components::{ComponentStats, Components, ReachKey};
 pub use cost::{OCTILE_DIAGONAL, OCTILE_STRAIGHT};
 pub use crowd::{
     AgentId, AgentSpec, AgentStatus, Crowd, CrowdError, GoalFields, Guidance, StepStats,
 };
+pub use derived::{Derived, JumpDistances, OpenRows};
 pub use direction::{Connectivity, Direction, Direction8};
 pub use field::{DistanceField, FieldError, FieldState, FieldStats, Region, combined_next_step};
 pub use footprint::{Footprint, footprint_centre};
-pub use grid::{Grid, GridError, GridMismatch, JumpDistances};
+pub use grid::{Grid, GridError, GridMismatch};
 pub use hex::HexLayout;
 pub use mobility::{Mobility, TileKind};
 pub use next_hop::{

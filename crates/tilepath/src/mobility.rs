@@ -193,6 +193,20 @@ impl Mobility {
             | ((c[3] != 0) as u8) << 3
     }
 
+    /// The mobility entering the kinds of `kinds` (bit `k`: kind `k`; higher bits are
+    /// ignored) at cost 1 each: what the structures derived for a set of passable kinds
+    /// ([`Derived`](crate::Derived)) are built with.
+    ///
+    /// ```
+    /// use tilepath::Mobility;
+    /// let m = Mobility::new([1, 0, 5, 0]);
+    /// assert_eq!(Mobility::entering(m.passable_kinds()), Mobility::new([1, 0, 1, 0]));
+    /// ```
+    #[must_use]
+    pub const fn entering(kinds: u8) -> Self {
+        Self::new([kinds & 1, kinds >> 1 & 1, kinds >> 2 & 1, kinds >> 3 & 1])
+    }
+
     /// The smallest non-zero cost, or 0 if every kind is blocked. Scales the heuristic.
     #[must_use]
     pub const fn min_cost(self) -> u8 {

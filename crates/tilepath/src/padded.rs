@@ -289,8 +289,7 @@ mod tests {
                 for y in 0..h {
                     for x in 0..w {
                         let cell = Cell::new(ox + x as i32, oy + y as i32);
-                        let want =
-                            crate::footprint::footprint_cost(&grid, mobility, cell, size, None);
+                        let want = crate::grid::footprint_cost(&grid, mobility, cell, size, None);
                         blocked += usize::from(want == 0);
                         assert_eq!(
                             costs[(y + 1) * stride + x + 1],

@@ -2,10 +2,11 @@
 //!
 //! A [`Neighborhood`] is a way of moving (4- or 8-connected, or hex): which neighbours a
 //! cell has, the direction codes of the steps to them, their fixed-point weights, the
-//! heuristic distance, and how a search visits them in its window. The hot loops are
-//! generic over it and monomorphised per neighbourhood, so a new topology is a
-//! new [`Connectivity`] variant and a new implementation of this trait: the compiler
-//! then lists every `match` on the connectivity that must learn it.
+//! heuristic distance. The hot loops are generic over it and monomorphised per
+//! neighbourhood; how a search visits them in its window is the search's
+//! (`search/window/steps.rs`). A new topology is a new [`Connectivity`] variant and a
+//! new implementation of both traits: the compiler then lists every `match` on the
+//! connectivity that must learn it.
 //!
 //! Hex steps are square steps too: each [`HexLayout`] gives a cell its 4 orthogonal
 //! neighbours and 2 diagonal ones chosen by the parity of its row or column
@@ -17,10 +18,11 @@
 //! loops apply it on the offsets here.
 
 use crate::cost::{OCTILE_DIAGONAL, OCTILE_STRAIGHT, octile_units};
-use crate::footprint::EnterCost;
-use crate::search::window::{Visit, Window};
-use crate::search::{NO_PARENT, PackedSteps};
-use crate::{Connectivity, GridPath, GridPath8, HexLayout};
+use crate::{Connectivity, HexLayout};
+
+/// The step code of no step: a search's start has no parent, and [`Neighborhood::back`]
+/// of it is no step's code.
+pub(crate) const NO_PARENT: u8 = 0xF;
 
 /// A way of moving between cells, as the solvers' hot loops see it. Implemented by the
 /// zero-sized [`Four`], [`Eight`] and [`Hex`]; the runtime [`Connectivity`] picks one.
@@ -38,23 +40,9 @@ pub(crate) trait Neighborhood: 'static {
     /// The fixed-point weight of a diagonal step into a cell of cost 1 (0 without
     /// diagonals).
     const DIAGONAL: u64;
-    /// The packed path a search's route is written to; its step codes are the
-    /// *search codes* below.
-    type Path: PackedSteps;
-
-    /// The coordinates [`distance`](Self::distance) takes of the cell at local
-    /// coordinates `(lx, ly)` of `window` (which may lie outside it, as a goal may):
-    /// the local coordinates themselves on square maps, the global cell's axial
-    /// coordinates on hex maps. [`visit_neighbours`](Self::visit_neighbours) gives
-    /// each neighbour's.
-    #[inline(always)]
-    fn frame(_window: &Window, (lx, ly): (i64, i64)) -> (i64, i64) {
-        (lx, ly)
-    }
-
     /// A lower bound on the weight of a route between the cells at `at` and `goal`
-    /// (both from [`frame`](Self::frame)) on a mobility whose cheapest cell costs 1:
-    /// the A* heuristic.
+    /// (local coordinates on square maps, axial ones on hex maps) on a mobility whose
+    /// cheapest cell costs 1: the A* heuristic.
     fn distance(at: (i64, i64), goal: (i64, i64)) -> u64;
 
     /// The fixed-point weight of a step with search code `code` into a cell of cost 1.
@@ -64,32 +52,6 @@ pub(crate) trait Neighborhood: 'static {
     /// one a search need not visit; for the start ([`NO_PARENT`]) a value that is no
     /// step's code (such as `0xFF`).
     fn back(code: u8) -> u8;
-
-    /// Calls `visitor.visit` for every neighbour of local cell `(lx, ly)` (slot
-    /// `slot`) that a legal step reaches inside `window`, except the one in search
-    /// code `skip`, with its search code and its unscaled heuristic
-    /// ([`distance`](Self::distance) to `goal`, in the [`frame`](Self::frame)),
-    /// computed only if the visitor asks. `d` is the cell's own distance to `goal`,
-    /// which a neighbourhood may step from. A neighbourhood may also visit the
-    /// neighbour in `skip` (the cell this one was reached from): every visitor turns
-    /// it away, as reached more cheaply ([`Visit::visit`]).
-    ///
-    /// # Safety
-    /// As [`Window::visit_square`]: `slot` is the slot of local cell `(lx, ly)`,
-    /// inside the window, and `costs` are of the grid the window was made for.
-    #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
-    #[expect(clippy::too_many_arguments, reason = "inlined into the search loops")]
-    unsafe fn visit_neighbours<C: EnterCost, V: Visit>(
-        window: &Window,
-        costs: &C,
-        slot: u32,
-        lx: u32,
-        ly: u32,
-        goal: (i64, i64),
-        d: u64,
-        skip: u8,
-        visitor: &mut V,
-    );
 }
 
 /// 4-connected movement: right, down, left, up. Search codes are
@@ -108,7 +70,6 @@ impl Neighborhood for Four {
     const HEX: Option<HexLayout> = None;
     const STRAIGHT: u64 = 1;
     const DIAGONAL: u64 = 0;
-    type Path = GridPath;
 
     #[inline(always)]
     fn distance((x, y): (i64, i64), (gx, gy): (i64, i64)) -> u64 {
@@ -124,25 +85,6 @@ impl Neighborhood for Four {
     fn back(code: u8) -> u8 {
         if code == NO_PARENT { 0xFF } else { code ^ 2 }
     }
-
-    #[inline(always)]
-    #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
-    unsafe fn visit_neighbours<C: EnterCost, V: Visit>(
-        window: &Window,
-        costs: &C,
-        slot: u32,
-        lx: u32,
-        ly: u32,
-        goal: (i64, i64),
-        d: u64,
-        skip: u8,
-        visitor: &mut V,
-    ) {
-        let _ = d;
-        let h = |at| Self::distance(at, goal);
-        // SAFETY: forwarded from the caller.
-        unsafe { window.visit_square::<false, C, V>(costs, slot, lx, ly, h, skip, visitor) }
-    }
 }
 
 impl Neighborhood for Eight {
@@ -151,7 +93,6 @@ impl Neighborhood for Eight {
     const HEX: Option<HexLayout> = None;
     const STRAIGHT: u64 = OCTILE_STRAIGHT;
     const DIAGONAL: u64 = OCTILE_DIAGONAL;
-    type Path = GridPath8;
 
     #[inline(always)]
     fn distance((x, y): (i64, i64), (gx, gy): (i64, i64)) -> u64 {
@@ -175,25 +116,6 @@ impl Neighborhood for Eight {
             (code + 4) & 7
         }
     }
-
-    #[inline(always)]
-    #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
-    unsafe fn visit_neighbours<C: EnterCost, V: Visit>(
-        window: &Window,
-        costs: &C,
-        slot: u32,
-        lx: u32,
-        ly: u32,
-        goal: (i64, i64),
-        d: u64,
-        skip: u8,
-        visitor: &mut V,
-    ) {
-        let _ = d;
-        let h = |at| Self::distance(at, goal);
-        // SAFETY: forwarded from the caller.
-        unsafe { window.visit_square::<true, C, V>(costs, slot, lx, ly, h, skip, visitor) }
-    }
 }
 
 /// Hex movement in the layout [`HexLayout::ALL`]`[L]`: 6 neighbours, every step weighing
@@ -203,7 +125,7 @@ impl Neighborhood for Eight {
 pub(crate) struct Hex<const L: u8>;
 
 impl<const L: u8> Hex<L> {
-    const LAYOUT: HexLayout = HexLayout::from_index(L);
+    pub(crate) const LAYOUT: HexLayout = HexLayout::from_index(L);
 }
 
 impl<const L: u8> Neighborhood for Hex<L> {
@@ -212,13 +134,6 @@ impl<const L: u8> Neighborhood for Hex<L> {
     const HEX: Option<HexLayout> = Some(Self::LAYOUT);
     const STRAIGHT: u64 = 1;
     const DIAGONAL: u64 = 1;
-    type Path = GridPath8;
-
-    #[inline(always)]
-    fn frame(window: &Window, (lx, ly): (i64, i64)) -> (i64, i64) {
-        let (x, y) = window.global_of(lx, ly);
-        hex_axial(Self::LAYOUT, x, y)
-    }
 
     #[inline(always)]
     fn distance((q, r): (i64, i64), (gq, gr): (i64, i64)) -> u64 {
@@ -236,43 +151,6 @@ impl<const L: u8> Neighborhood for Hex<L> {
         // (NO_PARENT ^ 4 is no step's code).
         const { assert!(NO_PARENT ^ 4 > 7) };
         code ^ 4
-    }
-
-    #[inline(always)]
-    #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
-    unsafe fn visit_neighbours<C: EnterCost, V: Visit>(
-        window: &Window,
-        costs: &C,
-        slot: u32,
-        lx: u32,
-        ly: u32,
-        goal: (i64, i64),
-        d: u64,
-        skip: u8,
-        visitor: &mut V,
-    ) {
-        let (x, y) = window.global(lx, ly);
-        let odd = hex_odd(Self::LAYOUT, x, y);
-        let (q, r) = hex_axial(Self::LAYOUT, x, y);
-        let from_goal = (q - goal.0, r - goal.1);
-        let codes = &HEX_CODES[L as usize];
-        // The step back to the parent, among this cell's 6 (6: none, at the start).
-        let back = HEX_INDEX[L as usize][usize::from(odd)][usize::from(skip & 15)];
-        // Every layout steps branchlessly on the parity: its diagonals differ by a
-        // column (row layouts) or a row (column layouts) between the two patterns, and
-        // a cell's parity follows no pattern a predictor could learn.
-        // SAFETY: forwarded from the caller.
-        unsafe {
-            window.visit_hex(
-                costs,
-                slot,
-                (lx, ly),
-                (codes, odd, back),
-                from_goal,
-                d,
-                visitor,
-            );
-        }
     }
 }
 

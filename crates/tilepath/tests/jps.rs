@@ -58,17 +58,21 @@ fn same_answer(what: &str, eight: bool, to: Cell, jps: &PathResult, astar: &Path
 }
 
 /// Random edits: single cells and small rectangles of random kinds.
-fn edit(rng: &mut StdRng, grid: &mut Grid) {
+fn edit(rng: &mut StdRng, grid: &mut Grid) -> Vec<Cell> {
+    let mut changed = Vec::new();
     for _ in 0..rng.random_range(1..=6) {
         let kind = TileKind::new(rng.random_range(0..4u8)).unwrap();
         let a = random_cell(rng, grid);
         if rng.random_bool(0.3) {
             let b = Cell::new(a.x + rng.random_range(0..6), a.y + rng.random_range(0..6));
             grid.fill_rect(a, b, kind);
+            changed.extend((a.y..=b.y).flat_map(|y| (a.x..=b.x).map(move |x| Cell::new(x, y))));
         } else {
             grid.set(a, kind).unwrap();
+            changed.push(a);
         }
     }
+    changed
 }
 
 #[test]
@@ -95,11 +99,7 @@ fn jps_matches_astar_and_reference_dijkstra_on_random_grids() {
         // A third of the grids keep the mobility's cells as bit rows, a third their
         // jump distances too (jump point search reads those, through the edits below),
         // a third are read from the planes.
-        match seed % 3 {
-            0 => grid.keep_open_rows(mobility).unwrap(),
-            1 => grid.keep_jump_distances(mobility).unwrap(),
-            _ => {}
-        }
+        let mut kept = KeptRows::pick(seed % 3, &grid, mobility);
         for _ in 0..4 {
             let from = random_cell(&mut rng, &grid);
             let to = if rng.random_bool(0.05) {
@@ -119,8 +119,10 @@ fn jps_matches_astar_and_reference_dijkstra_on_random_grids() {
                         windowed
                             .find(
                                 &grid,
-                                PathQuery::new(from, to, mobility)
-                                    .connectivity(Connectivity::Eight),
+                                kept.query(
+                                    PathQuery::new(from, to, mobility)
+                                        .connectivity(Connectivity::Eight),
+                                ),
                             )
                             .unwrap(),
                         astar
@@ -137,15 +139,19 @@ fn jps_matches_astar_and_reference_dijkstra_on_random_grids() {
                         whole
                             .find(
                                 &grid,
-                                PathQuery::new(from, to, mobility)
-                                    .connectivity(Connectivity::Eight),
+                                kept.query(
+                                    PathQuery::new(from, to, mobility)
+                                        .connectivity(Connectivity::Eight),
+                                ),
                             )
                             .unwrap(),
                         astar_whole
                             .find(
                                 &grid,
-                                PathQuery::new(from, to, mobility)
-                                    .connectivity(Connectivity::Eight),
+                                kept.query(
+                                    PathQuery::new(from, to, mobility)
+                                        .connectivity(Connectivity::Eight),
+                                ),
                             )
                             .unwrap(),
                     );
@@ -156,7 +162,7 @@ fn jps_matches_astar_and_reference_dijkstra_on_random_grids() {
                 } else {
                     let (j, a) = (
                         windowed
-                            .find(&grid, PathQuery::new(from, to, mobility))
+                            .find(&grid, kept.query(PathQuery::new(from, to, mobility)))
                             .unwrap(),
                         astar
                             .find(&grid, PathQuery::new(from, to, mobility))
@@ -166,10 +172,10 @@ fn jps_matches_astar_and_reference_dijkstra_on_random_grids() {
                     same_answer(&what, false, to, &j, &a);
                     let (j, a) = (
                         whole
-                            .find(&grid, PathQuery::new(from, to, mobility))
+                            .find(&grid, kept.query(PathQuery::new(from, to, mobility)))
                             .unwrap(),
                         astar_whole
-                            .find(&grid, PathQuery::new(from, to, mobility))
+                            .find(&grid, kept.query(PathQuery::new(from, to, mobility)))
                             .unwrap(),
                     );
                     check_optimal(&grid, mobility, from, to, false, &all, &j);
@@ -179,7 +185,8 @@ fn jps_matches_astar_and_reference_dijkstra_on_random_grids() {
                 }
                 checked += 1;
             }
-            edit(&mut rng, &mut grid);
+            let changed = edit(&mut rng, &mut grid);
+            kept.repair(&grid, &changed);
         }
     }
     println!("checked {checked} queries ({partial} partial, {long} longer than a path)");
@@ -349,26 +356,19 @@ fn expansion_limit_gives_valid_partial_paths() {
 /// search, reading the grid's planes, its kept bit rows and its jump distances;
 /// returns how many were checked.
 fn check_map(map: &str, stride: usize) -> usize {
-    let mut grid = load_movingai(map);
+    let grid = load_movingai(map);
     let scenarios = load_scenarios(map);
     let mobility = Mobility::FLOOR_ONLY;
     let mut jps = Jps::for_grid(&grid).unwrap();
     let mut checked = 0;
-    let planes = grid.clone();
-    grid.keep_open_rows(mobility).unwrap();
-    let mut jumps = grid.clone();
-    jumps.keep_jump_distances(mobility).unwrap();
-    for (s, grid) in scenarios
+    let kept = [0, 1, 2].map(|pick| KeptRows::pick(pick, &grid, mobility));
+    for (s, kept) in scenarios
         .iter()
         .step_by(stride)
-        .flat_map(|s| [(s, &planes), (s, &grid), (s, &jumps)])
+        .flat_map(|s| kept.iter().map(move |k| (s, k)))
     {
-        let r = jps
-            .find(
-                grid,
-                PathQuery::new(s.start, s.goal, mobility).connectivity(Connectivity::Eight),
-            )
-            .unwrap();
+        let query = PathQuery::new(s.start, s.goal, mobility).connectivity(Connectivity::Eight);
+        let r = jps.find(&grid, kept.query(query)).unwrap();
         if s.optimal == 0.0 && s.start != s.goal {
             assert!(
                 matches!(r.arrival, Arrival::Closest(_)),
@@ -392,7 +392,7 @@ fn check_map(map: &str, stride: usize) -> usize {
                 s.optimal
             );
         }
-        check_result(grid, mobility, s.start, s.goal, &r);
+        check_result(&grid, mobility, s.start, s.goal, &r);
         checked += 1;
     }
     checked / 3
@@ -423,26 +423,31 @@ fn movingai_maps_every_scenario() {
 #[test]
 fn queries_allocate_nothing() {
     let mut rng = rng(5);
+    let floor = Mobility::FLOOR_ONLY;
     let mut maps = Vec::new();
     for name in ["no_walls", "pocket_wall", "multi_wall"] {
-        maps.push((load_reference(name).0, Mobility::FLOOR_ONLY));
+        maps.push((load_reference(name).0, floor, KeptRows::default()));
     }
-    maps.push((
-        random_grid(&mut rng, 200, 150, 0.25),
-        Mobility::new([1, 1, 1, 0]),
-    ));
-    maps.push((
-        random_grid(&mut rng, 200, 200, 0.1),
-        Mobility::new([5, 0, 5, 0]),
-    ));
-    // Read through its kept bit rows.
-    let mut den = load_movingai("den312d.map");
-    den.keep_open_rows(Mobility::FLOOR_ONLY).unwrap();
-    maps.push((den, Mobility::FLOOR_ONLY));
+    for (grid, mobility) in [
+        (
+            random_grid(&mut rng, 200, 150, 0.25),
+            Mobility::new([1, 1, 1, 0]),
+        ),
+        (
+            random_grid(&mut rng, 200, 200, 0.1),
+            Mobility::new([5, 0, 5, 0]),
+        ),
+    ] {
+        maps.push((grid, mobility, KeptRows::default()));
+    }
+    // Read through its bit rows.
+    let den = load_movingai("den312d.map");
+    let rows = KeptRows::pick(0, &den, floor);
+    maps.push((den, floor, rows));
     // And through its jump distances.
-    let mut lak = load_movingai("lak303d.map");
-    lak.keep_jump_distances(Mobility::FLOOR_ONLY).unwrap();
-    maps.push((lak, Mobility::FLOOR_ONLY));
+    let lak = load_movingai("lak303d.map");
+    let jumps = KeptRows::pick(1, &lak, floor);
+    maps.push((lak, floor, jumps));
     let queries = |seed: u64, n: usize| -> Vec<(usize, Cell, Cell)> {
         let mut rng = tilepath_testkit::rng(seed);
         (0..n)
@@ -469,18 +474,11 @@ fn queries_allocate_nothing() {
         let mut sink = 0.0;
         let mut run = |qs: &[(usize, Cell, Cell)], jps: &mut Jps| {
             for &(m, from, to) in qs {
-                let (grid, mobility) = &maps[m];
-                sink += jps
-                    .find(grid, PathQuery::new(from, to, *mobility))
-                    .unwrap()
-                    .cost;
-                sink += jps
-                    .find(
-                        grid,
-                        PathQuery::new(from, to, *mobility).connectivity(Connectivity::Eight),
-                    )
-                    .unwrap()
-                    .cost;
+                let (grid, mobility, kept) = &maps[m];
+                let query = kept.query(PathQuery::new(from, to, *mobility));
+                sink += jps.find(grid, query).unwrap().cost;
+                let query = query.connectivity(Connectivity::Eight);
+                sink += jps.find(grid, query).unwrap().cost;
             }
         };
         run(&warm_up, &mut jps);

@@ -2,7 +2,8 @@
 //! published): seeded random grids, mobilities and cells; a plain reference Dijkstra
 //! (multi-source, 4- or 8-connected, mobility costs, no corner cutting) and a hex one
 //! over neighbours from the axial formulas; the true shortest any-angle route (a
-//! visibility graph); path checks;
+//! visibility graph); path checks; a mobility's bit rows or jump distances kept in
+//! step with a grid;
 //! the Moving AI, `.scen` and reference-map loaders; and a counting global allocator
 //! type that each test binary declares itself.
 //!
@@ -12,6 +13,7 @@
 mod any_angle;
 mod counting;
 mod hex;
+mod kept;
 mod mapf;
 mod maps;
 mod random;
@@ -23,6 +25,7 @@ pub use hex::{
     AXIAL_NEIGHBOURS, axial_of, cell_of_axial, check_hex_optimal, check_hex_result,
     hex_distance_ref, hex_flood, hex_neighbours, reference_hex, walk_hex,
 };
+pub use kept::KeptRows;
 pub use mapf::{MAPF_INSTANCES, MapfInstance, load_mapf, load_mapf_map};
 pub use maps::{
     MOVING_AI_MAPS, Scenario, load_movingai, load_reference, load_scenarios, maps_dir,

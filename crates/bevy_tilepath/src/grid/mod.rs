@@ -10,7 +10,7 @@ mod serde;
 mod transform;
 
 use bevy::prelude::*;
-use tilepath::{Cell, Grid, GridError, JumpDistances, Mobility, TileKind};
+use tilepath::{Cell, Grid, GridError, Mobility, TileKind};
 
 pub use changes::{ChangeCursor, Changes};
 pub use layout::MapLayout;
@@ -47,11 +47,6 @@ pub struct PathingGrid {
     /// Why the grid could not be made (larger than supported, layers that disagree):
     /// every request fails with it until the grid is set again.
     failure: Option<NoPathReason>,
-    /// Mobilities whose jump distances the grid lends out at its next edit, for the
-    /// planner to repair them away from the tick (`plan/jumps.rs`).
-    lend_on_edit: Vec<Mobility>,
-    /// The distances lent, as they were before that edit.
-    lent: Vec<(Mobility, JumpDistances)>,
 }
 
 impl PathingGrid {
@@ -100,9 +95,6 @@ impl PathingGrid {
     /// # Errors
     /// [`GridError::OutOfBounds`] for a cell outside the grid; the grid is unchanged.
     pub fn set(&mut self, cell: Cell, kind: TileKind) -> Result<TileKind, GridError> {
-        if !self.lend_on_edit.is_empty() && self.grid.get(cell).is_some_and(|old| old != kind) {
-            self.lend_jump_distances();
-        }
         let old = self.grid.set(cell, kind)?;
         if old != kind {
             self.generation += 1;
@@ -114,10 +106,9 @@ impl PathingGrid {
     /// Sets every cell of the rectangle `min..=max` that lies inside the grid to `kind`
     /// and records the cells whose kind changed (as [`set`](Self::set) would, one by
     /// one); returns how many changed. A building placed or a room walled off in one
-    /// call: where the grid keeps jump distances
+    /// call: where the planner keeps jump distances
     /// ([`PathingSettings::jump_distances`](crate::PathingSettings::jump_distances)),
-    /// they are repaired once for the rectangle instead of once a cell
-    /// ([`Grid::fill_rect`]).
+    /// they are repaired once for the rectangle instead of once a cell.
     pub fn fill_rect(&mut self, min: Cell, max: Cell, kind: TileKind) -> usize {
         let (x0, y0) = (min.x.max(0), min.y.max(0));
         let x1 = max.x.min(self.grid.width() as i32 - 1);
@@ -133,7 +124,6 @@ impl PathingGrid {
             }
         }
         if changed > 0 {
-            self.lend_jump_distances();
             self.grid.fill_rect(min, max, kind);
             self.generation += 1;
         }
@@ -144,8 +134,6 @@ impl PathingGrid {
     /// distance field is planned again on the next tick.
     pub fn replace(&mut self, grid: Grid) {
         self.grid = grid;
-        self.lend_on_edit.clear();
-        self.lent.clear();
         self.log.replaced();
         self.failure = None;
         self.generation += 1;
@@ -184,56 +172,6 @@ impl PathingGrid {
     #[must_use]
     pub fn pending_changes(&self) -> &[Cell] {
         self.log.pending()
-    }
-
-    /// Keeps the cells `mobility` can enter as bit rows of the grid
-    /// ([`Grid::keep_open_rows`]: not an edit, so nothing is logged); whether they were
-    /// made now.
-    pub(crate) fn keep_open_rows(&mut self, mobility: Mobility) -> bool {
-        !self.grid.keeps_open_rows(mobility) && self.grid.keep_open_rows(mobility).is_ok()
-    }
-
-    /// Keeps the jump distances of the cells `mobility` can enter
-    /// ([`Grid::keep_jump_distances`], not an edit either); whether they were made now.
-    /// A grid they cannot be kept for (a side over 32,767 cells, or no memory) is
-    /// searched without them.
-    pub(crate) fn keep_jump_distances(&mut self, mobility: Mobility) -> bool {
-        !self.grid.keeps_jump_distances(mobility) && self.grid.keep_jump_distances(mobility).is_ok()
-    }
-
-    /// Takes over the jump distances of `mobility` built or repaired away from the
-    /// grid, caught up on the cells edited since ([`Grid::adopt_jump_distances`]: not
-    /// an edit either, nothing is logged). With `lend`, the grid lends them out again
-    /// at its next edit, so that the edit costs no repair of them here.
-    pub(crate) fn adopt_jump_distances(
-        &mut self,
-        distances: JumpDistances,
-        mobility: Mobility,
-        changed: &[Cell],
-        lend: bool,
-    ) -> Result<(), GridError> {
-        self.grid.adopt_jump_distances(distances, changed)?;
-        if lend && !self.lend_on_edit.contains(&mobility) {
-            self.lend_on_edit.push(mobility);
-        }
-        Ok(())
-    }
-
-    /// Before an edit: lends out the jump distances adopted to be lent
-    /// ([`Grid::lend_jump_distances`]; kept here, and repaired by the edit, if the
-    /// copy's memory cannot be had).
-    fn lend_jump_distances(&mut self) {
-        for mobility in self.lend_on_edit.drain(..) {
-            if let Ok(Some(lent)) = self.grid.lend_jump_distances(mobility) {
-                self.lent.push((mobility, lent));
-            }
-        }
-    }
-
-    /// The jump distances lent out since the last call, each as it was before the edit
-    /// that lent it.
-    pub(crate) fn take_lent_jump_distances(&mut self) -> Vec<(Mobility, JumpDistances)> {
-        core::mem::take(&mut self.lent)
     }
 
     /// Removes the grid and makes every request fail with `reason` until a grid is set

@@ -117,6 +117,11 @@ impl<K: PartialEq, R: Send + 'static> Builds<K, R> {
         }
     }
 
+    /// Cancels the builds whose key fails `keep`.
+    pub(crate) fn retain(&mut self, keep: impl Fn(&K) -> bool) {
+        self.list.retain(|b| keep(&b.key));
+    }
+
     /// Builds under way.
     pub(crate) fn len(&self) -> usize {
         self.list.len()

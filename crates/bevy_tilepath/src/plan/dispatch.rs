@@ -4,13 +4,12 @@
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use bevy::tasks::{ComputeTaskPool, TaskPool};
-use tilepath::{Clearance, Components, Grid};
+use tilepath::Grid;
 
-use super::engine::{Known, Scratch, solve_job};
+use super::derived::DerivedSet;
+use super::engine::{Scratch, solve_job};
 use super::fields::FieldCache;
-use super::guides::GuideCache;
 use super::job::{Answer, Job};
-use super::reach::{PerMobility, SizedReach};
 use super::whole::WholeGridPool;
 use crate::{MapLayout, PathingSettings};
 
@@ -25,15 +24,6 @@ pub(crate) struct Dispatch {
     whole: WholeGridPool,
 }
 
-/// What a grid's plan keeps per mobility (and connectivity) for its searches.
-#[derive(Clone, Copy)]
-pub(crate) struct Kept<'a> {
-    pub(crate) reach: &'a PerMobility<Components>,
-    pub(crate) clearance: &'a PerMobility<Clearance>,
-    pub(crate) sized_reach: &'a SizedReach,
-    pub(crate) guides: &'a GuideCache,
-}
-
 impl Dispatch {
     /// Answers every [`Answer::Unsolved`] job of the batch, spread over tasks of Bevy's
     /// `ComputeTaskPool` when it is large enough, and with `straight` (the grid's layout
@@ -46,30 +36,15 @@ impl Dispatch {
         settings: &PathingSettings,
         jobs: &mut [Job],
         fields: &FieldCache,
-        kept: Kept<'_>,
+        derived: &DerivedSet,
         straight: Option<MapLayout>,
     ) -> usize {
-        let Kept {
-            reach,
-            clearance,
-            sized_reach,
-            guides,
-        } = kept;
         let window = settings.window_distance;
         self.whole.set_limit(settings.whole_grid_solvers);
         let whole = &self.whole;
         let solve = |job: &mut Job, s: &mut Scratch| {
             if job.answer == Answer::Unsolved {
-                let known = Known {
-                    // A mobility's components tell one-cell units' reach; bigger units
-                    // have their footprints'.
-                    reach: match job.size {
-                        1 => reach.get(job.mobility, job.connectivity),
-                        size => sized_reach.get(job.mobility, size),
-                    },
-                    clearance: clearance.get(job.mobility, job.connectivity),
-                    guide: guides.get(job.mobility, job.connectivity),
-                };
+                let known = derived.known(job, settings);
                 solve_job(job, grid, fields, known, s, whole, window);
             }
             if let Some(layout) = straight {

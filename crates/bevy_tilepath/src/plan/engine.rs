@@ -16,11 +16,9 @@
 
 #[cfg(doc)]
 use tilepath::UNREACHABLE_EXPANSIONS;
-use tilepath::{
-    AStar, Arrival, Cell, Clearance, Components, Connectivity, Greedy, Grid, Jps, Landmarks,
-    PathQuery, Solver,
-};
+use tilepath::{AStar, Arrival, Cell, Connectivity, Greedy, Grid, Jps, PathQuery, Solver};
 
+use super::derived::Known;
 use super::fields::FieldCache;
 use super::job::{Answer, Job, Route};
 use super::straighten::Straighten;
@@ -49,17 +47,6 @@ impl Scratch {
             straighten: Straighten::default(),
         }
     }
-}
-
-/// What the planner knows of the grid for a job's mobility.
-#[derive(Clone, Copy)]
-pub(crate) struct Known<'a> {
-    /// The components, for one-cell units (none: not known).
-    pub(crate) reach: Option<&'a Components>,
-    /// The clearance, built for the units bigger than one cell.
-    pub(crate) clearance: Option<&'a Clearance>,
-    /// Landmarks for whole-grid jump point searches (one-cell units).
-    pub(crate) guide: Option<&'a Landmarks>,
 }
 
 /// Answers `job` (which must be [`Answer::Unsolved`]).
@@ -144,6 +131,12 @@ pub(crate) fn solve_job(
             }
             if let Some(guide) = known.guide {
                 query = query.guided(guide);
+            }
+            if let Some(rows) = known.rows {
+                query = query.rows(rows);
+            }
+            if let Some(jumps) = known.jumps {
+                query = query.jumps(jumps);
             }
             match solver.find(grid, query) {
                 Ok(r) => {

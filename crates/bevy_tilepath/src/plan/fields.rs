@@ -66,7 +66,7 @@ fn build_apart(
     building.contains(&key)
         || building.spawn(
             key,
-            || grid.copy_cells().ok(),
+            || grid.try_clone().ok(),
             move |copy| copy.and_then(|g| key.computed(&g)),
         )
 }

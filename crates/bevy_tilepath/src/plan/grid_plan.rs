@@ -1,4 +1,5 @@
-//! One grid's plan: its FIFOs of waiting units, its distance fields and reachability,
+//! One grid's plan: its FIFOs of waiting units, its distance fields and what else it
+//! derives from the grid,
 //! where it read the grid's change log, and its diagnostics.
 
 use std::collections::VecDeque;
@@ -7,10 +8,8 @@ use bevy::prelude::*;
 use tilepath::Cell;
 
 use super::Lane;
+use super::derived::DerivedSet;
 use super::fields::FieldCache;
-use super::guides::GuideCache;
-use super::jumps::JumpBuilds;
-use super::reach::{PerMobility, SizedReach};
 use crate::grid::{ChangeCursor, GridKey};
 use crate::{PathingDiagnostics, UnitPath};
 
@@ -29,16 +28,9 @@ pub(crate) struct GridPlan {
     /// waited for: served before the lanes, for that goal.
     pub(super) released: VecDeque<(Entity, (u64, Lane), Cell)>,
     pub(super) fields: FieldCache,
-    /// Connected components per mobility: goals out of reach answered at once.
-    pub(super) reach: PerMobility<tilepath::Components>,
-    /// Clearance per mobility of the units bigger than one cell.
-    pub(super) clearance: PerMobility<tilepath::Clearance>,
-    /// Components of big units' footprints, per mobility and size.
-    pub(super) sized_reach: SizedReach,
-    /// Landmark guides for whole-grid searches, per mobility and connectivity.
-    pub(super) guides: GuideCache,
-    /// Jump distance builds under way for the grid (which keeps the finished ones).
-    pub(super) jumps: JumpBuilds,
+    /// What the searches read besides the grid: bit rows, jump distances,
+    /// components, clearance, landmark guides.
+    pub(super) derived: DerivedSet,
     /// Where `collect` stopped reading the grid's change log.
     pub(super) collect_cursor: ChangeCursor,
     /// Where `collect` started reading it this tick.
@@ -76,11 +68,7 @@ impl GridPlan {
             waiting: 0,
             released: VecDeque::new(),
             fields: FieldCache::default(),
-            reach: PerMobility::default(),
-            clearance: PerMobility::default(),
-            sized_reach: SizedReach::default(),
-            guides: GuideCache::default(),
-            jumps: JumpBuilds::default(),
+            derived: DerivedSet::default(),
             collect_cursor: ChangeCursor::default(),
             collect_from: ChangeCursor::default(),
             changed_bits: Vec::new(),

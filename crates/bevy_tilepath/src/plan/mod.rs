@@ -5,20 +5,21 @@
 //! A request flows one way: `collect` queues the unit; `solve` takes it from the queue
 //! into a [`job::Job`] (one read of the unit), answers it at once if it cannot be
 //! searched, lets [`fields`] serve crowds heading for one cell, [`engine`] pick and run
-//! the search for the rest (with [`reach`] telling goals out of reach apart, and
+//! the search for the rest (reading what [`derived`] keeps of the grid, in [`kept`]'s
+//! one container: components that tell goals out of reach apart, bit rows, jump
+//! distances, clearance, landmark guides; and
 //! [`whole`] lending whole-grid solvers; [`dispatch`] spreads a batch over Bevy's compute
 //! task pool), and writes the one [`job::Answer`] back to the unit (one write).
 
 mod background;
 pub(crate) mod collect;
+mod derived;
 mod dispatch;
 mod engine;
 mod fields;
 mod grid_plan;
-mod guides;
 mod job;
-mod jumps;
-mod reach;
+mod kept;
 pub(crate) mod solve;
 mod straighten;
 mod whole;
@@ -132,16 +133,10 @@ impl Planner {
         connectivity: tilepath::Connectivity,
         size: u8,
     ) -> Option<&tilepath::Components> {
-        let plan = &self.grids[self.find(key)?];
-        if size == 1 {
-            plan.reach
-                .get(mobility, connectivity)
-                .filter(|p| plan.reach.is_current(grid) && p.is_settled())
-        } else {
-            plan.sized_reach
-                .get(mobility, size)
-                .filter(|_| plan.sized_reach.is_current(grid))
-        }
+        let reach = &self.grids[self.find(key)?].derived.reach;
+        reach
+            .get(tilepath::ReachKey::of(mobility, connectivity, size))
+            .filter(|p| reach.is_current(grid) && p.is_settled())
     }
 
     /// Withdraws a waiting unit (its entry stays in the FIFO and is skipped).

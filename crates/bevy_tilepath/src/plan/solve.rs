@@ -7,7 +7,7 @@ use bevy::platform::time::Instant;
 use bevy::prelude::*;
 
 use super::collect::{Targets, resolve_goal};
-use super::dispatch::{Dispatch, Kept};
+use super::dispatch::Dispatch;
 use super::grid_plan::GridPlan;
 use super::job::{Answer, Job};
 use super::{PlanState, Planner};
@@ -17,7 +17,6 @@ use crate::{
     PathStatus, PathingBudget, PathingDiagnostics, PathingGrid, PathingSettings, UnitPath,
     Waypoints,
 };
-use tilepath::{Connectivity, Jps};
 
 type Units<'w, 's> = Query<
     'w,
@@ -130,6 +129,7 @@ pub(crate) fn solve_requests(
         diag.guides_building += d.guides_building;
         diag.components_building += d.components_building;
         diag.fields_building += d.fields_building;
+        diag.jump_distances += d.jump_distances;
         diag.jump_distances_building += d.jump_distances_building;
         if let Some(e) = plan.key
             && let Some(mut map) = grids.map_mut(e)
@@ -146,7 +146,7 @@ pub(crate) fn solve_requests(
 /// Serves one grid's FIFOs within `share`; returns the work spent.
 fn serve_grid(
     plan: &mut GridPlan,
-    (mut grid, layout): (Option<&mut PathingGrid>, MapLayout),
+    (grid, layout): (Option<&mut PathingGrid>, MapLayout),
     share: Share,
     jobs: &mut Vec<Job>,
     dispatch: &mut Dispatch,
@@ -155,15 +155,9 @@ fn serve_grid(
     let grid_started = Instant::now();
     plan.alive = grid.is_some();
     let mut spent = 0;
-    if let Some(grid) = grid.as_deref_mut() {
-        spent += plan.jumps.maintain(grid, s.settings.jump_distances);
-    }
     if let Some(grid) = grid.as_deref() {
         spent += plan.fields.maintain(grid, s.settings, s.tick)
-            + plan.reach.maintain(grid)
-            + plan.clearance.maintain(grid)
-            + plan.sized_reach.maintain(grid, &plan.clearance)
-            + plan.guides.maintain(grid, s.settings.landmarks);
+            + plan.derived.maintain(grid, s.settings);
         plan.diag.fields_repaired = plan.fields.repaired();
         plan.diag.fields_built += plan.fields.finished();
     } else {
@@ -194,49 +188,13 @@ fn serve_grid(
         if jobs.is_empty() {
             continue;
         }
-        if let Some(grid) = grid.as_deref_mut() {
-            // Jump point search reads a one-cost mobility's cells as bit rows, and their
-            // jump distances where the settings ask for them.
-            for job in jobs.iter().filter(|j| j.answer == Answer::Unsolved) {
-                let square = !matches!(job.connectivity, Connectivity::Hex(_));
-                if square && Jps::applies_to(job.mobility) {
-                    if grid.keep_open_rows(job.mobility) {
-                        spent += grid.grid().len() as u64;
-                    }
-                    if s.settings.jump_distances {
-                        spent += plan.jumps.prepare(grid, job.mobility);
-                    }
-                }
-            }
-        }
         plan.diag.batches += 1;
         let generation = grid.as_deref().map_or(0, PathingGrid::generation);
         if let Some(grid) = grid.as_deref() {
             let (work, built) = plan.fields.assign(grid.grid(), s.settings, jobs, s.tick);
-            // What the searches need, for the jobs left to search only (those answered
-            // up front need nothing built).
-            let unsolved = || jobs.iter().filter(|j| j.answer == Answer::Unsolved);
-            spent +=
-                work + plan.reach.prepare(
-                    grid.grid(),
-                    unsolved().map(|j| (j.mobility, j.connectivity)),
-                ) + plan.clearance.prepare(
-                    grid.grid(),
-                    unsolved()
-                        .filter(|j| j.size > 1)
-                        .map(|j| (j.mobility, j.connectivity)),
-                ) + plan.clearance.keep_rows(
-                    grid.grid(),
-                    unsolved()
-                        .filter(|j| j.size > 1)
-                        .map(|j| (j.mobility, j.size)),
-                ) + plan.sized_reach.prepare(
-                    grid.grid(),
-                    &plan.clearance,
-                    unsolved().map(|j| (j.mobility, j.size)),
-                ) + plan
-                    .guides
-                    .prepare(grid.grid(), jobs, s.settings.window_distance);
+            // What the searches read besides the grid, for the jobs left to search only
+            // (those answered up front need nothing built).
+            spent += work + plan.derived.prepare(grid.grid(), jobs, s.settings);
             plan.diag.fields_built += built;
             let solving = Instant::now();
             let tasks = dispatch.solve(
@@ -244,12 +202,7 @@ fn serve_grid(
                 s.settings,
                 jobs,
                 &plan.fields,
-                Kept {
-                    reach: &plan.reach,
-                    clearance: &plan.clearance,
-                    sized_reach: &plan.sized_reach,
-                    guides: &plan.guides,
-                },
+                &plan.derived,
                 Some(layout).filter(|_| s.settings.straight_routes),
             );
             plan.diag.batches_spread += u32::from(tasks > 1);
@@ -285,11 +238,13 @@ fn serve_grid(
     }
     plan.diag.expanded = spent;
     plan.diag.waiting = plan.waiting;
-    plan.diag.guides = plan.guides.ready();
-    plan.diag.guides_building = plan.guides.building();
-    plan.diag.components_building = plan.reach.building() + plan.sized_reach.building();
+    let derived = &plan.derived;
+    plan.diag.guides = derived.guides.ready();
+    plan.diag.guides_building = derived.guides.building();
+    plan.diag.components_building = derived.reach.building();
     plan.diag.fields_building = plan.fields.building();
-    plan.diag.jump_distances_building = plan.jumps.building();
+    plan.diag.jump_distances = derived.jumps.ready();
+    plan.diag.jump_distances_building = derived.jumps.building();
     plan.diag.time += grid_started.elapsed();
     spent
 }

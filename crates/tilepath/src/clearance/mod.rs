@@ -146,7 +146,7 @@ impl Clearance {
     }
 
     /// The bit rows of `size`, if [kept](Self::keep_rows).
-    pub(crate) fn rows_of(&self, size: u8) -> Option<crate::grid::BitView<'_>> {
+    pub(crate) fn rows_of(&self, size: u8) -> Option<crate::derived::BitView<'_>> {
         self.rows
             .iter()
             .find(|r| r.size() == size)
@@ -275,5 +275,29 @@ impl Clearance {
         let (x, y) = (cell.x as u32, cell.y as u32);
         (cell.x >= 0 && cell.y >= 0 && x < self.width && y < self.height)
             .then(|| y as usize * self.width as usize + x as usize)
+    }
+}
+
+impl crate::Derived for Clearance {
+    /// The passable kinds ([`Mobility::passable_kinds`]).
+    type Key = u8;
+    type Error = GridError;
+
+    fn build(grid: &Grid, kinds: u8) -> Result<Self, GridError> {
+        Self::try_new(grid, Mobility::entering(kinds))
+    }
+
+    fn key(&self) -> u8 {
+        self.passable
+    }
+
+    /// [`Clearance::repair`] (its kept rows with it); its work is the cells computed
+    /// again.
+    fn repair(&mut self, grid: &Grid, changed: &[Cell], _most: usize) -> Result<u64, GridError> {
+        Ok(Clearance::repair(self, grid, changed)? as u64)
+    }
+
+    fn memory_bytes(&self) -> usize {
+        Clearance::memory_bytes(self)
     }
 }

@@ -2,8 +2,8 @@
 //! point search scans a word at a time.
 
 use crate::GridError;
+use crate::derived::{BitGrid, BitView};
 use crate::footprint::fitting;
-use crate::grid::{BitGrid, BitView};
 
 /// The anchors where a unit of side `size` fits, one bit a cell, as a [`BitGrid`]
 /// (by row and by column).

@@ -5,9 +5,12 @@
 //! scratch, [`repair`] keeps the components exact after edits, [`footprint`] builds
 //! and repairs a big unit's.
 
+mod derived;
 mod footprint;
 mod label;
 mod repair;
+
+pub use derived::ReachKey;
 
 use crate::queue::Generation;
 use crate::topology::{HEX_CODES, hex_odd};

@@ -1,6 +1,6 @@
 //! What an agent is: its id, what the caller says of it, and what the crowd keeps.
 
-use crate::{Cell, Connectivity, GridPath8, Mobility};
+use crate::{Cell, Connectivity, Direction8, Grid, GridPath8, Mobility};
 
 /// An agent of a [`Crowd`](super::Crowd): a slot and the slot's generation, so that
 /// an id of a removed agent never names the agent that takes its slot later.
@@ -170,5 +170,17 @@ impl Agent {
     /// Whether it shares `other`'s class: size, mobility and connectivity.
     pub(crate) fn same_class(&self, other: &Agent) -> bool {
         self.size == other.size && self.mobility == other.mobility && self.eight == other.eight
+    }
+}
+
+/// Whether `agent` may step from `from` towards `dir` on `grid`
+/// ([`Grid::can_step_sized`]; a one-cell agent reads the cheaper one-cell rule,
+/// which is the same).
+#[inline]
+pub(super) fn can_step(grid: &Grid, from: Cell, dir: Direction8, agent: &Agent) -> bool {
+    if agent.size == 1 {
+        grid.can_step(from, dir, agent.mobility)
+    } else {
+        grid.can_step_sized(from, dir, agent.mobility, agent.size)
     }
 }

@@ -13,8 +13,7 @@
 //! subset of a valid step's moves closed under that rule is itself valid (no two
 //! agents in a cell, no swap, no crossing: staying creates none of them).
 
-use super::agent::{Decision, NONE};
-use super::step::can_step;
+use super::agent::{Decision, NONE, can_step};
 use super::{AgentId, Crowd, CrowdError, Guidance, footprint};
 use crate::{Cell, Direction8, Grid};
 

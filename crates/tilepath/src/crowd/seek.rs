@@ -9,8 +9,8 @@
 //! round it and at most [`SEEK_LIMIT`] of them; found, it walks the way there (its
 //! detour) before heading by its guidance again.
 
-use super::agent::NONE;
-use super::step::{DIRECTIONS, can_step};
+use super::agent::{NONE, can_step};
+use super::step::DIRECTIONS;
 use super::{Crowd, Guidance, footprint};
 use crate::{Cell, Direction8, Grid, GridPath8};
 

@@ -10,7 +10,7 @@
 //! agent kept waiting ends up first in the order and is not kept waiting forever
 //! in open space; the corridor swap rule (`swap.rs`) covers 1-wide corridors.
 
-use super::agent::{Decision, NONE};
+use super::agent::{Decision, NONE, can_step};
 use super::plan::Plan;
 use super::{
     AgentStatus, Candidate, Crowd, CrowdError, Guidance, MAX_CANDIDATES, StepStats, footprint, mix,
@@ -29,23 +29,6 @@ pub(super) const DIRECTIONS: [Direction8; 8] = [
     Direction8::DownLeft,
     Direction8::DownRight,
 ];
-
-/// Whether `agent` may step from `from` towards `dir` on `grid`
-/// ([`Grid::can_step_sized`]; a one-cell agent reads the cheaper one-cell rule,
-/// which is the same).
-#[inline]
-pub(super) fn can_step(
-    grid: &Grid,
-    from: Cell,
-    dir: Direction8,
-    agent: &super::agent::Agent,
-) -> bool {
-    if agent.size == 1 {
-        grid.can_step(from, dir, agent.mobility)
-    } else {
-        grid.can_step_sized(from, dir, agent.mobility, agent.size)
-    }
-}
 
 impl Crowd {
     /// Moves every agent one step (or not at all) towards its goal, as `guidance`

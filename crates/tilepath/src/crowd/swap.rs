@@ -14,8 +14,8 @@
 //! the same corridors. Corridor walks stop after [`WALK_LIMIT`] cells and then
 //! count as opening up (pushing is left to the priorities).
 
-use super::agent::{Agent, NONE};
-use super::step::{DIRECTIONS, can_step};
+use super::agent::{Agent, NONE, can_step};
+use super::step::DIRECTIONS;
 use super::{Crowd, Guidance, footprint};
 use crate::{Cell, Direction8, Grid};
 

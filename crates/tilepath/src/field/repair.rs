@@ -1,7 +1,7 @@
 //! Local repair after grid edits and goal changes, identical to a full computation.
 
 use super::*;
-use crate::footprint::footprint_cost;
+use crate::grid::footprint_cost;
 use crate::topology::{corner_open, step_weight};
 
 /// The share of a field's cells (1 in this many) a repair discards at most before it

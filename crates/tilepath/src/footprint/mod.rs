@@ -1,10 +1,10 @@
-//! What it costs a unit to enter a cell: a one-cell unit pays the cell's cost, a larger
-//! unit the highest cost under its footprint. The solvers read every cost through
+//! Big units: where a square footprint fits, and what it costs it to enter a cell
+//! (the highest cost under it), read by the solvers through the cost model's
 //! [`EnterCost`], so one search loop serves every unit size.
 
-#[cfg(doc)]
-use crate::search::bit_rows::open_anf;
-use crate::search::bit_rows::{EVEN, open_cells};
+use crate::cost::EnterCost;
+use crate::grid::EVEN;
+pub(crate) use crate::grid::footprint_cost;
 use crate::{Cell, Clearance, Grid, MAX_UNIT_SIZE, Mobility, PathError};
 
 /// A square unit bigger than one cell, for queries [`sized`](crate::PathQuery::sized)
@@ -88,142 +88,6 @@ impl<'a> Footprint<'a> {
 pub fn footprint_centre(cell: Cell, size: u8) -> (f32, f32) {
     let half = f32::from(size) / 2.0;
     (cell.x as f32 + half, cell.y as f32 + half)
-}
-
-/// What entering `cell` costs a unit of `size x size` cells anchored there, read cell
-/// by cell: 0 if any cell under the footprint is outside the grid, or blocked and not
-/// under the footprint anchored at `leaving` (the cell the unit steps from: a unit
-/// walled over walks out); else the highest cost of the passable cells under it (the
-/// mobility's lowest if none is). The one statement of the footprint rule and of its
-/// step rule: [`Grid::can_step_sized`] checks a step's cell and both corners of a
-/// diagonal with it, and the solvers' [`EnterCost::step_unchecked`] reads it, with
-/// the same `leaving`, for every footprint that does not fit; the fast paths
-/// (clearance reads, the padded loader) are tested against it. `size >= 1`.
-pub(crate) fn footprint_cost(
-    grid: &Grid,
-    mobility: Mobility,
-    cell: Cell,
-    size: u8,
-    leaving: Option<Cell>,
-) -> u8 {
-    let n = i32::from(size);
-    let under_leaving = |c: Cell| {
-        leaving.is_some_and(|s| (s.x..s.x + n).contains(&c.x) && (s.y..s.y + n).contains(&c.y))
-    };
-    let mut highest = 0;
-    for dy in 0..n {
-        for dx in 0..n {
-            let c = Cell::new(cell.x + dx, cell.y + dy);
-            match grid.cost(c, mobility) {
-                0 if grid.contains(c) && under_leaving(c) => {}
-                0 => return 0,
-                cost => highest = highest.max(cost),
-            }
-        }
-    }
-    if highest == 0 {
-        mobility.min_cost()
-    } else {
-        highest
-    }
-}
-
-/// What it costs a unit to enter a cell, by grid index: the one rule the solvers'
-/// loops read costs through.
-pub(crate) trait EnterCost: Copy {
-    /// The grid the costs are of.
-    fn grid(&self) -> &Grid;
-
-    /// The cost of entering the cell at grid index `i` (0 = the unit may not stand
-    /// there; whether a step may enter it is [`step_unchecked`](Self::step_unchecked)'s
-    /// to say).
-    ///
-    /// # Safety
-    /// `i < self.grid().len()`.
-    #[expect(unsafe_code, reason = "the solvers' hot path; callers prove the bound")]
-    unsafe fn at_unchecked(&self, i: usize) -> u8;
-
-    /// The cost of a step into grid index `i` from its neighbour at grid index `from`
-    /// (0 = the step is not allowed): [`at_unchecked`](Self::at_unchecked), except
-    /// where entering depends on the cell stepped from (a footprint walled over at the
-    /// start walks out only by [`footprint_cost`]'s step rule). Every search decides
-    /// whether it may step by this; the cost of a step it took is `at_unchecked`'s.
-    ///
-    /// # Safety
-    /// `i < self.grid().len()` and `from < self.grid().len()`.
-    #[inline(always)]
-    #[expect(unsafe_code, reason = "the solvers' hot path; callers prove the bound")]
-    unsafe fn step_unchecked(&self, from: usize, i: usize) -> u8 {
-        let _ = from;
-        // SAFETY: as the caller promises.
-        unsafe { self.at_unchecked(i) }
-    }
-
-    /// Whether [`step_unchecked`](Self::step_unchecked) may differ from
-    /// [`at_unchecked`](Self::at_unchecked): searches that read enterable cells
-    /// without the cell stepped from ([`enterable_from`](Self::enterable_from), bit
-    /// rows, marked walls) then check each step with `step_unchecked`.
-    #[inline(always)]
-    fn walks_out(&self) -> bool {
-        false
-    }
-
-    /// The cost every enterable cell has, if the costs are all the same: a route's
-    /// cost then follows from its steps alone.
-    fn uniform(&self) -> Option<u8>;
-
-    /// The cells the unit may enter among the 32 from grid index `i`: bit `2j` for
-    /// cell `i + j` (odd bits are noise; cells past the grid's end read closed). `anf`
-    /// is the mobility's [`open_anf`], which one-cell costs read the packed grid with.
-    fn enterable_from(&self, anf: [u64; 4], i: usize) -> u64;
-
-    /// [`at_unchecked`](Self::at_unchecked), checked: 0 outside the grid.
-    #[inline]
-    fn at(&self, i: usize) -> u8 {
-        if i < self.grid().len() {
-            // SAFETY: just checked.
-            #[expect(unsafe_code, reason = "checked above")]
-            unsafe {
-                self.at_unchecked(i)
-            }
-        } else {
-            0
-        }
-    }
-}
-
-/// A one-cell unit's costs: the cell's own.
-#[derive(Clone, Copy)]
-pub(crate) struct CellCosts<'a> {
-    pub(crate) grid: &'a Grid,
-    pub(crate) mobility: Mobility,
-}
-
-impl EnterCost for CellCosts<'_> {
-    #[inline(always)]
-    fn grid(&self) -> &Grid {
-        self.grid
-    }
-
-    #[inline(always)]
-    #[expect(unsafe_code, reason = "the solvers' hot path; callers prove the bound")]
-    unsafe fn at_unchecked(&self, i: usize) -> u8 {
-        // SAFETY: `i < grid.len()`, as the caller promises. (A shift of the packed
-        // mobility keeps the lookup in registers.)
-        self.mobility
-            .cost_of_bits(unsafe { self.grid.bits_at_unchecked(i) })
-    }
-
-    #[inline]
-    fn uniform(&self) -> Option<u8> {
-        let m = self.mobility;
-        (m.min_cost() == m.max_cost()).then(|| m.min_cost())
-    }
-
-    #[inline(always)]
-    fn enterable_from(&self, anf: [u64; 4], i: usize) -> u64 {
-        open_cells(anf, self.grid.cells_from(i))
-    }
 }
 
 /// A square unit's costs: 0 where its footprint does not fit, else the highest cost

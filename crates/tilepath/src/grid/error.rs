@@ -14,7 +14,7 @@ pub enum GridError {
         /// Requested height.
         height: u32,
     },
-    /// Jump distances ([`Grid::keep_jump_distances`]) were asked of a grid with a side
+    /// [`JumpDistances`](crate::JumpDistances) were asked of a grid with a side
     /// longer than 32,767 cells, which a distance cannot span.
     TooLargeForJumps {
         /// The grid's width.
@@ -22,11 +22,9 @@ pub enum GridError {
         /// The grid's height.
         height: u32,
     },
-    /// The [`JumpDistances`](crate::JumpDistances) handed to
-    /// [`Grid::adopt_jump_distances`] are not this grid's, nor brought up to date by
-    /// the cells named: another size, or other cells open to their mobility once
-    /// those were set. Nothing was changed.
-    StaleCopy,
+    /// A structure derived from a grid ([`Derived`](crate::Derived)) was given a grid
+    /// of another size than the one it was built for (nothing was changed).
+    Mismatch(GridMismatch),
     /// A cell outside the grid was written to.
     OutOfBounds {
         /// The cell.
@@ -82,10 +80,7 @@ impl fmt::Display for GridError {
                 f,
                 "jump distances are kept for sides of at most 32767 cells, not {width}x{height}"
             ),
-            Self::StaleCopy => write!(
-                f,
-                "the grid given is not an up-to-date copy of this one keeping jump distances"
-            ),
+            Self::Mismatch(m) => write!(f, "{m}"),
             Self::OutOfBounds { cell } => write!(f, "cell {cell} is outside the grid"),
             Self::OutOfMemory { bytes } => {
                 write!(f, "out of memory: the grid needs {bytes} bytes")
@@ -120,8 +115,9 @@ impl fmt::Display for GridError {
 
 impl std::error::Error for GridError {}
 
-/// A grid of another size than the one a [`DistanceField`](crate::DistanceField) or
-/// [`NextHopTable`](crate::NextHopTable) was made for: the same error from both
+/// A grid of another size than the one a structure derived from a grid (a
+/// [`DistanceField`](crate::DistanceField), [`NextHopTable`](crate::NextHopTable),
+/// [`Components`](crate::Components), ...) was made for: the same error from all
 /// (nothing was changed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GridMismatch {
@@ -154,3 +150,9 @@ impl fmt::Display for GridMismatch {
 }
 
 impl std::error::Error for GridMismatch {}
+
+impl From<GridMismatch> for GridError {
+    fn from(m: GridMismatch) -> Self {
+        Self::Mismatch(m)
+    }
+}

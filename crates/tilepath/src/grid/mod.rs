@@ -1,20 +1,14 @@
 //! The packed grid: 2 bits per cell, and the same cells as bit planes.
 
 mod error;
-mod guarded_rows;
-mod jump_distances;
-mod jump_table;
-mod open_rows;
+mod footprint_rule;
+mod open_bits;
 mod planes;
 mod serde;
 
 pub use error::{GridError, GridMismatch};
-pub(crate) use guarded_rows::{BitGrid, BitView};
-pub use jump_distances::JumpDistances;
-pub(crate) use jump_table::{
-    DIAGONAL_CAP, EAST, JumpView, NORTH, SOUTH, WEST, diagonal_index, distance as jump_distance,
-};
-use open_rows::OpenRows;
+pub(crate) use footprint_rule::footprint_cost;
+pub(crate) use open_bits::{EVEN, open_anf, open_cells};
 use planes::BitPlanes;
 
 use crate::{Cell, Connectivity, Direction8, Mobility, TileKind};
@@ -51,8 +45,6 @@ pub struct Grid {
     height: u32,
     bytes: Vec<u8>,
     planes: BitPlanes,
-    /// Mobilities' passable cells kept as bit rows ([`keep_open_rows`](Self::keep_open_rows)).
-    open_rows: OpenRows,
 }
 
 impl Grid {
@@ -107,7 +99,6 @@ impl Grid {
             height,
             bytes,
             planes,
-            open_rows: OpenRows::default(),
         })
     }
 
@@ -123,7 +114,7 @@ impl Grid {
         let mut grid = Self::new(width, height)?;
         for y in 0..height {
             for x in 0..width {
-                grid.set_at(x as usize, y as usize, f(Cell::new(x as i32, y as i32)));
+                grid.set_packed(x as usize, y as usize, f(Cell::new(x as i32, y as i32)));
             }
         }
         Ok(grid)
@@ -167,7 +158,7 @@ impl Grid {
             for (x, ch) in line.chars().enumerate() {
                 let cell = Cell::new(x as i32, y as i32);
                 let kind = legend(ch).ok_or(GridError::UnknownChar { ch, cell })?;
-                grid.set_at(x, y, kind);
+                grid.set_packed(x, y, kind);
             }
         }
         Ok(grid)
@@ -201,12 +192,11 @@ impl Grid {
         self.len() == 0
     }
 
-    /// Bytes used by the cells, packed and as planes ([`bytes_for`](Self::bytes_for)),
-    /// and by the rows [kept](Self::keep_open_rows).
+    /// Bytes used by the cells, packed and as planes ([`bytes_for`](Self::bytes_for)).
     #[inline]
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
-        self.bytes.len() + self.planes.len_bytes() + self.open_rows.len_bytes()
+        self.bytes.len() + self.planes.len_bytes()
     }
 
     /// Whether `cell` is inside the grid.
@@ -332,7 +322,7 @@ impl Grid {
     /// Reads `size²` cells (the solvers read a [`Clearance`](crate::Clearance)).
     #[must_use]
     pub fn fits(&self, cell: Cell, mobility: Mobility, size: u8) -> bool {
-        size > 0 && crate::footprint::footprint_cost(self, mobility, cell, size, None) != 0
+        size > 0 && footprint_cost(self, mobility, cell, size, None) != 0
     }
 
     /// [`can_step`](Self::can_step) for a unit of `size x size` cells (see
@@ -355,9 +345,7 @@ impl Grid {
         let (Some(x), Some(y)) = (from.x.checked_add(dx), from.y.checked_add(dy)) else {
             return false;
         };
-        let fits = |c: Cell| {
-            size > 0 && crate::footprint::footprint_cost(self, mobility, c, size, Some(from)) != 0
-        };
+        let fits = |c: Cell| size > 0 && footprint_cost(self, mobility, c, size, Some(from)) != 0;
         fits(Cell::new(x, y))
             && (!dir.is_diagonal() || (fits(Cell::new(x, from.y)) && fits(Cell::new(from.x, y))))
     }
@@ -369,7 +357,7 @@ impl Grid {
     pub fn set(&mut self, cell: Cell, kind: TileKind) -> Result<TileKind, GridError> {
         let i = self.index_of(cell).ok_or(GridError::OutOfBounds { cell })?;
         let old = TileKind::from_bits(self.bits_at(i));
-        self.set_at(cell.x as usize, cell.y as usize, kind);
+        self.set_packed(cell.x as usize, cell.y as usize, kind);
         Ok(old)
     }
 
@@ -388,8 +376,6 @@ impl Grid {
                 self.set_packed(x as usize, y as usize, kind);
             }
         }
-        let (lo, hi) = ((x0 as usize, y0 as usize), (x1 as usize, y1 as usize));
-        self.open_rows.set_rect(lo, hi, kind.index());
         (x1 - x0 + 1) as usize * (y1 - y0 + 1) as usize
     }
 
@@ -448,187 +434,23 @@ impl Grid {
         (unsafe { *self.bytes.get_unchecked(i >> 2) } >> ((i & 3) * 2)) & 3
     }
 
-    /// Keeps the cells `mobility` can enter as bit rows too (1 bit a cell, by row and
-    /// by column: 2 bits a cell in all, updated by every edit), so that
-    /// [`Jps`](crate::Jps) reads one load a word for that mobility (and any that enters
-    /// the same kinds) where it would otherwise read two bit planes and decode them, and
-    /// reads them over the whole grid with no bounds tests (the rows carry a border of
-    /// blocked cells): the same answers, faster (benches/README.md, "Kept bit rows").
-    /// Kept rows are no part of the grid's value (equal grids stay equal, whatever rows
-    /// they keep); a clone keeps them. Keeping a set kept already changes nothing.
-    ///
-    /// # Errors
-    /// [`GridError::OutOfMemory`] if the rows' memory cannot be had (nothing changes).
-    pub fn keep_open_rows(&mut self, mobility: Mobility) -> Result<(), GridError> {
-        let rule = (
-            mobility.passable_kinds(),
-            crate::search::bit_rows::open_anf(mobility),
-        );
-        let dims = (self.width, self.height);
-        self.open_rows.keep(rule, dims, self.planes.rows())
-    }
-
-    /// Whether the cells `mobility` can enter are kept as bit rows
-    /// ([`keep_open_rows`](Self::keep_open_rows)).
-    #[must_use]
-    pub fn keeps_open_rows(&self, mobility: Mobility) -> bool {
-        self.open_rows(mobility).is_some()
-    }
-
-    /// The kept bit rows of the cells `mobility` can enter.
-    #[inline]
-    pub(crate) fn open_rows(&self, mobility: Mobility) -> Option<BitView<'_>> {
-        self.open_rows.rows(mobility.passable_kinds())
-    }
-
-    /// Keeps the *jump distances* of the cells `mobility` can enter (and their bit rows,
-    /// [`keep_open_rows`](Self::keep_open_rows)): for every cell and each of the eight
-    /// directions, how far jump point search's scan from there goes before it stops,
-    /// so that a whole-grid [`Jps`](crate::Jps) query of a one-cell unit with that
-    /// mobility (or any that enters the same kinds) reads them instead of scanning
-    /// rows, columns and diagonals: the same answers, faster on maps of rooms, caves and
-    /// open ground (see benches/README.md, "Jump distances").
-    ///
-    /// The price, for maps that change rarely: 16 bytes a cell (256 MiB on 4096 x
-    /// 4096), a build linear in the grid's cells, once, and a repair at every edit that
-    /// opens or blocks a cell for that mobility ([`fill_rect`](Self::fill_rect) repairs
-    /// once for its rectangle). A repair rewrites the distances that change: along the
-    /// 3 rows and 3 columns around the edit, as far as the first stops, and the
-    /// diagonal ones leading there, which on open ground can be many: a wall is seen
-    /// along whole rows and columns, so a repair costs little on maps of rooms and caves
-    /// and most on an empty map. A repair may grow its scratch (an allocation). Like
-    /// kept rows, the distances are no part of the grid's value, a clone keeps them, and
-    /// keeping them again changes nothing. Windowed searches and units bigger than one
-    /// cell scan as before.
-    ///
-    /// # Errors
-    /// [`GridError::TooLargeForJumps`] if a side is longer than 32,767 cells;
-    /// [`GridError::OutOfMemory`] if the memory cannot be had (the rows may have been
-    /// kept; the distances are not).
-    pub fn keep_jump_distances(&mut self, mobility: Mobility) -> Result<(), GridError> {
-        self.keep_open_rows(mobility)?;
-        let dims = (self.width, self.height);
-        self.open_rows.keep_jumps(mobility.passable_kinds(), dims)
-    }
-
-    /// A copy of the cells alone, without the rows or distances this grid keeps for
-    /// its mobilities: what a build away from the grid (on another thread, while the
-    /// game goes on) starts from, at the cost of copying the cells (about half a byte
-    /// each), not the 16 bytes a cell of kept jump distances.
+    /// A copy of the grid, or an error where its memory cannot be had (a
+    /// [`clone`](Clone::clone) would abort): what a build away from the grid (on
+    /// another thread, while the game goes on) starts from. The grid is its cells
+    /// alone, about half a byte each; what is derived from it is not copied.
     ///
     /// # Errors
     /// [`GridError::OutOfMemory`] if the memory cannot be had.
-    pub fn copy_cells(&self) -> Result<Self, GridError> {
-        let bytes = Self::bytes_for(self.width, self.height);
-        crate::memory::ensure(bytes).map_err(|bytes| GridError::OutOfMemory { bytes })?;
-        Ok(Self {
-            width: self.width,
-            height: self.height,
-            bytes: self.bytes.clone(),
-            planes: self.planes.clone(),
-            open_rows: OpenRows::default(),
-        })
-    }
-
-    /// Takes over jump distances built or repaired away from this grid
-    /// ([`JumpDistances`]), so that they are built, or repaired after edits, on another
-    /// thread while this grid is edited and searched, and only handed over here. They
-    /// must be this grid's as it was before `changed`, the cells edited since (in any
-    /// order, repeats allowed): those are brought up to date first
-    /// ([`JumpDistances::set`]), so that the distances taken over are exactly those a
-    /// build here would give. This grid keeps them from now on, with their mobility's
-    /// bit rows, as after [`keep_jump_distances`](Self::keep_jump_distances).
-    ///
-    /// # Errors
-    /// [`GridError::StaleCopy`] if they are of another size, or still differ from this
-    /// grid once the `changed` cells are set (a cell edited since, opened or closed
-    /// to their mobility, was not named);
-    /// [`GridError::OutOfMemory`] if the bit rows were not kept and cannot be had;
-    /// nothing changes.
-    pub fn adopt_jump_distances(
-        &mut self,
-        mut distances: JumpDistances,
-        changed: &[Cell],
-    ) -> Result<(), GridError> {
-        if distances.size() != (self.width, self.height) {
-            return Err(GridError::StaleCopy);
-        }
-        for &cell in changed {
-            if let Some(kind) = self.get(cell) {
-                distances.set(cell, kind)?;
-            }
-        }
-        let kinds = distances.mobility.passable_kinds();
-        if self.open_rows.rows(kinds).is_none() {
-            self.keep_open_rows(distances.mobility)?;
-        }
-        if self.open_rows.adopt_jumps(&mut distances.rows, kinds) {
-            Ok(())
-        } else {
-            Err(GridError::StaleCopy)
-        }
-    }
-
-    /// Stops keeping the jump distances of `mobility` here and hands them over, with a
-    /// copy of the mobility's bit rows (2 bits a cell), or `None` if none are kept.
-    /// This grid keeps the bit rows. Edits then cost it no repair of the distances (on
-    /// open ground, where a repair rewrites whole rows and columns, the dearest part
-    /// of an edit); they are brought up to date away from it
-    /// ([`JumpDistances::set`] for each cell edited since, on another thread) and
-    /// handed back with [`adopt_jump_distances`](Self::adopt_jump_distances),
-    /// searches scanning rows meanwhile.
-    ///
-    /// # Errors
-    /// [`GridError::OutOfMemory`] if the rows' copy cannot be had (nothing changes).
-    ///
-    /// ```
-    /// use tilepath::{Cell, Grid, Mobility, TileKind};
-    /// let mut grid = Grid::new(64, 64)?;
-    /// grid.keep_jump_distances(Mobility::FLOOR_ONLY)?;
-    /// let mut lent = grid.lend_jump_distances(Mobility::FLOOR_ONLY)?.expect("kept");
-    /// assert!(!grid.keeps_jump_distances(Mobility::FLOOR_ONLY));
-    /// let wall = Cell::new(10, 10);
-    /// grid.set(wall, TileKind::K3)?; // no repair of the distances here
-    /// let repair = std::thread::spawn(move || lent.set(wall, TileKind::K3).map(|()| lent));
-    /// grid.adopt_jump_distances(repair.join().unwrap()?, &[])?;
-    /// assert!(grid.keeps_jump_distances(Mobility::FLOOR_ONLY));
-    /// # Ok::<(), tilepath::GridError>(())
-    /// ```
-    pub fn lend_jump_distances(
-        &mut self,
-        mobility: Mobility,
-    ) -> Result<Option<JumpDistances>, GridError> {
-        let dims = (self.width, self.height);
-        Ok(self
-            .open_rows
-            .lend_jumps(mobility.passable_kinds())?
-            .map(|rows| JumpDistances::from_rows(dims, mobility, rows)))
-    }
-
-    /// Whether the jump distances of the cells `mobility` can enter are kept
-    /// ([`keep_jump_distances`](Self::keep_jump_distances)).
-    #[must_use]
-    pub fn keeps_jump_distances(&self, mobility: Mobility) -> bool {
-        self.jump_distances(mobility).is_some()
-    }
-
-    /// The kept jump distances of the cells `mobility` can enter.
-    #[inline]
-    pub(crate) fn jump_distances(&self, mobility: Mobility) -> Option<JumpView<'_>> {
-        self.open_rows.jumps(mobility.passable_kinds())
+    pub fn try_clone(&self) -> Result<Self, GridError> {
+        crate::memory::ensure(Self::bytes_for(self.width, self.height))
+            .map_err(|bytes| GridError::OutOfMemory { bytes })?;
+        Ok(self.clone())
     }
 
     /// The bit planes, and the bytes per plane row (see `planes.rs`).
     #[inline]
     pub(crate) fn planes(&self) -> (&[u8], usize) {
         self.planes.rows()
-    }
-
-    /// Sets cell `(x, y)` (inside the grid), packed, in the planes and in the kept rows.
-    #[inline]
-    fn set_at(&mut self, x: usize, y: usize, kind: TileKind) {
-        self.set_packed(x, y, kind);
-        self.open_rows.set(x, y, kind.index());
     }
 
     /// Sets cell `(x, y)` (inside the grid), packed and in the planes only.

@@ -1,9 +1,9 @@
 //! A grid from its packed cells ([`Grid::from_bytes`]), and (feature `serde`) a grid
 //! saved and loaded as its size and packed cells.
 //!
-//! Only the cells are a grid's value: the bit planes are rebuilt from them, and what
-//! a grid keeps for its mobilities (bit rows, jump distances) is left behind, as by
-//! [`Grid::copy_cells`]. A loaded grid keeps none; keep them again once loaded.
+//! Only the cells are a grid's value: the bit planes are rebuilt from them. What is
+//! derived from a grid ([`Derived`](crate::Derived): bit rows, jump distances,
+//! components, ...) is not saved: build it again once loaded.
 
 use super::{Grid, GridError};
 
@@ -11,9 +11,7 @@ impl Grid {
     /// A `width x height` grid from its packed cells, as [`as_bytes`](Self::as_bytes)
     /// gives them: cell `i` (row-major) in bits `2 * (i % 4)..` of byte `i / 4`,
     /// exactly `ceil(width * height / 4)` bytes, the bits past the last cell 0 (so
-    /// that a grid has one form in bytes, and equal grids equal bytes). The grid keeps
-    /// no bit rows nor jump distances ([`keep_open_rows`](Self::keep_open_rows),
-    /// [`keep_jump_distances`](Self::keep_jump_distances)).
+    /// that a grid has one form in bytes, and equal grids equal bytes).
     ///
     /// The size and bytes are checked before anything is allocated: a wrong length
     /// costs no memory, whatever size it declares.

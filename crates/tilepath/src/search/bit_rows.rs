@@ -3,7 +3,8 @@
 
 use super::window::{WINDOW_SIDE, Window};
 use crate::Mobility;
-use crate::footprint::EnterCost;
+use crate::cost::EnterCost;
+use crate::grid::{EVEN, open_anf};
 
 /// Rows of the bit map: the window's, plus a blank row above and below.
 const ROWS: usize = WINDOW_SIDE as usize + 2;
@@ -18,8 +19,6 @@ const _: () = assert!(ROWS <= 128 && HELD >= 127 + 3);
 const STRIDE: u32 = 27;
 /// Words a row: enough for columns `0..WINDOW_SIDE`.
 const WORDS: usize = (WINDOW_SIDE as usize - 1) / STRIDE as usize + 1;
-/// The low bit of every 2-bit cell of a `u64` of the packed grid.
-pub(crate) const EVEN: u64 = 0x5555_5555_5555_5555;
 
 /// The bit of a cell's left neighbour in a word from [`PassRows::three`].
 pub(crate) const LEFT: u64 = 1;
@@ -183,22 +182,6 @@ impl PassRows {
     }
 }
 
-/// Whether a cell is open for `mobility`, as a function of its kind's bits `lo` and `hi`,
-/// in algebraic normal form: `c[0] ^ c[1] & lo ^ c[2] & hi ^ c[3] & lo & hi` (each `c`
-/// all ones or 0), for [`open_cells`].
-pub(crate) fn open_anf(mobility: Mobility) -> [u64; 4] {
-    let [p0, p1, p2, p3] = mobility.costs().map(|c| if c == 0 { 0 } else { u64::MAX });
-    [p0, p0 ^ p1, p0 ^ p2, p0 ^ p1 ^ p2 ^ p3]
-}
-
-/// The open cells of a `u64` of the packed grid (from [`Grid::cells_from`](crate::Grid::cells_from)): bit `2i`
-/// for cell `i` (odd bits are noise), from the mobility's [`open_anf`].
-#[inline(always)]
-pub(crate) fn open_cells([c0, c1, c2, c3]: [u64; 4], v: u64) -> u64 {
-    let (lo, hi) = (v, v >> 1);
-    c0 ^ (c1 & lo) ^ (c2 & hi) ^ (c3 & lo & hi)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -237,7 +220,7 @@ mod tests {
                     let mut rows = PassRows::new();
                     rows.start(mobility, &window);
                     for r in 1..=WINDOW_SIDE {
-                        let costs = crate::footprint::CellCosts {
+                        let costs = crate::cost::CellCosts {
                             grid: &grid,
                             mobility,
                         };

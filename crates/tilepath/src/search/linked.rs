@@ -16,9 +16,9 @@ use super::NO_PARENT;
 use super::bit_rows::{LEFT, PassRows, RIGHT, SELF};
 use super::window::{Visit, WINDOW_SHIFT, Window, window_cell};
 use crate::Mobility;
-use crate::footprint::EnterCost;
+use crate::cost::EnterCost;
 use crate::queue::Generation;
-use crate::topology::Neighborhood;
+use crate::search::window::WindowSteps;
 use core::marker::PhantomData;
 
 /// The end of a bucket list (window slots are below 2^14).
@@ -102,7 +102,7 @@ impl LinkedNodes {
         clippy::too_many_arguments,
         reason = "hot path: plain values in registers"
     )]
-    pub(crate) fn search<N: Neighborhood, C: EnterCost>(
+    pub(crate) fn search<N: WindowSteps, C: EnterCost>(
         &mut self,
         costs: &C,
         mobility: Mobility,
@@ -322,7 +322,7 @@ impl<N> Open<'_, N> {
     }
 }
 
-impl<N: Neighborhood> Visit for Open<'_, N> {
+impl<N: WindowSteps> Visit for Open<'_, N> {
     #[inline(always)]
     #[expect(unsafe_code, reason = "bounds proven by the window")]
     unsafe fn visit(&mut self, slot: u32, dir: u8, cost: u8, h: impl FnOnce() -> u64) {
@@ -399,7 +399,7 @@ mod tests {
         let local = window.local(Cell::new(3, 0));
         let run = |s: &mut LinkedNodes| {
             s.search::<Four, _>(
-                &crate::footprint::CellCosts {
+                &crate::cost::CellCosts {
                     grid: &grid,
                     mobility: Mobility::FLOOR_ONLY,
                 },

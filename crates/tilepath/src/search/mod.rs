@@ -15,7 +15,7 @@ pub(crate) mod window;
 mod error;
 
 use crate::cost::CostSum;
-use crate::footprint::EnterCost;
+use crate::cost::EnterCost;
 use crate::{Cell, Direction, Direction8, GridPath, GridPath8, MAX_STEPS};
 pub use error::PathError;
 pub use query::PathQuery;
@@ -23,8 +23,7 @@ pub use result::{Arrival, PathResult};
 pub use solver::Solver;
 use window::Window;
 
-/// Parent code of a search's start node.
-pub(crate) const NO_PARENT: u8 = 0xF;
+pub(crate) use crate::topology::NO_PARENT;
 
 /// The step codes a search writes parents in: those of [`GridPath`] (4-connected) or
 /// [`GridPath8`] (8-connected and hex). Every answer is a [`GridPath8`].

@@ -1,7 +1,9 @@
 //! What a single-pair search is asked: the one query every [`Solver`](crate::Solver)
 //! answers.
 
-use crate::{Cell, Components, Connectivity, Footprint, Landmarks, Mobility};
+use crate::{
+    Cell, Components, Connectivity, Footprint, JumpDistances, Landmarks, Mobility, OpenRows,
+};
 
 /// A path query: from where, to where, for which [`Mobility`], how cells connect, and
 /// what the solver may use besides the grid. Build it with [`new`](Self::new) and the
@@ -15,10 +17,13 @@ use crate::{Cell, Components, Connectivity, Footprint, Landmarks, Mobility};
 /// - [`sized`](Self::sized): a unit of `size x size` cells (see [`Footprint`]).
 /// - [`guided`](Self::guided): [`Landmarks`], which make [`Jps`](crate::Jps)'s whole-grid
 ///   searches on big maps of rooms expand far fewer jump points for the same answer.
+/// - [`rows`](Self::rows) and [`jumps`](Self::jumps): the mobility's [`OpenRows`] and
+///   [`JumpDistances`], which [`Jps`](crate::Jps) reads instead of the grid's planes.
 ///
-/// Every option must be up to date with the grid searched (components and clearance
-/// updated, landmarks repaired after edits) and built for a mobility that lets units
-/// enter the same tile kinds as the query's.
+/// Every option is derived from the grid ([`Derived`](crate::Derived)): it must be up
+/// to date with the grid searched (repaired after edits) and built for a mobility that
+/// lets units enter the same tile kinds as the query's; one built for other kinds, or
+/// a grid of another size, is not used.
 ///
 /// ```
 /// use tilepath::{AStar, Arrival, Cell, Clearance, Components, Grid, Mobility, PathQuery};
@@ -51,6 +56,8 @@ pub struct PathQuery<'a> {
     pub(crate) reach: Option<&'a Components>,
     pub(crate) footprint: Option<Footprint<'a>>,
     pub(crate) guide: Option<&'a Landmarks>,
+    pub(crate) rows: Option<&'a OpenRows>,
+    pub(crate) jumps: Option<&'a JumpDistances>,
 }
 
 impl<'a> PathQuery<'a> {
@@ -65,6 +72,8 @@ impl<'a> PathQuery<'a> {
             reach: None,
             footprint: None,
             guide: None,
+            rows: None,
+            jumps: None,
         }
     }
 
@@ -117,6 +126,24 @@ impl<'a> PathQuery<'a> {
     /// be repaired after edits (see the type's docs).
     pub const fn guided(mut self, landmarks: &'a Landmarks) -> Self {
         self.guide = Some(landmarks);
+        self
+    }
+
+    /// Read by [`Jps`](crate::Jps) from `rows` (the cells of the query's mobility as bit
+    /// rows) instead of the grid's bit planes: the same answers, faster. Other solvers
+    /// read the grid. Rows of other kinds or another grid size are not used.
+    pub const fn rows(mut self, rows: &'a OpenRows) -> Self {
+        self.rows = Some(rows);
+        self
+    }
+
+    /// Read by [`Jps`](crate::Jps)'s whole-grid searches of one-cell units from the
+    /// jump distances of the query's mobility (and their rows, which `rows` need not
+    /// repeat) instead of scanning rows, columns and diagonals: the same answers,
+    /// faster. Windowed searches and big units read their rows only; other solvers
+    /// read the grid. Distances of other kinds or another grid size are not used.
+    pub const fn jumps(mut self, jumps: &'a JumpDistances) -> Self {
+        self.jumps = Some(jumps);
         self
     }
 

@@ -1,100 +1,105 @@
-//! Jump distances built on a copy of the cells and handed over after edits, as a
-//! game building them off-thread does.
+//! Derived structures built on a copy of the cells and caught up with the edits made
+//! since, as a game building them off-thread does (the [`Derived`] contract).
 
 use super::*;
 
-/// Starts building the jump distances of `mobility` from a copy of the cells, or has
-/// the grid lend those it keeps, or hands the ones away to `grid` with the cells edited
-/// since: all of them, one fewer, or with cells outside added. The grid takes them
-/// over exactly when the cells they were made for, brought up to date with the cells
-/// named, equal its own; later searches read them.
+/// Starts building the jump distances and bit rows of `mobility` from a copy of the
+/// cells, or catches those under way up with the cells edited since: by a repair from
+/// the grid, or from the edited cells' kinds alone; with all the cells, one fewer, or
+/// cells outside the grid added. Caught up with every cell, they equal a fresh build;
+/// with one missing they still answer searches without a panic; cells outside are
+/// ignored by a repair and refused by a catch-up, which then changes nothing.
 pub(crate) fn jumps_op(
     rng: &mut StdRng,
-    grid: &mut Grid,
+    grid: &Grid,
     mobility: Mobility,
-    building: &mut Option<(Grid, JumpDistances, Vec<Cell>)>,
+    building: &mut Option<(JumpDistances, OpenRows, Vec<Cell>)>,
     covered: &mut Covered,
     op: &mut String,
 ) {
-    let Some((copy, distances, mut since)) = building.take() else {
-        let copy = grid.copy_cells().unwrap();
-        assert_eq!(&copy, grid);
-        if rng.random_bool(0.5)
-            && let Some(lent) = grid.lend_jump_distances(mobility).unwrap()
-        {
-            let _ = write!(op, "lend_jump_distances({mobility:?})");
-            assert!(!grid.keeps_jump_distances(mobility));
-            covered.lent += 1;
-            *building = Some((copy, lent, Vec::new()));
-            return;
-        }
+    let Some((mut distances, mut rows, mut since)) = building.take() else {
+        let copy = grid.clone();
         let _ = write!(
             op,
-            "copy_cells, JumpDistances::new({mobility:?}) on the copy"
+            "JumpDistances::new({mobility:?}) on a copy of the cells"
         );
-        let distances = JumpDistances::new(&copy, mobility).unwrap();
-        *building = Some((copy, distances, Vec::new()));
+        *building = Some((
+            JumpDistances::new(&copy, mobility).unwrap(),
+            OpenRows::new(&copy, mobility).unwrap(),
+            Vec::new(),
+        ));
         return;
     };
+    let mut complete = true;
+    let mut outside = false;
     match rng.random_range(0..10) {
         0..2 if !since.is_empty() => {
-            since.remove(rng.random_range(0..since.len()));
+            let i = rng.random_range(0..since.len());
+            let c = since.remove(i);
+            // Missed only if no other entry names it.
+            complete = since.contains(&c);
         }
-        2 => since.extend((0..3).map(|_| extreme_cell(rng, grid))),
+        2 => {
+            since.extend((0..3).map(|_| extreme_cell(rng, grid)));
+            outside = since.iter().any(|&c| !grid.contains(c));
+        }
         _ => {}
     }
-    let _ = write!(op, "adopt_jump_distances({mobility:?}, {since:?})");
-    let mut expected = copy;
-    for &c in &since {
-        if let Some(kind) = grid.get(c) {
-            expected.set(c, kind).unwrap();
+    covered.catch_ups += 1;
+    let by_kinds = rng.random_bool(0.5);
+    if by_kinds {
+        let _ = write!(op, "catch_up({mobility:?}, {since:?})");
+        covered.without_grid += 1;
+        // The kinds the cells have now; a cell outside gets one too.
+        let edits: Vec<(Cell, TileKind)> = since
+            .iter()
+            .map(|&c| (c, grid.get(c).unwrap_or(TileKind::K0)))
+            .collect();
+        let before = (distances.clone(), rows.clone());
+        let (a, b) = (distances.catch_up(&edits), rows.catch_up(&edits));
+        if outside {
+            let cell = *since.iter().find(|&&c| !grid.contains(c)).unwrap();
+            assert_eq!(a.unwrap().unwrap_err(), GridError::OutOfBounds { cell });
+            assert_eq!(b.unwrap().unwrap_err(), GridError::OutOfBounds { cell });
+            assert!(
+                distances == before.0 && rows == before.1,
+                "a refused catch-up changed them"
+            );
+            covered.errors_checked += 1;
+            return;
         }
+        a.unwrap().unwrap();
+        b.unwrap().unwrap();
+    } else {
+        let _ = write!(op, "repair({mobility:?}, {since:?})");
+        distances.repair(grid, &since, usize::MAX).unwrap();
+        rows.repair(grid, &since, usize::MAX).unwrap();
     }
-    let kept_before = grid.keeps_jump_distances(mobility);
-    covered.adoptions += 1;
-    match grid.adopt_jump_distances(distances, &since) {
-        Ok(()) => {
-            // They are a mobility's: only which cells it enters must agree.
-            assert!(same_open(&expected, grid, mobility));
-            assert!(grid.keeps_jump_distances(mobility));
-            // Whole-grid jump point search reads them (one-cost mobilities): its
-            // answers equal those of scanning a copy that keeps nothing.
-            if Jps::applies_to(mobility) && !grid.is_empty() {
-                let plain = grid.copy_cells().unwrap();
-                for _ in 0..4 {
-                    let (from, to) = (random_cell(rng, grid), random_cell(rng, grid));
-                    let a = Jps::whole_grid().find(
-                        grid,
-                        PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight),
-                    );
-                    let b = Jps::whole_grid().find(
-                        &plain,
-                        PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight),
-                    );
-                    let (a, b) = (a.unwrap(), b.unwrap());
+    if complete {
+        // They are a mobility's: only which cells it enters must agree.
+        assert!(distances == JumpDistances::new(grid, mobility).unwrap());
+        assert!(rows == OpenRows::new(grid, mobility).unwrap());
+    }
+    // Whole-grid jump point search reads them (one-cost mobilities): caught up, its
+    // answers equal those of scanning the planes; with a cell missed it only answers.
+    if Jps::applies_to(mobility) && !grid.is_empty() {
+        for _ in 0..4 {
+            let (from, to) = (random_cell(rng, grid), random_cell(rng, grid));
+            let q = PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight);
+            let a = Jps::whole_grid().find(grid, q.jumps(&distances)).unwrap();
+            let b = Jps::whole_grid().find(grid, q.rows(&rows)).unwrap();
+            let c = Jps::whole_grid().find(grid, q).unwrap();
+            if complete {
+                for r in [&a, &b] {
                     assert_eq!(
-                        !matches!(a.arrival, Arrival::Closest(_)),
-                        !matches!(b.arrival, Arrival::Closest(_)),
+                        !matches!(r.arrival, Arrival::Closest(_)),
+                        !matches!(c.arrival, Arrival::Closest(_)),
                         "{from}->{to}"
                     );
-                    assert!((a.cost - b.cost).abs() < 1e-9, "{from}->{to}");
-                    covered.searches += 1;
+                    assert!((r.cost - c.cost).abs() < 1e-9, "{from}->{to}");
                 }
             }
-        }
-        Err(e) => {
-            assert_eq!(e, GridError::StaleCopy);
-            assert!(!same_open(&expected, grid, mobility));
-            assert_eq!(grid.keeps_jump_distances(mobility), kept_before);
-            covered.errors_checked += 1;
+            covered.searches += 1;
         }
     }
-}
-
-/// Whether `mobility` enters the same cells of `a` and `b` (grids of one size).
-fn same_open(a: &Grid, b: &Grid, mobility: Mobility) -> bool {
-    (0..a.len()).all(|i| {
-        let c = a.cell_of(i).unwrap();
-        a.is_passable(c, mobility) == b.is_passable(c, mobility)
-    })
 }

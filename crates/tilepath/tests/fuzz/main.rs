@@ -3,8 +3,9 @@
 //! references of `tilepath_testkit`.
 //!
 //! Each episode is one seed: it draws grids of several sizes (empty ones too) and
-//! runs a random sequence of grid edits (inside and outside), jump distances built on
-//! a copy of the cells and handed over after edits, searches (`Greedy`,
+//! runs a random sequence of grid edits (inside and outside), the structures derived
+//! from the grid (bit rows, jump distances) repaired after every edit and built on a
+//! copy of the cells and caught up, searches (`Greedy`,
 //! windowed and whole-grid `AStar` and `Jps`, 4- and 8-connected, the same solvers
 //! reused across grid sizes), connected components (built, repaired after the edits,
 //! asked, and the bounded searches they allow; square and hex), hex searches of every
@@ -25,10 +26,10 @@ use std::io::Write;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 use tilepath::{
-    AStar, Arrival, Cell, Components, Connectivity, Direction8, DistanceField, FieldError,
+    AStar, Arrival, Cell, Components, Connectivity, Derived, Direction8, DistanceField, FieldError,
     FieldState, Greedy, Grid, GridError, HexLayout, Jps, JumpDistances, Mobility, NextHopTable,
-    OCTILE_DIAGONAL, OCTILE_STRAIGHT, PathError, PathQuery, Region, Solver, TableCells, TableError,
-    TileKind, combined_next_step,
+    OCTILE_DIAGONAL, OCTILE_STRAIGHT, OpenRows, PathError, PathQuery, Region, Solver, TableCells,
+    TableError, TileKind, combined_next_step,
 };
 use tilepath_testkit::*;
 
@@ -54,10 +55,10 @@ struct Covered {
     table_checks: u64,
     component_checks: u64,
     cell_checks: u64,
-    /// Jump distances handed over (taken over or refused).
-    adoptions: u64,
-    /// Jump distances lent by a grid.
-    lent: u64,
+    /// Derived structures built on a copy of the cells and caught up (or refused).
+    catch_ups: u64,
+    /// Of those, caught up from the edited cells' kinds alone.
+    without_grid: u64,
     errors_checked: u64,
 }
 
@@ -92,7 +93,7 @@ fn fuzz_episodes() {
     let summary = format!(
         "fuzz: seeds {first}..{seed} ({} episodes in {seconds} s at most): {} operations, \
          {} searches, {} field checks, {} table checks, {} component checks, {} cell checks, \
-         {} jump distance hand-overs ({} lent by the grid), {} errors checked",
+         {} derived structures caught up ({} without the grid), {} errors checked",
         covered.episodes,
         covered.operations,
         covered.searches,
@@ -100,8 +101,8 @@ fn fuzz_episodes() {
         covered.table_checks,
         covered.component_checks,
         covered.cell_checks,
-        covered.adoptions,
-        covered.lent,
+        covered.catch_ups,
+        covered.without_grid,
         covered.errors_checked,
     );
     // Written past the test harness's capture, so CI logs show what was covered.
@@ -117,6 +118,8 @@ struct Solvers {
     limited: AStar,
     jps: Jps,
     jps_whole: Jps,
+    /// What jump point search reads besides the grid, repaired after every edit.
+    kept: KeptRows,
 }
 
 fn episode(seed: u64, covered: &mut Covered, op: &mut String) {
@@ -128,6 +131,7 @@ fn episode(seed: u64, covered: &mut Covered, op: &mut String) {
         limited: AStar::whole_grid().with_max_expansions(rng.random_range(1..200)),
         jps: Jps::new(),
         jps_whole: Jps::whole_grid(),
+        kept: KeptRows::default(),
     };
     for _ in 0..rng.random_range(1..=3) {
         let (w, h) = match rng.random_range(0..20) {
@@ -140,25 +144,26 @@ fn episode(seed: u64, covered: &mut Covered, op: &mut String) {
         let max_cost = [1, 3, 9, 60, 255][rng.random_range(0..5usize)];
         let mobility = random_mobility(&mut rng, max_cost);
         // Half the episodes keep the mobility's cells as bit rows, a quarter their jump
-        // distances too: jump point search reads those through every edit.
-        match rng.random_range(0..4) {
-            0 | 1 => grid.keep_open_rows(mobility).unwrap(),
-            2 => grid.keep_jump_distances(mobility).unwrap(),
-            _ => {}
-        }
+        // distances: jump point search reads those through every edit.
+        solvers.kept = match rng.random_range(0..4) {
+            0 | 1 => KeptRows::pick(0, &grid, mobility),
+            2 => KeptRows::pick(1, &grid, mobility),
+            _ => KeptRows::default(),
+        };
         let mut field: Option<FieldModel> = None;
         let mut table: Option<TableModel> = None;
         // The components and the cells edited since their last repair.
         let mut parts: Option<(Components, Vec<Cell>)> = None;
-        // Jump distances away from the grid (built on a copy of the cells, or lent),
-        // the cells they are for, and the cells edited since.
-        let mut building: Option<(Grid, JumpDistances, Vec<Cell>)> = None;
+        // Jump distances and bit rows away from the grid, built on a copy of its cells,
+        // and the cells edited since.
+        let mut building: Option<(JumpDistances, OpenRows, Vec<Cell>)> = None;
         for _ in 0..rng.random_range(5..40) {
             covered.operations += 1;
             op.clear();
             match rng.random_range(0..100) {
                 0..15 => {
                     let changed = edit(&mut rng, &mut grid, &mut field, &mut table, covered, op);
+                    solvers.kept.repair(&grid, &changed);
                     if let Some((_, _, since)) = &mut building {
                         since.extend(changed);
                     }
@@ -181,7 +186,7 @@ fn episode(seed: u64, covered: &mut Covered, op: &mut String) {
                 ),
                 45..75 => field_op(&mut rng, &grid, mobility, &mut field, covered, op),
                 75..85 => table_op(&mut rng, &grid, mobility, &mut table, covered, op),
-                85..90 => jumps_op(&mut rng, &mut grid, mobility, &mut building, covered, op),
+                85..90 => jumps_op(&mut rng, &grid, mobility, &mut building, covered, op),
                 _ => cell_op(&mut rng, &grid, covered, op),
             }
         }

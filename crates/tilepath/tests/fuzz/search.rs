@@ -51,14 +51,16 @@ pub(crate) fn search(
             s.jps
                 .find(
                     grid,
-                    PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight)
+                    s.kept.query(
+                        PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight)
+                    )
                 )
                 .err(),
             Some(e)
         );
         assert_eq!(
             s.jps_whole
-                .find(grid, PathQuery::new(from, to, mobility))
+                .find(grid, s.kept.query(PathQuery::new(from, to, mobility)))
                 .err(),
             Some(e)
         );
@@ -96,7 +98,8 @@ pub(crate) fn search(
             .jps
             .find(
                 grid,
-                PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight),
+                s.kept
+                    .query(PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight)),
             )
             .unwrap();
         check_optimal(grid, mobility, from, to, true, &win, &r);
@@ -104,7 +107,8 @@ pub(crate) fn search(
             .jps_whole
             .find(
                 grid,
-                PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight),
+                s.kept
+                    .query(PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight)),
             )
             .unwrap();
         check_optimal(grid, mobility, from, to, true, &all, &r);
@@ -126,12 +130,12 @@ pub(crate) fn search(
         check_result(grid, mobility, from, to, &r);
         let r = s
             .jps
-            .find(grid, PathQuery::new(from, to, mobility))
+            .find(grid, s.kept.query(PathQuery::new(from, to, mobility)))
             .unwrap();
         check_optimal(grid, mobility, from, to, false, &win, &r);
         let r = s
             .jps_whole
-            .find(grid, PathQuery::new(from, to, mobility))
+            .find(grid, s.kept.query(PathQuery::new(from, to, mobility)))
             .unwrap();
         check_optimal(grid, mobility, from, to, false, &all, &r);
         let g = s
@@ -218,7 +222,9 @@ pub(crate) fn hex_search(
             s.jps
                 .find(
                     grid,
-                    PathQuery::new(from, to, mobility).connectivity(Connectivity::Hex(layout))
+                    s.kept.query(
+                        PathQuery::new(from, to, mobility).connectivity(Connectivity::Hex(layout))
+                    )
                 )
                 .err(),
             Some(e)
@@ -257,7 +263,8 @@ pub(crate) fn hex_search(
         .jps_whole
         .find(
             grid,
-            PathQuery::new(from, to, mobility).connectivity(Connectivity::Hex(layout)),
+            s.kept
+                .query(PathQuery::new(from, to, mobility).connectivity(Connectivity::Hex(layout))),
         )
         .unwrap();
     check_hex_optimal(grid, mobility, layout, (from, to), &all, &r);

@@ -19,9 +19,11 @@ use super::{NO_PARENT, PathError, PathQuery, PathResult, Query, Solver, backtrac
 use crate::MAX_UNIT_SIZE;
 #[cfg(doc)]
 use crate::OCTILE_STRAIGHT;
-use crate::footprint::{CellCosts, EnterCost, FootprintCosts};
+use crate::cost::{CellCosts, EnterCost};
+use crate::footprint::FootprintCosts;
 use crate::queue::{BucketQueue, RadixHeap, StampedWords};
-use crate::topology::{Eight, Four, Neighborhood, with_hex};
+use crate::search::window::WindowSteps;
+use crate::topology::{Eight, Four, with_hex};
 use crate::{Cell, Connectivity, Footprint, Grid, HexLayout, Mobility};
 use core::marker::PhantomData;
 
@@ -230,7 +232,7 @@ impl AStar {
     }
 
     /// A square query: the footprint's search, capped by the query's components.
-    pub(crate) fn answer<N: Neighborhood>(
+    pub(crate) fn answer<N: WindowSteps>(
         &mut self,
         grid: &Grid,
         q: PathQuery<'_>,

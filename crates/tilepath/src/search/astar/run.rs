@@ -1,9 +1,10 @@
 //! The A* search loop every entry point runs: open lists, relaxation, the heuristic.
 
 use super::*;
+use crate::search::window::WindowSteps;
 
 impl AStar {
-    pub(crate) fn run<N: Neighborhood>(
+    pub(crate) fn run<N: WindowSteps>(
         &mut self,
         grid: &Grid,
         from: Cell,
@@ -14,7 +15,7 @@ impl AStar {
     }
 
     /// The search proper, over `costs` (of a unit of `mobility`).
-    pub(super) fn run_with<N: Neighborhood, C: EnterCost>(
+    pub(super) fn run_with<N: WindowSteps, C: EnterCost>(
         &mut self,
         costs: C,
         from: Cell,
@@ -158,14 +159,14 @@ impl Heuristic {
     /// Unscaled distance estimate ([`Neighborhood::distance`]) from `at` (in the
     /// neighbourhood's frame).
     #[inline(always)]
-    fn distance<N: Neighborhood>(self, at: (i64, i64)) -> u64 {
+    fn distance<N: WindowSteps>(self, at: (i64, i64)) -> u64 {
         N::distance(at, self.goal)
     }
 }
 
 /// [`Neighborhood::frame`] of local cell `(lx, ly)`.
 #[inline(always)]
-fn frame<N: Neighborhood>(window: &Window, lx: u32, ly: u32) -> (i64, i64) {
+fn frame<N: WindowSteps>(window: &Window, lx: u32, ly: u32) -> (i64, i64) {
     N::frame(window, (i64::from(lx), i64::from(ly)))
 }
 
@@ -179,7 +180,7 @@ struct Relax<'a, Q, N> {
     neighborhood: PhantomData<N>,
 }
 
-impl<Q: OpenList, N: Neighborhood> Visit for Relax<'_, Q, N> {
+impl<Q: OpenList, N: WindowSteps> Visit for Relax<'_, Q, N> {
     #[inline(always)]
     #[expect(unsafe_code, reason = "bounds proven by the window")]
     unsafe fn visit(&mut self, slot: u32, dir: u8, cost: u8, h: impl FnOnce() -> u64) {
@@ -230,7 +231,7 @@ impl<C: EnterCost> Search<'_, C> {
     /// Runs A* from `start_slot`; returns the slot the route ends at (the goal, or the
     /// closest expanded cell to it) and the number of expansions.
     #[inline(always)]
-    fn run<Q: OpenList, N: Neighborhood>(
+    fn run<Q: OpenList, N: WindowSteps>(
         &self,
         nodes: &mut StampedWords,
         open: &mut Q,

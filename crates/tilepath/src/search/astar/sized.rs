@@ -2,10 +2,11 @@
 //! search over the footprint's costs.
 
 use super::*;
+use crate::search::window::WindowSteps;
 
 impl AStar {
     /// The search for a footprint: size 1 is the one-cell search.
-    pub(crate) fn run_sized<N: Neighborhood>(
+    pub(crate) fn run_sized<N: WindowSteps>(
         &mut self,
         footprint: Footprint<'_>,
         grid: &Grid,

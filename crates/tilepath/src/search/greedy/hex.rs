@@ -3,7 +3,7 @@
 use super::scratch::{DIR_SHIFT, GENERATION_SHIFT, NIL, OFFSET, get, set};
 use super::walls::Marked;
 use super::{Greedy, unpack};
-use crate::footprint::{CellCosts, EnterCost};
+use crate::cost::{CellCosts, EnterCost};
 use crate::search::astar::hex_size;
 use crate::search::reach::capped;
 use crate::search::window::{WINDOW_SHIFT, Window};

@@ -9,7 +9,8 @@ use super::window::{WINDOW_SHIFT, WINDOW_SIDE, Window};
 use super::{NO_PARENT, PathError, PathQuery, PathResult, Query, Solver, backtrack};
 #[cfg(doc)]
 use crate::Footprint;
-use crate::footprint::{CellCosts, EnterCost, FootprintCosts};
+use crate::cost::{CellCosts, EnterCost};
+use crate::footprint::FootprintCosts;
 use crate::{Cell, Connectivity, Grid, GridPath, Mobility};
 use scratch::{DIR_SHIFT, GENERATION_SHIFT, NIL, OFFSET, SLOTS, Slots, get, set};
 use walls::{Marked, Walls};

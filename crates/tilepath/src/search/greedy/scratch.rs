@@ -2,8 +2,6 @@
 
 use super::super::NO_PARENT;
 use super::super::window::{WINDOW_SHIFT, WINDOW_SIDE, WINDOW_SLOTS};
-#[cfg(doc)]
-use super::walls::Walls;
 use crate::queue::Generation;
 
 /// The scratch word of `slot`, a greedy slot.
@@ -38,7 +36,7 @@ pub(super) unsafe fn set(cells: &mut [u32], slot: u32, word: u32) {
 /// are the window's moved one row down and one column right, so that every usable cell
 /// has slots on all four sides (guard rows 0 and `WINDOW_SIDE + 1` and the columns
 /// either side of the usable ones), and a wall test is the same read as a "reached"
-/// test: walls hold a word of the query's generation (see [`Walls`]).
+/// test: walls hold a word of the query's generation (see `walls.rs`).
 pub(super) const OFFSET: u32 = (1 << WINDOW_SHIFT) + 1;
 /// The greedy search's slots: the window's and two guard rows.
 pub(super) const SLOTS: usize = WINDOW_SLOTS + (2 << WINDOW_SHIFT);
@@ -55,7 +53,7 @@ pub(super) const NIL: u32 = 0xFFFF;
 /// `u32` a slot holding the generation it was reached in, the direction it was
 /// reached by and the next slot of its open list, so the open lists need no memory
 /// of their own (each slot is queued at most once per query), and walls are marked with
-/// the generation too (see [`Walls`]). 57.5 KiB, reused by every query.
+/// the generation too (see `walls.rs`). 57.5 KiB, reused by every query.
 #[derive(Clone, Debug)]
 pub(super) struct Slots {
     pub(super) cells: Vec<u32>,

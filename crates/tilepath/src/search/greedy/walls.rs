@@ -1,9 +1,9 @@
 //! Walls marked in the greedy scratch a row at a time, as a search reaches new rows.
 
-use super::super::bit_rows::{EVEN, open_anf};
 use super::super::window::{WINDOW_SHIFT, WINDOW_SIDE, Window};
 use super::scratch::set;
-use crate::footprint::EnterCost;
+use crate::cost::EnterCost;
+use crate::grid::{EVEN, open_anf};
 use crate::{Grid, Mobility};
 
 /// Rows marked beyond those a search needs when it grows the marked range: fewer calls

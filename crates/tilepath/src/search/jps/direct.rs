@@ -14,7 +14,7 @@ use super::jump::Search;
 use super::rows::CHUNK;
 use super::rows::{Rows, Source};
 use crate::cost::OCTILE_DIAGONAL;
-use crate::grid::{DIAGONAL_CAP, EAST, NORTH, SOUTH, WEST, diagonal_index, jump_distance};
+use crate::derived::{DIAGONAL_CAP, EAST, NORTH, SOUTH, WEST, diagonal_index, jump_distance};
 
 /// A direct route: `corner` is where it turns (the jump point itself or the goal when
 /// it does not), `g` the goal's g through it.

@@ -2,7 +2,7 @@
 //! between any two cells far more tightly than the octile estimate on maps of rooms.
 
 use crate::field::add;
-use crate::{Cell, Connectivity, DistanceField, FieldError, FieldStats, Grid, Mobility};
+use crate::{Cell, Connectivity, Derived, DistanceField, FieldError, FieldStats, Grid, Mobility};
 
 /// A cell's distance to a landmark that it does not have (blocked, or not reached).
 const NONE: u32 = u32::MAX;
@@ -75,6 +75,8 @@ const NONE: u32 = u32::MAX;
 pub struct Landmarks {
     mobility: Mobility,
     connectivity: Connectivity,
+    /// The landmarks asked for (before clamping): the guide's [`Derived::Key`] part.
+    asked: usize,
     size: (u32, u32),
     fields: Vec<DistanceField>,
     cells: Vec<Cell>,
@@ -105,10 +107,12 @@ impl Landmarks {
         if let Connectivity::Hex(_) = connectivity {
             return Err(FieldError::HexUnsupported);
         }
+        let asked = count;
         let count = count.clamp(1, Self::MAX);
         let mut guide = Self {
             mobility,
             connectivity,
+            asked,
             size: (grid.width(), grid.height()),
             fields: Vec::with_capacity(count),
             cells: Vec::with_capacity(count),
@@ -352,6 +356,32 @@ impl Steps {
             let s = if self.0 == 1 { u } else { u / self.0 };
             u32::try_from(s).unwrap_or(NONE)
         })
+    }
+}
+
+impl Derived for Landmarks {
+    /// The mobility and connectivity the guide is for, and how many landmarks it was
+    /// asked to place ([`Landmarks::new`]).
+    type Key = (Mobility, Connectivity, usize);
+    type Error = FieldError;
+
+    fn build(grid: &Grid, (mobility, connectivity, count): Self::Key) -> Result<Self, FieldError> {
+        Self::new(grid, mobility, connectivity, count)
+    }
+
+    fn key(&self) -> Self::Key {
+        (self.mobility, self.connectivity, self.asked)
+    }
+
+    /// [`Landmarks::repair`]; its work is the distances the fields' repairs dropped and
+    /// set.
+    fn repair(&mut self, grid: &Grid, changed: &[Cell], _most: usize) -> Result<u64, FieldError> {
+        let s = Landmarks::repair(self, grid, changed)?;
+        Ok((s.cells_invalidated + s.cells_updated) as u64)
+    }
+
+    fn memory_bytes(&self) -> usize {
+        Landmarks::memory_bytes(self)
     }
 }
 

@@ -48,10 +48,10 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 /// [`AStar::whole_grid_bytes`]) sized to the largest grid given, on first use or with
 /// [`for_grid`](Self::for_grid). Build it once and reuse it: a query allocates
 /// nothing. No preprocessing: editing the grid between queries costs nothing. For big
-/// maps that change rarely, jump distances kept by the grid
-/// ([`Grid::keep_jump_distances`]) and, for long routes on maps of rooms,
-/// [`Landmarks`] ([`PathQuery::guided`]) give the same answers faster, for memory and
-/// a repair after every edit.
+/// maps that change rarely, the mobility's [`JumpDistances`](crate::JumpDistances)
+/// ([`PathQuery::jumps`]) and, for long routes on maps of rooms, [`Landmarks`]
+/// ([`PathQuery::guided`]) give the same answers faster, for memory and a repair
+/// after every edit.
 ///
 /// ```
 /// use tilepath::{AStar, Arrival, Cell, Connectivity, Grid, Jps, Mobility, PathQuery, Solver};
@@ -93,9 +93,9 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 /// 57 cells, and a few bit operations turn the pair into the mobility's passability
 /// bits, so the rows above, at and below a scan give their stops (walls, forced
 /// neighbours) with a trailing- or leading-zeros count per 56 cells. Passability is
-/// derived at every load, so the planes serve every mobility, unless the grid keeps the
-/// mobility's cells as bit rows ([`Grid::keep_open_rows`], 1 bit a cell per set of
-/// passable kinds): then a scan word is one load, and a whole-grid search reads them
+/// derived at every load, so the planes serve every mobility, unless the query hands it
+/// the mobility's cells as bit rows ([`OpenRows`](crate::OpenRows), 1 bit a cell per set
+/// of passable kinds): then a scan word is one load, and a whole-grid search reads them
 /// with no clipping, since kept rows carry a border of blocked cells that stops a scan
 /// at the grid's edge as a wall does. Kept rows are kept by column too, so that a
 /// whole-grid column scan from a jump point reads a word of its column (and of its two
@@ -122,8 +122,8 @@ const WINDOW_SIDE: i64 = 2 * MAX_STEPS as i64 + 1;
 /// routes too), so landmarks guide it. Only a start whose footprint was walled over
 /// (whose cells count as open for that query) goes to the solver's A*.
 ///
-/// Where the grid keeps jump distances ([`Grid::keep_jump_distances`], 16 bytes a cell,
-/// repaired at every edit: per cell, where
+/// Where the query hands it jump distances ([`JumpDistances`](crate::JumpDistances), 16
+/// bytes a cell, repaired at every edit: per cell, where
 /// each straight scan stops and how many diagonal steps lead to the next diagonal
 /// jump point or wall, capped at 32 steps), a whole-grid search of a one-cell unit
 /// reads a cell's distance where it would scan: a straight scan is one read, and a

@@ -2,10 +2,10 @@
 //! grid's bit planes for one-cell units ([`Planes`]), from a clearance for bigger ones
 //! ([`Fits`]), or from the bit rows either keeps ([`KeptRows`]).
 
-use super::super::bit_rows::open_anf;
+use crate::derived::{BitView, JumpView};
 use crate::footprint::{fitting, fitting64};
-use crate::grid::{BitView, JumpView};
-use crate::{Clearance, Grid, Mobility};
+use crate::grid::open_anf;
+use crate::{Clearance, Grid, JumpDistances, Mobility, OpenRows};
 
 /// Cells one [`Rows::bits`] call covers: an unaligned 8-byte load of a plane holds at
 /// least 57 whole cells, whatever the bit of the first one in its byte.
@@ -18,7 +18,7 @@ const CHUNK_MASK: u64 = (1 << CHUNK) - 1;
 pub(super) trait Source: Copy {
     /// Whether reads of the cells off the grid, up to a word's reach left and right
     /// and a row above and below, are valid and blocked (the guard of a
-    /// [`BitGrid`](crate::grid::BitGrid)'s rows): then a search whose area is the whole
+    /// [`BitGrid`](crate::derived::BitGrid)'s rows): then a search whose area is the whole
     /// grid need not clip its reads.
     const GUARDED: bool = false;
 
@@ -210,7 +210,7 @@ impl Source for Fits<'_> {
     }
 }
 
-/// Cells kept as bit rows: a unit's passable cells ([`Grid::keep_open_rows`]), or the
+/// Cells kept as bit rows: a unit's passable cells ([`OpenRows`]), or the
 /// anchors where a big unit fits ([`Clearance::keep_rows`]). A load a word, as for
 /// [`Planes`], with no decoding; and the rows' guard reads the cells off the grid as
 /// blocked, so a search of the whole grid needs no clipping ([`Source::GUARDED`]).
@@ -218,9 +218,9 @@ impl Source for Fits<'_> {
 pub(super) struct KeptRows<'a>(BitView<'a>);
 
 impl<'a> KeptRows<'a> {
-    /// The rows `grid` keeps of the cells `mobility` can enter, if it keeps them.
-    pub(super) fn open(grid: &'a Grid, mobility: Mobility) -> Option<Self> {
-        grid.open_rows(mobility).map(Self)
+    /// A mobility's rows.
+    pub(super) fn open(rows: &'a OpenRows) -> Self {
+        Self(rows.view())
     }
 
     /// The rows `clearance` keeps for units of side `size`, if it keeps them.
@@ -254,9 +254,8 @@ impl Source for KeptRows<'_> {
     }
 }
 
-/// Kept bit rows ([`KeptRows`]) and their jump distances
-/// ([`Grid::keep_jump_distances`]): a whole-grid search reads a cell's distances where
-/// it would scan its row and column.
+/// Kept bit rows ([`KeptRows`]) and their [`JumpDistances`]: a whole-grid search reads
+/// a cell's distances where it would scan its row and column.
 #[derive(Clone, Copy)]
 pub(super) struct KeptJumps<'a> {
     rows: KeptRows<'a>,
@@ -264,13 +263,12 @@ pub(super) struct KeptJumps<'a> {
 }
 
 impl<'a> KeptJumps<'a> {
-    /// The rows and the jump distances `grid` keeps of the cells `mobility` can
-    /// enter, if it keeps the distances.
-    pub(super) fn open(grid: &'a Grid, mobility: Mobility) -> Option<Self> {
-        Some(Self {
-            jumps: grid.jump_distances(mobility)?,
-            rows: KeptRows::open(grid, mobility)?,
-        })
+    /// A mobility's jump distances, with their rows.
+    pub(super) fn open(jumps: &'a JumpDistances) -> Self {
+        Self {
+            jumps: jumps.view(),
+            rows: KeptRows::open(jumps.rows()),
+        }
     }
 }
 
@@ -576,13 +574,12 @@ mod tests {
             Mobility::new([0, 0, 1, 1]),
             Mobility::new([1, 1, 1, 0]),
         ] {
-            let mut kept = grid.clone();
-            kept.keep_open_rows(mobility).unwrap();
+            let kept = crate::OpenRows::new(&grid, mobility).unwrap();
             for (lo, hi) in [((0, 0), (131, 5)), ((3, 1), (100, 4))] {
                 let open = |c| grid.is_passable(c, mobility);
                 let rows = Rows::new(Planes::new(&grid, mobility), dims, lo, hi);
                 check(rows, (131, 5), lo, hi, open);
-                let bits = KeptRows::open(&kept, mobility).unwrap();
+                let bits = KeptRows::open(&kept);
                 check(Rows::new(bits, dims, lo, hi), (131, 5), lo, hi, open);
                 if (lo, hi) == ((0, 0), (131, 5)) {
                     let whole = Rows::new(Whole::new(bits), dims, lo, hi);

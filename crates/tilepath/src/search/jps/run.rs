@@ -13,15 +13,23 @@ use crate::queue::StampedWords;
 use crate::search::nodes::{node_g, node_parent};
 use crate::search::reach::capped;
 use crate::search::window::Window;
+use crate::search::window::WindowSteps;
 use crate::search::{NO_PARENT, PathError, PathQuery, PathResult};
-use crate::topology::Neighborhood;
-use crate::{Cell, Direction8, Footprint, Grid, MAX_STEPS, Mobility};
+use crate::{Cell, Direction8, Footprint, Grid, JumpDistances, MAX_STEPS, Mobility, OpenRows};
+
+/// The rows and jump distances a query hands a search, where they are of its
+/// mobility and grid size.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Kept<'a> {
+    pub(super) rows: Option<&'a OpenRows>,
+    pub(super) jumps: Option<&'a JumpDistances>,
+}
 
 impl Jps {
     /// A square query: jump point search where [`jumps`](Self::jumps) says so (guided
     /// if the query has landmarks), the solver's A* otherwise; capped by the query's
     /// components.
-    pub(super) fn answer<N: Neighborhood, const EIGHT: bool>(
+    pub(super) fn answer<N: WindowSteps, const EIGHT: bool>(
         &mut self,
         grid: &Grid,
         q: PathQuery<'_>,
@@ -35,7 +43,11 @@ impl Jps {
             return self.astar.answer::<N>(grid, q);
         }
         capped(self, &q, |s| {
-            s.run::<EIGHT>(q.guide, grid, (q.from, q.to), q.mobility, sized)
+            let kept = Kept {
+                rows: q.rows.filter(|r| r.fit(grid, q.mobility)),
+                jumps: q.jumps.filter(|j| j.rows().fit(grid, q.mobility)),
+            };
+            s.run::<EIGHT>((q.guide, kept), grid, (q.from, q.to), q.mobility, sized)
         })
     }
 
@@ -43,7 +55,7 @@ impl Jps {
     /// cell big or of `footprint` (which fits at `from`).
     pub(super) fn run<const EIGHT: bool>(
         &mut self,
-        landmarks: Option<&Landmarks>,
+        (landmarks, kept): (Option<&Landmarks>, Kept<'_>),
         grid: &Grid,
         (from, to): (Cell, Cell),
         mobility: Mobility,
@@ -78,11 +90,16 @@ impl Jps {
         };
         // The size's or the mobility's bit rows where they are kept, else the
         // clearance's values or the grid's planes.
-        let kept = match footprint {
+        let bits = match footprint {
             Some(f) => KeptRows::fits(f.clearance(), f.size()),
-            None => KeptRows::open(grid, mobility),
+            None => kept
+                .rows
+                .or(kept.jumps.map(JumpDistances::rows))
+                .map(KeptRows::open),
         };
-        if let Some(bits) = kept {
+        if let Some(bits) = bits {
+            let jumps = kept.jumps.map(KeptJumps::open);
+            let unit = (unit, jumps);
             return self.search_kept::<EIGHT>(bits, (lo, hi), slots, guide, unit, (from, to));
         }
         match footprint {
@@ -105,14 +122,14 @@ impl Jps {
         (lo, hi): ((i64, i64), (i64, i64)),
         slots: Slots,
         guide: Guide<'_>,
-        unit: Unit<'_>,
+        (unit, jumps): (Unit<'_>, Option<KeptJumps<'_>>),
         ends: (Cell, Cell),
     ) -> Result<PathResult, PathError> {
         let dims = (unit.grid.width(), unit.grid.height());
         if lo == (0, 0) && hi == (i64::from(dims.0), i64::from(dims.1)) {
-            // A one-cell unit's jump distances, where the grid keeps them.
+            // A one-cell unit's jump distances, where the query has them.
             if unit.size == 1
-                && let Some(jumps) = KeptJumps::open(unit.grid, unit.mobility)
+                && let Some(jumps) = jumps
             {
                 let rows = Rows::new(Whole::new(jumps), dims, lo, hi);
                 return self.search::<_, EIGHT>(rows, slots, guide, unit, ends);

@@ -5,7 +5,7 @@
 use super::jump::{Search, code_towards};
 use super::rows::{Rows, Source};
 use crate::cost::OCTILE_DIAGONAL;
-use crate::grid::{DIAGONAL_CAP, EAST, NORTH, SOUTH, WEST, diagonal_index, jump_distance};
+use crate::derived::{DIAGONAL_CAP, EAST, NORTH, SOUTH, WEST, diagonal_index, jump_distance};
 use crate::queue::{RadixHeap, StampedWords};
 use crate::search::nodes::{CLOSED, node_g, open_node};
 

@@ -1,7 +1,7 @@
 //! Visiting a cell's neighbours on a hex lattice.
 
 use super::{Visit, Window};
-use crate::footprint::EnterCost;
+use crate::cost::EnterCost;
 
 impl Window {
     /// Calls `visitor.visit_unread` for the neighbours of local cell `(lx, ly)` (slot

@@ -3,6 +3,9 @@
 
 mod hex;
 mod square;
+mod steps;
+
+pub(crate) use steps::WindowSteps;
 
 use crate::{Cell, Grid, MAX_STEPS};
 

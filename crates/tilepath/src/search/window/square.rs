@@ -1,7 +1,7 @@
 //! Visiting a cell's neighbours on the square lattice, 4- or 8-connected.
 
 use super::{Visit, Window};
-use crate::footprint::EnterCost;
+use crate::cost::EnterCost;
 
 impl Window {
     /// The grid index of local cell `(lx, ly)` and the costs of stepping from it into

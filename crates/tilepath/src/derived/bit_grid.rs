@@ -1,6 +1,6 @@
 //! One bit a cell, in rows with a guard of blocked cells all round: the layout of
 //! every set of bit rows a search scans a word at a time (a mobility's passable
-//! cells, [`Grid::keep_open_rows`](crate::Grid::keep_open_rows); a unit size's
+//! cells, [`OpenRows`](crate::OpenRows); a unit size's
 //! anchors, [`Clearance::keep_rows`](crate::Clearance::keep_rows)).
 //!
 //! The guard is what makes a whole-grid scan cheap: a word read from any cell of the

@@ -1,6 +1,6 @@
 //! Straight jump distances of every cell, precomputed from a set of bit rows
 //! ([`BitGrid`]) and repaired with them: what a whole-grid jump point search reads in
-//! place of its row and column scans ([`Grid::keep_jump_distances`]).
+//! place of its row and column scans ([`JumpDistances`](crate::JumpDistances)).
 //!
 //! A cell's distance in a straight direction is where the scan along its row or
 //! column from there stops, by the rules of jump point search (`search/jps/jump.rs`):
@@ -20,12 +20,10 @@
 //! its whole length.
 //!
 //! The goal is no part of either: a search checks it against the distances.
-//!
-//! [`Grid::keep_jump_distances`]: crate::Grid::keep_jump_distances
 
 use core::ops::Range;
 
-use super::guarded_rows::{BitGrid, BitView, RowView};
+use super::bit_grid::{BitGrid, BitView, RowView};
 use crate::{GridError, memory};
 
 /// The direction of a distance: its bits in a cell's record are `16 * dir..`.
@@ -323,6 +321,11 @@ impl JumpTable {
         }
     }
 
+    /// Whether `other` holds the same distances.
+    pub(crate) fn same(&self, other: &Self) -> bool {
+        self.records == other.records
+    }
+
     /// The table, to read.
     #[inline]
     pub(crate) fn view(&self) -> JumpView<'_> {
@@ -496,7 +499,7 @@ impl JumpView<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::tests::below;
+    use crate::derived::tests::below;
 
     /// The distance from `(x, y)` in direction `(dx, dy)` by walking the cells.
     fn walk(open: &impl Fn(i64, i64) -> bool, (x, y): (i64, i64), (dx, dy): (i64, i64)) -> i64 {

@@ -1,4 +1,9 @@
-//! Fixed-point step costs for 8-connected movement.
+//! The cost model: what entering a cell costs a unit ([`EnterCost`], `enter.rs`), and
+//! the fixed-point step costs of 8-connected movement.
+
+mod enter;
+
+pub(crate) use enter::{CellCosts, EnterCost};
 
 /// The weight of an orthogonal step in 8-connected searches (times the cell cost).
 ///
