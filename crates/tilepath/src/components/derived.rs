@@ -70,23 +70,12 @@ impl Derived for Components {
             return Ok((s.opened + s.closed + s.cells_searched) as u64);
         }
         GridMismatch::check((self.width, self.height), grid)?;
-        let n = i32::from(self.unit_size.clamp(1, MAX_UNIT_SIZE));
-        let mut stats = super::ComponentStats::default();
-        let mut read = 0_u64;
-        for &cell in changed {
-            for dy in 0..n {
-                for dx in 0..n {
-                    let anchor = Cell::new(cell.x.wrapping_sub(dx), cell.y.wrapping_sub(dy));
-                    let Some(i) = self.index(anchor) else {
-                        continue;
-                    };
-                    let open = fits_here(grid, self.passable, anchor, self.unit_size);
-                    read += (n * n) as u64;
-                    self.update(i, open, &mut stats, most);
-                }
-            }
-        }
-        self.compact();
+        let (kinds, size) = (self.passable, self.unit_size);
+        let stats = self.repair_anchors(changed, most, |_, anchor| {
+            fits_here(grid, kinds, anchor, size)
+        });
+        // Each anchor read `size²` cells.
+        let read = (changed.len() * usize::from(size).pow(4)) as u64;
         Ok(read + (stats.opened + stats.closed + stats.cells_searched) as u64)
     }
 

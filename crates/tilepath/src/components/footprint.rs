@@ -98,6 +98,20 @@ impl Components {
                 found: (width, height),
             });
         }
+        let size = self.unit_size;
+        let fit = |i: usize, _| fits(clearance.values()[i], size);
+        Ok(self.repair_anchors(changed, usize::MAX, fit))
+    }
+
+    /// Opens or closes the anchors whose footprint covers a cell of `changed` (at most
+    /// `size x size` of each) as `fits(index, anchor)` says, a split search crossing at
+    /// most `most` cells.
+    pub(super) fn repair_anchors(
+        &mut self,
+        changed: &[Cell],
+        most: usize,
+        fits: impl Fn(usize, Cell) -> bool,
+    ) -> ComponentStats {
         let n = i32::from(self.unit_size.clamp(1, MAX_UNIT_SIZE));
         let mut stats = ComponentStats::default();
         for &cell in changed {
@@ -107,12 +121,12 @@ impl Components {
                     let Some(i) = self.index(anchor) else {
                         continue;
                     };
-                    let open = fits(clearance.values()[i], self.unit_size);
-                    self.update(i, open, &mut stats, usize::MAX);
+                    let open = fits(i, anchor);
+                    self.update(i, open, &mut stats, most);
                 }
             }
         }
         self.compact();
-        Ok(stats)
+        stats
     }
 }

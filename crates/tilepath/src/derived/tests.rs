@@ -232,3 +232,105 @@ fn built_on_a_copy_and_caught_up_they_equal_a_build_here() {
         assert_eq!(rows.repair(&other, &[], usize::MAX), Err(mismatch));
     }
 }
+
+/// The contract every derived structure keeps: built for a key, then repaired after
+/// each batch of random edits (cells set more than once, a rectangle's cells outside
+/// the grid named too), it answers as a fresh build of its key on the edited grid
+/// (`same`); repaired within a small bound instead, it is settled and the same, or
+/// unsettled and `conservative` (then built again); a grid of another size is refused.
+/// Returns the batches checked and how many left the bounded one unsettled.
+fn check_contract<D: Derived>(
+    key: D::Key,
+    same: impl Fn(&Grid, &D, &D) -> bool,
+    conservative: impl Fn(&Grid, &D, &D) -> bool,
+) -> (u32, u32) {
+    let mut rand = below(0x5eed_1234);
+    let mut g = walled(41, 29, 22, &mut rand);
+    let mut exact = D::build(&g, key).unwrap();
+    let mut bounded = D::build(&g, key).unwrap();
+    assert_eq!(exact.key(), key);
+    assert!(exact.memory_bytes() > 0);
+    let (mut batches, mut unsettled) = (0, 0);
+    for round in 0..40 {
+        let changed = random_edits(&mut g, &mut rand, 4, (4, 3));
+        exact.repair(&g, &changed, usize::MAX).unwrap();
+        bounded.repair(&g, &changed, 8).unwrap();
+        let fresh = D::build(&g, key).unwrap();
+        assert!(exact.is_settled(), "{key:?} round {round}");
+        assert!(same(&g, &exact, &fresh), "{key:?} round {round}");
+        if bounded.is_settled() {
+            assert!(same(&g, &bounded, &fresh), "{key:?} round {round}: bounded");
+        } else {
+            unsettled += 1;
+            assert!(
+                conservative(&g, &bounded, &fresh),
+                "{key:?} round {round}: bounded"
+            );
+            bounded = fresh;
+        }
+        batches += 1;
+    }
+    let other = Grid::new(40, 29).unwrap();
+    assert!(
+        exact.repair(&other, &[], usize::MAX).is_err(),
+        "{key:?}: another size"
+    );
+    (batches, unsettled)
+}
+
+/// Every cell's answer by `of`, in index order.
+fn each_cell<T: PartialEq>(g: &Grid, of: impl Fn(Cell) -> T) -> Vec<T> {
+    (0..g.len()).map(|i| of(g.cell_of(i).unwrap())).collect()
+}
+
+/// Whether `a` joins every pair of cells `b` joins (and, with `exact`, no other).
+fn joins(g: &Grid, a: &crate::Components, b: &crate::Components, exact: bool) -> bool {
+    let cells: Vec<Cell> = (0..g.len()).map(|i| g.cell_of(i).unwrap()).collect();
+    cells.iter().step_by(7).all(|&p| {
+        cells.iter().step_by(3).all(|&q| {
+            let (x, y) = (a.is_reachable(p, q), b.is_reachable(p, q));
+            if exact { x == y } else { x || !y }
+        })
+    })
+}
+
+#[test]
+fn every_derived_structure_keeps_the_contract() {
+    let floor = Mobility::FLOOR_ONLY;
+    let kinds = floor.passable_kinds();
+    let rows = |g: &Grid, a: &OpenRows, b: &OpenRows| {
+        let _ = g;
+        a == b
+    };
+    println!("rows: {:?}", check_contract::<OpenRows>(kinds, rows, rows));
+    let jumps = |_: &Grid, a: &JumpDistances, b: &JumpDistances| a == b;
+    println!(
+        "jumps: {:?}",
+        check_contract::<JumpDistances>(kinds, jumps, jumps)
+    );
+    let clear = |g: &Grid, a: &crate::Clearance, b: &crate::Clearance| {
+        each_cell(g, |c| a.get(c)) == each_cell(g, |c| b.get(c))
+    };
+    println!(
+        "clearance: {:?}",
+        check_contract::<crate::Clearance>(kinds, clear, clear)
+    );
+    let mut unsettled = 0;
+    for (connectivity, size) in [
+        (crate::Connectivity::Four, 1),
+        (crate::Connectivity::Eight, 2),
+        (crate::Connectivity::Four, 3),
+        (crate::Connectivity::Hex(crate::HexLayout::RowOdd), 1),
+    ] {
+        let key = crate::ReachKey::of(floor, connectivity, size);
+        let (batches, u) = check_contract::<crate::Components>(
+            key,
+            |g, a, b| joins(g, a, b, true),
+            |g, a, b| joins(g, a, b, false),
+        );
+        println!("components {key:?}: {batches} batches, {u} left unsettled by the bound");
+        unsettled += u;
+    }
+    // The bound is met: some repairs were cut short and stayed conservative.
+    assert!(unsettled > 0, "no bounded repair was cut short");
+}
