@@ -248,7 +248,7 @@ fn an_edit_sends_big_grids_jump_distances_off_and_they_come_back() {
 /// Dijkstra on `grid` (the app's grid's copy): distances that missed an edit would
 /// stop scans in the wrong places.
 fn assert_answers(app: &mut App, grid: &Grid, rng: &mut StdRng) {
-    let asked: Vec<_> = (0..12)
+    let asked: Vec<_> = (0..24)
         .map(|_| {
             let ends = (open_cell(grid, rng), open_cell(grid, rng));
             (request(app, ends.0, ends.1), ends)

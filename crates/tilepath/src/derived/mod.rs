@@ -33,8 +33,11 @@ use core::fmt::Debug;
 ///   its size or its settings) from the grid as it is.
 /// - **Repair**: after cells of the grid were edited, [`repair`](Self::repair) with
 ///   those cells brings it up to date; it then answers as a fresh build would. Every
-///   edited cell must be named (in any order, repeats allowed); a cell missed leaves
-///   it wrong, never unsafe.
+///   edited cell must be named (in any order, repeats allowed): a cell missed leaves
+///   it behind the grid until a later repair names it. A search reading a structure
+///   behind its grid may answer wrongly (and debug builds assert on a route through a
+///   wall), but never reads out of bounds: a structure of another grid size is
+///   refused.
 /// - **Build away and catch up**: a structure built on another thread from a copy of
 ///   the grid (a [`Grid`] clone is the cells alone) is brought up to date with the
 ///   cells edited since the copy by the same [`repair`](Self::repair). One that keeps
