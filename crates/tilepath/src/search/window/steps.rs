@@ -50,51 +50,37 @@ pub(crate) trait WindowSteps: Neighborhood {
     );
 }
 
-impl WindowSteps for Four {
-    type Path = GridPath;
+/// The square neighbourhoods: [`Window::visit_square`], with or without diagonals.
+macro_rules! square_steps {
+    ($n:ty, $path:ty, $diagonals:literal) => {
+        impl WindowSteps for $n {
+            type Path = $path;
 
-    #[inline(always)]
-    #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
-    unsafe fn visit_neighbours<C: EnterCost, V: Visit>(
-        window: &Window,
-        costs: &C,
-        slot: u32,
-        lx: u32,
-        ly: u32,
-        goal: (i64, i64),
-        d: u64,
-        skip: u8,
-        visitor: &mut V,
-    ) {
-        let _ = d;
-        let h = |at| Self::distance(at, goal);
-        // SAFETY: forwarded from the caller.
-        unsafe { window.visit_square::<false, C, V>(costs, slot, lx, ly, h, skip, visitor) }
-    }
+            #[inline(always)]
+            #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
+            unsafe fn visit_neighbours<C: EnterCost, V: Visit>(
+                window: &Window,
+                costs: &C,
+                slot: u32,
+                lx: u32,
+                ly: u32,
+                goal: (i64, i64),
+                _d: u64,
+                skip: u8,
+                visitor: &mut V,
+            ) {
+                let h = |at| Self::distance(at, goal);
+                // SAFETY: forwarded from the caller.
+                unsafe {
+                    window.visit_square::<$diagonals, C, V>(costs, slot, lx, ly, h, skip, visitor)
+                }
+            }
+        }
+    };
 }
 
-impl WindowSteps for Eight {
-    type Path = GridPath8;
-
-    #[inline(always)]
-    #[expect(unsafe_code, reason = "bounds proven by the window's clipping")]
-    unsafe fn visit_neighbours<C: EnterCost, V: Visit>(
-        window: &Window,
-        costs: &C,
-        slot: u32,
-        lx: u32,
-        ly: u32,
-        goal: (i64, i64),
-        d: u64,
-        skip: u8,
-        visitor: &mut V,
-    ) {
-        let _ = d;
-        let h = |at| Self::distance(at, goal);
-        // SAFETY: forwarded from the caller.
-        unsafe { window.visit_square::<true, C, V>(costs, slot, lx, ly, h, skip, visitor) }
-    }
-}
+square_steps!(Four, GridPath, false);
+square_steps!(Eight, GridPath8, true);
 
 impl<const L: u8> WindowSteps for Hex<L> {
     type Path = GridPath8;
