@@ -5,11 +5,11 @@
 //! A request flows one way: `collect` queues the unit; `solve` takes it from the queue
 //! into a [`job::Job`] (one read of the unit), answers it at once if it cannot be
 //! searched, lets [`fields`] serve crowds heading for one cell, [`engine`] pick and run
-//! the search for the rest (reading what [`derived`] keeps of the grid, in [`kept`]'s
-//! one container: components that tell goals out of reach apart, bit rows, jump
-//! distances, clearance, landmark guides; and
-//! [`whole`] lending whole-grid solvers; [`dispatch`] spreads a batch over Bevy's compute
-//! task pool), and writes the one [`job::Answer`] back to the unit (one write).
+//! the search for the rest, and writes the one [`job::Answer`] back to the unit (one
+//! write). The searches read what [`derived`] registers (bit rows, jump distances,
+//! components that tell goals out of reach apart, clearance, landmark guides), each
+//! kind kept in step with the grid by [`kept`]'s one container; [`whole`] lends
+//! whole-grid solvers, and [`dispatch`] spreads a batch over Bevy's compute task pool.
 
 mod background;
 pub(crate) mod collect;
