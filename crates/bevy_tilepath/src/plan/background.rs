@@ -80,12 +80,7 @@ impl<K: PartialEq, R: Send + 'static> Builds<K, R> {
 
     /// Whether `key` is being built.
     pub(crate) fn contains(&self, key: &K) -> bool {
-        self.any(|k| k == key)
-    }
-
-    /// Whether a key being built passes `test`.
-    pub(crate) fn any(&self, test: impl Fn(&K) -> bool) -> bool {
-        self.list.iter().any(|b| test(&b.key))
+        self.list.iter().any(|b| &b.key == key)
     }
 
     /// Notes `cells` as edited: every build catches up on them when it finishes. A

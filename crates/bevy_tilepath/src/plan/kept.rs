@@ -62,11 +62,11 @@ pub(crate) trait Keep: Derived {
 enum Outcome<D> {
     /// Built or caught up.
     Done(D),
-    /// The build failed (no memory, a grid too large): not tried again until the grid
-    /// is replaced, so that a failing build does not stall every tick.
+    /// The build failed (no memory for it or for the grid's copy, a grid too large):
+    /// not tried again until the grid is replaced, so that a failing build does not
+    /// stall every tick.
     Failed,
-    /// Caught up no more (a copy could not be had): dropped, built again when next
-    /// wanted.
+    /// A catch-up that could not be made: dropped, built again when next wanted.
     Dropped,
 }
 
@@ -225,8 +225,7 @@ impl<D: Keep> Kept<D> {
             || grid.try_clone(),
             move |copy| match copy.map(|copy| D::build(&copy, key)) {
                 Ok(Ok(d)) => Outcome::Done(d),
-                Ok(Err(_)) => Outcome::Failed,
-                Err(_) => Outcome::Dropped,
+                _ => Outcome::Failed,
             },
         )
     }
