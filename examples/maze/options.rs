@@ -201,9 +201,10 @@ pub(crate) fn number<T: std::str::FromStr>(s: &str, name: &str) -> Result<T, Str
 
 impl Options {
     /// How chasers and units under orders move: 8-connected, so that their paths are
-    /// pulled straight (`PathingSettings::straight_routes`); alone (`--no-crowd`) they
-    /// glide along the straight lines, in a crowd they step along the cells the lines
-    /// cross. A crowd in the maze moves 4-connected: its corridors leave nothing to
+    /// pulled straight (`PathingSettings::straight_routes`) and they glide along the
+    /// straight lines (in a crowd, stepping along the cells the lines cross, and
+    /// drawn on the line as far as the units near them leave room). A crowd in the
+    /// maze moves 4-connected: its corridors leave nothing to
     /// pull straight, and pulling every chaser's path as the player moves would cost
     /// more than the rest of the tick.
     pub(crate) fn connectivity(&self) -> Connectivity {

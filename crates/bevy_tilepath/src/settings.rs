@@ -164,7 +164,9 @@ pub struct PathingSettings {
     /// units walk straight lines instead of L-turns and staircases, and every check
     /// that works cell by cell (crowds, walls placed in the way) sees where they
     /// are. [`UnitPath::waypoints`](crate::UnitPath::waypoints) keeps the route, and
-    /// [`PathFollower`](crate::PathFollower) draws the unit along it. A path keeps
+    /// [`PathFollower`](crate::PathFollower) draws the unit along it (a
+    /// [`Solid`](crate::Solid) unit as far as the solid units near it leave room,
+    /// never overlapping them). A path keeps
     /// [`Waypoints::CAPACITY`](crate::Waypoints::CAPACITY) turns at most (the next
     /// segment is planned from where it ends). Hex maps and 4-connected requests keep
     /// their grid steps. Pulling runs in the solving tasks and is charged to the

@@ -151,6 +151,12 @@ fn allocations_per_tick(
             _ if mixed && i % 7 == 0 => 2,
             _ => 1,
         });
+        // Half the solid units walk straight routes (8-connected), drawn gliding.
+        let request = if solid && i % 2 == 0 {
+            request.with_connectivity(Connectivity::Eight)
+        } else {
+            request
+        };
         let mut unit = app.world_mut().spawn((
             GridCell(at),
             request.with_mobility(MOBILITY),
@@ -294,8 +300,8 @@ fn no_allocation_per_tick_in_steady_state() {
     );
 
     // Solid units, of three sizes on two grids: each grid's crowd steps them (placing
-    // those spawned on others, joint steps, waiting units looking round), nothing per
-    // tick. As with two grids above, a rare tick may grow some scratch once.
+    // those spawned on others, joint steps, waiting units looking round, drawing those
+    // on straight routes apart), nothing per tick. As with two grids above, a rare tick may grow some scratch once.
     let crowds = Setup {
         mixed: true,
         solid: true,

@@ -29,6 +29,10 @@ struct Invariants {
     steps: usize,
     /// The closest two units' centres came, over the sum of their sizes' halves.
     closest: f32,
+    /// Unit-ticks of units between two cells, and of those drawn off the line between
+    /// the cells' centres (gliding on a straight route).
+    moving: usize,
+    glided: usize,
 }
 
 /// The share of its size a unit's disc covers.
@@ -41,6 +45,8 @@ impl Invariants {
             ticks: 0,
             steps: 0,
             closest: f32::MAX,
+            moving: 0,
+            glided: 0,
         }
     }
 
@@ -68,6 +74,20 @@ impl Invariants {
                 )
             })
             .collect();
+        for &(_, cell, size, moving, at) in &units {
+            // The default transform centres cell (x, y) at (x, y). Drawn between two
+            // cells' centres, a unit is off its cell's centre along an axis or a
+            // diagonal.
+            let centre =
+                Vec2::new(cell.x as f32, cell.y as f32) + Vec2::splat(f32::from(size - 1) / 2.0);
+            let d = (at - centre).abs();
+            if moving {
+                self.moving += 1;
+                if d.x.min(d.y).min((d.x - d.y).abs()) > 0.02 {
+                    self.glided += 1;
+                }
+            }
+        }
         let mut holder: HashMap<Cell, Entity> = HashMap::new();
         let ticks = self.ticks;
         let detail = |e: Entity| {
@@ -177,6 +197,7 @@ fn cell_of(app: &App, e: Entity) -> Cell {
 #[test]
 fn no_two_solid_units_ever_share_a_cell() {
     let (mut total_ticks, mut total_steps, mut spawned) = (0, 0, 0);
+    let (mut glided, mut moving) = (0, 0);
     let (mut waiting, mut stuck, mut moved) = (0_u64, 0_u64, 0_u64);
     for seed in 0..8_u64 {
         let mut rng = seeded(seed);
@@ -251,14 +272,104 @@ fn no_two_solid_units_ever_share_a_cell() {
         }
         total_ticks += inv.ticks;
         total_steps += inv.steps;
+        glided += inv.glided;
+        moving += inv.moving;
     }
     println!(
         "crowd invariants: {total_ticks} ticks, {total_steps} steps checked, {spawned} units spawned; \
-         crowd moves {moved}, unit-ticks waiting {waiting}, stuck {stuck}"
+         crowd moves {moved}, unit-ticks waiting {waiting}, stuck {stuck}; \
+         {glided} of {moving} unit-ticks between cells drawn gliding"
     );
     assert!(
         total_steps > 5_000,
         "the units hardly moved: {total_steps} steps"
+    );
+}
+
+/// Solid units on straight routes across open ground, in both directions through one
+/// another: drawn gliding on their routes where there is room, never overlapping.
+#[test]
+fn solid_units_glide_on_straight_routes_without_overlapping() {
+    let (w, h) = (48, 32);
+    let mut app = app(
+        Some(Grid::filled(w, h, TileKind::K0).unwrap()),
+        PathingSettings::default(),
+    );
+    let mut rng = seeded(7);
+    let mut units = Vec::new();
+    // Two crossing streams and a few big units, all with goals at odd angles (goals
+    // whose footprints do not overlap: each unit can stand on its own).
+    let mut goals: Vec<Cell> = Vec::new();
+    while units.len() < 60 {
+        let i = units.len();
+        let size = if i % 10 == 0 { 2 } else { 1 };
+        let (at, goal) = if i % 2 == 0 {
+            (
+                Cell::new(rng.random_range(0..6), rng.random_range(0..h as i32 - 2)),
+                Cell::new(rng.random_range(40..46), rng.random_range(0..h as i32 - 2)),
+            )
+        } else {
+            (
+                Cell::new(rng.random_range(0..w as i32 - 2), rng.random_range(26..30)),
+                Cell::new(rng.random_range(0..w as i32 - 2), rng.random_range(0..4)),
+            )
+        };
+        if footprint(goal, size).any(|c| goals.contains(&c)) {
+            continue;
+        }
+        goals.extend(footprint(goal, size));
+        units.push(spawn(
+            &mut app,
+            at,
+            goal,
+            size,
+            rng.random_range(3.0..6.0),
+            true,
+        ));
+    }
+    let mut inv = Invariants::new();
+    ticks(&mut app, 1);
+    inv.check(&mut app, &units);
+    let mut arrived = 0;
+    for _ in 0..1500 {
+        ticks(&mut app, 1);
+        inv.check(&mut app, &[]);
+        let mut q = app.world_mut().query::<&PathStatus>();
+        arrived = q
+            .iter(app.world())
+            .filter(|s| **s == PathStatus::Arrived)
+            .count();
+        if arrived == units.len() {
+            break;
+        }
+    }
+    println!(
+        "{arrived} of {} arrived in {} ticks; {} of {} unit-ticks between cells drawn gliding; \
+         closest {:.2} of the sizes' halves",
+        units.len(),
+        inv.ticks,
+        inv.glided,
+        inv.moving,
+        inv.closest
+    );
+    for &e in &units {
+        let w = app.world();
+        if *w.get::<PathStatus>(e).unwrap() != PathStatus::Arrived {
+            println!(
+                "{e}: at {} status {:?} goal {:?}",
+                cell_of(&app, e),
+                w.get::<PathStatus>(e),
+                w.get::<PathRequest>(e).unwrap().goal
+            );
+        }
+    }
+    assert_eq!(arrived, units.len());
+    // Nobody glides in a tight file; across open ground most steps do.
+    assert!(
+        inv.glided * 2 > inv.moving,
+        "{} of {} unit-ticks glided",
+        inv.glided,
+        inv.moving
     );
 }
 

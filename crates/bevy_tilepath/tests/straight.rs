@@ -9,12 +9,13 @@ use bevy::prelude::*;
 use bevy_tilepath::prelude::*;
 use common::*;
 
-/// Runs a unit of `size` from `from` to `to` on `grid`, calling `edit` before every
-/// tick; checks every drawn position and cell change. Returns the length in cells of
-/// the way it was drawn and the ticks it took, or `None` if it did not arrive.
+/// Runs a unit of `size` (`Solid` if `solid`) from `from` to `to` on `grid`, calling
+/// `edit` before every tick; checks every drawn position and cell change. Returns the
+/// length in cells of the way it was drawn and the ticks it took, or `None` if it did
+/// not arrive.
 fn walk(
     grid: Grid,
-    size: u8,
+    (size, solid): (u8, bool),
     (from, to): (Cell, Cell),
     straight: bool,
     mut edit: impl FnMut(&mut App, u32),
@@ -36,6 +37,9 @@ fn walk(
             Transform::default(),
         ))
         .id();
+    if solid {
+        app.world_mut().entity_mut(unit).insert(Solid);
+    }
     let mut drawn: Option<Vec2> = None;
     let mut length = 0.0;
     let mut last_cell = from;
@@ -98,15 +102,20 @@ fn a_unit_on_open_ground_walks_a_straight_line() {
     let straight = (30.0f32 * 30.0 + 10.0 * 10.0).sqrt();
     // The 8-connected optimum: 10 diagonal steps and 20 straight ones.
     let octile = 20.0 + 10.0 * core::f32::consts::SQRT_2;
-    let (line, _) = walk(floor(40, 16), 1, (from, to), true, |_, _| {}).expect("arrives");
-    let (grid_path, _) = walk(floor(40, 16), 1, (from, to), false, |_, _| {}).expect("arrives");
+    let (line, _) = walk(floor(40, 16), (1, false), (from, to), true, |_, _| {}).expect("arrives");
+    let (grid_path, _) =
+        walk(floor(40, 16), (1, false), (from, to), false, |_, _| {}).expect("arrives");
+    // A solid unit with nobody near glides the same way.
+    let (solid, _) = walk(floor(40, 16), (1, true), (from, to), true, |_, _| {}).expect("arrives");
     println!(
-        "straight {straight:.2}, walked {line:.2}; grid path walked {grid_path:.2} (octile {octile:.2})"
+        "straight {straight:.2}, walked {line:.2} ({solid:.2} solid); grid path walked {grid_path:.2} (octile {octile:.2})"
     );
-    assert!(
-        line <= straight * 1.01,
-        "walked {line}, the line is {straight}"
-    );
+    for walked in [line, solid] {
+        assert!(
+            walked <= straight * 1.01,
+            "walked {walked}, the line is {straight}"
+        );
+    }
     // (The first tick's motion is not counted.)
     assert!(
         grid_path >= octile - 0.5,
@@ -133,8 +142,9 @@ fn drawn_positions_stay_on_floor_round_walls_and_new_walls() {
     )
     .unwrap();
     let mut placed = 0;
-    for size in [1, 2] {
-        let route = (Cell::new(0, 0), Cell::new(22, 7 - i32::from(size)));
+    for (size, solid) in [(1, false), (2, false), (1, true), (2, true)] {
+        let size = (size, solid);
+        let route = (Cell::new(0, 0), Cell::new(22, 7 - i32::from(size.0)));
         walk(grid.clone(), size, route, true, |_, _| {}).expect("arrives");
         // Walls dropped ahead of the unit while it walks, on the cells its path takes.
         let arrived = walk(grid.clone(), size, route, true, |app, tick| {
@@ -159,7 +169,7 @@ fn drawn_positions_stay_on_floor_round_walls_and_new_walls() {
                 let d = tilepath_testkit::reference_dijkstra_sized(
                     &walled,
                     Mobility::FLOOR_ONLY,
-                    size,
+                    size.0,
                     at,
                     eight,
                     |_| true,
@@ -172,7 +182,7 @@ fn drawn_positions_stay_on_floor_round_walls_and_new_walls() {
         });
         assert!(
             arrived.is_some(),
-            "size {size}: did not arrive round the new walls"
+            "size {size:?}: did not arrive round the new walls"
         );
     }
     println!("{placed} walls placed in the way");

@@ -1,4 +1,7 @@
-//! The ready-made movement: walks units along their paths.
+//! The ready-made movement: walks units along their paths (`apart.rs`: solid units
+//! drawn on their straight routes without overlapping).
+
+mod apart;
 
 use core::f32::consts::SQRT_2;
 
@@ -8,6 +11,7 @@ use tilepath::{Cell, Connectivity, Direction8};
 use crate::crowd::{Crowds, Seat};
 use crate::grid::Grids;
 use crate::{GridCell, OnGrid, PathRequest, UnitPath};
+use apart::Apart;
 
 /// Walks a unit along its [`UnitPath`] at `speed` cells per second, updating its
 /// [`GridCell`] and (if it has one) its `Transform`, positioned with its grid's
@@ -19,7 +23,11 @@ use crate::{GridCell, OnGrid, PathRequest, UnitPath};
 /// A [`Solid`](crate::Solid) unit steps where its grid's crowd sends it (along its
 /// path when the way is free), so that it never enters a cell another solid unit
 /// holds; its speed sets how often it steps, and each step takes its crowd's period
-/// (see [`Solid`](crate::Solid)); it does not cut L-turns.
+/// (see [`Solid`](crate::Solid)); it does not cut L-turns. On a straight route it is
+/// drawn gliding along the route as far as the solid units near it leave room: never
+/// closer to another than 0.8 of the sum of their sizes' halves (in cells), so that
+/// when nobody is near it glides as a unit that is not solid, and in a tight file it
+/// is drawn on its cells.
 ///
 /// With the `serde` feature it is saved whole, the step it is taking included, so a
 /// loaded follower finishes that step.
@@ -83,8 +91,9 @@ impl PathFollower {
 /// path pulled straight ([`UnitPath::waypoints`]) is drawn gliding along its straight
 /// route ([`GridTransform::point_to_world`](crate::GridTransform::point_to_world)),
 /// the point of it nearest where the step is, while its steps take it through the
-/// cells the route crosses (a [`Solid`](crate::Solid) unit walks those cells, drawn
-/// cell to cell, so that it never overlaps another). It enters its
+/// cells the route crosses (a [`Solid`](crate::Solid) unit walks those cells, and is
+/// drawn towards its route only as far as the solid units near it leave room, so
+/// that it never overlaps another; always on the cells its step joins). It enters its
 /// next cell (its [`GridCell`] changes) when it leaves the current one, so other
 /// systems see the cell it is heading into. Every step is checked with
 /// [`MapLayout::can_step`](crate::MapLayout::can_step) (the footprint's step, on hex
@@ -107,7 +116,9 @@ pub(crate) fn follow_paths(
     time: Res<Time>,
     grids: Grids,
     crowds: Res<Crowds>,
+    mut apart: Local<Apart>,
     mut units: Query<(
+        Entity,
         &mut PathFollower,
         &mut UnitPath,
         &mut GridCell,
@@ -118,7 +129,9 @@ pub(crate) fn follow_paths(
     )>,
 ) {
     let dt = time.delta_secs();
-    for (mut follower, mut path, mut cell, on_grid, transform, seat, request) in &mut units {
+    apart.clear();
+    for (entity, mut follower, mut path, mut cell, on_grid, transform, seat, request) in &mut units
+    {
         // A solid unit the crowd moves (see `Solid`).
         let seat = seat.filter(|s| s.agent.is_some());
         let key = on_grid.map(|g| g.0);
@@ -234,33 +247,55 @@ pub(crate) fn follow_paths(
         follower.set_if_neq(f);
         path.set_if_neq(p);
         cell.set_if_neq(GridCell(at));
+        // Drawn at the size it asks for (a unit without a path yet has none).
+        let drawn = request.map_or(size, |r| r.size.max(1));
+        let from = f.from.unwrap_or(at);
+        let t = f.progress.min(1.0);
+        let centre = |c: Cell| Vec2::new(c.x as f32 + 0.5, c.y as f32 + 0.5);
+        let line = centre(from).lerp(centre(at), t);
+        // Along the straight route its steps were pulled from, where the step keeps
+        // to it. Not while it finishes a step of an earlier path into the cell the
+        // new one starts at (drawn on the new route it would wait at that cell's
+        // centre while the step runs out).
+        let glide = (hex.is_none() && p.waypoints.start() != at)
+            .then(|| p.waypoints.nearest(line))
+            .flatten()
+            .filter(|&(_, off)| off <= GLIDE_OFF)
+            .map(|(q, _)| q);
+        // A solid unit is drawn once every solid unit's place is known (`apart.rs`).
+        if let Some((grid_key, agent)) = seat.and_then(|s| s.agent) {
+            apart.place(grid_key, agent, line, drawn);
+            if let Some(q) = glide {
+                let fits = |c: Cell| grid.fits(c, mobility, size);
+                apart.glide(entity, (grid_key, agent), drawn, line, q, (from, at), fits);
+                continue;
+            }
+        }
         if let Some(mut transform) = transform {
-            // Drawn at the size it asks for (a unit without a path yet has none).
-            let drawn = request.map_or(size, |r| r.size.max(1));
-            let from = f.from.unwrap_or(at);
-            let t = f.progress.min(1.0);
-            let centre = |c: Cell| Vec2::new(c.x as f32 + 0.5, c.y as f32 + 0.5);
-            // Along the straight route its steps were pulled from, where the step
-            // keeps to it. Not while it finishes a step of an earlier path into the
-            // cell the new one starts at (drawn on the new route it would wait at
-            // that cell's centre while the step runs out). A solid unit is drawn on
-            // its cells, which its crowd keeps apart from the others' (its steps
-            // still follow the route's cells).
-            let glide = (hex.is_none() && seat.is_none() && p.waypoints.start() != at)
-                .then(|| p.waypoints.nearest(centre(from).lerp(centre(at), t)))
-                .flatten()
-                .filter(|&(_, off)| off <= GLIDE_OFF);
             let pos = match glide {
-                Some((q, _)) => world.point_to_world(q, drawn),
+                Some(q) => world.point_to_world(q, drawn),
                 None => world
                     .footprint_to_world(from, drawn)
                     .lerp(world.footprint_to_world(at, drawn), t),
             };
-            if transform.translation.truncate() != pos {
-                transform.translation.x = pos.x;
-                transform.translation.y = pos.y;
-            }
+            place(&mut transform, pos);
         }
+    }
+    for (entity, key, point, drawn) in apart.drawn(&crowds) {
+        let (Some((_, world)), Ok((.., Some(mut transform), _, _))) =
+            (grids.get(key), units.get_mut(entity))
+        else {
+            continue;
+        };
+        place(&mut transform, world.point_to_world(point, drawn));
+    }
+}
+
+/// Moves `transform` to `pos` in x and y, marking it changed only if it moves.
+fn place(transform: &mut Mut<Transform>, pos: Vec2) {
+    if transform.translation.truncate() != pos {
+        transform.translation.x = pos.x;
+        transform.translation.y = pos.y;
     }
 }
 
