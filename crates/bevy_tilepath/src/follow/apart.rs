@@ -21,6 +21,22 @@ use crate::grid::GridKey;
 /// halves (in the grid's cell units: on isometric maps before the projection).
 pub(crate) const APART: f32 = 0.8;
 
+/// Whether no other unit of `key`'s crowd holds a cell beside the footprint of `size`
+/// at `at` (`agent`'s own cells aside).
+pub(crate) fn alone(crowds: &Crowds, key: GridKey, agent: AgentId, at: Cell, size: u8) -> bool {
+    let Some(crowd) = crowds.get(key).map(|g| &g.crowd) else {
+        return true;
+    };
+    let n = i32::from(size);
+    (at.y.saturating_sub(1)..=at.y.saturating_add(n)).all(|y| {
+        (at.x.saturating_sub(1)..=at.x.saturating_add(n)).all(|x| {
+            crowd
+                .holder_slot(Cell::new(x, y))
+                .is_none_or(|k| k == agent.index())
+        })
+    })
+}
+
 /// A solid unit that its straight route would draw off the line between its cells.
 struct Glider {
     entity: Entity,
@@ -39,12 +55,12 @@ struct Glider {
     hi: Vec2,
 }
 
-/// One grid's solid units this tick: each agent's anchor point between its cells and
-/// its size, by agent index (size 0: not placed this tick).
+/// One grid's solid units: each agent's anchor point between its cells, its size and
+/// the tick it was recorded in, by agent index (older entries are not this tick's).
 #[derive(Default)]
 struct Placed {
     key: GridKey,
-    points: Vec<(Vec2, u8)>,
+    points: Vec<(Vec2, u8, u32)>,
     largest: u8,
 }
 
@@ -54,13 +70,24 @@ struct Placed {
 pub(crate) struct Apart {
     grids: Vec<Placed>,
     gliders: Vec<Glider>,
+    /// This tick's stamp (never 0, which no entry is recorded with).
+    tick: u32,
+    /// The grid last recorded in: units come grid by grid, mostly.
+    last: usize,
 }
 
 impl Apart {
-    /// Forgets the last tick's units (keeping the memory).
+    /// Begins a tick: forgets the last tick's units (keeping the memory).
     pub(crate) fn clear(&mut self) {
+        self.tick = self.tick.wrapping_add(1);
+        if self.tick == 0 {
+            // After 2^32 ticks the stamps start over: no old entry may match.
+            self.tick = 1;
+            for g in &mut self.grids {
+                g.points.clear();
+            }
+        }
         for g in &mut self.grids {
-            g.points.clear();
             g.largest = 0;
         }
         self.gliders.clear();
@@ -68,18 +95,21 @@ impl Apart {
 
     /// Records where a solid unit of `size` is drawn between its cells this tick.
     pub(crate) fn place(&mut self, key: GridKey, agent: AgentId, line: Vec2, size: u8) {
-        let g = match self.grids.iter().position(|g| g.key == key) {
-            Some(i) => &mut self.grids[i],
-            None => {
-                self.grids.push(Placed { key, ..default() });
-                self.grids.last_mut().expect("just pushed")
-            }
-        };
+        if self.grids.get(self.last).is_none_or(|g| g.key != key) {
+            self.last = match self.grids.iter().position(|g| g.key == key) {
+                Some(i) => i,
+                None => {
+                    self.grids.push(Placed { key, ..default() });
+                    self.grids.len() - 1
+                }
+            };
+        }
+        let g = &mut self.grids[self.last];
         let i = agent.index();
         if g.points.len() <= i {
-            g.points.resize(i + 1, (Vec2::ZERO, 0));
+            g.points.resize(i + 1, (Vec2::ZERO, 0, 0));
         }
-        g.points[i] = (line, size);
+        g.points[i] = (line, size, self.tick);
         g.largest = g.largest.max(size);
     }
 
@@ -126,8 +156,8 @@ impl Apart {
         });
     }
 
-    /// Where each glider is drawn: its anchor's point, as far towards its route as its
-    /// neighbours leave room for, and its size.
+    /// Where each glider is drawn, in the order they were recorded: its anchor's
+    /// point, as far towards its route as its neighbours leave room for, and its size.
     pub(crate) fn drawn<'a>(
         &'a self,
         crowds: &'a Crowds,
@@ -146,31 +176,34 @@ impl Apart {
         ) else {
             return g.line;
         };
-        if wants <= f32::EPSILON {
+        // Less than a thousandth of a cell off: not worth a look round.
+        if wants < 1e-3 {
             return g.line;
         }
         let centre = |anchor: Vec2, size: u8| anchor + Vec2::splat(f32::from(size - 1) / 2.0);
         let me = centre(g.line, g.size);
         let largest = f32::from(placed.largest.max(g.size));
-        // A unit that could take some of the room is drawn within `APART` of the sizes'
-        // halves plus twice the offset wanted; its centre is within half its size and a
-        // step of a cell it holds.
-        let reach = 2.0 * wants + APART * (f32::from(g.size) + largest) / 2.0 + largest / 2.0 + 1.5;
-        let r = reach.ceil() as i32;
-        let (cx, cy) = (me.x.floor() as i32, me.y.floor() as i32);
+        // A unit that could take some of the room has its centre within `APART` of the
+        // sizes' halves plus twice the offset wanted (Chebyshev, so also Euclidean);
+        // between two cells, its centre is within a cell, along each axis, of the
+        // centre of its footprint at the cell it steps into, and so of the centre of
+        // a cell it holds.
+        let near = 2.0 * wants + APART * (f32::from(g.size) + largest) / 2.0 + 1.0;
+        let first = |v: f32| (v - near - 0.5).ceil() as i32;
+        let last = |v: f32| (v + near - 0.5).floor() as i32;
         let mut room = f32::INFINITY;
-        for y in cy.saturating_sub(r)..=cy.saturating_add(r) {
-            for x in cx.saturating_sub(r)..=cx.saturating_add(r) {
-                let Some(other) = crowd.holder(Cell::new(x, y)) else {
+        for y in first(me.y)..=last(me.y) {
+            for x in first(me.x)..=last(me.x) {
+                let Some(other) = crowd.holder_slot(Cell::new(x, y)) else {
                     continue;
                 };
-                if other == g.agent {
+                if other == g.agent.index() {
                     continue;
                 }
-                let (at, size) = match placed.points.get(other.index()) {
-                    Some(&(p, s)) if s > 0 => (p, s),
+                let (at, size) = match placed.points.get(other) {
+                    Some(&(p, s, tick)) if tick == self.tick => (p, s),
                     // Not moved by a follower this tick: drawn on the cells it holds.
-                    _ => match crowd.agent(other) {
+                    _ => match crowd.holder(Cell::new(x, y)).and_then(|id| crowd.agent(id)) {
                         Some(spec) => (
                             Vec2::new(spec.cell.x as f32 + 0.5, spec.cell.y as f32 + 0.5),
                             spec.size,

@@ -51,6 +51,13 @@ pub struct PathFollower {
     /// The grid the follower last moved the unit on ([`OnGrid`]'s entity, `None` for
     /// the default grid).
     pub(crate) placed_on: Option<Entity>,
+    /// A [`Solid`](crate::Solid) unit's share of the way from the line between its
+    /// cells to its straight route, 0..1: it grows while the unit walks with no other
+    /// solid unit beside it and shrinks otherwise, a step's time either way, so that a
+    /// unit that stops or meets others settles on its cells without a jump (and costs
+    /// nothing to draw there).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub(crate) glide: f32,
 }
 
 impl PathFollower {
@@ -65,6 +72,7 @@ impl PathFollower {
             from: None,
             placed: None,
             placed_on: None,
+            glide: 0.0,
         }
     }
 
@@ -146,7 +154,8 @@ pub(crate) fn follow_paths(
         // A solid unit walks each step its crowd decided within the crowd's period
         // (its speed sets how often it steps), in steps: every step counts as one.
         let pace = seat.and_then(|s| crowds.pace(s, dt));
-        let mut budget = pace.unwrap_or(follower.speed.max(0.0)) * dt;
+        let per_tick = pace.unwrap_or(follower.speed.max(0.0)) * dt;
+        let mut budget = per_tick;
         let mut f = *follower;
         let mut at = cell.0;
         let mut p = *path;
@@ -172,6 +181,7 @@ pub(crate) fn follow_paths(
             at = from;
             f.progress = 1.0 - f.progress;
         }
+        let (start, started) = (at, f.progress);
         loop {
             if f.progress < 1.0 {
                 let left = (1.0 - f.progress) * f.step_len;
@@ -244,6 +254,20 @@ pub(crate) fn follow_paths(
         }
         f.placed = Some(at);
         f.placed_on = key;
+        if let Some(&Seat {
+            agent: Some((grid_key, agent)),
+            ..
+        }) = seat
+        {
+            // Towards its route while it walks with nobody beside it; back onto its
+            // cells while it stands or has a unit beside it (where there is little
+            // room anyway, and looking round every unit of a crowd would cost the
+            // most).
+            let walked = at != start || f.progress != started;
+            let roomy = walked && apart::alone(&crowds, grid_key, agent, at, size);
+            let change = if roomy { per_tick } else { -per_tick };
+            f.glide = (f.glide + change).clamp(0.0, 1.0);
+        }
         follower.set_if_neq(f);
         path.set_if_neq(p);
         cell.set_if_neq(GridCell(at));
@@ -256,16 +280,18 @@ pub(crate) fn follow_paths(
         // Along the straight route its steps were pulled from, where the step keeps
         // to it. Not while it finishes a step of an earlier path into the cell the
         // new one starts at (drawn on the new route it would wait at that cell's
-        // centre while the step runs out).
-        let glide = (hex.is_none() && p.waypoints.start() != at)
-            .then(|| p.waypoints.nearest(line))
-            .flatten()
-            .filter(|&(_, off)| off <= GLIDE_OFF)
-            .map(|(q, _)| q);
+        // centre while the step runs out). A solid unit takes its share of the way.
+        let glide =
+            (hex.is_none() && p.waypoints.start() != at && (seat.is_none() || f.glide > 0.0))
+                .then(|| p.waypoints.nearest(line))
+                .flatten()
+                .filter(|&(_, off)| off <= GLIDE_OFF)
+                .map(|(q, _)| q);
         // A solid unit is drawn once every solid unit's place is known (`apart.rs`).
         if let Some((grid_key, agent)) = seat.and_then(|s| s.agent) {
             apart.place(grid_key, agent, line, drawn);
             if let Some(q) = glide {
+                let q = line.lerp(q, f.glide);
                 let fits = |c: Cell| grid.fits(c, mobility, size);
                 apart.glide(entity, (grid_key, agent), drawn, line, q, (from, at), fits);
                 continue;
@@ -281,7 +307,25 @@ pub(crate) fn follow_paths(
             place(&mut transform, pos);
         }
     }
-    for (entity, key, point, drawn) in apart.drawn(&crowds) {
+    // The gliders were recorded in the query's order, which a second pass keeps (no
+    // entity changed its components meanwhile): walking it beats looking each up.
+    let mut gliders = apart.drawn(&crowds).peekable();
+    if gliders.peek().is_some() {
+        for (entity, .., transform, _, _) in &mut units {
+            match gliders.peek() {
+                Some(g) if g.0 == entity => {}
+                Some(_) => continue,
+                None => break,
+            }
+            let Some((_, key, point, drawn)) = gliders.next() else {
+                break;
+            };
+            if let (Some((_, world)), Some(mut transform)) = (grids.get(key), transform) {
+                place(&mut transform, world.point_to_world(point, drawn));
+            }
+        }
+    }
+    for (entity, key, point, drawn) in gliders {
         let (Some((_, world)), Ok((.., Some(mut transform), _, _))) =
             (grids.get(key), units.get_mut(entity))
         else {

@@ -71,10 +71,14 @@ impl Waypoints {
     /// spans `x..x + 1`) and its distance from `p`; `None` for an empty route.
     #[must_use]
     pub fn nearest(&self, p: Vec2) -> Option<(Vec2, f32)> {
-        let mut at = position(Waypoint::centre_of(self.start));
+        // Relative to the start's centre, in half cells (the points' own unit): the
+        // points are read as they are kept.
+        let origin = position(Waypoint::centre_of(self.start));
+        let p = (p - origin) * 2.0;
+        let mut at = Vec2::ZERO;
         let mut best: Option<(Vec2, f32)> = None;
-        for q in self.points() {
-            let q = position(q);
+        for &[dx, dy] in &self.points[..usize::from(self.len)] {
+            let q = Vec2::new(f32::from(dx), f32::from(dy));
             let d = q - at;
             let t = if d.length_squared() == 0.0 {
                 0.0
@@ -82,13 +86,13 @@ impl Waypoints {
                 ((p - at).dot(d) / d.length_squared()).clamp(0.0, 1.0)
             };
             let on = at + d * t;
-            let dist = on.distance(p);
+            let dist = on.distance_squared(p);
             if best.is_none_or(|b| dist < b.1) {
                 best = Some((on, dist));
             }
             at = q;
         }
-        best
+        best.map(|(on, dist)| (origin + on * 0.5, dist.sqrt() * 0.5))
     }
 }
 
@@ -127,5 +131,56 @@ impl<'de> serde::Deserialize<'de> for Waypoints {
         w.points[..points.len()].copy_from_slice(&points);
         w.len = points.len() as u8;
         Ok(w)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `nearest` against the route read through [`Waypoints::points`], segment by
+    /// segment, on routes of every length.
+    #[test]
+    fn nearest_is_the_nearest_point_of_the_route() {
+        let mut seed = 0x9e37_79b9_u32;
+        let mut next = move |n: i64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            i64::from(seed) % n
+        };
+        let start = Cell::new(7, -3);
+        for len in 0..=Waypoints::CAPACITY {
+            for _ in 0..200 {
+                let (x0, y0) = Waypoint::centre_of(start).half_cells();
+                let points: Vec<Waypoint> = (0..len)
+                    .map(|_| Waypoint::from_half_cells(x0 + next(81) - 40, y0 + next(81) - 40))
+                    .collect();
+                let (route, kept) = Waypoints::new(start, &points);
+                assert_eq!(kept, len);
+                let p = Vec2::new(next(50) as f32 / 3.0, next(50) as f32 / 3.0 - 8.0);
+                let mut reference: Option<f32> = None;
+                let mut at = position(Waypoint::centre_of(start));
+                for q in route.points().map(position) {
+                    let d = q - at;
+                    let t = if d == Vec2::ZERO {
+                        0.0
+                    } else {
+                        ((p - at).dot(d) / d.length_squared()).clamp(0.0, 1.0)
+                    };
+                    let dist = (at + d * t).distance(p);
+                    reference = Some(reference.map_or(dist, |r| r.min(dist)));
+                    at = q;
+                }
+                match (route.nearest(p), reference) {
+                    (None, None) => {}
+                    (Some((on, dist)), Some(r)) => {
+                        assert!((dist - r).abs() < 1e-3, "{dist} against {r}");
+                        assert!((on.distance(p) - dist).abs() < 1e-3);
+                    }
+                    other => panic!("{other:?}"),
+                }
+            }
+        }
     }
 }

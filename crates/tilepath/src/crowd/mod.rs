@@ -364,6 +364,19 @@ impl Crowd {
         (k != NONE).then(|| self.agents[k as usize].id(k as usize))
     }
 
+    /// The slot ([`AgentId::index`]) of the agent holding `cell`, if any: what
+    /// [`holder`](Self::holder) says without reading the agent, for a caller that
+    /// keys its own per-agent tables by slot and looks at many cells.
+    #[inline]
+    #[must_use]
+    pub fn holder_slot(&self, cell: Cell) -> Option<usize> {
+        if !self.contains(cell) {
+            return None;
+        }
+        let k = self.holder[self.index(cell)];
+        (k != NONE).then_some(k as usize)
+    }
+
     /// An agent as it is now (its anchor, footprint, mobility, connectivity, goal).
     #[must_use]
     pub fn agent(&self, id: AgentId) -> Option<AgentSpec> {

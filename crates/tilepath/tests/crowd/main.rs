@@ -61,6 +61,7 @@ fn check_step(grid: &Grid, crowd: &Crowd, before: &[(AgentId, AgentSpec)], cov: 
             let other = new_at.insert(c, id);
             assert!(other.is_none(), "{id:?} and {other:?} both hold {c}");
             assert_eq!(crowd.holder(c), Some(id), "holder of {c}");
+            assert_eq!(crowd.holder_slot(c), Some(id.index()), "slot holding {c}");
         }
     }
     assert_eq!(
@@ -455,6 +456,7 @@ fn bad_input_is_refused_and_never_panics() {
     assert_ne!(b, a);
     // Holders outside the grid: none.
     assert_eq!(crowd.holder(Cell::new(-3, 99)), None);
+    assert_eq!(crowd.holder_slot(Cell::new(-3, 99)), None);
     // A guidance with no answer: agents stay, unreachable, never stuck.
     crowd.set_goal(b, Some(Cell::new(3, 2))).unwrap();
     crowd.set_stuck_after(1);
