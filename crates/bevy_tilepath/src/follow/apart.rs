@@ -17,6 +17,13 @@ use tilepath::{AgentId, Cell};
 use crate::crowd::Crowds;
 use crate::grid::GridKey;
 
+/// How many solid units may start or keep gliding in a tick, whatever the number of
+/// grids: the first in the follower's order (the same every tick, so no unit flickers
+/// between its route and its cells). Looking round costs each glider a few dozen
+/// cells of its crowd; past this many, in crowds of tens of thousands, the others walk
+/// on their cells (one that was gliding settles in a step's time) and cost nothing.
+pub(crate) const MOST_GLIDING: usize = 4096;
+
 /// How close two solid units are ever drawn, in cells, over the sum of their sizes'
 /// halves (in the grid's cell units: on isometric maps before the projection).
 pub(crate) const APART: f32 = 0.8;

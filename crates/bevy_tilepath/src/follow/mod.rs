@@ -55,7 +55,7 @@ pub struct PathFollower {
     /// cells to its straight route, 0..1: it grows while the unit walks with no other
     /// solid unit beside it and shrinks otherwise, a step's time either way, so that a
     /// unit that stops or meets others settles on its cells without a jump (and costs
-    /// nothing to draw there).
+    /// nothing to draw there). At most about 4,096 solid units glide at once.
     #[cfg_attr(feature = "serde", serde(default))]
     pub(crate) glide: f32,
 }
@@ -138,6 +138,8 @@ pub(crate) fn follow_paths(
 ) {
     let dt = time.delta_secs();
     apart.clear();
+    // Solid units that may start or keep gliding this tick (see `apart::MOST_GLIDING`).
+    let mut glide_slots = apart::MOST_GLIDING;
     for (entity, mut follower, mut path, mut cell, on_grid, transform, seat, request) in &mut units
     {
         // A solid unit the crowd moves (see `Solid`).
@@ -264,9 +266,13 @@ pub(crate) fn follow_paths(
             // room anyway, and looking round every unit of a crowd would cost the
             // most).
             let walked = at != start || f.progress != started;
-            let roomy = walked && apart::alone(&crowds, grid_key, agent, at, size);
+            let roomy =
+                walked && glide_slots > 0 && apart::alone(&crowds, grid_key, agent, at, size);
             let change = if roomy { per_tick } else { -per_tick };
             f.glide = (f.glide + change).clamp(0.0, 1.0);
+            if f.glide > 0.0 {
+                glide_slots = glide_slots.saturating_sub(1);
+            }
         }
         follower.set_if_neq(f);
         path.set_if_neq(p);
