@@ -26,7 +26,7 @@ pub use clearance::{Clearance, MAX_UNIT_SIZE};
 pub use components::{ComponentStats, Components, ReachKey};
 pub use cost::{OCTILE_DIAGONAL, OCTILE_STRAIGHT};
 pub use crowd::{
-    AgentId, AgentSpec, AgentStatus, Crowd, CrowdError, GoalFields, Guidance, StepStats,
+    AgentId, AgentSpec, AgentStatus, Crowd, CrowdError, GoalFields, Guidance, StepStats, Untangle,
 };
 pub use derived::{Derived, JumpDistances, OpenRows};
 pub use direction::{Connectivity, Direction, Direction8};

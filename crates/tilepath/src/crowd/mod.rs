@@ -6,7 +6,9 @@
 //! corridors by the swap rule (`swap.rs`) and letting waiting agents look round
 //! those ahead for nearer free cells (`seek.rs`), guided by the costs a [`Guidance`] gives
 //! (`guidance.rs`: the trait and [`GoalFields`]). A step may be planned in parts
-//! (`plan.rs`). What the caller may read after a step is in `report.rs`.
+//! (`plan.rs`). What the caller may read after a step is in `report.rs`. Where the
+//! step stalls for good, [`Untangle`] (`untangle.rs`) searches joint steps that take
+//! every agent home, and [`Crowd::step_untangled`] walks them.
 
 mod agent;
 mod error;
@@ -17,11 +19,13 @@ mod report;
 mod seek;
 mod step;
 mod swap;
+mod untangle;
 
 pub use agent::{AgentId, AgentSpec};
 pub use error::CrowdError;
 pub use guidance::{GoalFields, Guidance};
 pub use report::{AgentStatus, StepStats};
+pub use untangle::Untangle;
 
 use crate::{Cell, Connectivity, Grid, GridMismatch, GridPath8, MAX_UNIT_SIZE};
 use agent::{Agent, Decision, NONE};

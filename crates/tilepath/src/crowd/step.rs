@@ -431,7 +431,7 @@ impl Crowd {
     }
 
     /// Makes every decided move, clears the step's scratch.
-    fn apply(&mut self) -> StepStats {
+    pub(super) fn apply(&mut self) -> StepStats {
         let mut stats = StepStats {
             given_up: self.given_up,
             ..StepStats::default()

@@ -12,6 +12,7 @@ use tilepath_testkit::*;
 
 mod parts;
 mod scenarios;
+mod untangle;
 
 #[global_allocator]
 static GLOBAL: CountingAlloc = CountingAlloc;

@@ -1,0 +1,550 @@
+//! Untangling: a complete search over where all agents stand, for when the joint step
+//! stalls.
+//!
+//! The joint step (`step.rs`) decides one step at a time, as PIBT does, and like PIBT
+//! it can stall for good: in a dense room two agents each on the other's goal in a
+//! dead end, or a knot of agents each waiting on one that stands on its own goal in
+//! the way. [`Untangle`] finds a sequence of joint steps that takes every agent to
+//! its goal by the search of LaCAM (Okumura, "LaCAM: Search-Based Algorithm for Quick
+//! Multi-Agent Pathfinding", AAAI 2023), written here from the paper: a depth-first
+//! search over configurations (where every agent stands), each one's successors made
+//! by a PIBT-style rule under constraints that fix some agents' next cells, the
+//! constraints themselves searched breadth first, one agent deeper at a time, so that
+//! every successor is eventually tried: the search is complete (it finds a way when
+//! there is one and the search is given the nodes). [`Crowd::step_untangled`] then
+//! walks the crowd along it, a step at a time.
+//!
+//! It takes one-cell agents with 4-connected moves (the setting of multi-agent path
+//! finding; an 8-connected agent moves orthogonally here); agents bigger than a cell
+//! and pinned ones stay where they are and hold their cells. It allocates (one
+//! configuration per node explored): it is for the rare stall, not for every tick.
+
+use std::collections::{HashMap, VecDeque};
+
+use super::agent::NONE;
+use super::plan::Plan;
+use super::{AgentId, Crowd, CrowdError, Guidance, StepStats, mix};
+use crate::{Cell, Direction8, Grid, Mobility};
+
+/// One configuration of the search: where every agent stands, and how to go on.
+struct High {
+    /// Each agent's cell index (agents in [`Untangle`]'s order).
+    config: Box<[u32]>,
+    /// The node it was reached from (`NONE`: the start).
+    parent: u32,
+    /// The agents in order of priority, highest first.
+    order: Vec<u32>,
+    /// Constraints still to try ([`Low`] indices).
+    low: VecDeque<u32>,
+}
+
+/// A constraint: `who` (an agent of the order) steps to `at`, on top of its parent's.
+#[derive(Clone, Copy)]
+struct Low {
+    parent: u32,
+    who: u32,
+    at: u32,
+    depth: u32,
+}
+
+/// A search for joint steps that take every agent of a [`Crowd`] to its goal (see
+/// the module docs): [`plan`](Self::plan), then [`Crowd::step_untangled`] until it
+/// returns `None`.
+///
+/// ```
+/// use tilepath::{AgentSpec, Cell, Crowd, GoalFields, Grid, TileKind, Untangle};
+/// // A dead end one cell wide, with one side pocket: two agents must swap ends.
+/// let grid = Grid::from_ascii("....\n#.##", |c| {
+///     Some(if c == '#' { TileKind::K1 } else { TileKind::K0 })
+/// })?;
+/// let mut crowd = Crowd::new(&grid)?;
+/// let a = crowd.add(&grid, AgentSpec::new(Cell::new(0, 0)).goal(Cell::new(3, 0)))?;
+/// let b = crowd.add(&grid, AgentSpec::new(Cell::new(3, 0)).goal(Cell::new(0, 0)))?;
+/// let mut fields = GoalFields::new();
+/// fields.update(&grid, &crowd)?;
+/// let mut untangle = Untangle::new();
+/// assert!(untangle.plan(&grid, &crowd, &fields, 10_000)?);
+/// while crowd.step_untangled(&grid, &mut untangle)?.is_some() {}
+/// assert_eq!((crowd.cell(a), crowd.cell(b)), (Some(Cell::new(3, 0)), Some(Cell::new(0, 0))));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Default)]
+pub struct Untangle {
+    /// The agents taking part, in order, and what they are.
+    ids: Vec<AgentId>,
+    mobility: Vec<Mobility>,
+    goal: Vec<u32>,
+    /// Cells held by agents that do not take part.
+    fixed: Vec<bool>,
+    /// The configurations after the start, in order, each as `(agent, cell)` moves.
+    plan: VecDeque<Vec<(AgentId, Cell)>>,
+    /// How many nodes the last search explored.
+    explored: usize,
+    // Scratch of the successor rule, by cell index and by agent.
+    now: Vec<u32>,
+    next_at: Vec<u32>,
+    next: Vec<u32>,
+    salt: u64,
+}
+
+impl core::fmt::Debug for Untangle {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Untangle")
+            .field("agents", &self.ids.len())
+            .field("steps_left", &self.plan.len())
+            .field("explored", &self.explored)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Untangle {
+    /// A search with nothing planned.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// How many joint steps of the last plan are still to walk.
+    #[must_use]
+    pub fn steps_left(&self) -> usize {
+        self.plan.len()
+    }
+
+    /// How many configurations the last [`plan`](Self::plan) explored.
+    #[must_use]
+    pub fn explored(&self) -> usize {
+        self.explored
+    }
+
+    /// Searches joint steps that take every one-cell agent of `crowd` with a goal to
+    /// it (the others, as they stand, back to where they stand) on `grid`, guided by
+    /// `guidance`, exploring at most `most_nodes` configurations. Returns whether it
+    /// found them (`false`: none within `most_nodes`, or none at all, e.g. a goal no
+    /// agent can reach or held by an agent that stays); a plan found replaces the
+    /// last one.
+    ///
+    /// # Errors
+    /// [`CrowdError::GridMismatch`] if `grid` is not the crowd's size;
+    /// [`CrowdError::OutOfMemory`] if the search's tables cannot be had.
+    pub fn plan<G: Guidance + ?Sized>(
+        &mut self,
+        grid: &Grid,
+        crowd: &Crowd,
+        guidance: &G,
+        most_nodes: usize,
+    ) -> Result<bool, CrowdError> {
+        crowd.check_grid(grid)?;
+        self.plan.clear();
+        self.explored = 0;
+        let cells = grid.len();
+        let oom = |bytes: usize| CrowdError::OutOfMemory {
+            bytes: bytes as u64,
+        };
+        for table in [&mut self.now, &mut self.next_at] {
+            table.clear();
+            table.try_reserve_exact(cells).map_err(|_| oom(cells * 4))?;
+            table.resize(cells, NONE);
+        }
+        self.fixed.clear();
+        self.fixed
+            .try_reserve_exact(cells)
+            .map_err(|_| oom(cells))?;
+        self.fixed.resize(cells, false);
+        self.ids.clear();
+        self.mobility.clear();
+        self.goal.clear();
+        let mut start = Vec::new();
+        for (id, spec) in crowd.agents() {
+            let index = |c: Cell| grid.index_of(c).map(|i| i as u32);
+            if spec.size != 1 || crowd.is_pinned(id) {
+                for y in 0..i32::from(spec.size) {
+                    for x in 0..i32::from(spec.size) {
+                        if let Some(i) = index(Cell::new(spec.cell.x + x, spec.cell.y + y)) {
+                            self.fixed[i as usize] = true;
+                        }
+                    }
+                }
+                continue;
+            }
+            let (Some(at), goal) = (index(spec.cell), spec.goal.map(index)) else {
+                continue;
+            };
+            let Some(goal) = goal.unwrap_or(Some(at)) else {
+                // A goal off the grid: there is no way.
+                return Ok(false);
+            };
+            self.ids.push(id);
+            self.mobility.push(spec.mobility);
+            self.goal.push(goal);
+            start.push(at);
+        }
+        let n = self.ids.len();
+        self.next.clear();
+        self.next.resize(n, NONE);
+        let goal: Box<[u32]> = self.goal.clone().into_boxed_slice();
+        let mut highs: Vec<High> = Vec::new();
+        let mut lows: Vec<Low> = Vec::new();
+        let mut seen: HashMap<Box<[u32]>, u32> = HashMap::new();
+        let start: Box<[u32]> = start.into_boxed_slice();
+        let root = self.node(grid, guidance, start, NONE, &mut highs, &mut lows);
+        seen.insert(highs[root as usize].config.clone(), root);
+        let mut open: Vec<u32> = vec![root];
+        let mut config = vec![0_u32; n];
+        while let Some(&top) = open.last() {
+            if highs[top as usize].config == goal {
+                self.keep(grid, &highs, top);
+                return Ok(true);
+            }
+            if self.explored >= most_nodes {
+                return Ok(false);
+            }
+            let Some(c) = highs[top as usize].low.pop_front() else {
+                open.pop();
+                continue;
+            };
+            let low = lows[c as usize];
+            let h = &highs[top as usize];
+            if (low.depth as usize) < n {
+                // One agent deeper: each of its cells next, staying first.
+                let who = h.order[low.depth as usize];
+                let at = h.config[who as usize];
+                let mut cands = [NONE; 5];
+                let len = self.moves(grid, who as usize, at, &mut cands);
+                for &to in &cands[..len] {
+                    let l = lows.len() as u32;
+                    lows.push(Low {
+                        parent: c,
+                        who,
+                        at: to,
+                        depth: low.depth + 1,
+                    });
+                    highs[top as usize].low.push_back(l);
+                }
+            }
+            self.explored += 1;
+            self.salt = mix(self.salt ^ self.explored as u64);
+            let from = highs[top as usize].config.clone();
+            let order = highs[top as usize].order.clone();
+            if !self.successor(grid, guidance, &from, &order, &lows, c, &mut config) {
+                continue;
+            }
+            if let Some(&known) = seen.get(config.as_slice()) {
+                open.push(known);
+                continue;
+            }
+            let config: Box<[u32]> = config.clone().into_boxed_slice();
+            let node = self.node(grid, guidance, config.clone(), top, &mut highs, &mut lows);
+            seen.insert(config, node);
+            open.push(node);
+        }
+        Ok(false)
+    }
+
+    /// Adds a node for `config`, reached from `parent`: agents away from their goals
+    /// first, the farthest first.
+    fn node<G: Guidance + ?Sized>(
+        &self,
+        grid: &Grid,
+        guidance: &G,
+        config: Box<[u32]>,
+        parent: u32,
+        highs: &mut Vec<High>,
+        lows: &mut Vec<Low>,
+    ) -> u32 {
+        let mut order: Vec<u32> = (0..config.len() as u32).collect();
+        let key = |k: u32| {
+            let k = k as usize;
+            let away = config[k] != self.goal[k];
+            let cost = self.cost(grid, guidance, k, config[k]);
+            (core::cmp::Reverse(away), core::cmp::Reverse(cost), k)
+        };
+        order.sort_by_cached_key(|&k| key(k));
+        let root = lows.len() as u32;
+        lows.push(Low {
+            parent: NONE,
+            who: NONE,
+            at: NONE,
+            depth: 0,
+        });
+        highs.push(High {
+            config,
+            parent,
+            order,
+            low: VecDeque::from([root]),
+        });
+        (highs.len() - 1) as u32
+    }
+
+    /// Keeps the configurations from the start to `end` as the plan.
+    fn keep(&mut self, grid: &Grid, highs: &[High], end: u32) {
+        let mut chain = Vec::new();
+        let mut at = end;
+        while highs[at as usize].parent != NONE {
+            chain.push(at);
+            at = highs[at as usize].parent;
+        }
+        let mut before = &highs[at as usize].config;
+        for &h in chain.iter().rev() {
+            let config = &highs[h as usize].config;
+            let moves = (0..config.len())
+                .filter(|&k| config[k] != before[k])
+                .filter_map(|k| Some((self.ids[k], grid.cell_of(config[k] as usize)?)))
+                .collect();
+            self.plan.push_back(moves);
+            before = config;
+        }
+    }
+
+    /// Agent `k`'s cost to go from cell index `at` (agents without a goal: the
+    /// Manhattan distance back to where they stood).
+    fn cost<G: Guidance + ?Sized>(&self, grid: &Grid, guidance: &G, k: usize, at: u32) -> u32 {
+        let (Some(c), Some(g)) = (
+            grid.cell_of(at as usize),
+            grid.cell_of(self.goal[k] as usize),
+        ) else {
+            return u32::MAX;
+        };
+        guidance.cost_to_go(self.ids[k], c).unwrap_or_else(|| {
+            if c == g {
+                0
+            } else {
+                c.manhattan(g).saturating_add(1)
+            }
+        })
+    }
+
+    /// Agent `k`'s cells for the next step from `at`: staying, then its legal
+    /// orthogonal steps onto cells no fixed agent holds. Returns how many.
+    fn moves(&self, grid: &Grid, k: usize, at: u32, out: &mut [u32; 5]) -> usize {
+        out[0] = at;
+        let mut len = 1;
+        let Some(from) = grid.cell_of(at as usize) else {
+            return len;
+        };
+        for d in [
+            Direction8::Right,
+            Direction8::Up,
+            Direction8::Left,
+            Direction8::Down,
+        ] {
+            if grid.can_step(from, d, self.mobility[k])
+                && let Some(i) = grid.index_of(from.step(d))
+                && !self.fixed[i]
+            {
+                out[len] = i as u32;
+                len += 1;
+            }
+        }
+        len
+    }
+
+    /// The configuration after `from` under the constraints of low node `c`, the
+    /// others decided by priority inheritance with backtracking: into `out`.
+    /// Returns `false` if the constraints admit none.
+    #[expect(clippy::too_many_arguments, reason = "the successor rule's inputs")]
+    fn successor<G: Guidance + ?Sized>(
+        &mut self,
+        grid: &Grid,
+        guidance: &G,
+        from: &[u32],
+        order: &[u32],
+        lows: &[Low],
+        c: u32,
+        out: &mut [u32],
+    ) -> bool {
+        for (k, &at) in from.iter().enumerate() {
+            self.now[at as usize] = k as u32;
+            self.next[k] = NONE;
+        }
+        let mut ok = true;
+        let mut l = c;
+        while ok && lows[l as usize].parent != NONE {
+            let Low { who, at, .. } = lows[l as usize];
+            let w = who as usize;
+            // Two agents fixed into one cell, or into each other's.
+            let holder = self.now[at as usize];
+            if self.next_at[at as usize] != NONE
+                || (holder != NONE && holder != who && self.next[holder as usize] == from[w])
+            {
+                ok = false;
+            } else {
+                self.next[w] = at;
+                self.next_at[at as usize] = who;
+            }
+            l = lows[l as usize].parent;
+        }
+        if ok {
+            for &k in order {
+                if self.next[k as usize] == NONE && !self.inherit(grid, guidance, from, k, NONE) {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        for (k, &at) in from.iter().enumerate() {
+            self.now[at as usize] = NONE;
+            let next = self.next[k];
+            if next != NONE {
+                self.next_at[next as usize] = NONE;
+            }
+            out[k] = next;
+        }
+        ok
+    }
+
+    /// PIBT's rule for agent `k`, asked by `parent` (`NONE`: by nobody): takes its
+    /// best free cell, asking the agent there to move on in turn; stays if none.
+    fn inherit<G: Guidance + ?Sized>(
+        &mut self,
+        grid: &Grid,
+        guidance: &G,
+        from: &[u32],
+        k: u32,
+        parent: u32,
+    ) -> bool {
+        let ku = k as usize;
+        let mut cands = [NONE; 5];
+        let len = self.moves(grid, ku, from[ku], &mut cands);
+        let mut keyed = [(0_u64, NONE); 5];
+        for (slot, &cell) in keyed.iter_mut().zip(&cands[..len]) {
+            let cost = u64::from(self.cost(grid, guidance, ku, cell));
+            let tie = mix(self.salt ^ (u64::from(k) << 32) ^ u64::from(cell)) & 0xFFFF_FFFF;
+            *slot = ((cost.min(u64::from(u32::MAX))) << 32 | tie, cell);
+        }
+        keyed[..len].sort_unstable();
+        for &(_, cell) in &keyed[..len] {
+            let cu = cell as usize;
+            if self.next_at[cu] != NONE {
+                continue;
+            }
+            if parent != NONE && from[parent as usize] == cell {
+                continue;
+            }
+            let there = self.now[cu];
+            if there != NONE && there != k && self.next[there as usize] == from[ku] {
+                continue;
+            }
+            self.next[ku] = cell;
+            self.next_at[cu] = k;
+            if there != NONE
+                && there != k
+                && self.next[there as usize] == NONE
+                && !self.inherit(grid, guidance, from, there, k)
+            {
+                continue;
+            }
+            return true;
+        }
+        // Nowhere to go: it stays (its cell may have been taken by a child that
+        // failed and stayed too; the caller then finds the configuration invalid).
+        let stay = from[ku] as usize;
+        if self.next_at[stay] != NONE && self.next_at[stay] != k {
+            self.next[ku] = from[ku];
+            return false;
+        }
+        self.next[ku] = from[ku];
+        self.next_at[stay] = k;
+        false
+    }
+
+    /// The next joint step of the plan, if any (taken off it).
+    pub(crate) fn pop(&mut self) -> Option<Vec<(AgentId, Cell)>> {
+        self.plan.pop_front()
+    }
+
+    /// Drops what is left of the plan.
+    pub(crate) fn clear(&mut self) {
+        self.plan.clear();
+    }
+}
+
+impl Crowd {
+    /// Walks the next joint step of `untangle`'s [plan](Untangle::plan): its agents
+    /// move as planned, the others stay. Returns the step's figures, or `None` when
+    /// the plan is walked, or when it no longer fits the crowd (it is then dropped):
+    /// an agent of it removed, pinned, grown or moved since, a step it needs walled,
+    /// a cell it enters held by an agent that stays, a step being planned in parts
+    /// ([`begin_step`](Self::begin_step)), or an agent still on its way
+    /// ([`set_hold_left`](Self::set_hold_left)). Each step keeps the crowd's rules: no
+    /// two agents in a cell, none passing through another, every move a legal step.
+    ///
+    /// # Errors
+    /// [`CrowdError::GridMismatch`] if `grid` is not the crowd's size.
+    pub fn step_untangled(
+        &mut self,
+        grid: &Grid,
+        untangle: &mut Untangle,
+    ) -> Result<Option<StepStats>, CrowdError> {
+        self.check_grid(grid)?;
+        if self.plan != Plan::Idle || self.agents.iter().any(|a| a.alive && a.left.is_some()) {
+            untangle.clear();
+            return Ok(None);
+        }
+        let Some(moves) = untangle.pop() else {
+            return Ok(None);
+        };
+        for a in &mut self.agents {
+            a.target = a.cell;
+        }
+        let mut fits = true;
+        for &(id, to) in &moves {
+            let Some(a) = self.live_agent(id) else {
+                fits = false;
+                break;
+            };
+            let step = [
+                Direction8::Right,
+                Direction8::Up,
+                Direction8::Left,
+                Direction8::Down,
+            ]
+            .into_iter()
+            .find(|&d| a.cell.step(d) == to);
+            if a.size != 1
+                || a.pinned
+                || !step.is_some_and(|d| grid.can_step(a.cell, d, a.mobility))
+            {
+                fits = false;
+                break;
+            }
+            let a = &mut self.agents[id.index()];
+            a.target = to;
+            a.cand_len = 0;
+        }
+        // One agent a cell; into a held cell only behind its holder, never head-on.
+        for &(id, to) in &moves {
+            if !fits {
+                break;
+            }
+            let s = id.index();
+            let i = self.index(to);
+            if self.next[i] != NONE {
+                fits = false;
+                break;
+            }
+            self.next[i] = s as u32;
+            self.touched.push(i as u32);
+            let h = self.holder[i];
+            if h != NONE && h as usize != s {
+                let b = self.agents[h as usize];
+                if b.target == b.cell || b.target == self.agents[s].cell {
+                    fits = false;
+                }
+            }
+        }
+        if !fits {
+            for &i in &self.touched {
+                self.next[i as usize] = NONE;
+            }
+            self.touched.clear();
+            for a in &mut self.agents {
+                a.target = a.cell;
+            }
+            untangle.clear();
+            return Ok(None);
+        }
+        self.steps += 1;
+        self.given_up = 0;
+        Ok(Some(self.apply()))
+    }
+}

@@ -1,0 +1,226 @@
+//! Untangling (`Untangle`, `Crowd::step_untangled`): where the joint step stalls in
+//! dense rooms, a complete search takes every agent home, every step keeping the
+//! crowd's invariants; a plan that no longer fits the crowd is dropped, never walked.
+
+use super::*;
+use tilepath::Untangle;
+
+/// Crowded rooms with pillars (the floor stays 2-connected, and at least 2 cells
+/// stay free, so that every instance has a solution: Kornhauser, Miller and
+/// Spirakis, FOCS 1984), 60 to 85 agents for 100 floor cells: the joint step runs
+/// until it stalls (no agent newly home for 20 steps), then an untangling takes
+/// everyone home. Every step is checked; every stall must be untangled.
+#[test]
+fn untangling_takes_every_agent_home_where_the_joint_step_stalls() {
+    let (mut rooms, mut stalled, mut walked, mut explored) = (0, 0, 0, 0);
+    for seed in 0..400_u64 {
+        let mut rng = rng(5000 + seed);
+        let (w, h) = (rng.random_range(4..10), rng.random_range(3..9));
+        let mut grid = Grid::filled(w, h, TileKind::K0).unwrap();
+        // Pillars: inner cells with no wall beside them (not even at a corner).
+        for _ in 0..(w * h / 12) {
+            let (x, y) = (
+                rng.random_range(1..w as i32 - 1),
+                rng.random_range(1..h as i32 - 1),
+            );
+            let clear = (-1..=1).all(|dy| {
+                (-1..=1).all(|dx| grid.fits(Cell::new(x + dx, y + dy), Mobility::FLOOR_ONLY, 1))
+            });
+            if clear && w >= 3 && h >= 3 {
+                grid.set(Cell::new(x, y), TileKind::K1).unwrap();
+            }
+        }
+        let floor: Vec<Cell> = (0..grid.len())
+            .map(|i| grid.cell_of(i).unwrap())
+            .filter(|&c| grid.fits(c, Mobility::FLOOR_ONLY, 1))
+            .collect();
+        // A 2x2 room is a cycle of four cells, which the theorem leaves out.
+        if floor.len() < 6 {
+            continue;
+        }
+        rooms += 1;
+        let n = (floor.len() * rng.random_range(60..86) / 100).min(floor.len() - 2);
+        let mut starts = floor.clone();
+        let mut goals = floor.clone();
+        for v in [&mut starts, &mut goals] {
+            for i in (1..v.len()).rev() {
+                v.swap(i, rng.random_range(0..=i));
+            }
+        }
+        let mut crowd = Crowd::new(&grid).unwrap();
+        for k in 0..n {
+            crowd
+                .add(&grid, AgentSpec::new(starts[k]).goal(goals[k]))
+                .unwrap();
+        }
+        let mut fields = GoalFields::new();
+        fields.update(&grid, &crowd).unwrap();
+        let mut cov = Coverage::default();
+        let (mut home, mut since) = (0, 0);
+        let mut untangle = Untangle::new();
+        let mut done = false;
+        for _ in 0..3000 {
+            let before: Vec<_> = crowd.agents().collect();
+            let stats = match crowd.step_untangled(&grid, &mut untangle).unwrap() {
+                Some(stats) => {
+                    walked += 1;
+                    stats
+                }
+                None if since >= 20 => {
+                    stalled += 1;
+                    let found = untangle.plan(&grid, &crowd, &fields, 2_000_000).unwrap();
+                    explored += untangle.explored();
+                    assert!(found, "seed {seed}: a stall the search did not untangle");
+                    since = 0;
+                    continue;
+                }
+                None => crowd.step(&grid, &fields).unwrap(),
+            };
+            check_step(&grid, &crowd, &before, &mut cov);
+            if stats.arrived == crowd.len() {
+                done = true;
+                break;
+            }
+            since += 1;
+            if stats.arrived > home {
+                (home, since) = (stats.arrived, 0);
+            }
+        }
+        assert!(done, "seed {seed}: not every agent home");
+    }
+    println!(
+        "{rooms} crowded rooms all home: {stalled} stalls untangled ({explored} \
+         configurations explored), {walked} untangled steps walked"
+    );
+    assert!(
+        stalled >= 10,
+        "too few stalls to test the search: {stalled}"
+    );
+}
+
+/// A plan that no longer fits the crowd is dropped: an agent of it removed, or a
+/// cell it enters walled.
+#[test]
+fn a_plan_that_no_longer_fits_is_dropped() {
+    let grid = map(&["....", "#.##"]);
+    let crowd_of = |grid: &Grid| {
+        let mut crowd = Crowd::new(grid).unwrap();
+        let a = crowd
+            .add(grid, AgentSpec::new(Cell::new(0, 0)).goal(Cell::new(3, 0)))
+            .unwrap();
+        let b = crowd
+            .add(grid, AgentSpec::new(Cell::new(3, 0)).goal(Cell::new(0, 0)))
+            .unwrap();
+        (crowd, a, b)
+    };
+    let plan = |grid: &Grid, crowd: &Crowd| {
+        let mut fields = GoalFields::new();
+        fields.update(grid, crowd).unwrap();
+        let mut untangle = Untangle::new();
+        assert!(untangle.plan(grid, crowd, &fields, 10_000).unwrap());
+        untangle
+    };
+    // Walked whole: both home.
+    let (mut crowd, a, b) = crowd_of(&grid);
+    let mut untangle = plan(&grid, &crowd);
+    let steps = untangle.steps_left();
+    assert!(steps >= 5, "{steps} steps");
+    while crowd
+        .step_untangled(&grid, &mut untangle)
+        .unwrap()
+        .is_some()
+    {}
+    assert_eq!(crowd.cell(a), Some(Cell::new(3, 0)));
+    assert_eq!(crowd.cell(b), Some(Cell::new(0, 0)));
+    // An agent of the plan removed: the plan is dropped at the first step that moves
+    // it (the steps before move the other alone).
+    let (mut crowd, a, _) = crowd_of(&grid);
+    let mut untangle = plan(&grid, &crowd);
+    crowd.remove(a).unwrap();
+    let mut walked = 0;
+    while crowd
+        .step_untangled(&grid, &mut untangle)
+        .unwrap()
+        .is_some()
+    {
+        walked += 1;
+    }
+    assert_eq!(untangle.steps_left(), 0);
+    assert!(
+        walked < steps,
+        "walked {walked} of {steps} steps without the agent"
+    );
+    // The pocket walled after planning: the step into it is refused.
+    let (mut crowd, a, b) = crowd_of(&grid);
+    let mut untangle = plan(&grid, &crowd);
+    let mut walled = grid.clone();
+    walled.set(Cell::new(1, 1), TileKind::K1).unwrap();
+    let mut moved = 0;
+    while let Some(stats) = crowd.step_untangled(&walled, &mut untangle).unwrap() {
+        moved += stats.moved;
+        assert_ne!(crowd.cell(a), Some(Cell::new(1, 1)));
+        assert_ne!(crowd.cell(b), Some(Cell::new(1, 1)));
+    }
+    assert_eq!(untangle.steps_left(), 0);
+    assert!(moved < steps * 2, "walked on past the wall");
+    // No way at all (the pocket walled before): the search says so.
+    let (crowd, _, _) = crowd_of(&walled);
+    let mut fields = GoalFields::new();
+    fields.update(&walled, &crowd).unwrap();
+    let mut untangle = Untangle::new();
+    assert!(!untangle.plan(&walled, &crowd, &fields, 100_000).unwrap());
+    // Another grid size: an error.
+    assert!(
+        untangle
+            .plan(&Grid::new(3, 3).unwrap(), &crowd, &fields, 10)
+            .is_err()
+    );
+}
+
+/// Agents the search does not move (bigger than a cell, pinned) hold their cells; an
+/// agent without a goal is brought back to where it stood.
+#[test]
+fn big_pinned_and_goalless_agents_are_kept_in_place() {
+    let grid = Grid::filled(6, 4, TileKind::K0).unwrap();
+    let mut crowd = Crowd::new(&grid).unwrap();
+    let big = crowd
+        .add(&grid, AgentSpec::new(Cell::new(0, 0)).size(2))
+        .unwrap();
+    let pinned = crowd.add(&grid, AgentSpec::new(Cell::new(5, 3))).unwrap();
+    crowd.set_pinned(pinned, true).unwrap();
+    let idle = crowd.add(&grid, AgentSpec::new(Cell::new(3, 1))).unwrap();
+    let a = crowd
+        .add(&grid, AgentSpec::new(Cell::new(2, 1)).goal(Cell::new(4, 1)))
+        .unwrap();
+    let b = crowd
+        .add(&grid, AgentSpec::new(Cell::new(4, 1)).goal(Cell::new(2, 1)))
+        .unwrap();
+    let mut fields = GoalFields::new();
+    fields.update(&grid, &crowd).unwrap();
+    let mut untangle = Untangle::new();
+    assert!(untangle.plan(&grid, &crowd, &fields, 100_000).unwrap());
+    let mut cov = Coverage::default();
+    loop {
+        let before: Vec<_> = crowd.agents().collect();
+        if crowd
+            .step_untangled(&grid, &mut untangle)
+            .unwrap()
+            .is_none()
+        {
+            break;
+        }
+        check_step(&grid, &crowd, &before, &mut cov);
+        assert_eq!(crowd.cell(big), Some(Cell::new(0, 0)));
+        assert_eq!(crowd.cell(pinned), Some(Cell::new(5, 3)));
+    }
+    assert_eq!(crowd.cell(a), Some(Cell::new(4, 1)));
+    assert_eq!(crowd.cell(b), Some(Cell::new(2, 1)));
+    assert_eq!(crowd.cell(idle), Some(Cell::new(3, 1)));
+    // Nothing planned: nothing walked.
+    assert!(
+        crowd
+            .step_untangled(&grid, &mut untangle)
+            .unwrap()
+            .is_none()
+    );
+}
