@@ -16,8 +16,12 @@
 //!
 //! It takes one-cell agents with 4-connected moves (the setting of multi-agent path
 //! finding; an 8-connected agent moves orthogonally here); agents bigger than a cell
-//! and pinned ones stay where they are and hold their cells. It allocates (one
-//! configuration per node explored): it is for the rare stall, not for every tick.
+//! and pinned ones stay where they are and hold their cells. A stall is mostly a knot
+//! of a few agents in a crowd that is otherwise home: the search first moves only the
+//! agents near those away from their goals (within 4 cells, then 12), holding the
+//! others where they stand, so that a plan moves few agents and the search stays
+//! small, and all of them if that finds nothing. It allocates (one configuration per
+//! node explored): it is for the rare stall, not for every tick.
 
 use std::collections::{HashMap, VecDeque};
 
@@ -25,6 +29,10 @@ use super::agent::NONE;
 use super::plan::Plan;
 use super::{AgentId, Crowd, CrowdError, Guidance, StepStats, mix};
 use crate::{Cell, Direction8, Grid, Mobility};
+
+/// How far round the agents away from their goals (Chebyshev) the agents an
+/// untangling may move are taken, one try after another (`u32::MAX`: all).
+const UNTANGLE_RADII: [u32; 3] = [4, 12, u32::MAX];
 
 /// One configuration of the search: where every agent stands, and how to go on.
 struct High {
@@ -117,11 +125,12 @@ impl Untangle {
     }
 
     /// Searches joint steps that take every one-cell agent of `crowd` with a goal to
-    /// it (the others, as they stand, back to where they stand) on `grid`, guided by
-    /// `guidance`, exploring at most `most_nodes` configurations. Returns whether it
-    /// found them (`false`: none within `most_nodes`, or none at all, e.g. a goal no
-    /// agent can reach or held by an agent that stays); a plan found replaces the
-    /// last one.
+    /// it (one without a goal back to where it stands) on `grid`, guided by
+    /// `guidance`, exploring at most `most_nodes` configurations in all (a try with
+    /// the agents near those away from their goals at most a quarter of them).
+    /// Returns whether it found them (`false`: none within `most_nodes`, or none at
+    /// all, e.g. a goal no agent can reach or held by an agent that stays); a plan
+    /// found replaces the last one.
     ///
     /// # Errors
     /// [`CrowdError::GridMismatch`] if `grid` is not the crowd's size;
@@ -145,39 +154,99 @@ impl Untangle {
             table.try_reserve_exact(cells).map_err(|_| oom(cells * 4))?;
             table.resize(cells, NONE);
         }
-        self.fixed.clear();
-        self.fixed
-            .try_reserve_exact(cells)
-            .map_err(|_| oom(cells))?;
-        self.fixed.resize(cells, false);
-        self.ids.clear();
-        self.mobility.clear();
-        self.goal.clear();
-        let mut start = Vec::new();
+        // Agents it may move: one-cell and not pinned, with their cells and goals (one
+        // without a goal: where it stands). A goal off the grid has no way.
+        let index = |c: Cell| grid.index_of(c).map(|i| i as u32);
+        let mut movable: Vec<(AgentId, Mobility, u32, u32)> = Vec::new();
         for (id, spec) in crowd.agents() {
-            let index = |c: Cell| grid.index_of(c).map(|i| i as u32);
             if spec.size != 1 || crowd.is_pinned(id) {
-                for y in 0..i32::from(spec.size) {
-                    for x in 0..i32::from(spec.size) {
-                        if let Some(i) = index(Cell::new(spec.cell.x + x, spec.cell.y + y)) {
-                            self.fixed[i as usize] = true;
+                continue;
+            }
+            let Some(at) = index(spec.cell) else { continue };
+            let Some(goal) = spec.goal.map_or(Some(at), index) else {
+                return Ok(false);
+            };
+            movable.push((id, spec.mobility, at, goal));
+        }
+        // First the agents near those away from their goals, the others held where
+        // they stand (fewer agents moved, a smaller search), then wider, then all.
+        let away: Vec<Cell> = movable
+            .iter()
+            .filter(|m| m.2 != m.3)
+            .filter_map(|m| grid.cell_of(m.2 as usize))
+            .collect();
+        let mut left = most_nodes;
+        for radius in UNTANGLE_RADII {
+            let near = |at: u32| {
+                grid.cell_of(at as usize)
+                    .is_some_and(|c| away.iter().any(|&w| c.chebyshev(w) <= radius))
+            };
+            let taking_part = movable.iter().filter(|m| near(m.2)).count();
+            let everyone = taking_part == movable.len();
+            if !everyone && radius != u32::MAX && taking_part * 2 > movable.len() {
+                // Most agents are near: the whole search costs little more.
+                continue;
+            }
+            self.fixed.clear();
+            self.fixed
+                .try_reserve_exact(cells)
+                .map_err(|_| oom(cells))?;
+            self.fixed.resize(cells, false);
+            for (id, spec) in crowd.agents() {
+                let held = spec.size != 1
+                    || crowd.is_pinned(id)
+                    || index(spec.cell).is_some_and(|at| !near(at));
+                if held {
+                    for y in 0..i32::from(spec.size) {
+                        for x in 0..i32::from(spec.size) {
+                            if let Some(i) = index(Cell::new(spec.cell.x + x, spec.cell.y + y)) {
+                                self.fixed[i as usize] = true;
+                            }
                         }
                     }
                 }
+            }
+            self.ids.clear();
+            self.mobility.clear();
+            self.goal.clear();
+            let mut start = Vec::new();
+            for &(id, mobility, at, goal) in movable.iter().filter(|m| near(m.2)) {
+                self.ids.push(id);
+                self.mobility.push(mobility);
+                self.goal.push(goal);
+                start.push(at);
+            }
+            // A goal under an agent held where it stands: no way with these.
+            if !everyone && self.goal.iter().any(|&g| self.fixed[g as usize]) {
                 continue;
             }
-            let (Some(at), goal) = (index(spec.cell), spec.goal.map(index)) else {
-                continue;
+            let explored = self.explored;
+            let budget = if everyone {
+                left
+            } else {
+                left.min(most_nodes / 4)
             };
-            let Some(goal) = goal.unwrap_or(Some(at)) else {
-                // A goal off the grid: there is no way.
-                return Ok(false);
-            };
-            self.ids.push(id);
-            self.mobility.push(spec.mobility);
-            self.goal.push(goal);
-            start.push(at);
+            if self.search(grid, guidance, start, budget) {
+                return Ok(true);
+            }
+            left = left.saturating_sub(self.explored - explored);
+            if everyone || left == 0 {
+                break;
+            }
         }
+        Ok(false)
+    }
+
+    /// The search itself, over the agents in `self.ids` from `start` (their cells),
+    /// exploring at most `most_nodes` configurations: keeps the plan if it finds one.
+    fn search<G: Guidance + ?Sized>(
+        &mut self,
+        grid: &Grid,
+        guidance: &G,
+        start: Vec<u32>,
+        most_nodes: usize,
+    ) -> bool {
+        let most_nodes = self.explored + most_nodes;
         let n = self.ids.len();
         self.next.clear();
         self.next.resize(n, NONE);
@@ -193,10 +262,10 @@ impl Untangle {
         while let Some(&top) = open.last() {
             if highs[top as usize].config == goal {
                 self.keep(grid, &highs, top);
-                return Ok(true);
+                return true;
             }
             if self.explored >= most_nodes {
-                return Ok(false);
+                return false;
             }
             let Some(c) = highs[top as usize].low.pop_front() else {
                 open.pop();
@@ -237,7 +306,7 @@ impl Untangle {
             seen.insert(config, node);
             open.push(node);
         }
-        Ok(false)
+        false
     }
 
     /// Adds a node for `config`, reached from `parent`: agents away from their goals
