@@ -361,11 +361,7 @@ impl Crowd {
     #[inline]
     #[must_use]
     pub fn holder(&self, cell: Cell) -> Option<AgentId> {
-        if !self.contains(cell) {
-            return None;
-        }
-        let k = self.holder[self.index(cell)];
-        (k != NONE).then(|| self.agents[k as usize].id(k as usize))
+        self.holder_slot(cell).map(|k| self.agents[k].id(k))
     }
 
     /// The slot ([`AgentId::index`]) of the agent holding `cell`, if any: what
