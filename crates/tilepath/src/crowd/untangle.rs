@@ -34,6 +34,15 @@ use crate::{Cell, Direction8, Grid, Mobility};
 /// untangling may move are taken, one try after another (`u32::MAX`: all).
 const UNTANGLE_RADII: [u32; 3] = [4, 12, u32::MAX];
 
+/// The longest chain of agents asked to make room in turn: a chain that would go on
+/// counts as failed (the stack stays small whatever the crowd).
+const MOST_INHERITED: usize = 1024;
+
+/// The most memory the search's configurations take (about 12 bytes an agent a
+/// configuration: it, its key in the set of those seen, and its order); past it the
+/// search gives up.
+const MOST_SEARCH_BYTES: usize = 256 << 20;
+
 /// One configuration of the search: where every agent stands, and how to go on.
 struct High {
     /// Each agent's cell index (agents in [`Untangle`]'s order).
@@ -246,8 +255,8 @@ impl Untangle {
         start: Vec<u32>,
         most_nodes: usize,
     ) -> bool {
-        let most_nodes = self.explored + most_nodes;
         let n = self.ids.len();
+        let most_nodes = self.explored + most_nodes.min(MOST_SEARCH_BYTES / (12 * n.max(1)));
         self.next.clear();
         self.next.resize(n, NONE);
         let goal: Box<[u32]> = self.goal.clone().into_boxed_slice();
@@ -444,7 +453,9 @@ impl Untangle {
         }
         if ok {
             for &k in order {
-                if self.next[k as usize] == NONE && !self.inherit(grid, guidance, from, k, NONE) {
+                if self.next[k as usize] == NONE
+                    && !self.inherit(grid, guidance, from, (k, NONE), 0)
+                {
                     ok = false;
                     break;
                 }
@@ -468,8 +479,8 @@ impl Untangle {
         grid: &Grid,
         guidance: &G,
         from: &[u32],
-        k: u32,
-        parent: u32,
+        (k, parent): (u32, u32),
+        depth: usize,
     ) -> bool {
         let ku = k as usize;
         let mut cands = [NONE; 5];
@@ -493,15 +504,20 @@ impl Untangle {
             if there != NONE && there != k && self.next[there as usize] == from[ku] {
                 continue;
             }
+            if there != NONE && there != k && self.next[there as usize] == NONE {
+                if depth >= MOST_INHERITED {
+                    // Too long a chain: as if the agent there could not move.
+                    continue;
+                }
+                self.next[ku] = cell;
+                self.next_at[cu] = k;
+                if !self.inherit(grid, guidance, from, (there, k), depth + 1) {
+                    continue;
+                }
+                return true;
+            }
             self.next[ku] = cell;
             self.next_at[cu] = k;
-            if there != NONE
-                && there != k
-                && self.next[there as usize] == NONE
-                && !self.inherit(grid, guidance, from, there, k)
-            {
-                continue;
-            }
             return true;
         }
         // Nowhere to go: it stays (its cell may have been taken by a child that

@@ -275,3 +275,43 @@ fn the_dense_random_instance_is_solved_once_untangled() {
     assert!(untangled >= 1);
     assert!(most_moved < 100, "the untangling moved much of the crowd");
 }
+
+/// A file of 1,500 agents in a corridor one cell wide, each heading one cell on: the
+/// chains of agents asked to make room are longer than the search follows, yet it
+/// finds the way (and the stack stays small: this runs on a test thread's).
+#[test]
+fn a_long_file_is_untangled_without_deep_chains() {
+    let n = 1500;
+    let grid = Grid::filled(n + 40, 1, TileKind::K0).unwrap();
+    let mut crowd = Crowd::new(&grid).unwrap();
+    for x in 0..n as i32 {
+        crowd
+            .add(
+                &grid,
+                AgentSpec::new(Cell::new(x, 0)).goal(Cell::new(x + 1, 0)),
+            )
+            .unwrap();
+    }
+    let mut fields = GoalFields::new();
+    fields.update(&grid, &crowd).unwrap();
+    let mut untangle = Untangle::new();
+    assert!(untangle.plan(&grid, &crowd, &fields, 100_000).unwrap());
+    let mut cov = Coverage::default();
+    loop {
+        let before: Vec<_> = crowd.agents().collect();
+        if crowd
+            .step_untangled(&grid, &mut untangle)
+            .unwrap()
+            .is_none()
+        {
+            break;
+        }
+        check_step(&grid, &crowd, &before, &mut cov);
+    }
+    println!(
+        "{n} agents in a file: home in {} steps, {} configurations explored",
+        cov.steps,
+        untangle.explored()
+    );
+    assert!(crowd.agents().all(|(_, a)| a.goal == Some(a.cell)));
+}
