@@ -28,7 +28,7 @@ use std::collections::{HashMap, VecDeque};
 use super::agent::NONE;
 use super::plan::Plan;
 use super::{AgentId, Crowd, CrowdError, Guidance, StepStats, mix};
-use crate::{Cell, Direction8, Grid, Mobility};
+use crate::{AgentSpec, Cell, Direction8, Grid, Mobility};
 
 /// How far round the agents away from their goals (Chebyshev) the agents an
 /// untangling may move are taken, one try after another (`u32::MAX`: all).
@@ -134,12 +134,13 @@ impl Untangle {
     }
 
     /// Searches joint steps that take every one-cell agent of `crowd` with a goal to
-    /// it (one without a goal back to where it stands) on `grid`, guided by
-    /// `guidance`, exploring at most `most_nodes` configurations in all (a try with
-    /// the agents near those away from their goals at most a quarter of them).
-    /// Returns whether it found them (`false`: none within `most_nodes`, or none at
-    /// all, e.g. a goal no agent can reach or held by an agent that stays); a plan
-    /// found replaces the last one.
+    /// it (one without a goal, or whose goal `guidance` gives no way to from where
+    /// it stands, back to where it stands) on `grid`, guided by `guidance`, exploring
+    /// at most `most_nodes` configurations in all (a try with the agents near those
+    /// away from their goals at most a quarter of them). Returns whether it found
+    /// them (`false`: none within `most_nodes`, or none at all, e.g. two agents with
+    /// one goal, or a goal held by an agent that stays); a plan found replaces the
+    /// last one (`true` with no step when there is nothing to do).
     ///
     /// # Errors
     /// [`CrowdError::GridMismatch`] if `grid` is not the crowd's size;
@@ -164,7 +165,7 @@ impl Untangle {
             table.resize(cells, NONE);
         }
         // Agents it may move: one-cell and not pinned, with their cells and goals (one
-        // without a goal: where it stands). A goal off the grid has no way.
+        // without a goal, or whose goal the guidance gives no way to: where it stands).
         let index = |c: Cell| grid.index_of(c).map(|i| i as u32);
         let mut movable: Vec<(AgentId, Mobility, u32, u32)> = Vec::new();
         for (id, spec) in crowd.agents() {
@@ -172,11 +173,73 @@ impl Untangle {
                 continue;
             }
             let Some(at) = index(spec.cell) else { continue };
-            let Some(goal) = spec.goal.map_or(Some(at), index) else {
-                return Ok(false);
-            };
+            let goal = spec
+                .goal
+                .filter(|_| guidance.cost_to_go(id, spec.cell).is_some())
+                .and_then(index)
+                .unwrap_or(at);
             movable.push((id, spec.mobility, at, goal));
         }
+        // Cells held by agents that stay (bigger than a cell, pinned), and the rooms
+        // the rest of the floor makes for each mobility: an agent whose goal is in
+        // another room than it (or under an agent that stays) has no way there, and
+        // stays where it is, instead of sending the search through every
+        // configuration to find that out.
+        self.fixed.clear();
+        self.fixed
+            .try_reserve_exact(cells)
+            .map_err(|_| oom(cells))?;
+        self.fixed.resize(cells, false);
+        for (id, spec) in crowd.agents() {
+            if spec.size != 1 || crowd.is_pinned(id) {
+                self.hold(grid, spec);
+            }
+        }
+        let mut rooms: Vec<(Mobility, Vec<u32>)> = Vec::new();
+        for m in &mut movable {
+            if m.2 == m.3 {
+                continue;
+            }
+            let k = match rooms.iter().position(|r| r.0 == m.1) {
+                Some(k) => k,
+                None => {
+                    let mut room = Vec::new();
+                    room.try_reserve_exact(cells).map_err(|_| oom(cells * 4))?;
+                    room.resize(cells, NONE);
+                    self.label_rooms(grid, m.1, &mut room);
+                    rooms.push((m.1, room));
+                    rooms.len() - 1
+                }
+            };
+            let room = &rooms[k].1;
+            if room[m.2 as usize] == NONE || room[m.2 as usize] != room[m.3 as usize] {
+                m.3 = m.2;
+            }
+        }
+        // One agent a goal: where two would end on one cell (two goals alike, or a
+        // goal where an agent that goes nowhere stands), one away from its goal stays
+        // instead, until no two are left.
+        let mut end = core::mem::take(&mut self.now);
+        loop {
+            let mut clash = None;
+            for (k, m) in movable.iter().enumerate() {
+                let cell = m.3 as usize;
+                let other = end[cell];
+                if other == NONE {
+                    end[cell] = k as u32;
+                } else {
+                    let o = &movable[other as usize];
+                    clash = Some(if o.2 != o.3 { other as usize } else { k });
+                    break;
+                }
+            }
+            for m in &movable {
+                end[m.3 as usize] = NONE;
+            }
+            let Some(k) = clash else { break };
+            movable[k].3 = movable[k].2;
+        }
+        self.now = end;
         // First the agents near those away from their goals, the others held where
         // they stand (fewer agents moved, a smaller search), then wider, then all.
         let away: Vec<Cell> = movable
@@ -196,23 +259,13 @@ impl Untangle {
                 // Most agents are near: the whole search costs little more.
                 continue;
             }
-            self.fixed.clear();
-            self.fixed
-                .try_reserve_exact(cells)
-                .map_err(|_| oom(cells))?;
-            self.fixed.resize(cells, false);
+            self.fixed.fill(false);
             for (id, spec) in crowd.agents() {
                 let held = spec.size != 1
                     || crowd.is_pinned(id)
                     || index(spec.cell).is_some_and(|at| !near(at));
                 if held {
-                    for y in 0..i32::from(spec.size) {
-                        for x in 0..i32::from(spec.size) {
-                            if let Some(i) = index(Cell::new(spec.cell.x + x, spec.cell.y + y)) {
-                                self.fixed[i as usize] = true;
-                            }
-                        }
-                    }
+                    self.hold(grid, spec);
                 }
             }
             self.ids.clear();
@@ -316,6 +369,56 @@ impl Untangle {
             open.push(node);
         }
         false
+    }
+
+    /// Marks the cells of `spec`'s footprint as held by an agent that stays.
+    fn hold(&mut self, grid: &Grid, spec: AgentSpec) {
+        for y in 0..i32::from(spec.size) {
+            for x in 0..i32::from(spec.size) {
+                let c = Cell::new(spec.cell.x.saturating_add(x), spec.cell.y.saturating_add(y));
+                if let Some(i) = grid.index_of(c) {
+                    self.fixed[i] = true;
+                }
+            }
+        }
+    }
+
+    /// Labels the rooms of the cells `mobility` may enter that no agent that stays
+    /// holds (4-connected; `NONE` elsewhere) into `room`.
+    fn label_rooms(&self, grid: &Grid, mobility: Mobility, room: &mut [u32]) {
+        let mut queue: Vec<u32> = Vec::new();
+        let mut label = 0;
+        for start in 0..room.len() {
+            let open = |i: usize| {
+                !self.fixed[i] && grid.cell_of(i).is_some_and(|c| grid.fits(c, mobility, 1))
+            };
+            if room[start] != NONE || !open(start) {
+                continue;
+            }
+            room[start] = label;
+            queue.push(start as u32);
+            while let Some(i) = queue.pop() {
+                let Some(c) = grid.cell_of(i as usize) else {
+                    continue;
+                };
+                for d in [
+                    Direction8::Right,
+                    Direction8::Up,
+                    Direction8::Left,
+                    Direction8::Down,
+                ] {
+                    if grid.can_step(c, d, mobility)
+                        && let Some(j) = grid.index_of(c.step(d))
+                        && room[j] == NONE
+                        && !self.fixed[j]
+                    {
+                        room[j] = label;
+                        queue.push(j as u32);
+                    }
+                }
+            }
+            label += 1;
+        }
     }
 
     /// Adds a node for `config`, reached from `parent`: agents away from their goals

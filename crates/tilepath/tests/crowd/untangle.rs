@@ -315,3 +315,91 @@ fn a_long_file_is_untangled_without_deep_chains() {
     );
     assert!(crowd.agents().all(|(_, a)| a.goal == Some(a.cell)));
 }
+
+/// Chaos round untangling: mixed sizes, 4- and 8-connected agents, goals mostly
+/// distinct floor cells and some anywhere on the grid (walls, cells no way reaches,
+/// another's goal), pinned
+/// agents, small node limits, and between planning and walking agents added, removed
+/// and pinned and cells walled. Nothing panics, every step walked keeps the
+/// invariants, and a plan that no longer fits is dropped without a move.
+#[test]
+fn untangling_under_chaos_never_breaks_the_rules() {
+    // Kinds 0 to 2 are ground of several costs, kind 3 walls.
+    const MOBILITY: Mobility = Mobility::new([1, 2, 1, 0]);
+    let (mut plans, mut found, mut walked, mut dropped) = (0, 0, 0, 0);
+    for seed in 0..80_u64 {
+        let mut rng = rng(9000 + seed);
+        let (w, h) = (rng.random_range(3..16), rng.random_range(2..12));
+        let mut grid = random_grid(&mut rng, w, h, 0.04);
+        let mut goals: Vec<Cell> = (0..grid.len())
+            .map(|i| grid.cell_of(i).unwrap())
+            .filter(|&c| grid.fits(c, MOBILITY, 1))
+            .collect();
+        for i in (1..goals.len()).rev() {
+            goals.swap(i, rng.random_range(0..=i));
+        }
+        let mut goal = move |_: i32, rng: &mut rand::rngs::StdRng| match goals.pop() {
+            Some(c) if rng.random_bool(0.9) => c,
+            _ => Cell::new(rng.random_range(0..w as i32), rng.random_range(0..h as i32)),
+        };
+        let mut crowd = Crowd::new(&grid).unwrap();
+        let n = rng.random_range(2..(w * h) as i32 / 5 + 3);
+        add_mixed_agents(&mut rng, &grid, &mut crowd, n, MOBILITY, &mut goal);
+        let mut fields = GoalFields::new();
+        let mut untangle = Untangle::new();
+        let mut cov = Coverage::default();
+        for _ in 0..150 {
+            match rng.random_range(0..40) {
+                0..=3 if untangle.steps_left() == 0 => {
+                    let _ = fields.update(&grid, &crowd);
+                    plans += 1;
+                    let most = rng.random_range(1..20_000);
+                    if untangle.plan(&grid, &crowd, &fields, most).unwrap()
+                        && untangle.steps_left() > 0
+                    {
+                        found += 1;
+                    }
+                }
+                4 => {
+                    let c = random_cell(&mut rng, &grid);
+                    let _ = grid.set(c, TileKind::K3);
+                }
+                5 => {
+                    let ids: Vec<_> = crowd.agents().map(|(id, _)| id).collect();
+                    if let Some(&id) = ids.get(rng.random_range(0..ids.len().max(1))) {
+                        if rng.random_bool(0.5) {
+                            crowd.remove(id).unwrap();
+                        } else {
+                            crowd.set_pinned(id, true).unwrap();
+                        }
+                    }
+                }
+                6 => {
+                    add_mixed_agents(&mut rng, &grid, &mut crowd, 1, MOBILITY, &mut goal);
+                }
+                _ => {
+                    let before: Vec<_> = crowd.agents().collect();
+                    let left = untangle.steps_left();
+                    match crowd.step_untangled(&grid, &mut untangle).unwrap() {
+                        Some(_) => {
+                            walked += 1;
+                            check_step(&grid, &crowd, &before, &mut cov);
+                        }
+                        None => {
+                            dropped += usize::from(left > 0);
+                            assert_eq!(untangle.steps_left(), 0);
+                            for (id, a) in &before {
+                                assert_eq!(crowd.agent(*id).unwrap().cell, a.cell);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    println!(
+        "untangling chaos: {plans} plans ({found} found with steps), {walked} steps walked, \
+         {dropped} plans dropped"
+    );
+    assert!(found > 20 && walked > 100 && dropped > 5);
+}
