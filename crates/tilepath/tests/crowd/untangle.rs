@@ -5,6 +5,60 @@
 use super::*;
 use tilepath::Untangle;
 
+/// What [`run_untangling`] saw.
+#[derive(Default)]
+struct Untangled {
+    /// The step every agent stood home at, if within the limit.
+    home_at: Option<u64>,
+    /// Stalls untangled, and configurations their searches explored.
+    stalls: usize,
+    explored: usize,
+    /// Untangled steps walked, and the most agents one of them moved.
+    walked: usize,
+    most_moved: usize,
+}
+
+/// Steps `crowd` with the joint step until every agent is home, at most `limit`
+/// steps; where it stalls (no agent newly home for 20 steps) untangles it, which must
+/// find a plan, and walks the plan. Every step is checked.
+fn run_untangling(grid: &Grid, crowd: &mut Crowd, limit: u64) -> Untangled {
+    let mut fields = GoalFields::new();
+    fields.update(grid, crowd).unwrap();
+    let mut cov = Coverage::default();
+    let mut untangle = Untangle::new();
+    let mut run = Untangled::default();
+    let (mut home, mut since) = (0, 0);
+    for step in 1..=limit {
+        let before: Vec<_> = crowd.agents().collect();
+        let stats = match crowd.step_untangled(grid, &mut untangle).unwrap() {
+            Some(stats) => {
+                run.walked += 1;
+                run.most_moved = run.most_moved.max(stats.moved);
+                stats
+            }
+            None if since >= 20 => {
+                let found = untangle.plan(grid, crowd, &fields, 2_000_000).unwrap();
+                run.stalls += 1;
+                run.explored += untangle.explored();
+                assert!(found, "a stall the search did not untangle");
+                since = 0;
+                continue;
+            }
+            None => crowd.step(grid, &fields).unwrap(),
+        };
+        check_step(grid, crowd, &before, &mut cov);
+        if stats.arrived == crowd.len() {
+            run.home_at = Some(step);
+            break;
+        }
+        since += 1;
+        if stats.arrived > home {
+            (home, since) = (stats.arrived, 0);
+        }
+    }
+    run
+}
+
 /// Crowded rooms with pillars (the floor stays 2-connected, and at least 2 cells
 /// stay free, so that every instance has a solution: Kornhauser, Miller and
 /// Spirakis, FOCS 1984), 60 to 85 agents for 100 floor cells: the joint step runs
@@ -53,40 +107,13 @@ fn untangling_takes_every_agent_home_where_the_joint_step_stalls() {
                 .add(&grid, AgentSpec::new(starts[k]).goal(goals[k]))
                 .unwrap();
         }
-        let mut fields = GoalFields::new();
-        fields.update(&grid, &crowd).unwrap();
-        let mut cov = Coverage::default();
-        let (mut home, mut since) = (0, 0);
-        let mut untangle = Untangle::new();
-        let mut done = false;
-        for _ in 0..3000 {
-            let before: Vec<_> = crowd.agents().collect();
-            let stats = match crowd.step_untangled(&grid, &mut untangle).unwrap() {
-                Some(stats) => {
-                    walked += 1;
-                    stats
-                }
-                None if since >= 20 => {
-                    stalled += 1;
-                    let found = untangle.plan(&grid, &crowd, &fields, 2_000_000).unwrap();
-                    explored += untangle.explored();
-                    assert!(found, "seed {seed}: a stall the search did not untangle");
-                    since = 0;
-                    continue;
-                }
-                None => crowd.step(&grid, &fields).unwrap(),
-            };
-            check_step(&grid, &crowd, &before, &mut cov);
-            if stats.arrived == crowd.len() {
-                done = true;
-                break;
-            }
-            since += 1;
-            if stats.arrived > home {
-                (home, since) = (stats.arrived, 0);
-            }
-        }
-        assert!(done, "seed {seed}: not every agent home");
+        let run = run_untangling(&grid, &mut crowd, 3000);
+        assert!(run.home_at.is_some(), "seed {seed}: not every agent home");
+        (stalled, explored, walked) = (
+            stalled + run.stalls,
+            explored + run.explored,
+            walked + run.walked,
+        );
     }
     println!(
         "{rooms} crowded rooms all home: {stalled} stalls untangled ({explored} \
@@ -236,44 +263,18 @@ fn the_dense_random_instance_is_solved_once_untangled() {
     for (&s, &g) in inst.starts.iter().zip(&inst.goals) {
         crowd.add(grid, AgentSpec::new(s).goal(g)).unwrap();
     }
-    let mut fields = GoalFields::new();
-    fields.update(grid, &crowd).unwrap();
-    let mut cov = Coverage::default();
-    let mut untangle = Untangle::new();
-    let (mut home, mut since, mut untangled, mut most_moved) = (0, 0, 0, 0);
-    let mut solved = None;
-    for step in 1..=2000 {
-        let before: Vec<_> = crowd.agents().collect();
-        let stats = match crowd.step_untangled(grid, &mut untangle).unwrap() {
-            Some(stats) => {
-                most_moved = most_moved.max(stats.moved);
-                stats
-            }
-            None if since >= 20 => {
-                assert!(untangle.plan(grid, &crowd, &fields, 2_000_000).unwrap());
-                untangled += 1;
-                since = 0;
-                continue;
-            }
-            None => crowd.step(grid, &fields).unwrap(),
-        };
-        check_step(grid, &crowd, &before, &mut cov);
-        if stats.arrived == crowd.len() {
-            solved = Some(step);
-            break;
-        }
-        since += 1;
-        if stats.arrived > home {
-            (home, since) = (stats.arrived, 0);
-        }
-    }
+    let run = run_untangling(grid, &mut crowd, 2000);
     println!(
-        "random-32-32-10-400-s1: home after {solved:?} steps, {untangled} untangling(s), \
-         at most {most_moved} agents moved in an untangled step"
+        "random-32-32-10-400-s1: home after {:?} steps, {} untangling(s), \
+         at most {} agents moved in an untangled step",
+        run.home_at, run.stalls, run.most_moved
     );
-    assert!(solved.is_some(), "not every agent home");
-    assert!(untangled >= 1);
-    assert!(most_moved < 100, "the untangling moved much of the crowd");
+    assert!(run.home_at.is_some(), "not every agent home");
+    assert!(run.stalls >= 1);
+    assert!(
+        run.most_moved < 100,
+        "the untangling moved much of the crowd"
+    );
 }
 
 /// A file of 1,500 agents in a corridor one cell wide, each heading one cell on: the
