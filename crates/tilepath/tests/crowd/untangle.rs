@@ -59,6 +59,28 @@ fn run_untangling(grid: &Grid, crowd: &mut Crowd, limit: u64) -> Untangled {
     run
 }
 
+/// Plans `crowd`'s untangling on `grid`, which must be found, and walks it, checking
+/// every step and calling `each` after it: the search and the checks' counts.
+fn plan_and_walk(
+    grid: &Grid,
+    crowd: &mut Crowd,
+    mut each: impl FnMut(&Crowd),
+) -> (Untangle, Coverage) {
+    let mut fields = GoalFields::new();
+    fields.update(grid, crowd).unwrap();
+    let mut untangle = Untangle::new();
+    assert!(untangle.plan(grid, crowd, &fields, 100_000).unwrap());
+    let mut cov = Coverage::default();
+    loop {
+        let before: Vec<_> = crowd.agents().collect();
+        if crowd.step_untangled(grid, &mut untangle).unwrap().is_none() {
+            return (untangle, cov);
+        }
+        check_step(grid, crowd, &before, &mut cov);
+        each(crowd);
+    }
+}
+
 /// Crowded rooms with pillars (the floor stays 2-connected, and at least 2 cells
 /// stay free, so that every instance has a solution: Kornhauser, Miller and
 /// Spirakis, FOCS 1984), 60 to 85 agents for 100 floor cells: the joint step runs
@@ -222,24 +244,10 @@ fn big_pinned_and_goalless_agents_are_kept_in_place() {
     let b = crowd
         .add(&grid, AgentSpec::new(Cell::new(4, 1)).goal(Cell::new(2, 1)))
         .unwrap();
-    let mut fields = GoalFields::new();
-    fields.update(&grid, &crowd).unwrap();
-    let mut untangle = Untangle::new();
-    assert!(untangle.plan(&grid, &crowd, &fields, 100_000).unwrap());
-    let mut cov = Coverage::default();
-    loop {
-        let before: Vec<_> = crowd.agents().collect();
-        if crowd
-            .step_untangled(&grid, &mut untangle)
-            .unwrap()
-            .is_none()
-        {
-            break;
-        }
-        check_step(&grid, &crowd, &before, &mut cov);
+    let (mut untangle, _) = plan_and_walk(&grid, &mut crowd, |crowd| {
         assert_eq!(crowd.cell(big), Some(Cell::new(0, 0)));
         assert_eq!(crowd.cell(pinned), Some(Cell::new(5, 3)));
-    }
+    });
     assert_eq!(crowd.cell(a), Some(Cell::new(4, 1)));
     assert_eq!(crowd.cell(b), Some(Cell::new(2, 1)));
     assert_eq!(crowd.cell(idle), Some(Cell::new(3, 1)));
@@ -293,22 +301,7 @@ fn a_long_file_is_untangled_without_deep_chains() {
             )
             .unwrap();
     }
-    let mut fields = GoalFields::new();
-    fields.update(&grid, &crowd).unwrap();
-    let mut untangle = Untangle::new();
-    assert!(untangle.plan(&grid, &crowd, &fields, 100_000).unwrap());
-    let mut cov = Coverage::default();
-    loop {
-        let before: Vec<_> = crowd.agents().collect();
-        if crowd
-            .step_untangled(&grid, &mut untangle)
-            .unwrap()
-            .is_none()
-        {
-            break;
-        }
-        check_step(&grid, &crowd, &before, &mut cov);
-    }
+    let (untangle, cov) = plan_and_walk(&grid, &mut crowd, |_| {});
     println!(
         "{n} agents in a file: home in {} steps, {} configurations explored",
         cov.steps,
