@@ -195,10 +195,18 @@ fn pulled_routes_are_legal_and_near_the_true_shortest() {
 #[test]
 fn sight_agrees_with_the_reference() {
     let (mut seen, mut blocked) = (0u32, 0u32);
-    for seed in 0..400 {
+    let (mut long, mut long_seen) = (0u32, 0u32);
+    for seed in 0..500 {
         let mut rng = rng(10_000 + seed);
-        let (w, h) = (rng.random_range(2..=16), rng.random_range(2..=16));
-        let walls = rng.random_range(0.0..0.2);
+        // One grid in five wide, with few walls: rows longer than the 56 cells the
+        // library reads at a time, and long segments that are seen.
+        let wide = seed % 5 == 4;
+        let (w, h) = if wide {
+            (rng.random_range(60..=200), rng.random_range(4..=24))
+        } else {
+            (rng.random_range(2..=16), rng.random_range(2..=16))
+        };
+        let walls = rng.random_range(0.0..if wide { 0.015 } else { 0.2 });
         let grid = random_grid(&mut rng, w, h, walls);
         // Mostly one cost for all it enters (clear is passable), else random costs.
         let mobility = if rng.random_bool(0.6) {
@@ -228,6 +236,10 @@ fn sight_agrees_with_the_reference() {
                 point(&mut rng)
             };
             let expected = reference_sees(&clear, a.half_cells(), b.half_cells());
+            if (a.half_cells().0 - b.half_cells().0).abs() > 2 * 56 {
+                long += 1;
+                long_seen += u32::from(expected);
+            }
             assert_eq!(sight.sees(a, b), expected, "seed {seed}: {a:?} -> {b:?}");
             assert_eq!(sight.sees(b, a), expected, "seed {seed}: {b:?} -> {a:?}");
             if expected {
@@ -237,8 +249,15 @@ fn sight_agrees_with_the_reference() {
             }
         }
     }
-    println!("{seen} segments seen, {blocked} blocked");
+    println!(
+        "{seen} segments seen, {blocked} blocked; {long} longer than 56 cells across, \
+         {long_seen} of them seen"
+    );
     assert!(seen > 10_000 && blocked > 10_000, "too few of one kind");
+    assert!(
+        long_seen > 300 && long - long_seen > 300,
+        "too few long segments"
+    );
 }
 
 #[test]
