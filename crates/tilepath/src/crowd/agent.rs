@@ -178,9 +178,21 @@ impl Agent {
 /// which is the same).
 #[inline]
 pub(super) fn can_step(grid: &Grid, from: Cell, dir: Direction8, agent: &Agent) -> bool {
-    if agent.size == 1 {
-        grid.can_step(from, dir, agent.mobility)
+    can_step_as(grid, from, dir, agent.mobility, agent.size)
+}
+
+/// [`can_step`] for an agent of `mobility` and `size`.
+#[inline]
+pub(super) fn can_step_as(
+    grid: &Grid,
+    from: Cell,
+    dir: impl Into<Direction8>,
+    mobility: Mobility,
+    size: u8,
+) -> bool {
+    if size == 1 {
+        grid.can_step(from, dir, mobility)
     } else {
-        grid.can_step_sized(from, dir, agent.mobility, agent.size)
+        grid.can_step_sized(from, dir, mobility, size)
     }
 }

@@ -7,7 +7,7 @@
 //! those ahead for nearer free cells (`seek.rs`), guided by the costs a [`Guidance`] gives
 //! (`guidance.rs`: the trait and [`GoalFields`]). A step may be planned in parts
 //! (`plan.rs`). What the caller may read after a step is in `report.rs`. Where the
-//! step stalls for good, [`Untangle`] (`untangle.rs`) searches joint steps that take
+//! step stalls for good, [`Untangle`] (`untangle/`) searches joint steps that take
 //! every agent home, and [`Crowd::step_untangled`] walks them.
 
 mod agent;

@@ -281,8 +281,11 @@ fn agents_sharing_a_goal_take_turns_no_more() {
     }
 }
 
+/// 8 agents of 2x2 cells and 32 of one cell (4- and 8-connected) swap rooms through
+/// a corridor 2 wide. The joint step takes them through; where an agent is stuck
+/// (three big agents each on another's goal, boxed in by small ones at home, stand
+/// for good) the crowd is untangled, big agents moving too.
 #[test]
-#[ignore = "not solved yet: a small agent facing a big one in a corridor does not always give way"]
 fn big_and_small_agents_share_corridors() {
     // Two rooms joined by a 2-wide corridor.
     let (room, len) = (12, 10);
@@ -333,9 +336,19 @@ fn big_and_small_agents_share_corridors() {
             )
             .unwrap();
     }
-    let steps = run_to_goals(&grid, &mut crowd, 3000);
-    println!("8 big and 32 small agents through a 2-wide corridor: home after {steps:?} steps");
-    assert!(steps.is_some(), "not all home in 3000 steps");
+    let stuck = |crowd: &Crowd, _| {
+        crowd
+            .agents()
+            .any(|(id, _)| crowd.status(id) == Some(AgentStatus::Stuck))
+    };
+    let run = super::untangle::run_untangling_when(&grid, &mut crowd, 3000, stuck);
+    println!(
+        "8 big and 32 small agents through a 2-wide corridor: home after {:?} steps, \
+         {} untangling(s) ({} configurations explored, {} steps walked, at most {} \
+         agents moved in one)",
+        run.home_at, run.stalls, run.explored, run.walked, run.most_moved
+    );
+    assert!(run.home_at.is_some(), "not all home in 3000 steps");
 }
 
 /// A seeded crowd on a random map, stepped `n` times with edits: its moves.

@@ -7,21 +7,32 @@ use tilepath::Untangle;
 
 /// What [`run_untangling`] saw.
 #[derive(Default)]
-struct Untangled {
+pub(super) struct Untangled {
     /// The step every agent stood home at, if within the limit.
-    home_at: Option<u64>,
+    pub(super) home_at: Option<u64>,
     /// Stalls untangled, and configurations their searches explored.
-    stalls: usize,
-    explored: usize,
+    pub(super) stalls: usize,
+    pub(super) explored: usize,
     /// Untangled steps walked, and the most agents one of them moved.
-    walked: usize,
-    most_moved: usize,
+    pub(super) walked: usize,
+    pub(super) most_moved: usize,
 }
 
 /// Steps `crowd` with the joint step until every agent is home, at most `limit`
 /// steps; where it stalls (no agent newly home for 20 steps) untangles it, which must
 /// find a plan, and walks the plan. Every step is checked.
-fn run_untangling(grid: &Grid, crowd: &mut Crowd, limit: u64) -> Untangled {
+pub(super) fn run_untangling(grid: &Grid, crowd: &mut Crowd, limit: u64) -> Untangled {
+    run_untangling_when(grid, crowd, limit, |_, since| since >= 20)
+}
+
+/// [`run_untangling`], untangling where `stalled(crowd, steps since an agent was
+/// last newly home)` says.
+pub(super) fn run_untangling_when(
+    grid: &Grid,
+    crowd: &mut Crowd,
+    limit: u64,
+    stalled: impl Fn(&Crowd, u64) -> bool,
+) -> Untangled {
     let mut fields = GoalFields::new();
     fields.update(grid, crowd).unwrap();
     let mut cov = Coverage::default();
@@ -36,7 +47,7 @@ fn run_untangling(grid: &Grid, crowd: &mut Crowd, limit: u64) -> Untangled {
                 run.most_moved = run.most_moved.max(stats.moved);
                 stats
             }
-            None if since >= 20 => {
+            None if stalled(crowd, since) => {
                 let found = untangle.plan(grid, crowd, &fields, 2_000_000).unwrap();
                 run.stalls += 1;
                 run.explored += untangle.explored();
@@ -226,10 +237,10 @@ fn a_plan_that_no_longer_fits_is_dropped() {
     );
 }
 
-/// Agents the search does not move (bigger than a cell, pinned) hold their cells; an
-/// agent without a goal is brought back to where it stood.
+/// A pinned agent holds its cells; agents without a goal (of one cell and bigger)
+/// end where they stood, moved aside meanwhile if need be.
 #[test]
-fn big_pinned_and_goalless_agents_are_kept_in_place() {
+fn pinned_and_goalless_agents_are_kept_in_place() {
     let grid = Grid::filled(6, 4, TileKind::K0).unwrap();
     let mut crowd = Crowd::new(&grid).unwrap();
     let big = crowd
@@ -245,9 +256,9 @@ fn big_pinned_and_goalless_agents_are_kept_in_place() {
         .add(&grid, AgentSpec::new(Cell::new(4, 1)).goal(Cell::new(2, 1)))
         .unwrap();
     let (mut untangle, _) = plan_and_walk(&grid, &mut crowd, |crowd| {
-        assert_eq!(crowd.cell(big), Some(Cell::new(0, 0)));
         assert_eq!(crowd.cell(pinned), Some(Cell::new(5, 3)));
     });
+    assert_eq!(crowd.cell(big), Some(Cell::new(0, 0)));
     assert_eq!(crowd.cell(a), Some(Cell::new(4, 1)));
     assert_eq!(crowd.cell(b), Some(Cell::new(2, 1)));
     assert_eq!(crowd.cell(idle), Some(Cell::new(3, 1)));
@@ -258,6 +269,60 @@ fn big_pinned_and_goalless_agents_are_kept_in_place() {
             .unwrap()
             .is_none()
     );
+}
+
+/// Agents bigger than a cell are untangled with the others: three 2x2 agents in a
+/// row, each on the next one's goal, a fourth at home beside them and one-cell agents
+/// at home below, which make room and come back. Every agent ends home, every step
+/// checked (no shared cell, none through another, each a legal step).
+#[test]
+fn big_agents_are_untangled_too() {
+    for (smalls, sizes) in [
+        (0, [2, 2, 2]),
+        (16, [2, 2, 2]),
+        (16, [2, 3, 2]),
+        (12, [3, 3, 3]),
+    ] {
+        let grid = Grid::filled(14, 12, TileKind::K0).unwrap();
+        let mut crowd = Crowd::new(&grid).unwrap();
+        // Anchors one after the other along the top row; each heads for the next one's.
+        let mut x = 3;
+        let mut anchors = Vec::new();
+        for &size in &sizes {
+            anchors.push((x, size));
+            x += i32::from(size);
+        }
+        for (k, &(x, size)) in anchors.iter().enumerate() {
+            let goal = Cell::new(anchors[(k + 1) % anchors.len()].0, 0);
+            let spec = AgentSpec::new(Cell::new(x, 0)).size(size).goal(goal);
+            crowd.add(&grid, spec).unwrap();
+        }
+        let home = crowd
+            .add(
+                &grid,
+                AgentSpec::new(Cell::new(0, 0))
+                    .size(2)
+                    .goal(Cell::new(0, 0)),
+            )
+            .unwrap();
+        for k in 0..smalls {
+            let c = Cell::new(k % 12, 4 + k / 12);
+            crowd.add(&grid, AgentSpec::new(c).goal(c)).unwrap();
+        }
+        let (untangle, cov) = plan_and_walk(&grid, &mut crowd, |_| {});
+        println!(
+            "sizes {sizes:?} rotating, {smalls} one-cell agents round them: home in {} steps, \
+             {} configurations explored",
+            cov.steps,
+            untangle.explored()
+        );
+        assert!(
+            crowd.agents().all(|(_, a)| a.goal == Some(a.cell)),
+            "not every agent home"
+        );
+        assert_eq!(crowd.cell(home), Some(Cell::new(0, 0)));
+        assert!(cov.steps > 0);
+    }
 }
 
 /// The MAPF instance the joint step alone leaves 7 of 400 agents short of home for

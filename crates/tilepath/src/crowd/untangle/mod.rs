@@ -18,9 +18,12 @@
 //! search over configurations; `successor.rs` makes a configuration's successor
 //! under constraints; `walk.rs` walks a plan.
 //!
-//! It takes one-cell agents with 4-connected moves (the setting of multi-agent path
-//! finding; an 8-connected agent moves orthogonally here); agents bigger than a cell
-//! and pinned ones stay where they are and hold their cells. A stall is mostly a knot
+//! It moves agents of every size with 4-connected moves (the setting of multi-agent
+//! path finding; an 8-connected agent moves orthogonally here); pinned agents stay
+//! where they are and hold their cells. An agent bigger than a cell moves in a
+//! successor onto cells nobody else stands on (it asks no agent to make room, as
+//! one-cell agents do), or where the constraints put it: the constraints still try
+//! every move of every agent, so the search stays complete. A stall is mostly a knot
 //! of a few agents in a crowd that is otherwise home: the search first moves only the
 //! agents near those away from their goals (within 4 cells, then 12), holding the
 //! others where they stand, so that a plan moves few agents and the search stays
@@ -47,6 +50,7 @@ const UNTANGLE_RADII: [u32; 3] = [4, 12, u32::MAX];
 struct Movable {
     id: AgentId,
     mobility: Mobility,
+    size: u8,
     at: u32,
     goal: u32,
 }
@@ -84,6 +88,7 @@ pub struct Untangle {
     /// The agents taking part, in order, and what they are.
     ids: Vec<AgentId>,
     mobility: Vec<Mobility>,
+    size: Vec<u8>,
     goal: Vec<u32>,
     /// Cells held by agents that do not take part.
     fixed: Vec<bool>,
@@ -95,6 +100,9 @@ pub struct Untangle {
     now: Vec<u32>,
     next_at: Vec<u32>,
     next: Vec<u32>,
+    /// Whether the successor being made put an agent that stays onto a cell another
+    /// agent takes (it is then no configuration).
+    broken: bool,
     salt: u64,
 }
 
@@ -127,9 +135,9 @@ impl Untangle {
         self.explored
     }
 
-    /// Searches joint steps that take every one-cell agent of `crowd` with a goal to
-    /// it (one without a goal, or whose goal `guidance` gives no way to from where
-    /// it stands, back to where it stands) on `grid`, guided by `guidance`, exploring
+    /// Searches joint steps that take every agent of `crowd` that is not pinned and
+    /// has a goal to it (one without a goal, or whose goal `guidance` gives no way to
+    /// from where it stands, back to where it stands) on `grid`, guided by `guidance`, exploring
     /// at most `most_nodes` configurations in all (a try with the agents near those
     /// away from their goals at most a quarter of them). Returns whether it found
     /// them (`false`: none within `most_nodes`, or none at all, e.g. two agents with
@@ -177,8 +185,7 @@ impl Untangle {
             }
             self.fixed.fill(false);
             for (id, spec) in crowd.agents() {
-                let held = spec.size != 1
-                    || crowd.is_pinned(id)
+                let held = crowd.is_pinned(id)
                     || grid.index_of(spec.cell).is_some_and(|at| !near(at as u32));
                 if held {
                     self.hold(grid, spec);
@@ -186,16 +193,18 @@ impl Untangle {
             }
             self.ids.clear();
             self.mobility.clear();
+            self.size.clear();
             self.goal.clear();
             let mut start = Vec::new();
             for m in movable.iter().filter(|m| near(m.at)) {
                 self.ids.push(m.id);
                 self.mobility.push(m.mobility);
+                self.size.push(m.size);
                 self.goal.push(m.goal);
                 start.push(m.at);
             }
             // A goal under an agent held where it stands: no way with these.
-            if !everyone && self.goal.iter().any(|&g| self.fixed[g as usize]) {
+            if !everyone && (0..self.ids.len()).any(|k| self.on_fixed(grid, k, self.goal[k])) {
                 continue;
             }
             let explored = self.explored;

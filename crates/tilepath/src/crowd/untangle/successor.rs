@@ -1,9 +1,11 @@
 //! A configuration's successor under constraints: the agents the constraints name go
 //! where they say, the others by priority inheritance with backtracking (PIBT's rule).
 
+use super::goals::cells_of;
 use super::search::Low;
 use super::{NONE, Untangle};
-use crate::crowd::{Guidance, mix};
+use crate::crowd::agent::can_step_as;
+use crate::crowd::{Guidance, mix, overlap};
 use crate::{Direction, Grid};
 
 /// The longest chain of agents asked to make room in turn: a chain that would go on
@@ -35,7 +37,7 @@ impl Untangle {
         })
     }
 
-    /// Agent `k`'s cells for the next step from `at`: staying, then its legal
+    /// Agent `k`'s anchors for the next step from `at`: staying, then its legal
     /// orthogonal steps onto cells no fixed agent holds. Returns how many.
     pub(super) fn moves(&self, grid: &Grid, k: usize, at: u32, out: &mut [u32; 5]) -> usize {
         out[0] = at;
@@ -44,9 +46,9 @@ impl Untangle {
             return len;
         };
         for d in Direction::ALL {
-            if grid.can_step(from, d, self.mobility[k])
+            if can_step_as(grid, from, d, self.mobility[k], self.size[k])
                 && let Some(i) = grid.index_of(from.step(d))
-                && !self.fixed[i]
+                && !self.on_fixed(grid, k, i as u32)
             {
                 out[len] = i as u32;
                 len += 1;
@@ -70,23 +72,21 @@ impl Untangle {
         out: &mut [u32],
     ) -> bool {
         for (k, &at) in from.iter().enumerate() {
-            self.now[at as usize] = k as u32;
+            for i in cells_of(grid, at, self.size[k]) {
+                self.now[i] = k as u32;
+            }
             self.next[k] = NONE;
         }
+        self.broken = false;
         let mut ok = true;
         let mut l = c;
         while ok && lows[l as usize].parent != NONE {
             let Low { who, at, .. } = lows[l as usize];
-            let w = who as usize;
-            // Two agents fixed into one cell, or into each other's.
-            let holder = self.now[at as usize];
-            if self.next_at[at as usize] != NONE
-                || (holder != NONE && holder != who && self.next[holder as usize] == from[w])
-            {
-                ok = false;
+            // Two agents fixed onto one cell, or through each other.
+            if self.free_for(grid, from, who as usize, at, NONE) {
+                self.claim(grid, who as usize, at);
             } else {
-                self.next[w] = at;
-                self.next_at[at as usize] = who;
+                ok = false;
             }
             l = lows[l as usize].parent;
         }
@@ -101,18 +101,78 @@ impl Untangle {
             }
         }
         for (k, &at) in from.iter().enumerate() {
-            self.now[at as usize] = NONE;
+            for i in cells_of(grid, at, self.size[k]) {
+                self.now[i] = NONE;
+            }
             let next = self.next[k];
             if next != NONE {
-                self.next_at[next as usize] = NONE;
+                for i in cells_of(grid, next, self.size[k]) {
+                    self.next_at[i] = NONE;
+                }
             }
             out[k] = next;
         }
-        ok
+        ok && !self.broken
+    }
+
+    /// Whether agent `k` may stand at anchor `to` next, as far as the agents decided
+    /// so far say: none of its cells there taken, and not through an agent that
+    /// decided to leave one of them (into its own cells), nor through `parent` (the
+    /// agent that asked it to make room, coming into its cells; `NONE`: none).
+    fn free_for(&self, grid: &Grid, from: &[u32], k: usize, to: u32, parent: u32) -> bool {
+        let size = self.size[k];
+        let through = |h: usize, at: u32| self.overlap(grid, (at, self.size[h]), (from[k], size));
+        cells_of(grid, to, size).all(|i| {
+            let (taken, h) = (self.next_at[i], self.now[i]);
+            (taken == NONE || taken as usize == k)
+                && (h == NONE
+                    || h as usize == k
+                    || self.next[h as usize] == NONE
+                    || !through(h as usize, self.next[h as usize]))
+        }) && (parent == NONE
+            || !self.overlap(
+                grid,
+                (to, size),
+                (from[parent as usize], self.size[parent as usize]),
+            ))
+    }
+
+    /// Whether footprints `(anchor, size)` overlap.
+    fn overlap(&self, grid: &Grid, (a, sa): (u32, u8), (b, sb): (u32, u8)) -> bool {
+        match (grid.cell_of(a as usize), grid.cell_of(b as usize)) {
+            (Some(a), Some(b)) => overlap(a, sa, b, sb),
+            _ => false,
+        }
+    }
+
+    /// The first agent other than `k`, not decided yet, standing on a cell of `k`'s
+    /// footprint at `to`.
+    fn undecided_in(&self, grid: &Grid, k: usize, to: u32) -> Option<u32> {
+        cells_of(grid, to, self.size[k])
+            .map(|i| self.now[i])
+            .find(|&h| h != NONE && h as usize != k && self.next[h as usize] == NONE)
+    }
+
+    /// Agent `k` stands at anchor `to` next.
+    fn claim(&mut self, grid: &Grid, k: usize, to: u32) {
+        self.next[k] = to;
+        for i in cells_of(grid, to, self.size[k]) {
+            self.next_at[i] = k as u32;
+        }
+    }
+
+    /// Agent `k` gives up anchor `to`: its cells there that it still holds are free.
+    fn release(&mut self, grid: &Grid, k: usize, to: u32) {
+        for i in cells_of(grid, to, self.size[k]) {
+            if self.next_at[i] == k as u32 {
+                self.next_at[i] = NONE;
+            }
+        }
     }
 
     /// PIBT's rule for agent `k`, asked by `parent` (`NONE`: by nobody): takes its
-    /// best free cell, asking the agent there to move on in turn; stays if none.
+    /// best free anchor, asking each agent there to move on in turn (one for a
+    /// one-cell agent, perhaps several for a bigger one); stays if none.
     fn inherit<G: Guidance + ?Sized>(
         &mut self,
         grid: &Grid,
@@ -132,42 +192,39 @@ impl Untangle {
         }
         keyed[..len].sort_unstable();
         for &(_, cell) in &keyed[..len] {
-            let cu = cell as usize;
-            if self.next_at[cu] != NONE {
+            if !self.free_for(grid, from, ku, cell, parent) {
                 continue;
             }
-            if parent != NONE && from[parent as usize] == cell {
+            if depth >= MOST_INHERITED && self.undecided_in(grid, ku, cell).is_some() {
+                // Too long a chain: as if the agents there could not move.
                 continue;
             }
-            let there = self.now[cu];
-            if there != NONE && there != k && self.next[there as usize] == from[ku] {
-                continue;
-            }
-            if there != NONE && there != k && self.next[there as usize] == NONE {
-                if depth >= MOST_INHERITED {
-                    // Too long a chain: as if the agent there could not move.
-                    continue;
-                }
-                self.next[ku] = cell;
-                self.next_at[cu] = k;
+            self.claim(grid, ku, cell);
+            let mut room = true;
+            while let Some(there) = self.undecided_in(grid, ku, cell) {
                 if !self.inherit(grid, guidance, from, (there, k), depth + 1) {
-                    continue;
+                    room = false;
+                    break;
                 }
+            }
+            if room {
                 return true;
             }
-            self.next[ku] = cell;
-            self.next_at[cu] = k;
-            return true;
+            self.release(grid, ku, cell);
         }
-        // Nowhere to go: it stays (its cell may have been taken by a child that
-        // failed and stayed too; the caller then finds the configuration invalid).
-        let stay = from[ku] as usize;
-        if self.next_at[stay] != NONE && self.next_at[stay] != k {
-            self.next[ku] = from[ku];
-            return false;
+        // Nowhere to go: it stays, on cells `parent` may have taken meanwhile (it
+        // gives them up, as this failed); a cell another agent took breaks the
+        // configuration.
+        let stay = from[ku];
+        self.next[ku] = stay;
+        for i in cells_of(grid, stay, self.size[ku]) {
+            let taken = self.next_at[i];
+            if taken == NONE || taken == parent {
+                self.next_at[i] = k;
+            } else if taken != k {
+                self.broken = true;
+            }
         }
-        self.next[ku] = from[ku];
-        self.next_at[stay] = k;
         false
     }
 }

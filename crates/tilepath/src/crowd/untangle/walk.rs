@@ -2,8 +2,9 @@
 //! made as a joint step.
 
 use super::{NONE, Untangle};
+use crate::crowd::agent::can_step;
 use crate::crowd::plan::Plan;
-use crate::crowd::{Crowd, CrowdError, StepStats};
+use crate::crowd::{Crowd, CrowdError, StepStats, footprint, overlap};
 use crate::{AgentId, Cell, Direction, Grid};
 
 impl Crowd {
@@ -42,20 +43,19 @@ impl Crowd {
 
     /// Sets every agent's target for a joint step of `moves` (the others stay), or,
     /// if they do not fit the crowd as it is, sets none and says so: each move a
-    /// legal orthogonal step of a live one-cell agent that is not pinned, one agent a
-    /// cell, a held cell entered only behind its holder, never head-on.
+    /// legal orthogonal step of a live agent that is not pinned, one agent a cell, a
+    /// held cell entered only behind its holder, never head-on.
     fn aim(&mut self, grid: &Grid, moves: &[(AgentId, Cell)]) -> bool {
         for a in &mut self.agents {
             a.target = a.cell;
         }
         let mut fits = moves.iter().all(|&(id, to)| {
             self.live_agent(id).is_some_and(|a| {
-                a.size == 1
-                    && !a.pinned
+                !a.pinned
                     && Direction::ALL
                         .into_iter()
                         .find(|&d| a.cell.step(d) == to)
-                        .is_some_and(|d| grid.can_step(a.cell, d, a.mobility))
+                        .is_some_and(|d| can_step(grid, a.cell, d.into(), a))
             })
         });
         if fits {
@@ -70,15 +70,18 @@ impl Crowd {
                 break;
             }
             let s = id.index();
-            let i = self.index(to);
-            let h = self.holder[i];
-            let behind = h == NONE
-                || h as usize == s
-                || (self.agents[h as usize].target != self.agents[h as usize].cell
-                    && self.agents[h as usize].target != self.agents[s].cell);
-            if self.next[i] != NONE || !behind {
-                fits = false;
-            } else {
+            let (cell, size) = (self.agents[s].cell, self.agents[s].size);
+            for c in footprint(to, size) {
+                let i = self.index(c);
+                let h = self.holder[i];
+                let behind = h == NONE || h as usize == s || {
+                    let a = &self.agents[h as usize];
+                    a.target != a.cell && !overlap(a.target, a.size, cell, size)
+                };
+                if self.next[i] != NONE || !behind {
+                    fits = false;
+                    break;
+                }
                 self.next[i] = s as u32;
                 self.touched.push(i as u32);
             }
