@@ -20,10 +20,9 @@
 //!
 //! It moves agents of every size with 4-connected moves (the setting of multi-agent
 //! path finding; an 8-connected agent moves orthogonally here); pinned agents stay
-//! where they are and hold their cells. An agent bigger than a cell moves in a
-//! successor onto cells nobody else stands on (it asks no agent to make room, as
-//! one-cell agents do), or where the constraints put it: the constraints still try
-//! every move of every agent, so the search stays complete. A stall is mostly a knot
+//! where they are and hold their cells. An agent bigger than a cell asks every agent
+//! on the cells it steps onto to make room, as a one-cell agent asks the one on its
+//! cell. A stall is mostly a knot
 //! of a few agents in a crowd that is otherwise home: the search first moves only the
 //! agents near those away from their goals (within 4 cells, then 12), holding the
 //! others where they stand, so that a plan moves few agents and the search stays
