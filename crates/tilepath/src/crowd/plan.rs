@@ -174,6 +174,32 @@ impl Crowd {
         self.plan != Plan::Idle
     }
 
+    /// Drops the step begun, planned or not, without a move: it counts as a step in
+    /// which nobody moved ([`steps`](Self::steps), and the waits that make an agent
+    /// [stuck](super::AgentStatus::Stuck)), and agents readied for it keep the priority
+    /// they gained. What a caller does before walking an [`Untangle`](super::Untangle)
+    /// plan ([`step_untangled`](Self::step_untangled) walks none while a step is
+    /// begun). Returns whether a step was begun.
+    pub fn abandon_step(&mut self) -> bool {
+        if self.plan == Plan::Idle {
+            return false;
+        }
+        for a in &mut self.agents {
+            a.target = a.cell;
+            a.decision = Decision::Open;
+        }
+        for &i in &self.touched {
+            self.next[i as usize] = NONE;
+        }
+        self.touched.clear();
+        self.held.clear();
+        self.order.clear();
+        self.given_up = 0;
+        self.plan = Plan::Idle;
+        self.through_transit = false;
+        true
+    }
+
     /// Starts planning a step: `through_transit` plans agents on their way as if
     /// they had arrived (a step begun with `begin_step`).
     pub(super) fn start_plan(&mut self, through_transit: bool) {

@@ -167,3 +167,42 @@ fn changes_between_parts_keep_every_step_valid() {
     assert!(added > 500 && removed > 500 && recalled > 200 && walls > 200 && in_transit > 500);
     assert!(given_up > 500);
 }
+
+/// A step begun and dropped (`Crowd::abandon_step`), at any point of its planning,
+/// moves nobody and leaves nothing behind: the crowd then takes whole steps that keep
+/// every rule, and begins steps again.
+#[test]
+fn an_abandoned_step_moves_nobody() {
+    let (grid, mut crowd, fields) = crowd_of(61);
+    let mut rng = rng(62);
+    let mut cov = Coverage::default();
+    let (mut abandoned, mut half_planned) = (0, 0);
+    for _ in 0..300 {
+        arrive_all(&mut crowd);
+        assert!(crowd.begin_step());
+        let left = crowd.step_left();
+        if rng.random_bool(0.7) {
+            let share = rng.random_range(0..left.max(1) + 20);
+            let now = crowd.advance_step(&grid, &fields, share).unwrap();
+            half_planned += usize::from(now > 0);
+        }
+        if rng.random_bool(0.5) {
+            let before: Vec<_> = crowd.agents().collect();
+            assert!(crowd.abandon_step());
+            assert!(!crowd.is_stepping());
+            assert!(!crowd.abandon_step(), "nothing begun is abandoned");
+            assert_eq!(crowd.agents().collect::<Vec<_>>(), before);
+            abandoned += 1;
+        }
+        // A whole step (or the one begun, finished), checked.
+        let before: Vec<_> = crowd.agents().collect();
+        crowd.step(&grid, &fields).unwrap();
+        check_step(&grid, &crowd, &before, &mut cov);
+    }
+    println!(
+        "{abandoned} steps abandoned ({half_planned} of the begun ones planned in part), \
+         {} moves checked after them",
+        cov.moves
+    );
+    assert!(abandoned > 100 && half_planned > 50 && cov.moves > 5_000);
+}
