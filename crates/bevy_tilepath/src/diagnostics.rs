@@ -74,6 +74,9 @@ pub struct PathingDiagnostics {
     pub total_served: u64,
     /// [`Solid`](crate::Solid) units the crowds moved a step this tick.
     pub crowd_moved: u32,
+    /// Of [`crowd_moved`](Self::crowd_moved), the units moved by an untangling: a
+    /// plan of joint steps taking stuck units home (see [`Solid`](crate::Solid)).
+    pub crowd_untangled: u32,
     /// Solid units ready to step on their way somewhere that the crowds kept waiting
     /// in their last steps (standing on a cell, not moved).
     pub crowd_waiting: u32,

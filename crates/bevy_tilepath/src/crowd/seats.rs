@@ -4,6 +4,7 @@ use bevy::prelude::*;
 use tilepath::{AgentId, AgentSpec, Cell, Crowd, CrowdError, Grid};
 
 use super::guide::PathGuide;
+use super::untangling::Untangling;
 use crate::grid::GridKey;
 
 /// How far from where it was put a unit is moved to find a free cell (in cells,
@@ -43,6 +44,8 @@ pub(crate) struct GridCrowd {
     pub(crate) clock: StepClock,
     /// Cells left to try this tick for placing units ([`PLACE_BUDGET`] a tick).
     pub(crate) place_budget: u32,
+    /// Where units stand stuck: the plan that takes them home.
+    pub(crate) untangling: Untangling,
 }
 
 /// The pace of one grid's crowd: it steps every `period` ticks, as often as its
@@ -188,6 +191,7 @@ impl Crowds {
                     g.seen.clear();
                     g.speed.clear();
                     g.credit.clear();
+                    g.untangling = Untangling::default();
                 }
                 i
             }
@@ -203,6 +207,7 @@ impl Crowds {
                     credit: Vec::new(),
                     clock: StepClock::default(),
                     place_budget: PLACE_BUDGET,
+                    untangling: Untangling::default(),
                 });
                 self.grids.len() - 1
             }

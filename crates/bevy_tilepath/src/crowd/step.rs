@@ -210,7 +210,7 @@ pub(crate) fn step_crowds(
     let Crowds {
         grids: all, gone, ..
     } = crowds;
-    let (mut moved, mut waiting, mut stuck) = (0_u32, 0_u32, 0_u32);
+    let (mut moved, mut waiting, mut stuck, mut untangled) = (0_u32, 0_u32, 0_u32, 0_u32);
     let mut stepped_any = false;
     for gc in all.iter_mut() {
         gone.clear();
@@ -250,9 +250,17 @@ pub(crate) fn step_crowds(
             let _ = gc.crowd.arrive(id);
         }
         gc.crowd.set_stuck_after(settings.crowd_stuck_after);
-        // The step planned over the last period (or, the first time, a whole one).
-        let Ok(stats) = gc.crowd.step(grid, &guide) else {
-            continue;
+        // The step of an untangling being walked; else the step planned over the last
+        // period (or, the first time, a whole one).
+        let stats = match gc.untangling.walk(&mut gc.crowd, grid) {
+            Some(stats) => {
+                untangled += stats.moved as u32;
+                stats
+            }
+            None => match gc.crowd.step(grid, &guide) {
+                Ok(stats) => stats,
+                Err(_) => continue,
+            },
         };
         gc.clock.period = period;
         gc.clock.countdown = period;
@@ -292,9 +300,16 @@ pub(crate) fn step_crowds(
         for &id in gone.iter() {
             let _ = gc.crowd.set_ready(id, gc.credit[id.index()] >= READY);
         }
-        gc.crowd.begin_step();
+        // Units stuck: the next steps are an untangling's, if one is found.
+        if !gc
+            .untangling
+            .after_step(&gc.crowd, grid, &guide, stats.stuck)
+        {
+            gc.crowd.begin_step();
+        }
     }
     diag.crowd_moved = moved;
+    diag.crowd_untangled = untangled;
     if stepped_any {
         diag.crowd_waiting = waiting;
         diag.crowd_stuck = stuck;
