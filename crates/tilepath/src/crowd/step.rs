@@ -16,7 +16,7 @@ use super::{
     AgentStatus, Candidate, Crowd, CrowdError, Guidance, MAX_CANDIDATES, StepStats, footprint, mix,
     overlap,
 };
-use crate::{Cell, Direction8, Grid, MAX_UNIT_SIZE};
+use crate::{Cell, Direction8, Grid};
 
 /// Orthogonal directions first: a 4-connected agent reads the first 4.
 pub(super) const DIRECTIONS: [Direction8; 8] = [
@@ -323,20 +323,15 @@ impl Crowd {
         }
         self.agents[s].target = to;
         let mut ok = true;
-        // The agents asked to make room, to be undecided again if this fails.
-        let mut asked = [NONE; MAX_ASKED];
-        let mut n_asked = 0;
         for c in footprint(to, a.size) {
             let k = self.holder[self.index(c)];
-            if k != NONE && k as usize != s && self.agents[k as usize].decision == Decision::Open {
-                if n_asked < MAX_ASKED {
-                    asked[n_asked] = k;
-                    n_asked += 1;
-                }
-                if !self.ask(k as usize, depth + 1, grid, guidance) {
-                    ok = false;
-                    break;
-                }
+            if k != NONE
+                && k as usize != s
+                && self.agents[k as usize].decision == Decision::Open
+                && !self.ask(k as usize, depth + 1, grid, guidance)
+            {
+                ok = false;
+                break;
             }
         }
         // An agent that could not make room (here or deeper) took its cells back.
@@ -352,25 +347,37 @@ impl Crowd {
             }
         }
         self.agents[s].target = here;
-        for &k in &asked[..n_asked] {
-            self.undecide(s, k as usize);
+        // Every agent under `to` that now stands decided was asked here: one that
+        // stood decided before holds its cells for the step (checked above).
+        if a.size > 1 || self.holder_size(to) > 1 {
+            for c in footprint(to, a.size) {
+                let k = self.holder[self.index(c)];
+                if k != NONE && k as usize != s {
+                    self.undecide(k as usize);
+                }
+            }
         }
         false
     }
 
-    /// Agent `k`, asked by `s` to make room and left standing (its cells were in
-    /// `s`'s way or it found none free), is undecided again where either is bigger
-    /// than a cell, now that `s` looks elsewhere: a bigger agent's way out often
+    /// The size of the agent holding `c` (0: none).
+    fn holder_size(&self, c: Cell) -> u8 {
+        match self.holder[self.index(c)] {
+            NONE => 0,
+            k => self.agents[k as usize].size,
+        }
+    }
+
+    /// Agent `k`, asked to make room by an agent that now looks elsewhere, and left
+    /// standing (its cells were in the asker's way or it found none free), is
+    /// undecided again; the caller does this where either is bigger than a cell: a bigger agent's way out often
     /// crosses cells of the one asking (a unit following another round a corner
     /// wants a cell the other's own step takes), and standing for the whole step
     /// would keep it from the step it can take on its own turn. One-cell agents keep
     /// PIBT's rule: a child that could not make room stays.
-    fn undecide(&mut self, s: usize, k: usize) {
+    fn undecide(&mut self, k: usize) {
         let b = self.agents[k];
-        if b.decision != Decision::Done
-            || b.target != b.cell
-            || (b.size == 1 && self.agents[s].size == 1)
-        {
+        if b.decision != Decision::Done || b.target != b.cell {
             return;
         }
         for c in footprint(b.cell, b.size) {
@@ -530,9 +537,6 @@ impl Crowd {
         stats
     }
 }
-
-/// The most agents one step into a footprint asks to make room (a footprint's cells).
-const MAX_ASKED: usize = (MAX_UNIT_SIZE as usize) * (MAX_UNIT_SIZE as usize);
 
 /// Whether `c` is under the `size x size` footprint anchored at `at`.
 #[inline]
