@@ -422,12 +422,14 @@ fn bad_input_is_refused_and_never_panics() {
             Err(CrowdError::InvalidSize { size })
         );
     }
+    // A hex agent in a crowd of agents on squares (`hex.rs` tests the layout rule).
+    let axial = Connectivity::Hex(HexLayout::Axial);
     assert_eq!(
-        crowd.add(
-            &grid,
-            AgentSpec::new(Cell::new(1, 1)).connectivity(Connectivity::Hex(HexLayout::Axial))
-        ),
-        Err(CrowdError::HexUnsupported)
+        crowd.add(&grid, AgentSpec::new(Cell::new(1, 1)).connectivity(axial)),
+        Err(CrowdError::LayoutMismatch {
+            connectivity: axial,
+            crowd: None
+        })
     );
     // Another grid's size.
     let other = Grid::new(6, 3).unwrap();

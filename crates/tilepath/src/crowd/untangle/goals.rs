@@ -3,8 +3,9 @@
 //! back to where it stands.
 
 use super::{Movable, NONE, Untangle, oom};
+use crate::crowd::moves::{can_step_as, directions, untangling};
 use crate::crowd::{Crowd, CrowdError, Guidance, footprint};
-use crate::{AgentSpec, Cell, Direction, Grid, Mobility};
+use crate::{AgentSpec, Cell, Connectivity, Grid, Mobility};
 
 impl Untangle {
     /// The agents it may move, with their ends; marks the cells of the agents that
@@ -33,12 +34,13 @@ impl Untangle {
             movable.push(Movable {
                 id,
                 mobility: spec.mobility,
+                connectivity: untangling(spec.connectivity),
                 at,
                 goal,
             });
         }
         // Cells held by agents that stay (bigger than a cell, pinned), and the rooms
-        // the rest of the floor makes for each mobility: an agent whose goal is in
+        // the rest of the floor makes for each way of moving: an agent whose goal is in
         // another room than it (or under an agent that stays) has no way there, and
         // stays where it is, instead of sending the search through every
         // configuration to find that out.
@@ -52,19 +54,20 @@ impl Untangle {
                 self.hold(grid, spec);
             }
         }
-        let mut rooms: Vec<(Mobility, Vec<u32>)> = Vec::new();
+        let mut rooms: Vec<((Mobility, Connectivity), Vec<u32>)> = Vec::new();
         for m in &mut movable {
             if m.at == m.goal {
                 continue;
             }
-            let k = match rooms.iter().position(|r| r.0 == m.mobility) {
+            let how = (m.mobility, m.connectivity);
+            let k = match rooms.iter().position(|r| r.0 == how) {
                 Some(k) => k,
                 None => {
                     let mut room = Vec::new();
                     room.try_reserve_exact(cells).map_err(|_| oom(cells * 4))?;
                     room.resize(cells, NONE);
-                    self.label_rooms(grid, m.mobility, &mut room);
-                    rooms.push((m.mobility, room));
+                    self.label_rooms(grid, how, &mut room);
+                    rooms.push((how, room));
                     rooms.len() - 1
                 }
             };
@@ -110,8 +113,13 @@ impl Untangle {
     }
 
     /// Labels the rooms of the cells `mobility` may enter that no agent that stays
-    /// holds (4-connected; `NONE` elsewhere) into `room`.
-    fn label_rooms(&self, grid: &Grid, mobility: Mobility, room: &mut [u32]) {
+    /// holds, joined by the steps of `connectivity` (`NONE` elsewhere), into `room`.
+    fn label_rooms(
+        &self,
+        grid: &Grid,
+        (mobility, connectivity): (Mobility, Connectivity),
+        room: &mut [u32],
+    ) {
         let mut queue: Vec<u32> = Vec::new();
         let mut label = 0;
         for start in 0..room.len() {
@@ -127,8 +135,8 @@ impl Untangle {
                 let Some(c) = grid.cell_of(i as usize) else {
                     continue;
                 };
-                for d in Direction::ALL {
-                    if grid.can_step(c, d, mobility)
+                for d in directions(connectivity, c) {
+                    if can_step_as(grid, c, d, mobility, 1, connectivity)
                         && let Some(j) = grid.index_of(c.step(d))
                         && room[j] == NONE
                         && !self.fixed[j]

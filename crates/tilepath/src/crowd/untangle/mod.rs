@@ -19,8 +19,10 @@
 //! under constraints; `walk.rs` walks a plan.
 //!
 //! It takes one-cell agents with 4-connected moves (the setting of multi-agent path
-//! finding; an 8-connected agent moves orthogonally here); agents bigger than a cell
-//! and pinned ones stay where they are and hold their cells. A stall is mostly a knot
+//! finding; an 8-connected agent moves orthogonally here), or on a hex map the 6
+//! steps of the layout, each agent's moves read from the crowd's (`moves.rs`:
+//! [`untangling`](super::moves::untangling)); agents bigger than a cell and pinned
+//! ones stay where they are and hold their cells. A stall is mostly a knot
 //! of a few agents in a crowd that is otherwise home: the search first moves only the
 //! agents near those away from their goals (within 4 cells, then 12), holding the
 //! others where they stand, so that a plan moves few agents and the search stays
@@ -36,17 +38,19 @@ use std::collections::VecDeque;
 
 use super::agent::NONE;
 use super::{AgentId, Crowd, CrowdError, Guidance};
-use crate::{Cell, Grid, Mobility};
+use crate::{Cell, Connectivity, Grid, Mobility};
 
 /// How far round the agents away from their goals (Chebyshev) the agents an
 /// untangling may move are taken, one try after another (`u32::MAX`: all).
 const UNTANGLE_RADII: [u32; 3] = [4, 12, u32::MAX];
 
-/// An agent the search may move: where it stands and where it is to end (cell
+/// An agent the search may move: how, where it stands and where it is to end (cell
 /// indices; the same where it has no goal or no way to it).
 struct Movable {
     id: AgentId,
     mobility: Mobility,
+    /// The moves the search gives it ([`untangling`](super::moves::untangling)).
+    connectivity: Connectivity,
     at: u32,
     goal: u32,
 }
@@ -84,6 +88,7 @@ pub struct Untangle {
     /// The agents taking part, in order, and what they are.
     ids: Vec<AgentId>,
     mobility: Vec<Mobility>,
+    connectivity: Vec<Connectivity>,
     goal: Vec<u32>,
     /// Cells held by agents that do not take part.
     fixed: Vec<bool>,
@@ -186,11 +191,13 @@ impl Untangle {
             }
             self.ids.clear();
             self.mobility.clear();
+            self.connectivity.clear();
             self.goal.clear();
             let mut start = Vec::new();
             for m in movable.iter().filter(|m| near(m.at)) {
                 self.ids.push(m.id);
                 self.mobility.push(m.mobility);
+                self.connectivity.push(m.connectivity);
                 self.goal.push(m.goal);
                 start.push(m.at);
             }

@@ -2,9 +2,10 @@
 //! made as a joint step.
 
 use super::{NONE, Untangle};
+use crate::crowd::moves::{step_between_as, untangling};
 use crate::crowd::plan::Plan;
 use crate::crowd::{Crowd, CrowdError, StepStats};
-use crate::{AgentId, Cell, Direction, Grid};
+use crate::{AgentId, Cell, Grid};
 
 impl Crowd {
     /// Walks the next joint step of `untangle`'s [plan](Untangle::plan): its agents
@@ -42,8 +43,9 @@ impl Crowd {
 
     /// Sets every agent's target for a joint step of `moves` (the others stay), or,
     /// if they do not fit the crowd as it is, sets none and says so: each move a
-    /// legal orthogonal step of a live one-cell agent that is not pinned, one agent a
-    /// cell, a held cell entered only behind its holder, never head-on.
+    /// legal step of a live one-cell agent that is not pinned, of the moves an
+    /// untangling gives it (orthogonal on squares, hex steps on a hex map), one agent
+    /// a cell, a held cell entered only behind its holder, never head-on.
     fn aim(&mut self, grid: &Grid, moves: &[(AgentId, Cell)]) -> bool {
         for a in &mut self.agents {
             a.target = a.cell;
@@ -52,10 +54,14 @@ impl Crowd {
             self.live_agent(id).is_some_and(|a| {
                 a.size == 1
                     && !a.pinned
-                    && Direction::ALL
-                        .into_iter()
-                        .find(|&d| a.cell.step(d) == to)
-                        .is_some_and(|d| grid.can_step(a.cell, d, a.mobility))
+                    && step_between_as(
+                        grid,
+                        (a.cell, to),
+                        a.mobility,
+                        1,
+                        untangling(a.connectivity),
+                    )
+                    .is_some()
             })
         });
         if fits {
