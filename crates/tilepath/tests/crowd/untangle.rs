@@ -7,21 +7,21 @@ use tilepath::Untangle;
 
 /// What [`run_untangling`] saw.
 #[derive(Default)]
-struct Untangled {
+pub(super) struct Untangled {
     /// The step every agent stood home at, if within the limit.
-    home_at: Option<u64>,
+    pub(super) home_at: Option<u64>,
     /// Stalls untangled, and configurations their searches explored.
-    stalls: usize,
-    explored: usize,
+    pub(super) stalls: usize,
+    pub(super) explored: usize,
     /// Untangled steps walked, and the most agents one of them moved.
-    walked: usize,
-    most_moved: usize,
+    pub(super) walked: usize,
+    pub(super) most_moved: usize,
 }
 
 /// Steps `crowd` with the joint step until every agent is home, at most `limit`
 /// steps; where it stalls (no agent newly home for 20 steps) untangles it, which must
 /// find a plan, and walks the plan. Every step is checked.
-fn run_untangling(grid: &Grid, crowd: &mut Crowd, limit: u64) -> Untangled {
+pub(super) fn run_untangling(grid: &Grid, crowd: &mut Crowd, limit: u64) -> Untangled {
     let mut fields = GoalFields::new();
     fields.update(grid, crowd).unwrap();
     let mut cov = Coverage::default();
@@ -61,7 +61,7 @@ fn run_untangling(grid: &Grid, crowd: &mut Crowd, limit: u64) -> Untangled {
 
 /// Plans `crowd`'s untangling on `grid`, which must be found, and walks it, checking
 /// every step and calling `each` after it: the search and the checks' counts.
-fn plan_and_walk(
+pub(super) fn plan_and_walk(
     grid: &Grid,
     crowd: &mut Crowd,
     mut each: impl FnMut(&Crowd),
