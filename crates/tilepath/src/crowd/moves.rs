@@ -28,15 +28,32 @@ const DIRECTIONS: [Direction8; 8] = [
 ];
 
 /// The directions an agent moving by `connectivity` may try from `from`, in the
-/// crowd's fixed order (orthogonal first): 4, 8, or the cell's 6 hex steps.
+/// crowd's fixed order (orthogonal first): those [`Connectivity::allows`], that is
+/// the first 4, all 8, or the cell's 6 hex steps
+/// ([`HexLayout::directions`](crate::HexLayout::directions)). Every step of a crowd
+/// reads them for every agent: squares walk a prefix of the order without a test
+/// per direction, hex cells test the 6 of their layout as a mask.
 #[inline]
 pub(crate) fn directions(
     connectivity: Connectivity,
     from: Cell,
 ) -> impl Iterator<Item = Direction8> {
-    DIRECTIONS
-        .into_iter()
-        .filter(move |&d| connectivity.allows(from, d))
+    let (n, mask) = match connectivity {
+        Connectivity::Four => (4, u8::MAX),
+        Connectivity::Eight => (8, u8::MAX),
+        Connectivity::Hex(layout) => (
+            8,
+            layout
+                .directions(from)
+                .iter()
+                .fold(0_u8, |m, d| m | 1 << d.bits()),
+        ),
+    };
+    DIRECTIONS[..n]
+        .iter()
+        .copied()
+        .filter(move |d| mask >> d.bits() & 1 == 1)
+        .inspect(move |&d| debug_assert!(connectivity.allows(from, d)))
 }
 
 /// Whether an agent of `size x size` cells with `mobility`, moving by

@@ -298,7 +298,8 @@ impl Crowd {
                 }
             }
         }
-        if self.crosses(s, here, to) {
+        // Only a diagonal step has corner cells to cross (`corners`).
+        if to.x != here.x && to.y != here.y && self.crosses(s, here, to) {
             return false;
         }
         if self.brushes(s, here, to) {
