@@ -86,8 +86,8 @@ pub struct PathingDiagnostics {
     /// they share with others nearer it. Zero in a crowd that flows.
     pub crowd_stuck: u32,
     /// Solid units the crowds could not place (no free cell within 16 cells of where
-    /// they were put, a hex map, or no memory for the crowd): they walk as units that
-    /// are not solid until they are moved.
+    /// they were put, a unit bigger than one cell on a hex map, or no memory for the
+    /// crowd): they walk as units that are not solid until they are moved.
     pub crowd_unplaced: u32,
     /// Wall time of the crowds' system this tick (keeping each grid's crowd equal to
     /// its solid units, and the joint steps of the crowds whose clocks say so); not

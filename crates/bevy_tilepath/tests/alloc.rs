@@ -314,6 +314,21 @@ fn no_allocation_per_tick_in_steady_state() {
         "the crowds allocated per tick: {busy}"
     );
 
+    // Solid units on a hex map: its crowd steps them by the layout's hex steps,
+    // nothing per tick (a rare tick may grow some scratch once, as above).
+    let hex_crowd = Setup {
+        solid: true,
+        ..PLAIN
+    };
+    for layout in [MapLayout::HexRowOdd, MapLayout::HexColumn] {
+        let (busy, _) = allocations_per_tick(1500, 1, hex_crowd, layout);
+        println!("allocations per tick with 1500 solid units on {layout:?}: {busy}");
+        assert!(
+            (busy - baseline) * 300.0 <= 3.0,
+            "the hex crowd allocated per tick on {layout:?}: {busy}"
+        );
+    }
+
     // 3000 units on a 20x20 map, most of them waiting or failing: walls closing on so
     // few cells often split the floor, and the reachability repair's search queues
     // grow to the largest split so far (`Components`: at most 4 * log2(cells) times in

@@ -23,6 +23,10 @@ fn footprint(c: Cell, size: u8) -> impl Iterator<Item = Cell> {
 /// their size never overlap on the way (a unit enters a cell another leaves in the
 /// same step behind it: centres a cell apart in a file, at least 0.71 apart where the
 /// file turns). Units moved by the test itself are listed in `moved_by_hand`.
+///
+/// On a hex map ([`GridTransform`]'s layout) every move must be one hex step of the
+/// layout; the discs are not checked there (hex steps have no corner rule: a unit
+/// following another round a turn of 60 degrees comes within half a cell of it).
 struct Invariants {
     seen: HashMap<Entity, Cell>,
     ticks: usize,
@@ -53,6 +57,7 @@ impl Invariants {
     fn check(&mut self, app: &mut App, moved_by_hand: &[Entity]) {
         self.ticks += 1;
         let place = *app.world().resource::<GridTransform>();
+        let hex = place.layout.hex();
         let unit_len =
             (place.cell_to_world(Cell::new(1, 0)) - place.cell_to_world(Cell::new(0, 0))).length();
         let mut q = app.world_mut().query_filtered::<(
@@ -74,7 +79,7 @@ impl Invariants {
                 )
             })
             .collect();
-        for &(_, cell, size, moving, at) in &units {
+        for &(_, cell, size, moving, at) in units.iter().filter(|_| hex.is_none()) {
             // The default transform centres cell (x, y) at (x, y). Drawn between two
             // cells' centres, a unit is off its cell's centre along an axis or a
             // diagonal.
@@ -116,15 +121,19 @@ impl Invariants {
                 && before != cell
                 && !moved_by_hand.contains(&e)
             {
-                assert!(
-                    before.x.abs_diff(cell.x) <= 1 && before.y.abs_diff(cell.y) <= 1,
-                    "tick {ticks}: {e} jumped from {before} to {cell}"
-                );
+                let one_step = match hex {
+                    Some(layout) => layout
+                        .directions(before)
+                        .into_iter()
+                        .any(|d| before.step(d) == cell),
+                    None => before.x.abs_diff(cell.x) <= 1 && before.y.abs_diff(cell.y) <= 1,
+                };
+                assert!(one_step, "tick {ticks}: {e} jumped from {before} to {cell}");
                 self.steps += 1;
             }
         }
-        // Discs: every pair of units near each other.
-        for (i, a) in units.iter().enumerate() {
+        // Discs: every pair of units near each other (on squares).
+        for (i, a) in units.iter().enumerate().filter(|_| hex.is_none()) {
             for b in &units[i + 1..] {
                 if moved_by_hand.contains(&a.0) || moved_by_hand.contains(&b.0) {
                     continue;
@@ -725,4 +734,104 @@ fn full_room(count: i32) {
     assert_eq!(now.len(), 16, "the freed cells were not all taken");
     assert!(now.iter().all(|e| units.contains(e)));
     println!("{count} units: the freed cells were taken after {waited} ticks");
+}
+
+/// Solid units on hex maps of every hex tilemap type (bevy_ecs_tilemap's `Row`,
+/// `RowEven`, `RowOdd`, `Column`, `ColumnEven`, `ColumnOdd`): two groups of 24 cross
+/// a wall through a door two cells wide, each unit to a cell of its own on the other
+/// side, asking for 4- or 8-connected moves (a hex map moves them by its hex steps).
+/// After every tick no two hold a cell, none swapped, every move is one hex step of
+/// the layout (`Invariants`), every unit holds the cell it is on in its grid's crowd
+/// ([`Occupancy`]: it is solid there, not walking as a unit that is not), and all
+/// arrive within 4,000 ticks.
+#[test]
+fn solid_units_on_hex_maps_never_share_a_cell_and_arrive() {
+    let (w, h) = (30, 20);
+    let mut grid = Grid::filled(w, h, TileKind::K0).unwrap();
+    for y in 0..h as i32 {
+        if !(9..=10).contains(&y) {
+            grid.set(Cell::new(15, y), TileKind::K1).unwrap();
+        }
+    }
+    for layout in [
+        MapLayout::HexRow,
+        MapLayout::HexRowEven,
+        MapLayout::HexRowOdd,
+        MapLayout::HexColumn,
+        MapLayout::HexColumnEven,
+        MapLayout::HexColumnOdd,
+    ] {
+        let mut app = app(Some(grid.clone()), PathingSettings::default());
+        app.insert_resource(GridTransform {
+            layout,
+            ..default()
+        });
+        let mut rng = seeded(31);
+        let mut units = Vec::new();
+        for i in 0..24 {
+            let (x, y) = (1 + 2 * (i % 6), 2 + 5 * (i / 6) - (i / 6) % 2);
+            let speed = rng.random_range(3.0..8.0);
+            let eight = i % 2 == 0;
+            let a = spawn(
+                &mut app,
+                Cell::new(x, y),
+                Cell::new(28 - x, 19 - y),
+                1,
+                speed,
+                eight,
+            );
+            let b = spawn(
+                &mut app,
+                Cell::new(28 - x, 19 - y),
+                Cell::new(x, y),
+                1,
+                speed,
+                !eight,
+            );
+            units.extend([a, b]);
+        }
+        let mut inv = Invariants::new();
+        let (mut moved, mut arrived_at) = (0_u64, None);
+        for tick in 0..4000 {
+            ticks(&mut app, 1);
+            inv.check(&mut app, if tick == 0 { &units } else { &[] });
+            let d = app.world().resource::<PathingDiagnostics>();
+            assert_eq!(d.crowd_unplaced, 0, "{layout:?}, tick {tick}");
+            moved += u64::from(d.crowd_moved);
+            let at: Vec<(Entity, Cell)> = units.iter().map(|&e| (e, cell_of(&app, e))).collect();
+            let held = app
+                .world_mut()
+                .run_system_once(move |o: Occupancy| {
+                    at.iter().all(|&(e, c)| o.holder(c) == Some(e))
+                })
+                .unwrap();
+            assert!(
+                held,
+                "{layout:?}, tick {tick}: a unit does not hold its cell"
+            );
+            let home = units.iter().all(|&e| {
+                let PathGoal::Cell(goal) = app.world().get::<PathRequest>(e).unwrap().goal else {
+                    unreachable!()
+                };
+                cell_of(&app, e) == goal
+            });
+            if home {
+                arrived_at = Some(tick);
+                break;
+            }
+        }
+        println!(
+            "48 solid units through a door on {layout:?}: all home after {arrived_at:?} ticks \
+             ({} ticks and {} steps checked, {moved} crowd moves)",
+            inv.ticks, inv.steps
+        );
+        assert!(
+            arrived_at.is_some(),
+            "{layout:?}: not every unit home in 4000 ticks"
+        );
+        assert!(
+            inv.steps > 500 && moved > 500,
+            "{layout:?}: the units hardly moved"
+        );
+    }
 }

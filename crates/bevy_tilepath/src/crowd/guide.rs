@@ -18,13 +18,13 @@ use crate::plan::FieldCache;
 const AHEAD: usize = 6;
 
 /// One unit's guide: the next cells of its path, with the cost of the path from each
-/// to the last of them.
+/// to the last of them, measured as the unit moves.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Route {
     cells: [Cell; AHEAD],
     rest: [u32; AHEAD],
     len: u8,
-    eight: bool,
+    connectivity: Connectivity,
 }
 
 impl Route {
@@ -34,13 +34,14 @@ impl Route {
         cells: [Cell::new(0, 0); AHEAD],
         rest: [0; AHEAD],
         len: 0,
-        eight: false,
+        connectivity: Connectivity::Four,
     };
 
-    /// The guide of a unit following `path`, 8-connected or not.
-    pub(crate) fn of_path(path: &UnitPath, eight: bool) -> Self {
+    /// The guide of a unit following `path`, moving by `connectivity` (4- or
+    /// 8-connected, or a hex layout's steps).
+    pub(crate) fn of_path(path: &UnitPath, connectivity: Connectivity) -> Self {
         let mut r = Self {
-            eight,
+            connectivity,
             ..Self::NONE
         };
         r.cells[0] = path.at;
@@ -52,15 +53,16 @@ impl Route {
         // The cost from each cell to the last, summed backwards.
         let n = usize::from(r.len);
         for k in (0..n - 1).rev() {
-            r.rest[k] = r.rest[k + 1] + distance(r.cells[k], r.cells[k + 1], eight);
+            r.rest[k] = r.rest[k + 1] + distance(r.cells[k], r.cells[k + 1], connectivity);
         }
         r
     }
 
     /// The estimated cost from `cell` to the end of the route. A cell of the route:
     /// the route's own cost from there. A cell beside the route (a straight step off
-    /// it): that step back, then along the route. Farther off: to the route cell that
-    /// is cheapest to join in a straight line, then along the route.
+    /// it; on a hex map any hex step): that step back, then along the route. Farther
+    /// off: to the route cell that is cheapest to join in a straight line, then along
+    /// the route.
     ///
     /// The distances do not see walls, so a route cell must not take a shorter way
     /// to a later one: where the route goes round a wall, the cell before the wall
@@ -72,14 +74,25 @@ impl Route {
             return Some(self.rest[k]);
         }
         let back = (0..n)
-            .filter(|&k| cell.manhattan(self.cells[k]) == 1)
+            .filter(|&k| distance(cell, self.cells[k], self.straight()) == STRAIGHT)
             .map(|k| STRAIGHT.saturating_add(self.rest[k]))
             .min();
         back.or_else(|| {
             (0..n)
-                .map(|k| distance(cell, self.cells[k], self.eight).saturating_add(self.rest[k]))
+                .map(|k| {
+                    distance(cell, self.cells[k], self.connectivity).saturating_add(self.rest[k])
+                })
                 .min()
         })
+    }
+
+    /// The moves whose every step is straight (costs [`STRAIGHT`]): orthogonal ones
+    /// on squares, all 6 on a hex map.
+    fn straight(&self) -> Connectivity {
+        match self.connectivity {
+            Connectivity::Hex(_) => self.connectivity,
+            Connectivity::Four | Connectivity::Eight => Connectivity::Four,
+        }
     }
 }
 
@@ -87,17 +100,20 @@ impl Route {
 const STRAIGHT: u32 = OCTILE_STRAIGHT as u32;
 const DIAGONAL: u32 = OCTILE_DIAGONAL as u32;
 
-/// The octile (8-connected) or Manhattan (4-connected) distance, in the core's
-/// fixed-point costs.
-fn distance(a: Cell, b: Cell, eight: bool) -> u32 {
+/// The distance on an open map for `connectivity`'s moves, in the core's
+/// fixed-point costs: octile (8-connected), Manhattan (4-connected), or hex steps
+/// ([`HexLayout::distance`](tilepath::HexLayout::distance), each step straight).
+fn distance(a: Cell, b: Cell, connectivity: Connectivity) -> u32 {
     let dx = a.x.abs_diff(b.x);
     let dy = a.y.abs_diff(b.y);
-    if eight {
-        let (lo, hi) = (dx.min(dy), dx.max(dy));
-        lo.saturating_mul(DIAGONAL)
-            .saturating_add((hi - lo).saturating_mul(STRAIGHT))
-    } else {
-        dx.saturating_add(dy).saturating_mul(STRAIGHT)
+    match connectivity {
+        Connectivity::Eight => {
+            let (lo, hi) = (dx.min(dy), dx.max(dy));
+            lo.saturating_mul(DIAGONAL)
+                .saturating_add((hi - lo).saturating_mul(STRAIGHT))
+        }
+        Connectivity::Four => dx.saturating_add(dy).saturating_mul(STRAIGHT),
+        Connectivity::Hex(layout) => layout.distance(a, b).saturating_mul(STRAIGHT),
     }
 }
 
@@ -187,7 +203,7 @@ mod tests {
             at: Cell::new(0, 0),
             ..Default::default()
         };
-        let r = Route::of_path(&path, true);
+        let r = Route::of_path(&path, Connectivity::Eight);
         let cost = |x, y| r.cost(Cell::new(x, y)).unwrap();
         // Along the path each step ahead is one straight step cheaper.
         assert_eq!(cost(0, 0) - cost(1, 0), STRAIGHT);
@@ -216,12 +232,40 @@ mod tests {
             at: Cell::new(0, 0),
             ..Default::default()
         };
-        for eight in [false, true] {
-            let r = Route::of_path(&path, eight);
+        let hex = tilepath::HexLayout::ALL.map(Connectivity::Hex);
+        for connectivity in [Connectivity::Four, Connectivity::Eight]
+            .into_iter()
+            .chain(hex)
+        {
+            let r = Route::of_path(&path, connectivity);
             let cost = |x, y| r.cost(Cell::new(x, y)).unwrap();
-            assert!(cost(0, 1) < cost(0, 0), "eight: {eight}");
+            assert!(cost(0, 1) < cost(0, 0), "{connectivity:?}");
             assert!(cost(1, 1) < cost(0, 1) && cost(2, 1) < cost(1, 1));
             assert!(cost(2, 0) < cost(2, 1));
         }
+    }
+
+    /// On a hex map every hex step off the route is a straight one: from (1, 1) in
+    /// `RowOdd` (odd rows shifted right) the route along x is a step away at (1, 0)
+    /// and at (2, 0), the nearer its end; a 4-connected unit there steps back to (1, 0).
+    #[test]
+    fn a_hex_route_counts_hex_steps() {
+        let mut steps = GridPath8::EMPTY;
+        for _ in 0..4 {
+            assert!(steps.push(Direction8::Right));
+        }
+        let path = UnitPath {
+            steps,
+            at: Cell::new(0, 0),
+            ..Default::default()
+        };
+        let hex = Route::of_path(&path, Connectivity::Hex(tilepath::HexLayout::RowOdd));
+        let four = Route::of_path(&path, Connectivity::Four);
+        let cost = |r: &Route, x, y| r.cost(Cell::new(x, y)).unwrap();
+        assert_eq!(cost(&hex, 0, 0) - cost(&hex, 1, 0), STRAIGHT);
+        assert_eq!(cost(&hex, 1, 1), STRAIGHT + cost(&hex, 2, 0));
+        assert_eq!(cost(&four, 1, 1), STRAIGHT + cost(&four, 1, 0));
+        // Farther off: the hex distance to the cheapest route cell to join.
+        assert_eq!(cost(&hex, 4, 3), 3 * STRAIGHT);
     }
 }

@@ -83,8 +83,18 @@ pub(crate) use step::step_crowds;
 ///   steps out.
 /// - Its size, mobility and 4- or 8-connected moves are those of its
 ///   [`PathRequest`](crate::PathRequest) (a unit without one: one cell, every
-///   passable kind, 4-connected). Hex maps have no crowds yet: a solid unit on a hex
-///   map walks as a unit that is not solid.
+///   passable kind, 4-connected). On a hex map it moves as its paths do there, to the
+///   6 neighbours of the map's layout
+///   ([`MapLayout::connectivity`](crate::MapLayout::connectivity), whatever the
+///   request asks for), and steps to cells, never gliding; its grid's crowd is a hex
+///   one ([`Connectivity::Hex`](tilepath::Connectivity::Hex)), with no corner rule
+///   between units (every hex step crosses an edge two cells share). A unit on a hex
+///   map is one cell: a bigger one (which gets no path:
+///   [`NoPathReason::UnitSize`](crate::NoPathReason::UnitSize)) is left out of the
+///   crowd and counted in
+///   [`PathingDiagnostics::crowd_unplaced`](crate::PathingDiagnostics::crowd_unplaced).
+///   A unit asking for hex moves on a map of squares is left out of the crowd: it
+///   walks as a unit that is not solid.
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug, PartialEq)]

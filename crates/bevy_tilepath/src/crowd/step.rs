@@ -83,15 +83,12 @@ pub(crate) fn step_crowds(
             seat.set_if_neq(Seat::default());
             continue;
         };
-        let eight = match request.map_or(Connectivity::Four, |r| r.connectivity) {
-            Connectivity::Four => false,
-            Connectivity::Eight => true,
-            Connectivity::Hex(_) => {
-                seat.set_if_neq(Seat::default());
-                continue;
-            }
-        };
-        if world.layout.hex().is_some() {
+        // The unit moves as its paths do on this map: on a hex map by the map's hex
+        // layout whatever it asked for, elsewhere 4- or 8-connected as asked. A hex
+        // connectivity asked for on a map of squares has no crowd to join.
+        let requested = request.map_or(Connectivity::Four, |r| r.connectivity);
+        let connectivity = world.layout.connectivity(requested);
+        if world.layout.hex().is_none() && matches!(connectivity, Connectivity::Hex(_)) {
             seat.set_if_neq(Seat::default());
             continue;
         }
@@ -106,11 +103,7 @@ pub(crate) fn step_crowds(
             cell: cell.0,
             size: request.map_or(1, |r| r.size.max(1)),
             mobility: request.map_or(Mobility::ALL_PASSABLE, |r| r.mobility),
-            connectivity: if eight {
-                Connectivity::Eight
-            } else {
-                Connectivity::Four
-            },
+            connectivity,
             goal,
         };
         // The unit's agent, if it still is where the unit is and what it asks for;
@@ -134,7 +127,9 @@ pub(crate) fn step_crowds(
                 let mut here = now.cell == spec.cell;
                 if !here && class && gc.crowd.left_cell(a) == Some(spec.cell) {
                     let open = step_to(spec.cell, now.cell).is_some_and(|d| {
-                        grid.can_step_sized(spec.cell, d, spec.mobility, spec.size)
+                        world
+                            .layout
+                            .can_step(grid, spec.cell, d, spec.mobility, spec.size)
                     });
                     if !open {
                         let _ = gc.crowd.recall(a);
@@ -193,7 +188,7 @@ pub(crate) fn step_crowds(
         }
         let (route, field) = match path {
             Some(p) if goal.is_some() => (
-                Route::of_path(p, eight),
+                Route::of_path(p, connectivity),
                 // A field measures the way to the goal itself: for a unit whose
                 // path heads there (not one that ends nearest an unreachable goal).
                 field_of(planner.fields_of(key), p, spec.connectivity)

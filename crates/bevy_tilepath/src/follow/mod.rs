@@ -212,9 +212,10 @@ pub(crate) fn follow_paths(
                     p.advance();
                 } else if p.at != to {
                     // Stepped aside: back onto the path further on if it is a step
-                    // away, else planned again from where it stands.
-                    let eight = request.is_some_and(|r| r.connectivity == Connectivity::Eight);
-                    let _ = p.rejoin(to, eight, legal);
+                    // away (a step of the unit's moves on this map), else planned
+                    // again from where it stands.
+                    let requested = request.map_or(Connectivity::Four, |r| r.connectivity);
+                    let _ = p.rejoin(to, world.layout.connectivity(requested), legal);
                 }
                 f.from = Some(at);
                 at = to;
@@ -266,8 +267,11 @@ pub(crate) fn follow_paths(
             // room anyway, and looking round every unit of a crowd would cost the
             // most).
             let walked = at != start || f.progress != started;
-            let roomy =
-                walked && glide_slots > 0 && apart::alone(&crowds, grid_key, agent, at, size);
+            // Never on hex maps, whose routes are not pulled straight.
+            let roomy = walked
+                && hex.is_none()
+                && glide_slots > 0
+                && apart::alone(&crowds, grid_key, agent, at, size);
             let change = if roomy { per_tick } else { -per_tick };
             f.glide = (f.glide + change).clamp(0.0, 1.0);
             if f.glide > 0.0 {

@@ -3,7 +3,7 @@
 use bevy::prelude::*;
 
 use super::Waypoints;
-use tilepath::{Cell, Direction8, GridPath8, Mobility};
+use tilepath::{Cell, Connectivity, Direction8, GridPath8, Mobility};
 
 #[cfg(doc)]
 use crate::PathFollower;
@@ -100,15 +100,17 @@ impl UnitPath {
     /// Puts the path back under a unit that stepped off it to `cell` (made to step
     /// aside, back, or round another): the path goes on from `cell` by the furthest of
     /// its next [`REJOIN_AHEAD`] cells that `cell` is, or is one step from by a step
-    /// `step_ok` allows (diagonal ones only with `eight`), or else by a step back to
-    /// where the unit left it. `false`, changing nothing, when there is none: the
-    /// unit is then off its path (and planned again).
+    /// `connectivity` has ([`Connectivity::allows`]: on hex maps the cell's hex
+    /// steps) and `step_ok` allows, or else by such a step back to where the unit
+    /// left it. `false`, changing nothing, when there is none: the unit is then off
+    /// its path (and planned again).
     pub(crate) fn rejoin(
         &mut self,
         cell: Cell,
-        eight: bool,
+        connectivity: Connectivity,
         step_ok: impl Fn(Cell, Direction8) -> bool,
     ) -> bool {
+        let ok = |d: Direction8| connectivity.allows(cell, d) && step_ok(cell, d);
         let mut best = None;
         for (k, c) in self.cells_ahead().take(REJOIN_AHEAD).enumerate() {
             if c == cell {
@@ -116,7 +118,7 @@ impl UnitPath {
                 continue;
             }
             let d = Direction8::ALL.into_iter().find(|d| cell.step(*d) == c);
-            if let Some(d) = d.filter(|d| (eight || !d.is_diagonal()) && step_ok(cell, *d)) {
+            if let Some(d) = d.filter(|&d| ok(d)) {
                 best = Some((k + 1, Some(d)));
             }
         }
@@ -126,7 +128,7 @@ impl UnitPath {
             let d = Direction8::ALL
                 .into_iter()
                 .find(|d| cell.step(*d) == self.at);
-            if let Some(d) = d.filter(|d| (eight || !d.is_diagonal()) && step_ok(cell, *d)) {
+            if let Some(d) = d.filter(|&d| ok(d)) {
                 best = Some((0, Some(d)));
             }
         }
@@ -174,31 +176,49 @@ mod tests {
     #[test]
     fn a_unit_stepped_aside_rejoins_its_path_further_on() {
         let open = |_: Cell, _: Direction8| true;
+        let (four, eight) = (Connectivity::Four, Connectivity::Eight);
         // 8-connected: from (1, 1) the furthest path cell a step away is (2, 0).
         let mut p = along_x(5);
-        assert!(p.rejoin(Cell::new(1, 1), true, open));
+        assert!(p.rejoin(Cell::new(1, 1), eight, open));
         assert_eq!((p.at, p.remaining()), (Cell::new(1, 1), 4));
         assert_eq!(p.peek_cell(), Some(Cell::new(2, 0)));
         assert_eq!(p.cells_ahead().last(), Some(p.end));
         // 4-connected: only the cell straight beside it, (1, 0).
         let mut p = along_x(5);
-        assert!(p.rejoin(Cell::new(1, 1), false, open));
+        assert!(p.rejoin(Cell::new(1, 1), four, open));
         assert_eq!(p.peek_cell(), Some(Cell::new(1, 0)));
         assert_eq!(p.cells_ahead().last(), Some(p.end));
         // Moved onto a cell further along: the steps up to it are taken.
         let mut p = along_x(5);
-        assert!(p.rejoin(Cell::new(3, 0), false, open));
+        assert!(p.rejoin(Cell::new(3, 0), four, open));
         assert_eq!((p.at, p.remaining()), (Cell::new(3, 0), 2));
         // Pushed back: a step back onto the path first.
         let mut p = along_x(5);
-        assert!(p.rejoin(Cell::new(-1, 0), false, open));
+        assert!(p.rejoin(Cell::new(-1, 0), four, open));
         assert_eq!((p.remaining(), p.peek_cell()), (6, Some(Cell::new(0, 0))));
         assert_eq!(p.cells_ahead().last(), Some(p.end));
         // Too far, or no legal step back: unchanged.
         let mut p = along_x(5);
         let before = p;
-        assert!(!p.rejoin(Cell::new(1, 3), true, open));
-        assert!(!p.rejoin(Cell::new(1, 1), true, |_, _| false));
+        assert!(!p.rejoin(Cell::new(1, 3), eight, open));
+        assert!(!p.rejoin(Cell::new(1, 1), eight, |_, _| false));
         assert_eq!(p, before);
+    }
+
+    #[test]
+    fn a_unit_stepped_aside_on_a_hex_map_rejoins_by_a_hex_step() {
+        use tilepath::HexLayout;
+        let open = |_: Cell, _: Direction8| true;
+        // From (1, 1), an odd row: down-right to (2, 0) is a hex step where odd rows
+        // are shifted right, down-left where even rows are (then (1, 0), below it).
+        for (layout, next) in [
+            (HexLayout::RowOdd, Cell::new(2, 0)),
+            (HexLayout::RowEven, Cell::new(1, 0)),
+        ] {
+            let mut p = along_x(5);
+            assert!(p.rejoin(Cell::new(1, 1), Connectivity::Hex(layout), open));
+            assert_eq!(p.peek_cell(), Some(next), "{layout:?}");
+            assert_eq!(p.cells_ahead().last(), Some(p.end));
+        }
     }
 }

@@ -1,6 +1,6 @@
 //! What an agent is: its id, what the caller says of it, and what the crowd keeps.
 
-use crate::{Cell, Connectivity, Direction8, Grid, GridPath8, Mobility};
+use crate::{Cell, Connectivity, GridPath8, Mobility};
 
 /// An agent of a [`Crowd`](super::Crowd): a slot and the slot's generation, so that
 /// an id of a removed agent never names the agent that takes its slot later.
@@ -35,9 +35,12 @@ impl AgentId {
 /// corner with the smallest `x` and `y` (as for [`Footprint`](crate::Footprint)); it
 /// steps as [`Grid::can_step_sized`](crate::Grid::can_step_sized) allows for its
 /// `mobility`, orthogonally or, with [`Connectivity::Eight`], diagonally too (no
-/// corner cutting). `goal` is the anchor it heads for, if any: the crowd reads its
-/// costs from a [`Guidance`](super::Guidance), and uses the goal to know when the
-/// agent has arrived and which agents share a destination.
+/// corner cutting). On a hex map ([`Connectivity::Hex`]) it is one cell and steps to
+/// the 6 neighbours of its [`HexLayout`](crate::HexLayout), as
+/// [`Grid::can_step_with`](crate::Grid::can_step_with) allows (no corner rule). `goal`
+/// is the anchor it heads for, if any: the crowd reads its costs from a
+/// [`Guidance`](super::Guidance), and uses the goal to know when the agent has
+/// arrived and which agents share a destination.
 ///
 /// ```
 /// use tilepath::{AgentSpec, Cell, Connectivity, Mobility};
@@ -55,7 +58,10 @@ pub struct AgentSpec {
     pub size: u8,
     /// The cells it may enter.
     pub mobility: Mobility,
-    /// [`Connectivity::Four`] or [`Connectivity::Eight`].
+    /// [`Connectivity::Four`] or [`Connectivity::Eight`] on squares;
+    /// [`Connectivity::Hex`] on a hex map (one-cell agents only). A crowd's agents are
+    /// all on squares or all on hex cells of one layout (see
+    /// [`Crowd::add`](super::Crowd::add)).
     pub connectivity: Connectivity,
     /// The anchor it heads for; `None`: it stays unless asked to step aside.
     pub goal: Option<Cell>,
@@ -88,7 +94,8 @@ impl AgentSpec {
         self
     }
 
-    /// With `connectivity` (4 or 8).
+    /// With `connectivity`: 4- or 8-connected on squares, or the hex steps of a
+    /// layout.
     #[must_use]
     pub const fn connectivity(mut self, connectivity: Connectivity) -> Self {
         self.connectivity = connectivity;
@@ -125,7 +132,8 @@ pub(crate) struct Agent {
     pub(crate) cell: Cell,
     pub(crate) size: u8,
     pub(crate) mobility: Mobility,
-    pub(crate) eight: bool,
+    /// How it moves: every step it tries is read from `moves.rs`.
+    pub(crate) connectivity: Connectivity,
     pub(crate) goal: Option<Cell>,
     /// Steps since it last stood on its goal or yielded (the priority's main part).
     pub(crate) elevation: u32,
@@ -169,30 +177,8 @@ impl Agent {
 
     /// Whether it shares `other`'s class: size, mobility and connectivity.
     pub(crate) fn same_class(&self, other: &Agent) -> bool {
-        self.size == other.size && self.mobility == other.mobility && self.eight == other.eight
-    }
-}
-
-/// Whether `agent` may step from `from` towards `dir` on `grid`
-/// ([`Grid::can_step_sized`]; a one-cell agent reads the cheaper one-cell rule,
-/// which is the same).
-#[inline]
-pub(super) fn can_step(grid: &Grid, from: Cell, dir: Direction8, agent: &Agent) -> bool {
-    can_step_as(grid, from, dir, agent.mobility, agent.size)
-}
-
-/// [`can_step`] for an agent of `mobility` and `size`.
-#[inline]
-pub(super) fn can_step_as(
-    grid: &Grid,
-    from: Cell,
-    dir: impl Into<Direction8>,
-    mobility: Mobility,
-    size: u8,
-) -> bool {
-    if size == 1 {
-        grid.can_step(from, dir, mobility)
-    } else {
-        grid.can_step_sized(from, dir, mobility, size)
+        self.size == other.size
+            && self.mobility == other.mobility
+            && self.connectivity == other.connectivity
     }
 }

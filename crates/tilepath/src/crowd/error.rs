@@ -1,6 +1,6 @@
 //! Why the crowd refused a request.
 
-use crate::{Cell, GridMismatch};
+use crate::{Cell, Connectivity, GridMismatch, HexLayout};
 use core::fmt;
 
 /// Why a [`Crowd`](super::Crowd) call was refused. Nothing changed when one is
@@ -32,8 +32,22 @@ pub enum CrowdError {
         /// The size asked for.
         size: u8,
     },
-    /// A hex connectivity: crowds move on squares, 4- or 8-connected.
-    HexUnsupported,
+    /// A hex agent bigger than one cell: on hex maps agents are one cell (as paths
+    /// and distance fields are: [`PathError::HexUnitSize`](crate::PathError::HexUnitSize),
+    /// [`FieldError::HexUnitSize`](crate::FieldError::HexUnitSize)).
+    HexUnitSize {
+        /// The size asked for.
+        size: u8,
+    },
+    /// The agent moves on another layout than the crowd's agents: a crowd's agents
+    /// all move on squares (4- and 8-connected ones mixed freely) or all on the hex
+    /// cells of one [`HexLayout`], as a grid is laid out one way.
+    LayoutMismatch {
+        /// The connectivity asked for.
+        connectivity: Connectivity,
+        /// The layout the crowd's agents move on: `None` for squares.
+        crowd: Option<HexLayout>,
+    },
     /// The id names no agent of this crowd (never added, or removed since).
     UnknownAgent(super::AgentId),
     /// The crowd holds the most agents it can index (`u32::MAX - 1`).
@@ -59,7 +73,26 @@ impl fmt::Display for CrowdError {
                 "a footprint side must be 1 to {} and fit the grid, not {size}",
                 crate::MAX_UNIT_SIZE
             ),
-            Self::HexUnsupported => f.write_str("crowds move 4- or 8-connected, not on hex maps"),
+            Self::HexUnitSize { size } => {
+                write!(
+                    f,
+                    "agents on hex maps are one cell, not {size} cells a side"
+                )
+            }
+            Self::LayoutMismatch {
+                connectivity,
+                crowd: Some(layout),
+            } => write!(
+                f,
+                "the crowd's agents move on {layout:?} hex cells, not {connectivity:?}"
+            ),
+            Self::LayoutMismatch {
+                connectivity,
+                crowd: None,
+            } => write!(
+                f,
+                "the crowd's agents move on squares, not {connectivity:?}"
+            ),
             Self::UnknownAgent(id) => write!(f, "no agent {id:?} in this crowd"),
             Self::TooManyAgents => f.write_str("the crowd holds the most agents it can index"),
             Self::Field(e) => write!(f, "a goal field failed: {e}"),

@@ -31,18 +31,21 @@ impl<F: Fn(AgentId, Cell) -> Option<u32>> Guidance for F {
     }
 }
 
-/// What a field serves: a goal anchor and the class of agents heading there.
+/// What a field serves: a goal anchor and the class of agents heading there (the
+/// field moves as they do: 4- or 8-connected, or by a hex layout's steps).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Key {
     goal: Cell,
     size: u8,
     mobility: Mobility,
-    eight: bool,
+    connectivity: Connectivity,
 }
 
 /// A ready [`Guidance`]: one [`DistanceField`] per goal, shared by the agents with
-/// the same goal, size, mobility and connectivity (a 4-connected field's units are
-/// cost units, an 8-connected one's `OCTILE_STRAIGHT` times that).
+/// the same goal, size, mobility and connectivity, and moving as they do (a
+/// 4-connected or hex field's units are cost units, an 8-connected one's
+/// `OCTILE_STRAIGHT` times that; a hex agent's field takes the steps of its
+/// [`HexLayout`](crate::HexLayout)).
 ///
 /// [`update`](Self::update) builds the fields for the crowd's goals (computing only
 /// fields for goals it has not seen, dropping those no agent heads for any more);
@@ -90,7 +93,7 @@ impl GoalFields {
                 goal,
                 size: spec.size,
                 mobility: spec.mobility,
-                eight: spec.connectivity == Connectivity::Eight,
+                connectivity: spec.connectivity,
             };
             let at = match self.keys.iter().position(|k| *k == key) {
                 Some(at) => at,
@@ -127,12 +130,7 @@ impl GoalFields {
     }
 
     fn field_for(grid: &Grid, key: Key) -> Result<DistanceField, CrowdError> {
-        let conn = if key.eight {
-            Connectivity::Eight
-        } else {
-            Connectivity::Four
-        };
-        let mut field = DistanceField::try_new(grid, key.mobility, conn)
+        let mut field = DistanceField::try_new(grid, key.mobility, key.connectivity)
             .and_then(|f| f.with_unit_size(key.size))
             .map_err(field_error)?;
         field.add_goal(key.goal, 0);

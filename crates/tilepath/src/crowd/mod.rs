@@ -8,11 +8,14 @@
 //! (`guidance.rs`: the trait and [`GoalFields`]). A step may be planned in parts
 //! (`plan.rs`). What the caller may read after a step is in `report.rs`. Where the
 //! step stalls for good, [`Untangle`] (`untangle/`) searches joint steps that take
-//! every agent home, and [`Crowd::step_untangled`] walks them.
+//! every agent home, and [`Crowd::step_untangled`] walks them. Which steps an agent
+//! may take from a cell (4- or 8-connected squares, or the 6 steps of a hex layout)
+//! every one of them reads from `moves.rs`.
 
 mod agent;
 mod error;
 mod guidance;
+mod moves;
 mod pin;
 mod plan;
 mod report;
@@ -27,10 +30,11 @@ pub use guidance::{GoalFields, Guidance};
 pub use report::{AgentStatus, StepStats};
 pub use untangle::Untangle;
 
-use crate::{Cell, Connectivity, Grid, GridMismatch, GridPath8, MAX_UNIT_SIZE};
+use crate::{Cell, Connectivity, Grid, GridMismatch, GridPath8, HexLayout, MAX_UNIT_SIZE};
 use agent::{Agent, Decision, NONE};
 
-/// The most candidates an agent has in a step: its 8 neighbours and staying.
+/// The most candidates an agent has in a step: its 8 neighbours (6 on a hex map)
+/// and staying.
 const MAX_CANDIDATES: usize = 9;
 
 /// One candidate anchor of an agent for the next step.
@@ -45,17 +49,21 @@ struct Candidate {
 /// Agents that move together on a [`Grid`] without ever sharing a cell.
 ///
 /// Each agent ([`AgentSpec`]) is a square footprint of 1 to 8 cells a side, with a
-/// mobility, 4- or 8-connected moves and perhaps a goal. [`step`](Self::step)
-/// decides every agent's next anchor at once from a [`Guidance`] (each agent's
-/// cost-to-go) and moves them. After every step:
+/// mobility, 4- or 8-connected moves and perhaps a goal; or, on a hex map, one cell
+/// stepping to the 6 neighbours of its [`HexLayout`] ([`Connectivity::Hex`]). A
+/// crowd's agents all move on squares or all on the cells of one hex layout (see
+/// [`add`](Self::add)). [`step`](Self::step) decides every agent's next anchor at
+/// once from a [`Guidance`] (each agent's cost-to-go) and moves them. After every
+/// step:
 /// - no two agents hold a cell ([`holder`](Self::holder) says who holds one);
 /// - no two agents passed through each other: none entered a cell the other left
 ///   while the other entered one it left (a head-on swap), and no two diagonal
-///   steps crossed (an agent holding one corner cell of a diagonal step and then the
-///   other);
+///   steps of squares crossed (an agent holding one corner cell of a diagonal step
+///   and then the other; hex steps have no corner cells);
 /// - every move was one step the grid allows the agent
-///   ([`Grid::can_step_sized`]), and an agent whose cells were walled over after it
-///   stood there keeps them and steps out when it can.
+///   ([`Grid::can_step_sized`]; on a hex map [`Grid::can_step_with`] with its
+///   layout), and an agent whose cells were walled over after it stood there keeps
+///   them and steps out when it can.
 ///
 /// ```
 /// use tilepath::{AgentSpec, Cell, Crowd, GoalFields, Grid};
@@ -118,6 +126,9 @@ pub struct Crowd {
     swap: bool,
     /// Whether a moved agent blocks the cells it left until it arrives.
     hold_left: bool,
+    /// The hex layout the agents move on (`None`: squares); only read while the
+    /// crowd holds an agent, set by the first one added to an empty crowd.
+    hex: Option<HexLayout>,
     /// Per cell: the slot of the agent that left it and blocks it until it arrives,
     /// or `NONE` (empty unless `hold_left`).
     blocked: Vec<u32>,
@@ -165,6 +176,7 @@ impl Crowd {
             stuck_after: 32,
             swap: true,
             hold_left: false,
+            hex: None,
             blocked: Vec::new(),
             seek: seek::Seek::default(),
             plan: plan::Plan::Idle,
@@ -203,25 +215,45 @@ impl Crowd {
 
     /// Adds an agent where `spec` says, on `grid`.
     ///
+    /// A crowd's agents move on one layout, as its grid is laid out one way: all on
+    /// squares (4- and 8-connected agents mixed freely) or all on the cells of one
+    /// [`HexLayout`] ([`Connectivity::Hex`]). The first agent added to an empty crowd
+    /// sets which; an agent of another is refused while the crowd holds any agent.
+    /// (Steps of squares and hex steps on one grid would be two readings of its
+    /// cells, and agents of two hex layouts two readings of the hex map: no map has
+    /// units moving both ways.) A hex agent is one cell, as hex paths and distance
+    /// fields are.
+    ///
     /// # Errors
-    /// [`CrowdError::GridMismatch`]; [`CrowdError::HexUnsupported`];
+    /// [`CrowdError::GridMismatch`]; [`CrowdError::LayoutMismatch`] for a
+    /// connectivity of another layout than the crowd's agents';
     /// [`CrowdError::InvalidSize`] for a size of 0, above
     /// [`MAX_UNIT_SIZE`](crate::MAX_UNIT_SIZE) or larger than the grid;
+    /// [`CrowdError::HexUnitSize`] for a hex agent of a size above 1;
     /// [`CrowdError::OutOfBounds`] if the footprint leaves the grid;
     /// [`CrowdError::Blocked`] if a cell under it is blocked for its mobility;
     /// [`CrowdError::Occupied`] if another agent holds one; [`CrowdError::TooManyAgents`].
     /// Nothing changes then.
     pub fn add(&mut self, grid: &Grid, spec: AgentSpec) -> Result<AgentId, CrowdError> {
         self.check_grid(grid)?;
-        let eight = match spec.connectivity {
-            Connectivity::Four => false,
-            Connectivity::Eight => true,
-            Connectivity::Hex(_) => return Err(CrowdError::HexUnsupported),
+        let connectivity = spec.connectivity;
+        let hex = match connectivity {
+            Connectivity::Four | Connectivity::Eight => None,
+            Connectivity::Hex(layout) => Some(layout),
         };
+        if self.live > 0 && hex != self.hex {
+            return Err(CrowdError::LayoutMismatch {
+                connectivity,
+                crowd: self.hex,
+            });
+        }
         let (w, h) = self.dims;
         let size = spec.size;
         if size == 0 || size > MAX_UNIT_SIZE || u32::from(size) > w.min(h) {
             return Err(CrowdError::InvalidSize { size });
+        }
+        if hex.is_some() && size > 1 {
+            return Err(CrowdError::HexUnitSize { size });
         }
         let cell = spec.cell;
         let n = i32::from(size);
@@ -258,7 +290,7 @@ impl Crowd {
                     cell,
                     size,
                     mobility: spec.mobility,
-                    eight,
+                    connectivity,
                     goal: None,
                     elevation: 0,
                     tiebreak: 0,
@@ -289,7 +321,7 @@ impl Crowd {
             cell,
             size,
             mobility: spec.mobility,
-            eight,
+            connectivity,
             goal: spec.goal,
             elevation: 0,
             tiebreak: mix(u64::from(generation) << 32 | slot as u64) as u32,
@@ -312,6 +344,7 @@ impl Crowd {
             self.holder[i] = slot as u32;
         }
         self.live += 1;
+        self.hex = hex;
         self.order
             .reserve(self.live.saturating_sub(self.order.len()));
         self.held.reserve(self.live.saturating_sub(self.held.len()));
@@ -385,11 +418,7 @@ impl Crowd {
             cell: a.cell,
             size: a.size,
             mobility: a.mobility,
-            connectivity: if a.eight {
-                Connectivity::Eight
-            } else {
-                Connectivity::Four
-            },
+            connectivity: a.connectivity,
             goal: a.goal,
         })
     }

@@ -13,9 +13,10 @@
 //! subset of a valid step's moves closed under that rule is itself valid (no two
 //! agents in a cell, no swap, no crossing: staying creates none of them).
 
-use super::agent::{Decision, NONE, can_step};
+use super::agent::{Decision, NONE};
+use super::moves::step_between;
 use super::{AgentId, Crowd, CrowdError, Guidance, footprint};
-use crate::{Cell, Direction8, Grid};
+use crate::{Cell, Grid};
 
 /// A guidance that counts the costs it gives: the measure of a plan's work.
 struct Counted<'g, G: ?Sized> {
@@ -315,11 +316,7 @@ impl Crowd {
     /// Whether agent `s`'s decided move is one step `grid` allows it now.
     fn can_move(&self, grid: &Grid, s: usize) -> bool {
         let a = &self.agents[s];
-        let offset = (a.target.x - a.cell.x, a.target.y - a.cell.y);
-        Direction8::ALL
-            .into_iter()
-            .find(|d| d.offset() == offset)
-            .is_some_and(|d| (a.eight || !d.is_diagonal()) && can_step(grid, a.cell, d, a))
+        step_between(grid, a.cell, a.target, a).is_some()
     }
 
     /// Frees the cells of anchor `at` that agent `s` reserved.

@@ -9,8 +9,8 @@
 //! round it and at most [`SEEK_LIMIT`] of them; found, it walks the way there (its
 //! detour) before heading by its guidance again.
 
-use super::agent::{NONE, can_step};
-use super::step::DIRECTIONS;
+use super::agent::NONE;
+use super::moves::{can_step, directions};
 use super::{Crowd, Guidance, footprint};
 use crate::{Cell, Direction8, Grid, GridPath8};
 
@@ -109,12 +109,11 @@ impl Crowd {
         seek.nodes.clear();
         seek.nodes.push((a.cell, u16::MAX, Direction8::Right));
         seek.seen[self.index(a.cell)] = seek.stamp;
-        let dirs = if a.eight { 8 } else { 4 };
         let mut found = None;
         let mut head = 0;
         'search: while head < seek.nodes.len() {
             let at = seek.nodes[head].0;
-            for &dir in &DIRECTIONS[..dirs] {
+            for dir in directions(a.connectivity, at) {
                 if !can_step(grid, at, dir, &a) {
                     continue;
                 }

@@ -10,25 +10,14 @@
 //! agent kept waiting ends up first in the order and is not kept waiting forever
 //! in open space; the corridor swap rule (`swap.rs`) covers 1-wide corridors.
 
-use super::agent::{Decision, NONE, can_step};
+use super::agent::{Agent, Decision, NONE};
+use super::moves::{can_step, directions, has_corners};
 use super::plan::Plan;
 use super::{
     AgentStatus, Candidate, Crowd, CrowdError, Guidance, MAX_CANDIDATES, StepStats, footprint, mix,
     overlap,
 };
-use crate::{Cell, Direction8, Grid};
-
-/// Orthogonal directions first: a 4-connected agent reads the first 4.
-pub(super) const DIRECTIONS: [Direction8; 8] = [
-    Direction8::Right,
-    Direction8::Up,
-    Direction8::Left,
-    Direction8::Down,
-    Direction8::UpRight,
-    Direction8::UpLeft,
-    Direction8::DownLeft,
-    Direction8::DownRight,
-];
+use crate::{Cell, Grid};
 
 impl Crowd {
     /// Moves every agent one step (or not at all) towards its goal, as `guidance`
@@ -139,8 +128,7 @@ impl Crowd {
             key: u64::from(here_cost) << 32 | (salt & 0x3fff_ffff),
         };
         let mut len = 1;
-        let dirs = if a.eight { 8 } else { 4 };
-        for (d, &dir) in DIRECTIONS[..dirs].iter().enumerate() {
+        for (d, dir) in directions(a.connectivity, here).enumerate() {
             if !can_step(grid, here, dir, &a) {
                 continue;
             }
@@ -310,7 +298,8 @@ impl Crowd {
                 }
             }
         }
-        if to != here && to.x != here.x && to.y != here.y && self.crosses(s, here, to) {
+        // Only a diagonal step has corner cells to cross (`corners`).
+        if to.x != here.x && to.y != here.y && self.crosses(s, here, to) {
             return false;
         }
         if self.brushes(s, here, to) {
@@ -390,14 +379,16 @@ impl Crowd {
     }
 
     /// Whether agent `s`'s step from `here` to `to` and another agent's step of this
-    /// step would brush past each other: one moving diagonally, the other stepping
-    /// between a corner cell of that diagonal and one of its ends (into the cell the
-    /// diagonal leaves, or out of the one it enters). Their centres would pass within
-    /// half a cell; a step apart elsewhere they keep at least `1/sqrt(2)` of a cell.
+    /// step would brush past each other: one moving diagonally on squares, the other
+    /// stepping between a corner cell of that diagonal and one of its ends (into the
+    /// cell the diagonal leaves, or out of the one it enters). Their centres would
+    /// pass within half a cell; a step apart elsewhere they keep at least `1/sqrt(2)`
+    /// of a cell. Hex steps have no corner cells: nothing brushes past them.
     fn brushes(&self, s: usize, here: Cell, to: Cell) -> bool {
-        let size = self.agents[s].size;
+        let a = &self.agents[s];
+        let size = a.size;
         let decided = |k: u32| k != NONE && k as usize != s;
-        if let Some((p, q)) = self.corners(here, to, size) {
+        if let Some((p, q)) = self.corners(a, here, to) {
             // An agent at a corner cell entering `s`'s cells.
             for c in [p, q] {
                 let k = self.holder[self.index(c)];
@@ -427,7 +418,7 @@ impl Crowd {
         let diagonal_past = |k: u32, at: Cell| {
             decided(k) && {
                 let b = &self.agents[k as usize];
-                self.corners(b.cell, b.target, b.size)
+                self.corners(b, b.cell, b.target)
                     .is_some_and(|(p, q)| covers(at, size, p) || covers(at, size, q))
             }
         };
@@ -435,13 +426,14 @@ impl Crowd {
             || footprint(to, size).any(|c| diagonal_past(self.holder[self.index(c)], here))
     }
 
-    /// The two corner cells a diagonal step of a `size` agent from `from` to `to`
-    /// passes between (`None` for a step that is not diagonal).
-    fn corners(&self, from: Cell, to: Cell, size: u8) -> Option<(Cell, Cell)> {
-        if from.x == to.x || from.y == to.y {
+    /// The two corner cells a diagonal step of `agent` from `from` to `to` passes
+    /// between (`None` for a step that is not diagonal, or a hex step: see
+    /// [`has_corners`]).
+    fn corners(&self, agent: &Agent, from: Cell, to: Cell) -> Option<(Cell, Cell)> {
+        if from.x == to.x || from.y == to.y || !has_corners(agent.connectivity) {
             return None;
         }
-        let n = i32::from(size);
+        let n = i32::from(agent.size);
         let (new_col, old_col) = if to.x > from.x {
             (from.x + n, from.x)
         } else {
@@ -460,7 +452,7 @@ impl Crowd {
     /// agent's step: one holding one of the two corner cells the step passes
     /// between and taking the other.
     fn crosses(&self, s: usize, from: Cell, to: Cell) -> bool {
-        let Some((p, q)) = self.corners(from, to, self.agents[s].size) else {
+        let Some((p, q)) = self.corners(&self.agents[s], from, to) else {
             return false;
         };
         let (ip, iq) = (self.index(p), self.index(q));

@@ -14,10 +14,10 @@
 //! the same corridors. Corridor walks stop after [`WALK_LIMIT`] cells and then
 //! count as opening up (pushing is left to the priorities).
 
-use super::agent::{Agent, NONE, can_step};
-use super::step::DIRECTIONS;
+use super::agent::{Agent, NONE};
+use super::moves::{can_step, directions, step_between};
 use super::{Crowd, Guidance, footprint};
-use crate::{Cell, Direction8, Grid};
+use crate::{Cell, Grid};
 
 /// The longest corridor a swap test walks.
 const WALK_LIMIT: u32 = 1024;
@@ -126,7 +126,7 @@ impl Crowd {
     fn onward(&self, class: &Agent, grid: &Grid, at: Cell, from: Cell) -> Onward {
         let mut ways = 0;
         let mut last = at;
-        for dir in self.directions(class) {
+        for dir in directions(class.connectivity, at) {
             if !can_step(grid, at, dir, class) {
                 continue;
             }
@@ -157,17 +157,10 @@ impl Crowd {
         if b.goal != Some(b.cell) || b.cell != c {
             return false;
         }
-        let exits = self
-            .directions(class)
+        let exits = directions(class.connectivity, c)
             .filter(|&d| can_step(grid, c, d, class))
             .count();
         exits <= 1
-    }
-
-    fn directions(&self, class: &Agent) -> impl Iterator<Item = Direction8> {
-        DIRECTIONS[..if class.eight { 8 } else { 4 }]
-            .iter()
-            .copied()
     }
 
     /// After agent `s` backed out, its partner `p` follows it one step, if it can.
@@ -183,19 +176,11 @@ impl Crowd {
         if b.decision != super::Decision::Open {
             return;
         }
-        let (dx, dy) = (
-            (a.cell.x - b.cell.x).signum(),
-            (a.cell.y - b.cell.y).signum(),
-        );
-        if (dx != 0 && dy != 0 && !b.eight) || (dx == 0 && dy == 0) {
-            return;
-        }
-        let Some(dir) = Direction8::ALL.into_iter().find(|d| d.offset() == (dx, dy)) else {
+        // Into the anchor `s` leaves: `p` stands on the neighbouring anchor `s` was
+        // to step to, so this is one step, if `p`'s moves and the grid allow it.
+        let Some(dir) = step_between(grid, b.cell, a.cell, &b) else {
             return;
         };
-        if !grid.can_step_sized(b.cell, dir, b.mobility, b.size) {
-            return;
-        }
         // Its candidates give its cost where it ends up.
         self.fill(p, grid, guidance);
         self.agents[p].decision = super::Decision::Asking;

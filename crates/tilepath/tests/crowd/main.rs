@@ -1,6 +1,7 @@
 //! The crowd solver: invariants after every step (seeded, with edits, mixed sizes,
 //! agents added and removed), zero allocation per step, determinism and bad input;
-//! the scenarios a crowd must get through are in `scenarios.rs`.
+//! the scenarios a crowd must get through are in `scenarios.rs`, crowds on hex maps
+//! in `hex.rs`.
 
 use rand::RngExt;
 use std::collections::HashMap;
@@ -10,6 +11,7 @@ use tilepath::{
 };
 use tilepath_testkit::*;
 
+mod hex;
 mod parts;
 mod scenarios;
 mod untangle;
@@ -46,7 +48,10 @@ struct Coverage {
 }
 
 /// Checks a step: from the agents as they were (`before`) to the crowd now, on
-/// `grid` as the step saw it. Panics on a broken invariant.
+/// `grid` as the step saw it. Panics on a broken invariant. Every move is one step
+/// of the agent's connectivity: on squares one `Grid::can_step_sized` allows (never
+/// diagonal for a 4-connected agent), on a hex map a step of the layout
+/// (`HexLayout::is_step`) of a one-cell agent onto a cell it may enter.
 fn check_step(grid: &Grid, crowd: &Crowd, before: &[(AgentId, AgentSpec)], cov: &mut Coverage) {
     cov.steps += 1;
     let mut old_at = HashMap::new();
@@ -83,16 +88,28 @@ fn check_step(grid: &Grid, crowd: &Crowd, before: &[(AgentId, AgentSpec)], cov: 
             .into_iter()
             .find(|x| x.offset() == d)
             .unwrap_or_else(|| panic!("{id:?} jumped {d:?}"));
-        assert!(
-            !dir.is_diagonal() || spec.connectivity == Connectivity::Eight,
-            "a 4-connected agent stepped diagonally"
-        );
-        assert!(
-            grid.can_step_sized(spec.cell, dir, spec.mobility, spec.size),
-            "{id:?} of size {} made an illegal step {} -> {now}",
-            spec.size,
-            spec.cell
-        );
+        match spec.connectivity {
+            Connectivity::Hex(layout) => assert!(
+                spec.size == 1
+                    && layout.is_step(spec.cell, dir)
+                    && grid.is_passable(now, spec.mobility),
+                "{id:?} of size {} made a step {} -> {now} that is no legal {layout:?} step",
+                spec.size,
+                spec.cell
+            ),
+            conn => {
+                assert!(
+                    !dir.is_diagonal() || conn == Connectivity::Eight,
+                    "a 4-connected agent stepped diagonally"
+                );
+                assert!(
+                    grid.can_step_sized(spec.cell, dir, spec.mobility, spec.size),
+                    "{id:?} of size {} made an illegal step {} -> {now}",
+                    spec.size,
+                    spec.cell
+                );
+            }
+        }
         if !grid.fits(spec.cell, spec.mobility, spec.size) {
             cov.out_of_walls += 1;
         }
@@ -422,12 +439,14 @@ fn bad_input_is_refused_and_never_panics() {
             Err(CrowdError::InvalidSize { size })
         );
     }
+    // A hex agent in a crowd of agents on squares (`hex.rs` tests the layout rule).
+    let axial = Connectivity::Hex(HexLayout::Axial);
     assert_eq!(
-        crowd.add(
-            &grid,
-            AgentSpec::new(Cell::new(1, 1)).connectivity(Connectivity::Hex(HexLayout::Axial))
-        ),
-        Err(CrowdError::HexUnsupported)
+        crowd.add(&grid, AgentSpec::new(Cell::new(1, 1)).connectivity(axial)),
+        Err(CrowdError::LayoutMismatch {
+            connectivity: axial,
+            crowd: None
+        })
     );
     // Another grid's size.
     let other = Grid::new(6, 3).unwrap();

@@ -3,8 +3,9 @@
 
 use super::*;
 
-/// Two rooms joined by a 1-wide corridor: `room` cells square each, `len` long.
-fn two_rooms(room: i32, len: i32, corridor_width: i32) -> Grid {
+/// Two rooms joined by a 1-wide corridor: `room` cells square each, `len` long (a
+/// row of cells: on a hex map too, whose orthogonal steps are all hex steps).
+pub(super) fn two_rooms(room: i32, len: i32, corridor_width: i32) -> Grid {
     let (w, h) = (2 * room + len, room);
     let mid = room / 2;
     Grid::from_fn(w as u32, h as u32, |c| {
@@ -49,7 +50,7 @@ fn two_groups_of_50_swap_sides_through_a_one_wide_corridor() {
 /// packed full, every cell a goal, does not settle: agents arriving in the wrong
 /// order keep trading places inside it (a limit of the step-by-step rule, which does
 /// not plan orders of arrival).
-fn door_and_formation() -> (Grid, Vec<(Cell, Cell)>) {
+pub(super) fn door_and_formation() -> (Grid, Vec<(Cell, Cell)>) {
     let grid = Grid::from_fn(81, 30, |c| {
         if c.x == 30 && c.y != 15 {
             TileKind::K3
@@ -82,7 +83,7 @@ fn five_hundred_agents_pass_one_door() {
 /// Runs a crowd whose agents move at different speeds: agent `k` is
 /// [ready](Crowd::set_ready) once every `every[k]` steps after it last moved of its
 /// own accord (pushed moves are free). The steps until all stand on their goals.
-fn run_paced(grid: &Grid, crowd: &mut Crowd, every: &[u32], limit: u64) -> Option<u64> {
+pub(super) fn run_paced(grid: &Grid, crowd: &mut Crowd, every: &[u32], limit: u64) -> Option<u64> {
     let ids: Vec<AgentId> = crowd.agents().map(|(id, _)| id).collect();
     let mut fields = GoalFields::new();
     fields.update(grid, crowd).unwrap();

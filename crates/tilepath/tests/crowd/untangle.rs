@@ -72,7 +72,7 @@ pub(super) fn run_untangling_when(
 
 /// Plans `crowd`'s untangling on `grid`, which must be found, and walks it, checking
 /// every step and calling `each` after it: the search and the checks' counts.
-fn plan_and_walk(
+pub(super) fn plan_and_walk(
     grid: &Grid,
     crowd: &mut Crowd,
     mut each: impl FnMut(&Crowd),

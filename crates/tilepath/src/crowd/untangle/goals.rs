@@ -3,9 +3,9 @@
 //! to where it stands.
 
 use super::{Movable, NONE, Untangle, oom};
-use crate::crowd::agent::can_step_as;
+use crate::crowd::moves::{can_step_as, directions, untangling};
 use crate::crowd::{Crowd, CrowdError, Guidance, footprint};
-use crate::{AgentSpec, Cell, Direction, Grid, Mobility};
+use crate::{AgentSpec, Cell, Connectivity, Grid, Mobility};
 
 impl Untangle {
     /// The agents it may move, with their ends; marks the cells of the agents that
@@ -35,15 +35,16 @@ impl Untangle {
                 id,
                 mobility: spec.mobility,
                 size: spec.size,
+                connectivity: untangling(spec.connectivity),
                 at,
                 goal,
             });
         }
         // Cells held by agents that stay (pinned), and the rooms the rest of the floor
-        // makes for each mobility and size: an agent whose goal is in another room
-        // than it (or under an agent that stays) has no way there, and stays where it
-        // is, instead of sending the search through every configuration to find that
-        // out.
+        // makes for each mobility, size and way of moving: an agent whose goal is in
+        // another room than it (or under an agent that stays) has no way there, and
+        // stays where it is, instead of sending the search through every
+        // configuration to find that out.
         self.fixed.clear();
         self.fixed
             .try_reserve_exact(cells)
@@ -54,12 +55,12 @@ impl Untangle {
                 self.hold(grid, spec);
             }
         }
-        let mut rooms: Vec<((Mobility, u8), Vec<u32>)> = Vec::new();
+        let mut rooms: Vec<((Mobility, u8, Connectivity), Vec<u32>)> = Vec::new();
         for m in &mut movable {
             if m.at == m.goal {
                 continue;
             }
-            let class = (m.mobility, m.size);
+            let class = (m.mobility, m.size, m.connectivity);
             let k = match rooms.iter().position(|r| r.0 == class) {
                 Some(k) => k,
                 None => {
@@ -122,8 +123,14 @@ impl Untangle {
     }
 
     /// Labels the rooms of the anchors where an agent of `mobility` and `size` fits
-    /// on no cell of an agent that stays (4-connected; `NONE` elsewhere) into `room`.
-    fn label_rooms(&self, grid: &Grid, (mobility, size): (Mobility, u8), room: &mut [u32]) {
+    /// on no cell of an agent that stays, joined by the steps of `connectivity`
+    /// (`NONE` elsewhere), into `room`.
+    fn label_rooms(
+        &self,
+        grid: &Grid,
+        (mobility, size, connectivity): (Mobility, u8, Connectivity),
+        room: &mut [u32],
+    ) {
         let mut queue: Vec<u32> = Vec::new();
         let mut label = 0;
         let free = |i: usize| !cells_of(grid, i as u32, size).any(|j| self.fixed[j]);
@@ -143,8 +150,8 @@ impl Untangle {
                 let Some(c) = grid.cell_of(i as usize) else {
                     continue;
                 };
-                for d in Direction::ALL {
-                    if can_step_as(grid, c, d, mobility, size)
+                for d in directions(connectivity, c) {
+                    if can_step_as(grid, c, d, mobility, size, connectivity)
                         && let Some(j) = grid.index_of(c.step(d))
                         && room[j] == NONE
                         && free(j)

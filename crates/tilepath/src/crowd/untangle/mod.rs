@@ -19,10 +19,12 @@
 //! under constraints; `walk.rs` walks a plan.
 //!
 //! It moves agents of every size with 4-connected moves (the setting of multi-agent
-//! path finding; an 8-connected agent moves orthogonally here); pinned agents stay
-//! where they are and hold their cells. An agent bigger than a cell asks every agent
-//! on the cells it steps onto to make room, as a one-cell agent asks the one on its
-//! cell. A stall is mostly a knot
+//! path finding; an 8-connected agent moves orthogonally here), or on a hex map the
+//! 6 steps of the layout, each agent's moves read from the crowd's (`moves.rs`:
+//! [`untangling`](super::moves::untangling)); pinned agents stay where they are and
+//! hold their cells. An agent bigger than a cell asks every agent on the cells it
+//! steps onto to make room, as a one-cell agent asks the one on its cell. A stall is
+//! mostly a knot
 //! of a few agents in a crowd that is otherwise home: the search first moves only the
 //! agents near those away from their goals (within 4 cells, then 12), holding the
 //! others where they stand, so that a plan moves few agents and the search stays
@@ -38,18 +40,20 @@ use std::collections::VecDeque;
 
 use super::agent::NONE;
 use super::{AgentId, Crowd, CrowdError, Guidance};
-use crate::{Cell, Grid, Mobility};
+use crate::{Cell, Connectivity, Grid, Mobility};
 
 /// How far round the agents away from their goals (Chebyshev) the agents an
 /// untangling may move are taken, one try after another (`u32::MAX`: all).
 const UNTANGLE_RADII: [u32; 3] = [4, 12, u32::MAX];
 
-/// An agent the search may move: where it stands and where it is to end (cell
+/// An agent the search may move: how, where it stands and where it is to end (cell
 /// indices; the same where it has no goal or no way to it).
 struct Movable {
     id: AgentId,
     mobility: Mobility,
     size: u8,
+    /// The moves the search gives it ([`untangling`](super::moves::untangling)).
+    connectivity: Connectivity,
     at: u32,
     goal: u32,
 }
@@ -88,6 +92,7 @@ pub struct Untangle {
     ids: Vec<AgentId>,
     mobility: Vec<Mobility>,
     size: Vec<u8>,
+    connectivity: Vec<Connectivity>,
     goal: Vec<u32>,
     /// Cells held by agents that do not take part.
     fixed: Vec<bool>,
@@ -193,12 +198,14 @@ impl Untangle {
             self.ids.clear();
             self.mobility.clear();
             self.size.clear();
+            self.connectivity.clear();
             self.goal.clear();
             let mut start = Vec::new();
             for m in movable.iter().filter(|m| near(m.at)) {
                 self.ids.push(m.id);
                 self.mobility.push(m.mobility);
                 self.size.push(m.size);
+                self.connectivity.push(m.connectivity);
                 self.goal.push(m.goal);
                 start.push(m.at);
             }

@@ -3,6 +3,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
+use super::successor::MOST_MOVES;
 use super::{NONE, Untangle};
 use crate::Grid;
 use crate::crowd::{Guidance, mix};
@@ -74,7 +75,7 @@ impl Untangle {
                 // One agent deeper: each of its cells next, staying first.
                 let who = h.order[low.depth as usize];
                 let at = h.config[who as usize];
-                let mut cands = [NONE; 5];
+                let mut cands = [NONE; MOST_MOVES];
                 let len = self.moves(grid, who as usize, at, &mut cands);
                 for &to in &cands[..len] {
                     let l = lows.len() as u32;

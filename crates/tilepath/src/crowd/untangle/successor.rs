@@ -4,17 +4,22 @@
 use super::goals::cells_of;
 use super::search::Low;
 use super::{NONE, Untangle};
-use crate::crowd::agent::can_step_as;
+use crate::crowd::moves::{can_step_as, directions};
 use crate::crowd::{Guidance, mix, overlap};
-use crate::{Direction, Grid};
+use crate::{Connectivity, Grid};
 
 /// The longest chain of agents asked to make room in turn: a chain that would go on
 /// counts as failed (the stack stays small whatever the crowd).
 const MOST_INHERITED: usize = 1024;
 
+/// The most cells an agent may be in after a step: where it stands and its 4
+/// orthogonal neighbours on squares, its 6 neighbours on a hex map.
+pub(super) const MOST_MOVES: usize = 7;
+
 impl Untangle {
     /// Agent `k`'s cost to go from cell index `at` (agents without a goal: the
-    /// Manhattan distance back to where they stood).
+    /// distance back to where they stood, Manhattan on squares, in hex steps on a
+    /// hex map).
     pub(super) fn cost<G: Guidance + ?Sized>(
         &self,
         grid: &Grid,
@@ -32,21 +37,33 @@ impl Untangle {
             if c == g {
                 0
             } else {
-                c.manhattan(g).saturating_add(1)
+                let steps = match self.connectivity[k] {
+                    Connectivity::Hex(layout) => layout.distance(c, g),
+                    Connectivity::Four | Connectivity::Eight => c.manhattan(g),
+                };
+                steps.saturating_add(1)
             }
         })
     }
 
     /// Agent `k`'s anchors for the next step from `at`: staying, then its legal
-    /// orthogonal steps onto cells no fixed agent holds. Returns how many.
-    pub(super) fn moves(&self, grid: &Grid, k: usize, at: u32, out: &mut [u32; 5]) -> usize {
+    /// steps (orthogonal on squares, hex steps on a hex map) onto cells no fixed
+    /// agent holds. Returns how many.
+    pub(super) fn moves(
+        &self,
+        grid: &Grid,
+        k: usize,
+        at: u32,
+        out: &mut [u32; MOST_MOVES],
+    ) -> usize {
         out[0] = at;
         let mut len = 1;
         let Some(from) = grid.cell_of(at as usize) else {
             return len;
         };
-        for d in Direction::ALL {
-            if can_step_as(grid, from, d, self.mobility[k], self.size[k])
+        let (mobility, connectivity) = (self.mobility[k], self.connectivity[k]);
+        for d in directions(connectivity, from) {
+            if can_step_as(grid, from, d, mobility, self.size[k], connectivity)
                 && let Some(i) = grid.index_of(from.step(d))
                 && !self.on_fixed(grid, k, i as u32)
             {
@@ -182,9 +199,9 @@ impl Untangle {
         depth: usize,
     ) -> bool {
         let ku = k as usize;
-        let mut cands = [NONE; 5];
+        let mut cands = [NONE; MOST_MOVES];
         let len = self.moves(grid, ku, from[ku], &mut cands);
-        let mut keyed = [(0_u64, NONE); 5];
+        let mut keyed = [(0_u64, NONE); MOST_MOVES];
         for (slot, &cell) in keyed.iter_mut().zip(&cands[..len]) {
             let cost = u64::from(self.cost(grid, guidance, ku, cell));
             let tie = mix(self.salt ^ (u64::from(k) << 32) ^ u64::from(cell)) & 0xFFFF_FFFF;

@@ -2,10 +2,10 @@
 //! made as a joint step.
 
 use super::{NONE, Untangle};
-use crate::crowd::agent::can_step;
+use crate::crowd::moves::{step_between_as, untangling};
 use crate::crowd::plan::Plan;
 use crate::crowd::{Crowd, CrowdError, StepStats, footprint, overlap};
-use crate::{AgentId, Cell, Direction, Grid};
+use crate::{AgentId, Cell, Grid};
 
 impl Crowd {
     /// Walks the next joint step of `untangle`'s [plan](Untangle::plan): its agents
@@ -43,7 +43,8 @@ impl Crowd {
 
     /// Sets every agent's target for a joint step of `moves` (the others stay), or,
     /// if they do not fit the crowd as it is, sets none and says so: each move a
-    /// legal orthogonal step of a live agent that is not pinned, one agent a cell, a
+    /// legal step of a live agent that is not pinned, of the moves an untangling
+    /// gives it (orthogonal on squares, hex steps on a hex map), one agent a cell, a
     /// held cell entered only behind its holder, never head-on.
     fn aim(&mut self, grid: &Grid, moves: &[(AgentId, Cell)]) -> bool {
         for a in &mut self.agents {
@@ -52,10 +53,14 @@ impl Crowd {
         let mut fits = moves.iter().all(|&(id, to)| {
             self.live_agent(id).is_some_and(|a| {
                 !a.pinned
-                    && Direction::ALL
-                        .into_iter()
-                        .find(|&d| a.cell.step(d) == to)
-                        .is_some_and(|d| can_step(grid, a.cell, d.into(), a))
+                    && step_between_as(
+                        grid,
+                        (a.cell, to),
+                        a.mobility,
+                        a.size,
+                        untangling(a.connectivity),
+                    )
+                    .is_some()
             })
         });
         if fits {
