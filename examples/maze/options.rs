@@ -33,9 +33,9 @@ usage: maze [options]
   --headless        run without a window and print tick statistics
   --ticks N         headless: fixed ticks to run (default 600)
   --budget N        pathing work per tick in expansions, 0 = unlimited
+                    (default: the plugin's, 500000)
   --time-cap MS     pathing wall time per tick in milliseconds, 0 = none
                     (default: the plugin's, 2.5)
-                    (default: the plugin's, 500000)
   --landmarks N     landmarks guiding long searches (PathingSettings::landmarks;
                     default 0)
   --jump-distances  keep jump distances for long searches
