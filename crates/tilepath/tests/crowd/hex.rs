@@ -6,7 +6,7 @@
 //! the rule that a crowd's agents move on one layout.
 
 use super::scenarios::{door_and_formation, run_paced, two_rooms};
-use super::untangle::{plan_and_walk, run_untangling};
+use super::untangle::{crowded_room, plan_and_walk, run_untangling};
 use super::*;
 use tilepath::{Guidance, MAX_UNIT_SIZE};
 
@@ -332,42 +332,13 @@ fn untangling_takes_hex_agents_home() {
 
         for seed in 0..60_u64 {
             let mut rng = rng(8000 + 100 * n as u64 + seed);
-            let (w, h) = (rng.random_range(4..10), rng.random_range(3..9));
-            let mut grid = Grid::filled(w, h, TileKind::K0).unwrap();
-            // Pillars: inner cells with no wall round them.
-            for _ in 0..(w * h / 12) {
-                let (x, y) = (
-                    rng.random_range(1..w as i32 - 1),
-                    rng.random_range(1..h as i32 - 1),
-                );
-                let clear = (-1..=1).all(|dy| {
-                    (-1..=1).all(|dx| grid.fits(Cell::new(x + dx, y + dy), Mobility::FLOOR_ONLY, 1))
-                });
-                if clear && w >= 3 && h >= 3 {
-                    grid.set(Cell::new(x, y), TileKind::K1).unwrap();
-                }
-            }
-            let floor: Vec<Cell> = (0..grid.len())
-                .map(|i| grid.cell_of(i).unwrap())
-                .filter(|&c| grid.fits(c, Mobility::FLOOR_ONLY, 1))
-                .collect();
-            if floor.len() < 6 {
+            let Some((grid, pairs)) = crowded_room(&mut rng) else {
                 continue;
-            }
+            };
             rooms += 1;
-            let k = (floor.len() * rng.random_range(60..86) / 100).min(floor.len() - 2);
-            let mut starts = floor.clone();
-            let mut goals = floor.clone();
-            for v in [&mut starts, &mut goals] {
-                for i in (1..v.len()).rev() {
-                    v.swap(i, rng.random_range(0..=i));
-                }
-            }
             let mut crowd = Crowd::new(&grid).unwrap();
-            for i in 0..k {
-                let spec = AgentSpec::new(starts[i])
-                    .connectivity(hex(layout))
-                    .goal(goals[i]);
+            for (start, goal) in pairs {
+                let spec = AgentSpec::new(start).connectivity(hex(layout)).goal(goal);
                 crowd.add(&grid, spec).unwrap();
             }
             let run = run_untangling(&grid, &mut crowd, 3000);
@@ -399,19 +370,7 @@ fn moves_of_a_hex_run(layout: HexLayout, seed: u64, n: usize) -> Vec<(AgentId, C
     for _ in 0..300 {
         add_hex_agent(&mut rng, &grid, &mut crowd, layout, m);
     }
-    let mut fields = GoalFields::new();
-    fields.update(&grid, &crowd).unwrap();
-    let mut all = Vec::new();
-    for step in 0..n {
-        if step % 50 == 49 {
-            let c = random_cell(&mut rng, &grid);
-            grid.set(c, TileKind::K3).unwrap();
-            fields.repair(&grid, &[c]).unwrap();
-        }
-        crowd.step(&grid, &fields).unwrap();
-        all.extend(crowd.moves());
-    }
-    all
+    moves_of(&mut rng, &mut grid, &mut crowd, n)
 }
 
 #[test]

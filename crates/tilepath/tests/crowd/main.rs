@@ -305,16 +305,27 @@ fn moves_of_a_run(seed: u64, n: usize) -> Vec<(AgentId, Cell, Cell)> {
     add_mixed_agents(&mut rng, &grid, &mut crowd, 300, m, |_, rng| {
         random_cell(rng, &grid)
     });
+    moves_of(&mut rng, &mut grid, &mut crowd, n)
+}
+
+/// The moves of `n` steps of `crowd` on `grid`, guided by its goals' fields, a
+/// random cell walled every 50 steps.
+fn moves_of(
+    rng: &mut rand::rngs::StdRng,
+    grid: &mut Grid,
+    crowd: &mut Crowd,
+    n: usize,
+) -> Vec<(AgentId, Cell, Cell)> {
     let mut fields = GoalFields::new();
-    fields.update(&grid, &crowd).unwrap();
+    fields.update(grid, crowd).unwrap();
     let mut all = Vec::new();
     for step in 0..n {
         if step % 50 == 49 {
-            let c = random_cell(&mut rng, &grid);
+            let c = random_cell(rng, grid);
             grid.set(c, TileKind::K3).unwrap();
-            fields.repair(&grid, &[c]).unwrap();
+            fields.repair(grid, &[c]).unwrap();
         }
-        crowd.step(&grid, &fields).unwrap();
+        crowd.step(grid, &fields).unwrap();
         all.extend(crowd.moves());
     }
     all

@@ -97,48 +97,56 @@ pub(super) fn plan_and_walk(
 /// Spirakis, FOCS 1984), 60 to 85 agents for 100 floor cells: the joint step runs
 /// until it stalls (no agent newly home for 20 steps), then an untangling takes
 /// everyone home. Every step is checked; every stall must be untangled.
+/// A small seeded room (4-9 by 3-8 cells, a few pillars) filled to 60-85% with
+/// agents, each sent to another floor cell, none to the same: the grid and each
+/// agent's start and goal. `None` for a room of fewer than 6 floor cells (a 2x2 room
+/// is a cycle of four cells, which the completeness theorem leaves out).
+pub(super) fn crowded_room(rng: &mut rand::rngs::StdRng) -> Option<(Grid, Vec<(Cell, Cell)>)> {
+    let (w, h) = (rng.random_range(4..10), rng.random_range(3..9));
+    let mut grid = Grid::filled(w, h, TileKind::K0).unwrap();
+    // Pillars: inner cells with no wall beside them (not even at a corner).
+    for _ in 0..(w * h / 12) {
+        let (x, y) = (
+            rng.random_range(1..w as i32 - 1),
+            rng.random_range(1..h as i32 - 1),
+        );
+        let clear = (-1..=1).all(|dy| {
+            (-1..=1).all(|dx| grid.fits(Cell::new(x + dx, y + dy), Mobility::FLOOR_ONLY, 1))
+        });
+        if clear && w >= 3 && h >= 3 {
+            grid.set(Cell::new(x, y), TileKind::K1).unwrap();
+        }
+    }
+    let floor: Vec<Cell> = (0..grid.len())
+        .map(|i| grid.cell_of(i).unwrap())
+        .filter(|&c| grid.fits(c, Mobility::FLOOR_ONLY, 1))
+        .collect();
+    if floor.len() < 6 {
+        return None;
+    }
+    let n = (floor.len() * rng.random_range(60..86) / 100).min(floor.len() - 2);
+    let mut starts = floor.clone();
+    let mut goals = floor;
+    for v in [&mut starts, &mut goals] {
+        for i in (1..v.len()).rev() {
+            v.swap(i, rng.random_range(0..=i));
+        }
+    }
+    Some((grid, starts.into_iter().zip(goals).take(n).collect()))
+}
+
 #[test]
 fn untangling_takes_every_agent_home_where_the_joint_step_stalls() {
     let (mut rooms, mut stalled, mut walked, mut explored) = (0, 0, 0, 0);
     for seed in 0..400_u64 {
         let mut rng = rng(5000 + seed);
-        let (w, h) = (rng.random_range(4..10), rng.random_range(3..9));
-        let mut grid = Grid::filled(w, h, TileKind::K0).unwrap();
-        // Pillars: inner cells with no wall beside them (not even at a corner).
-        for _ in 0..(w * h / 12) {
-            let (x, y) = (
-                rng.random_range(1..w as i32 - 1),
-                rng.random_range(1..h as i32 - 1),
-            );
-            let clear = (-1..=1).all(|dy| {
-                (-1..=1).all(|dx| grid.fits(Cell::new(x + dx, y + dy), Mobility::FLOOR_ONLY, 1))
-            });
-            if clear && w >= 3 && h >= 3 {
-                grid.set(Cell::new(x, y), TileKind::K1).unwrap();
-            }
-        }
-        let floor: Vec<Cell> = (0..grid.len())
-            .map(|i| grid.cell_of(i).unwrap())
-            .filter(|&c| grid.fits(c, Mobility::FLOOR_ONLY, 1))
-            .collect();
-        // A 2x2 room is a cycle of four cells, which the theorem leaves out.
-        if floor.len() < 6 {
+        let Some((grid, pairs)) = crowded_room(&mut rng) else {
             continue;
-        }
+        };
         rooms += 1;
-        let n = (floor.len() * rng.random_range(60..86) / 100).min(floor.len() - 2);
-        let mut starts = floor.clone();
-        let mut goals = floor.clone();
-        for v in [&mut starts, &mut goals] {
-            for i in (1..v.len()).rev() {
-                v.swap(i, rng.random_range(0..=i));
-            }
-        }
         let mut crowd = Crowd::new(&grid).unwrap();
-        for k in 0..n {
-            crowd
-                .add(&grid, AgentSpec::new(starts[k]).goal(goals[k]))
-                .unwrap();
+        for (start, goal) in pairs {
+            crowd.add(&grid, AgentSpec::new(start).goal(goal)).unwrap();
         }
         let run = run_untangling(&grid, &mut crowd, 3000);
         assert!(run.home_at.is_some(), "seed {seed}: not every agent home");
