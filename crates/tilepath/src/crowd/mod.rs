@@ -48,10 +48,11 @@ struct Candidate {
 
 /// Agents that move together on a [`Grid`] without ever sharing a cell.
 ///
-/// Each agent ([`AgentSpec`]) is a square footprint of 1 to 8 cells a side, with a
-/// mobility, 4- or 8-connected moves and perhaps a goal; or, on a hex map, one cell
-/// stepping to the 6 neighbours of its [`HexLayout`] ([`Connectivity::Hex`]). A
-/// crowd's agents all move on squares or all on the cells of one hex layout (see
+/// Each agent ([`AgentSpec`]) is a square footprint of 1 to [`MAX_UNIT_SIZE`] cells a
+/// side, with a mobility, 4- or 8-connected moves and perhaps a goal; or, on a hex
+/// map, one cell stepping to the 6 neighbours of its [`HexLayout`]
+/// ([`Connectivity::Hex`]). A crowd's agents all move on squares or all on the cells
+/// of one hex layout (see
 /// [`add`](Self::add)). [`step`](Self::step) decides every agent's next anchor at
 /// once from a [`Guidance`] (each agent's cost-to-go) and moves them. After every
 /// step:
