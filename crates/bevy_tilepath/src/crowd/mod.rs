@@ -59,11 +59,12 @@ pub(crate) use step::step_crowds;
 /// moved only by the game (set its [`GridCell`](crate::GridCell)); units whose path
 /// it blocks wait (their paths do not know it). Units kept from moving are counted
 /// in [`PathingDiagnostics::crowd_stuck`](crate::PathingDiagnostics::crowd_stuck).
-/// Where units stand stuck on a grid of at most 2^16 cells (three big units each on
-/// another's goal in a room, a knot in a dense crowd), the plugin searches joint
-/// steps that take every unit home ([`Untangle`](tilepath::Untangle), a few thousand
-/// configurations in the tick) and walks them a step a period before the crowd takes
-/// its own steps again; on bigger grids they are only reported.
+/// Where units stand stuck in a crowd of at most 256 units on a grid of at most 2^14
+/// cells (three big units each on another's goal in a room, big and small units in
+/// one corridor), the plugin searches joint steps that take every unit home
+/// ([`Untangle`](tilepath::Untangle), in the tick, weighing at most 8,192 agents times
+/// configurations) and walks them a step a period before the crowd takes its own
+/// steps again; bigger crowds and grids only report them.
 ///
 /// # Bad input and edge cases
 ///

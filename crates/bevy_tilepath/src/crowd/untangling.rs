@@ -7,12 +7,20 @@ use tilepath::{Crowd, Grid, Guidance, StepStats, Untangle};
 /// The most configurations one untangling search explores: it runs in the tick.
 const MOST_NODES: usize = 4_096;
 
+/// The most agents times configurations one search weighs: a configuration costs
+/// a look at every agent taking part, so a bigger crowd's search explores fewer.
+const MOST_WORK: usize = 8_192;
+
 /// The biggest grid (in cells) whose crowd is untangled: the search's tables and
 /// its look at which cells each unit can reach cover the whole grid, a cost the tick
 /// can bear only on grids this small. On bigger grids stuck units are reported
 /// ([`PathingDiagnostics::crowd_stuck`](crate::PathingDiagnostics::crowd_stuck)) and
 /// wait.
-pub(crate) const MOST_CELLS: usize = 1 << 16;
+pub(crate) const MOST_CELLS: usize = 1 << 14;
+
+/// The biggest crowd untangled, for the same reason: each of its agents is weighed
+/// (where it can go, whether its goal clashes with another's) before the search.
+pub(crate) const MOST_AGENTS: usize = 256;
 
 /// Steps of a crowd after a search that found nothing before the next is tried.
 const RETRY_STEPS: u64 = 16;
@@ -43,8 +51,9 @@ impl Untangling {
     }
 
     /// After a step of `crowd` in which `stuck` units were stuck: searches a plan
-    /// taking every unit home, on a grid small enough, at most every
-    /// [`RETRY_STEPS`] steps while searches find none. Returns whether a plan is to
+    /// taking every unit home, on a grid and crowd small enough ([`MOST_CELLS`],
+    /// [`MOST_AGENTS`]; at most [`MOST_WORK`] agents times configurations), at most
+    /// every [`RETRY_STEPS`] steps while searches find none. Returns whether a plan is to
     /// be walked from the next step on.
     pub(crate) fn after_step<G: Guidance + ?Sized>(
         &mut self,
@@ -56,12 +65,17 @@ impl Untangling {
         if self.is_walking() {
             return true;
         }
-        if stuck == 0 || grid.len() > MOST_CELLS || crowd.steps() < self.retry_at {
+        if stuck == 0
+            || grid.len() > MOST_CELLS
+            || crowd.len() > MOST_AGENTS
+            || crowd.steps() < self.retry_at
+        {
             return false;
         }
+        let nodes = (MOST_WORK / crowd.len().max(1)).clamp(32, MOST_NODES);
         let found = self
             .plan
-            .plan(grid, crowd, guidance, MOST_NODES)
+            .plan(grid, crowd, guidance, nodes)
             .unwrap_or(false);
         if !found || !self.is_walking() {
             self.retry_at = crowd.steps() + RETRY_STEPS;
