@@ -112,18 +112,7 @@ fn values_round_trip() {
     ] {
         round_trip(&rule);
     }
-    let layouts = [
-        MapLayout::Square,
-        MapLayout::HexRow,
-        MapLayout::HexRowEven,
-        MapLayout::HexRowOdd,
-        MapLayout::HexColumn,
-        MapLayout::HexColumnEven,
-        MapLayout::HexColumnOdd,
-        MapLayout::IsoDiamond,
-        MapLayout::IsoStaggered,
-    ];
-    for layout in layouts {
+    for layout in MapLayout::ALL {
         round_trip(&layout);
         round_trip(&GridTransform {
             origin: Vec2::new(-100.5, 32.0),

@@ -61,6 +61,19 @@ const INV_SQRT_3: f32 = 0.577_350_26;
 const DOUBLE_INV_SQRT_3: f32 = 1.154_700_5;
 
 impl MapLayout {
+    /// Every layout: square, the six hex tilemap types, the two isometric ones.
+    pub const ALL: [MapLayout; 9] = [
+        Self::Square,
+        Self::HexRow,
+        Self::HexRowEven,
+        Self::HexRowOdd,
+        Self::HexColumn,
+        Self::HexColumnEven,
+        Self::HexColumnOdd,
+        Self::IsoDiamond,
+        Self::IsoStaggered,
+    ];
+
     /// The core's name for this hex layout, `None` for square and isometric maps.
     #[must_use]
     pub const fn hex(self) -> Option<HexLayout> {
@@ -280,22 +293,10 @@ impl From<MapLayout> for bevy_ecs_tilemap::map::TilemapType {
 mod tests {
     use super::*;
 
-    const ALL: [MapLayout; 9] = [
-        MapLayout::Square,
-        MapLayout::HexRow,
-        MapLayout::HexRowEven,
-        MapLayout::HexRowOdd,
-        MapLayout::HexColumn,
-        MapLayout::HexColumnEven,
-        MapLayout::HexColumnOdd,
-        MapLayout::IsoDiamond,
-        MapLayout::IsoStaggered,
-    ];
-
     #[test]
     fn cells_round_trip_through_tiles_and_the_world() {
         let grid = Vec2::new(17.0, 11.0);
-        for layout in ALL {
+        for layout in MapLayout::ALL {
             for y in 0..9 {
                 for x in 0..7 {
                     let cell = layout.tile_to_cell(x, y);

@@ -1,0 +1,241 @@
+//! The crowds games have: groups swapping through corridors (1 and 2 wide, big and
+//! small units), units sharing a goal, chasers surrounding a target.
+
+use super::*;
+
+/// Two groups of 50 swap sides through a corridor one cell wide.
+#[test]
+fn two_groups_swap_through_a_one_wide_corridor() {
+    // Two rooms of 12x12 joined by a corridor 20 cells long at y = 6.
+    let mut grid = Grid::filled(44, 12, TileKind::K1).unwrap();
+    grid.fill_rect(Cell::new(0, 0), Cell::new(11, 11), TileKind::K0);
+    grid.fill_rect(Cell::new(32, 0), Cell::new(43, 11), TileKind::K0);
+    grid.fill_rect(Cell::new(12, 6), Cell::new(31, 6), TileKind::K0);
+    let mut app = app(Some(grid), PathingSettings::default());
+    let mut inv = Invariants::new();
+    let mut units = Vec::new();
+    for i in 0..50 {
+        let (x, y) = (i % 7, i / 7);
+        let a = spawn(
+            &mut app,
+            Cell::new(x, y),
+            Cell::new(43 - x, 11 - y),
+            1,
+            6.0,
+            false,
+        );
+        let b = spawn(
+            &mut app,
+            Cell::new(43 - x, 11 - y),
+            Cell::new(x, y),
+            1,
+            6.0,
+            false,
+        );
+        units.push(a);
+        units.push(b);
+    }
+    let mut arrived_at = None;
+    for tick in 0..12_000 {
+        ticks(&mut app, 1);
+        inv.check(&mut app, if tick == 0 { &units } else { &[] });
+        if all_home(&app, &units) {
+            arrived_at = Some(tick);
+            break;
+        }
+    }
+    let at = arrived_at.expect("not every unit got through the corridor in 12000 ticks");
+    println!("corridor swap: all 100 at their goals after {at} ticks");
+}
+
+/// 8 units of 2x2 cells and 32 of one cell (4- and 8-connected) swap rooms through a
+/// corridor 2 wide. A 2x2 unit fills the corridor: the crowd takes them through, and
+/// where units stand stuck (big ones each on another's goal, boxed in by others at
+/// home) it untangles them. Every unit ends at its goal.
+#[test]
+fn big_and_small_units_share_a_corridor() {
+    // Two rooms of 12x12 joined by a corridor 10 cells long at y = 6 and 7.
+    let mut grid = Grid::filled(34, 12, TileKind::K1).unwrap();
+    grid.fill_rect(Cell::new(0, 0), Cell::new(11, 11), TileKind::K0);
+    grid.fill_rect(Cell::new(22, 0), Cell::new(33, 11), TileKind::K0);
+    grid.fill_rect(Cell::new(12, 6), Cell::new(21, 7), TileKind::K0);
+    let mut app = app(Some(grid), PathingSettings::default());
+    let mut inv = Invariants::new();
+    let mut units = Vec::new();
+    let right = |x: i32, size: i32| 34 - x - size;
+    for k in 0..4 {
+        let x = 2 * k;
+        units.push(spawn(
+            &mut app,
+            Cell::new(x, 0),
+            Cell::new(right(x, 2), 0),
+            2,
+            4.0,
+            false,
+        ));
+        units.push(spawn(
+            &mut app,
+            Cell::new(right(x, 2), 0),
+            Cell::new(x, 0),
+            2,
+            4.0,
+            false,
+        ));
+    }
+    for k in 0..16 {
+        let (x, y) = (k % 8, 3 + k / 8);
+        let eight = k % 2 == 1;
+        units.push(spawn(
+            &mut app,
+            Cell::new(x, y),
+            Cell::new(right(x, 1), y),
+            1,
+            6.0,
+            eight,
+        ));
+        units.push(spawn(
+            &mut app,
+            Cell::new(right(x, 1), y),
+            Cell::new(x, y),
+            1,
+            6.0,
+            eight,
+        ));
+    }
+    let (mut arrived_at, mut most_stuck, mut untangled) = (None, 0, 0);
+    for tick in 0..20_000 {
+        ticks(&mut app, 1);
+        inv.check(&mut app, if tick == 0 { &units } else { &[] });
+        let diag = app.world().resource::<PathingDiagnostics>();
+        most_stuck = most_stuck.max(diag.crowd_stuck);
+        untangled += diag.crowd_untangled;
+        if all_home(&app, &units) {
+            arrived_at = Some(tick);
+            break;
+        }
+    }
+    println!(
+        "8 big and 32 small units through a 2-wide corridor: all at their goals after \
+         {arrived_at:?} ticks ({} steps checked; at most {most_stuck} reported stuck at once; \
+         {untangled} moves untangled)",
+        inv.steps
+    );
+    assert!(
+        untangled > 0,
+        "nothing was untangled: the scenario tests the crowd's own steps only"
+    );
+    assert!(
+        arrived_at.is_some(),
+        "not every unit at its goal in 20000 ticks"
+    );
+}
+
+/// Units sent to the same cell: one stands on it, the others gather round it as near
+/// as they get, and nobody is reported stuck.
+#[test]
+fn units_with_one_goal_gather_round_it() {
+    let grid = Grid::filled(30, 30, TileKind::K0).unwrap();
+    let mut app = app(Some(grid), PathingSettings::default());
+    let goal = Cell::new(15, 15);
+    let mut inv = Invariants::new();
+    let mut units = Vec::new();
+    for i in 0..40 {
+        units.push(spawn(
+            &mut app,
+            Cell::new(i % 30, (i / 30) * 29),
+            goal,
+            1,
+            5.0,
+            true,
+        ));
+    }
+    for tick in 0..1800 {
+        ticks(&mut app, 1);
+        inv.check(&mut app, if tick == 0 { &units } else { &[] });
+    }
+    let on_goal = units.iter().filter(|&&e| cell_of(&app, e) == goal).count();
+    assert_eq!(on_goal, 1);
+    // 40 units fill the 7x7 square round the goal (49 cells) but for a few.
+    let far = units
+        .iter()
+        .map(|&e| cell_of(&app, e))
+        .filter(|c| c.x.abs_diff(goal.x).max(c.y.abs_diff(goal.y)) > 3)
+        .count();
+    println!("40 units with one goal: {far} more than 3 cells from it");
+    assert_eq!(far, 0, "{far} units did not come near the goal");
+    let diag = app.world().resource::<PathingDiagnostics>();
+    assert_eq!(diag.crowd_stuck, 0);
+}
+
+/// 200 chasers of one target close in and surround it, each on a cell of its own as
+/// near as it gets; the target moves, and they close in again.
+#[test]
+fn two_hundred_chasers_surround_their_target() {
+    let grid = Grid::filled(48, 48, TileKind::K0).unwrap();
+    let mut app = app(Some(grid), PathingSettings::default());
+    let mut rng = seeded(200);
+    let target = app
+        .world_mut()
+        .spawn((GridCell(Cell::new(24, 24)), Transform::default()))
+        .id();
+    let mut chasers = Vec::new();
+    while chasers.len() < 200 {
+        let at = Cell::new(rng.random_range(0..48), rng.random_range(0..48));
+        if at.x.abs_diff(24).max(at.y.abs_diff(24)) < 12 {
+            continue;
+        }
+        let e = app
+            .world_mut()
+            .spawn((
+                GridCell(at),
+                Transform::default(),
+                PathRequest::chase(target)
+                    .with_mobility(Mobility::FLOOR_ONLY)
+                    .with_connectivity(Connectivity::Eight),
+                PathFollower::new(5.0),
+                Solid,
+            ))
+            .id();
+        chasers.push(e);
+    }
+    let mut inv = Invariants::new();
+    for tick in 0..2400 {
+        if tick == 1200 {
+            app.world_mut().get_mut::<GridCell>(target).unwrap().0 = Cell::new(14, 30);
+        }
+        ticks(&mut app, 1);
+        inv.check(&mut app, &[]);
+    }
+    let goal = Cell::new(14, 30);
+    // The way a chaser walks: octile distance (open ground).
+    let octile = |c: Cell| {
+        let (dx, dy) = (c.x.abs_diff(goal.x), c.y.abs_diff(goal.y));
+        f64::from(dx.max(dy) - dx.min(dy)) + f64::from(dx.min(dy)) * std::f64::consts::SQRT_2
+    };
+    let at: Vec<Cell> = chasers.iter().map(|&e| cell_of(&app, e)).collect();
+    let farthest = at.iter().map(|&c| octile(c)).fold(0.0, f64::max);
+    // The tightest they could stand: the 200 cells nearest the target.
+    let mut all: Vec<f64> = (0..48)
+        .flat_map(|y| (0..48).map(move |x| octile(Cell::new(x, y))))
+        .collect();
+    all.sort_by(f64::total_cmp);
+    let tightest = all[199];
+    let holes = (0..48)
+        .flat_map(|y| (0..48).map(move |x| Cell::new(x, y)))
+        .filter(|&c| octile(c) < farthest - 1e-9 && !at.contains(&c))
+        .count();
+    println!(
+        "200 chasers: {} steps checked over {} ticks, closest {:.2}; the farthest {farthest:.2} \
+         from the target (the tightest ring: {tightest:.2}), {holes} free cells nearer",
+        inv.steps, inv.ticks, inv.closest
+    );
+    // They surround it: the farthest at most a step outside the tightest ring (the
+    // rim settles as its units find the last free cells round it).
+    assert!(
+        farthest <= tightest + 1.0,
+        "a chaser waits {farthest:.2} from the target"
+    );
+    assert_eq!(at.iter().filter(|&&c| c == goal).count(), 1);
+    let diag = app.world().resource::<PathingDiagnostics>();
+    assert_eq!(diag.crowd_stuck, 0);
+}
