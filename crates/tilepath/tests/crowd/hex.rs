@@ -56,19 +56,7 @@ fn invariants_hold_after_every_step_on_every_hex_layout() {
         let (mut edits, mut added, mut removed, mut goals, mut given_up) = (0, 0, 0, 0, 0);
         for step in 0..1000 {
             if step % 25 == 24 {
-                let mut changed = Vec::new();
-                for _ in 0..12 {
-                    let c = random_cell(&mut rng, &grid);
-                    let kind = if rng.random_bool(0.5) {
-                        TileKind::K3
-                    } else {
-                        TileKind::K0
-                    };
-                    grid.set(c, kind).unwrap();
-                    changed.push(c);
-                }
-                edits += changed.len();
-                fields.repair(&grid, &changed).unwrap();
+                edits += toggle_walls(&mut rng, &mut grid, &mut fields);
                 for _ in 0..8 {
                     let id = ids.swap_remove(rng.random_range(0..ids.len()));
                     crowd.remove(id).unwrap();

@@ -164,6 +164,24 @@ fn free_anchor(
     })
 }
 
+/// Walls 12 random cells or opens them (half and half, under agents too) and repairs
+/// `fields`: the cells edited.
+fn toggle_walls(rng: &mut rand::rngs::StdRng, grid: &mut Grid, fields: &mut GoalFields) -> usize {
+    let mut changed = Vec::new();
+    for _ in 0..12 {
+        let c = random_cell(rng, grid);
+        let kind = if rng.random_bool(0.5) {
+            TileKind::K3
+        } else {
+            TileKind::K0
+        };
+        grid.set(c, kind).unwrap();
+        changed.push(c);
+    }
+    fields.repair(grid, &changed).unwrap();
+    changed.len()
+}
+
 /// Steps until every agent stands on its goal (`Some(steps)`), at most `limit`,
 /// checking the invariants on the way.
 fn run_to_goals(grid: &Grid, crowd: &mut Crowd, limit: u64) -> Option<u64> {
@@ -215,19 +233,7 @@ fn invariants_hold_after_every_step() {
         for step in 0..600 {
             if step % 25 == 24 {
                 // Walls come and go, under agents too.
-                let mut changed = Vec::new();
-                for _ in 0..12 {
-                    let c = random_cell(&mut rng, &grid);
-                    let kind = if rng.random_bool(0.5) {
-                        TileKind::K3
-                    } else {
-                        TileKind::K0
-                    };
-                    grid.set(c, kind).unwrap();
-                    changed.push(c);
-                }
-                edits += changed.len();
-                fields.repair(&grid, &changed).unwrap();
+                edits += toggle_walls(&mut rng, &mut grid, &mut fields);
                 // Some leave, some come, some get new goals.
                 for _ in 0..6 {
                     let k = rng.random_range(0..ids.len());
