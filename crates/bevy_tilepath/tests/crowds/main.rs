@@ -48,6 +48,10 @@ struct Invariants {
     /// the cells' centres (gliding on a straight route).
     moving: usize,
     glided: usize,
+    /// The cell each unit left on its last step, and the steps that went straight back
+    /// onto it (a unit pushed back and forth).
+    left: HashMap<Entity, Cell>,
+    reversals: usize,
 }
 
 /// The share of its size a unit's disc covers.
@@ -62,6 +66,8 @@ impl Invariants {
             closest: f32::MAX,
             moving: 0,
             glided: 0,
+            left: HashMap::new(),
+            reversals: 0,
         }
     }
 
@@ -141,6 +147,9 @@ impl Invariants {
                 };
                 assert!(one_step, "tick {ticks}: {e} jumped from {before} to {cell}");
                 self.steps += 1;
+                if self.left.insert(e, before) == Some(cell) {
+                    self.reversals += 1;
+                }
             }
         }
         // Discs: every pair of units near each other (on squares).
