@@ -208,7 +208,7 @@ fn two_hundred_chasers_surround_their_target() {
         if tick < 1200 && tick % 12 == 0 {
             // The target walks round a 10x10 square, a cell every 12 ticks (5 cells
             // a second, as fast as its chasers).
-            let k = (tick / 12 % 40) as i32;
+            let k = tick / 12 % 40;
             let (side, along) = (k / 10, k % 10);
             let at = match side {
                 0 => Cell::new(19 + along, 19),
