@@ -16,6 +16,7 @@ mod agent;
 mod error;
 mod guidance;
 mod moves;
+mod order;
 mod pin;
 mod plan;
 mod report;
@@ -32,6 +33,7 @@ pub use untangle::Untangle;
 
 use crate::{Cell, Connectivity, Grid, GridMismatch, GridPath8, HexLayout, MAX_UNIT_SIZE};
 use agent::{Agent, Decision, NONE};
+use order::Order;
 
 /// The most candidates an agent has in a step: its 8 neighbours (6 on a hex map)
 /// and staying.
@@ -120,7 +122,7 @@ pub struct Crowd {
     /// Per slot, `MAX_CANDIDATES` candidates.
     candidates: Vec<Candidate>,
     /// The step's order of agents: (priority key, slot).
-    order: Vec<(u64, u32)>,
+    order: Order,
     steps: u64,
     stuck_after: u32,
     /// Whether the corridor swap rule is on.
@@ -172,7 +174,7 @@ impl Crowd {
             next: vec![NONE; cells],
             touched: Vec::new(),
             candidates: Vec::new(),
-            order: Vec::new(),
+            order: Order::default(),
             steps: 0,
             stuck_after: 32,
             swap: true,
@@ -207,7 +209,7 @@ impl Crowd {
     pub fn reserve(&mut self, more: usize) {
         let slots = self.agents.len() + more.saturating_sub(self.free.len());
         self.agents.reserve(slots - self.agents.len());
-        self.order.reserve(self.live + more);
+        self.order.reserve_total(self.live + more);
         self.held.reserve(self.live + more);
         self.candidates
             .reserve(slots * MAX_CANDIDATES - self.candidates.len());
@@ -346,8 +348,7 @@ impl Crowd {
         }
         self.live += 1;
         self.hex = hex;
-        self.order
-            .reserve(self.live.saturating_sub(self.order.len()));
+        self.order.reserve_total(self.live);
         self.held.reserve(self.live.saturating_sub(self.held.len()));
         // Added while a step is planned: it stays where it is in that step.
         self.hold_in_plan(slot, cell);
@@ -490,7 +491,7 @@ impl Crowd {
         (self.holder.capacity() + self.next.capacity() + self.touched.capacity()) * 4
             + self.agents.capacity() * size_of::<Agent>()
             + self.candidates.capacity() * size_of::<Candidate>()
-            + self.order.capacity() * size_of::<(u64, u32)>()
+            + self.order.memory_bytes()
             + self.held.capacity() * 4
             + self.seek.memory_bytes()
             + self.free.capacity() * 4
@@ -535,9 +536,43 @@ fn a_id(slot: usize, generation: u32) -> AgentId {
 
 /// The cells of the `size x size` footprint anchored at `cell`, row by row.
 #[inline]
-fn footprint(cell: Cell, size: u8) -> impl Iterator<Item = Cell> {
-    let n = i32::from(size);
-    (0..n).flat_map(move |dy| (0..n).map(move |dx| Cell::new(cell.x + dx, cell.y + dy)))
+fn footprint(cell: Cell, size: u8) -> Footprint {
+    Footprint {
+        anchor: cell,
+        n: i32::from(size),
+        dx: 0,
+        dy: 0,
+    }
+}
+
+/// The iterator of [`footprint`]: a plain counter over rows and columns rather than
+/// nested iterator adapters, as the joint step walks footprints (of one cell, mostly)
+/// several times an agent, and adapters' state machines cost more there than the
+/// reads they make.
+#[derive(Clone, Copy, Debug)]
+struct Footprint {
+    anchor: Cell,
+    n: i32,
+    dx: i32,
+    dy: i32,
+}
+
+impl Iterator for Footprint {
+    type Item = Cell;
+
+    #[inline]
+    fn next(&mut self) -> Option<Cell> {
+        if self.dy >= self.n {
+            return None;
+        }
+        let c = Cell::new(self.anchor.x + self.dx, self.anchor.y + self.dy);
+        self.dx += 1;
+        if self.dx == self.n {
+            self.dx = 0;
+            self.dy += 1;
+        }
+        Some(c)
+    }
 }
 
 /// Whether two footprints share a cell.

@@ -244,7 +244,7 @@ impl Crowd {
                         self.plan = Plan::Ready { next: s, end };
                         return;
                     }
-                    self.order.sort_unstable();
+                    self.order.sort();
                     self.plan = Plan::Ask { next: 0 };
                 }
                 Plan::Ask { next } => {
@@ -252,7 +252,7 @@ impl Crowd {
                     let mut k = next;
                     let before = spent(visits);
                     while k < len && spent(visits) < budget {
-                        let s = self.order[k as usize].1 as usize;
+                        let s = self.order.slot(k as usize) as usize;
                         let a = &self.agents[s];
                         if a.alive && a.decision == Decision::Open {
                             self.ask(s, 0, grid, &counted);

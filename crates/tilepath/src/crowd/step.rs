@@ -83,7 +83,7 @@ impl Crowd {
             a.elevation.saturating_add(1)
         };
         let key = u64::from(u32::MAX - a.elevation) << 32 | u64::from(a.tiebreak);
-        self.order.push((key, s as u32));
+        self.order.push(key, s as u32);
     }
 
     /// Readies agent `s` for the step: its cost where it stands, and its candidates
