@@ -3,6 +3,7 @@
 
 mod pull;
 mod sight;
+mod taut;
 mod trace;
 mod walk;
 mod waypoint;

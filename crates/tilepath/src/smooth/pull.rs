@@ -1,5 +1,6 @@
 //! Pulling a grid path straight: the waypoints of an any-angle route.
 
+use super::taut::Taut;
 use super::{Sight, Waypoint};
 use crate::Cell;
 
@@ -19,13 +20,18 @@ struct Node {
 #[derive(Clone, Debug, Default)]
 pub struct Smoother {
     nodes: Vec<Node>,
+    /// Pulls the route taut once it is chosen.
+    taut: Taut,
 }
 
 impl Smoother {
     /// A smoother with no scratch yet.
     #[must_use]
     pub const fn new() -> Self {
-        Self { nodes: Vec::new() }
+        Self {
+            nodes: Vec::new(),
+            taut: Taut::new(),
+        }
     }
 
     /// The any-angle route from `from` through the centres of `cells` (a grid path's
@@ -43,9 +49,13 @@ impl Smoother {
     /// points before it, or straight from that point's own predecessor when it is
     /// seen (Theta*'s rule, kept to the grid path's neighbourhood); a point where the
     /// path turns is reached at worst along the path's straight run. Points the route
-    /// then no longer needs are dropped. The route keeps the grid path's way round
-    /// every wall: where the truly shortest goes round the other side, it stays
-    /// longer.
+    /// then no longer needs are dropped, and the route is pulled taut: a turn with no
+    /// wall on its inner side (where the grid path turned, or at a corner it bends the
+    /// wrong way round) is replaced by the shortest way round the walls between it
+    /// and the straight line past it, also round corners the grid path never touched.
+    /// Every turn then wraps a wall corner: the route is the shortest of those that
+    /// go the grid path's way round every wall. Where the truly shortest goes round
+    /// the other side, it stays longer.
     ///
     /// Returns the work it did: the cells its line-of-sight tests read and the points
     /// it weighed, a measure of its cost (linear in it) that a budget can charge.
@@ -144,6 +154,7 @@ impl Smoother {
         }
         out.reverse();
         pull_tight(sight, from, out, &mut work);
+        self.taut.tighten(sight, from, out, &mut work);
         work
     }
 }
