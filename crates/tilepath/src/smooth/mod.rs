@@ -1,10 +1,12 @@
 //! Any-angle routes: grid paths pulled straight, walked as straight segments between
 //! waypoints instead of cell to cell in 4 or 8 directions.
 
+mod bend;
 mod pull;
 mod sight;
 mod taut;
 mod trace;
+mod visibility;
 mod walk;
 mod waypoint;
 

@@ -1,65 +1,8 @@
 //! Pulling a route taut without changing its way round any wall: every turn moved to
 //! the wall corners it must wrap.
 
+use super::bend::{Half, cross, dot, sub, wraps};
 use super::{Sight, Waypoint};
-
-/// A point in half cells.
-type Half = (i64, i64);
-
-fn sub(a: Half, b: Half) -> Half {
-    (a.0 - b.0, a.1 - b.1)
-}
-
-fn cross(a: Half, b: Half) -> i64 {
-    a.0 * b.1 - a.1 * b.0
-}
-
-fn dot(a: Half, b: Half) -> i64 {
-    a.0 * b.0 + a.1 * b.1
-}
-
-/// Whether direction `w` lies strictly inside the open arc from `s` turning towards
-/// `e` (`cross(s, e) > 0`, less than half a turn).
-fn inside(w: Half, (s, e): (Half, Half)) -> bool {
-    cross(s, w) > 0 && cross(w, e) > 0
-}
-
-/// Whether two open arcs of directions, each less than half a turn and given as
-/// `(start, end)` with `cross(start, end) > 0`, share a direction: one starts inside
-/// the other, or both start the same way.
-fn arcs_meet(p: (Half, Half), q: (Half, Half)) -> bool {
-    inside(p.0, q) || inside(q.0, p) || (cross(p.0, q.0) == 0 && dot(p.0, q.0) > 0)
-}
-
-/// Whether the route `a`, `p`, `b` cannot be shortened near `p`: `p` is a corner and a
-/// cell that is not clear fills part of the angle the route turns through there, so
-/// every point beside `p` on the short side is inside a wall. A point on a straight
-/// line, or a turn with nothing on its inner side (a cell's centre, a corner bent the
-/// wrong way round its wall), is not taut.
-fn is_taut(sight: &Sight<'_>, a: Half, p: Half, b: Half) -> bool {
-    if p.0 & 1 != 0 || p.1 & 1 != 0 {
-        return false;
-    }
-    let (u, v) = (sub(a, p), sub(b, p));
-    let c = cross(u, v);
-    if c == 0 {
-        // Straight through (not taut), or doubling back (left alone).
-        return dot(u, v) > 0;
-    }
-    let wedge = if c > 0 { (u, v) } else { (v, u) };
-    let (x, y) = (p.0 / 2, p.1 / 2);
-    [(0, 0), (1, 0), (0, 1), (1, 1)]
-        .into_iter()
-        .any(|(dx, dy)| {
-            let (sx, sy) = (2 * dx - 1, 2 * dy - 1);
-            let quadrant = if sx * sy > 0 {
-                ((sx, 0), (0, sy))
-            } else {
-                ((0, sy), (sx, 0))
-            };
-            !sight.clear_at(x + dx - 1, y + dy - 1) && arcs_meet(wedge, quadrant)
-        })
-}
 
 /// Whether the open cell `(cx, cy)` meets the open triangle `t` (vertices in half
 /// cells, `turn` the sign of its orientation): no edge of either separates them.
@@ -95,64 +38,79 @@ fn wrap(
 ) -> Option<()> {
     corners.clear();
     chain.clear();
+    // Two corners a line of corners at most, and the chain's points are corners: room
+    // for every line of the grid, so that no triangle grows them again.
+    let lines = 2 * sight.grid().height() as usize + 4;
+    corners.reserve(lines);
+    chain.reserve(lines);
     // `side`: the sign of `p`'s side of the line from `a` to `b`.
     let side = cross(sub(b, a), sub(p, a)).signum();
     if side != 0 {
         let t = [a, p, b];
         let (lo_y, hi_y) = (a.1.min(p.1).min(b.1), a.1.max(p.1).max(b.1));
-        let (lo_x, hi_x) = (a.0.min(p.0).min(b.0), a.0.max(p.0).max(b.0));
-        // Cells whose span meets the triangle's rows, each row only across the
-        // triangle's extent there (widened by a cell; `cell_meets` decides).
-        for cy in lo_y.div_euclid(2)..=(hi_y - 1).div_euclid(2) {
-            let (y0, y1) = ((2 * cy).max(lo_y), (2 * cy + 2).min(hi_y));
+        // The convex wall corners (one cell around not clear) inside the closed
+        // triangle and off its base, line by line of corners: no other point of a
+        // wall is a corner of the chain.
+        for y2 in (lo_y + (lo_y & 1)..=hi_y).step_by(2) {
+            let first = corners.len();
             let (mut x0, mut x1) = (f64::INFINITY, f64::NEG_INFINITY);
             for i in 0..3 {
                 let (s, e) = (t[i], t[(i + 1) % 3]);
-                for y in [y0, y1] {
-                    let (ey0, ey1) = (s.1.min(e.1), s.1.max(e.1));
-                    if y < ey0 || y > ey1 {
-                        continue;
-                    }
-                    let x = if s.1 == e.1 {
-                        x0 = x0.min(s.0.min(e.0) as f64);
-                        s.0.max(e.0) as f64
-                    } else {
-                        s.0 as f64 + (e.0 - s.0) as f64 * (y - s.1) as f64 / (e.1 - s.1) as f64
-                    };
-                    x0 = x0.min(x);
-                    x1 = x1.max(x);
+                if y2 < s.1.min(e.1) || y2 > s.1.max(e.1) {
+                    continue;
                 }
-            }
-            for &(vx, vy) in &t {
-                if (y0..=y1).contains(&vy) {
-                    x0 = x0.min(vx as f64);
-                    x1 = x1.max(vx as f64);
-                }
+                let (xs, xe) = if s.1 == e.1 {
+                    (s.0 as f64, e.0 as f64)
+                } else {
+                    let x =
+                        s.0 as f64 + (e.0 - s.0) as f64 * (y2 - s.1) as f64 / (e.1 - s.1) as f64;
+                    (x, x)
+                };
+                x0 = x0.min(xs.min(xe));
+                x1 = x1.max(xs.max(xe));
             }
             if x0 > x1 {
                 continue;
             }
-            let from = ((x0 / 2.0).floor() as i64 - 1).max(lo_x.div_euclid(2));
-            let to = ((x1 / 2.0).floor() as i64 + 1).min((hi_x - 1).div_euclid(2));
-            for cx in from..=to {
+            // Widened a hair against rounding: the exact tests below decide.
+            let x_lo = ((x0 - 1e-6) / 2.0).ceil() as i64 * 2;
+            let x_hi = ((x1 + 1e-6) / 2.0).floor() as i64 * 2;
+            if x_lo > x_hi {
+                continue;
+            }
+            let y = y2 / 2;
+            let column = |x: i64| (!sight.clear_at(x, y - 1), !sight.clear_at(x, y));
+            let mut before = column(x_lo / 2 - 1);
+            for x2 in (x_lo..=x_hi).step_by(2) {
                 *work += 1;
-                if sight.clear_at(cx, cy) || !cell_meets(t, -side, cx, cy) {
+                let here = column(x2 / 2);
+                let walls = [before.0, here.0, before.1, here.1];
+                before = here;
+                if walls.iter().filter(|&&w| w).count() != 1 {
                     continue;
                 }
-                for q in [
-                    (2 * cx, 2 * cy),
-                    (2 * cx + 2, 2 * cy),
-                    (2 * cx, 2 * cy + 2),
-                    (2 * cx + 2, 2 * cy + 2),
-                ] {
-                    // Inside the closed triangle and off its base: a corner on the
-                    // base or beyond it never bends the chain.
-                    let on_side = cross(sub(b, a), sub(q, a)) * side > 0;
-                    let within = cross(sub(p, a), sub(q, a)) * side <= 0
-                        && cross(sub(b, p), sub(q, p)) * side <= 0;
-                    if on_side && within {
-                        corners.push(q);
-                    }
+                let q = (x2, y2);
+                let (base, left, right) = (
+                    cross(sub(b, a), sub(q, a)) * side,
+                    cross(sub(p, a), sub(q, a)) * side,
+                    cross(sub(b, p), sub(q, p)) * side,
+                );
+                if base <= 0 || left > 0 || right > 0 {
+                    continue;
+                }
+                // On an edge, the corner counts only if its wall is inside.
+                let i = walls.iter().position(|&w| w).unwrap_or(0) as i64;
+                let (cx, cy) = (x2 / 2 - 1 + (i & 1), y - 1 + (i >> 1));
+                if (left == 0 || right == 0) && !cell_meets(t, -side, cx, cy) {
+                    continue;
+                }
+                // Of the corners on one line only the outermost two can be corners of
+                // the chain: the rest lie between them.
+                if corners.len() - first == 2 {
+                    let n = corners.len();
+                    corners[n - 1] = q;
+                } else {
+                    corners.push(q);
                 }
             }
         }
@@ -251,7 +209,11 @@ impl Taut {
             let a = if i == 0 { from } else { route[i - 1] }.half_cells();
             let (p, b) = (route[i].half_cells(), route[i + 1].half_cells());
             *work += 1;
-            if is_taut(sight, a, p, b) || wrap(sight, (a, p, b), corners, chain, work).is_none() {
+            if wraps(sight, a, p, b) {
+                i += 1;
+                continue;
+            }
+            if wrap(sight, (a, p, b), corners, chain, work).is_none() {
                 i += 1;
                 continue;
             }
