@@ -13,3 +13,6 @@ mod waypoint;
 pub use pull::Smoother;
 pub use sight::Sight;
 pub use waypoint::Waypoint;
+
+#[cfg(test)]
+mod tests;

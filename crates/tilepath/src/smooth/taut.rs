@@ -79,30 +79,22 @@ fn wrap(
                 continue;
             }
             let y = y2 / 2;
-            let column = |x: i64| (!sight.clear_at(x, y - 1), !sight.clear_at(x, y));
-            let mut before = column(x_lo / 2 - 1);
-            for x2 in (x_lo..=x_hi).step_by(2) {
-                *work += 1;
-                let here = column(x2 / 2);
-                let walls = [before.0, here.0, before.1, here.1];
-                before = here;
-                if walls.iter().filter(|&&w| w).count() != 1 {
-                    continue;
-                }
-                let q = (x2, y2);
+            *work += ((x_hi - x_lo) / 2 + 1) as u64;
+            sight.convex_corners_on(y, (x_lo / 2, x_hi / 2), |x, i| {
+                let q = (2 * x, y2);
                 let (base, left, right) = (
                     cross(sub(b, a), sub(q, a)) * side,
                     cross(sub(p, a), sub(q, a)) * side,
                     cross(sub(b, p), sub(q, p)) * side,
                 );
-                if base <= 0 || left > 0 || right > 0 {
-                    continue;
-                }
                 // On an edge, the corner counts only if its wall is inside.
-                let i = walls.iter().position(|&w| w).unwrap_or(0) as i64;
-                let (cx, cy) = (x2 / 2 - 1 + (i & 1), y - 1 + (i >> 1));
-                if (left == 0 || right == 0) && !cell_meets(t, -side, cx, cy) {
-                    continue;
+                let (cx, cy) = (x - 1 + (i & 1) as i64, y - 1 + (i >> 1) as i64);
+                if base <= 0
+                    || left > 0
+                    || right > 0
+                    || ((left == 0 || right == 0) && !cell_meets(t, -side, cx, cy))
+                {
+                    return;
                 }
                 // Of the corners on one line only the outermost two can be corners of
                 // the chain: the rest lie between them.
@@ -112,7 +104,7 @@ fn wrap(
                 } else {
                     corners.push(q);
                 }
-            }
+            });
         }
         // Round `a` from the side of `p` towards `b`; of corners in one direction
         // from `a`, the nearer first.

@@ -151,6 +151,7 @@ impl Visibility {
         let even_up = |v: f64| (v.ceil() as i64 + 1).div_euclid(2) * 2;
         let y_lo = even_up(cy - half_height - 2.0).max(0);
         let y_hi = ((cy + half_height + 2.0).floor() as i64).min(h2);
+        let mut over = false;
         for y2 in (y_lo..=y_hi).step_by(2) {
             let y = y2 as f64 - cy;
             let qb = 2.0 * y * ex * ey * (1.0 / a2 - 1.0 / b2);
@@ -167,32 +168,22 @@ impl Visibility {
             if x_lo > x_hi {
                 continue;
             }
-            // The cells above and below the corners, one column at a time: a corner
-            // reads the column before it and its own.
-            let (x, y) = (x_lo / 2, y2 / 2);
-            let mut before = (!sight.clear_at(x - 1, y - 1), !sight.clear_at(x - 1, y));
-            for x2 in (x_lo..=x_hi).step_by(2) {
-                let x = x2 / 2;
-                let here = (!sight.clear_at(x, y - 1), !sight.clear_at(x, y));
-                *work += 1;
-                let walls = [before.0, here.0, before.1, here.1];
-                before = here;
-                let Some(i) = (walls.iter().filter(|&&w| w).count() == 1)
-                    .then(|| walls.iter().position(|&w| w))
-                    .flatten()
-                else {
-                    continue;
-                };
-                if nodes.len() > MAX_CORNERS {
-                    return false;
+            *work += ((x_hi - x_lo) / 2 + 1) as u64;
+            sight.convex_corners_on(y2 / 2, (x_lo / 2, x_hi / 2), |x, i| {
+                if nodes.len() <= MAX_CORNERS {
+                    nodes.push(Node {
+                        point: (2 * x, y2),
+                        g: f64::INFINITY,
+                        parent: u32::MAX,
+                        closed: false,
+                        wall: quadrant(i as i64 & 1, i as i64 >> 1),
+                    });
+                } else {
+                    over = true;
                 }
-                nodes.push(Node {
-                    point: (x2, y2),
-                    g: f64::INFINITY,
-                    parent: u32::MAX,
-                    closed: false,
-                    wall: quadrant(i as i64 & 1, i as i64 >> 1),
-                });
+            });
+            if over {
+                return false;
             }
         }
         true
