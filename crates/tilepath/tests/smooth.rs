@@ -181,13 +181,15 @@ fn pulled_routes_are_legal_and_near_the_true_shortest() {
         checked > GRIDS as u32 / 2 && turning > checked / 4,
         "too few routes checked"
     );
-    assert!(mean <= 1.01, "mean ratio {mean}");
-    // A route pulled from a grid path keeps the path's way round every wall; where
-    // the truly shortest goes round the other side (the grid's octile distances
-    // prefer another way than straight lines do), it stays longer. Dense random
-    // grids make that rare but not absent: one in a hundred at most.
+    assert!(mean <= 1.001, "mean ratio {mean}");
+    // Pulled taut, a route is the shortest of those going the grid path's way round
+    // every wall; where the truly shortest goes round the other side (the grid's
+    // octile distances prefer another way than straight lines do) and the route is
+    // more than 5% longer than the straight line, the smoother searches the wall
+    // corners near that line (unless they are many) for a shorter one: no route
+    // here may be more than 5% longer than the truly shortest.
     assert!(
-        beyond * 100 <= checked,
+        beyond == 0 && worst <= 1.05,
         "{beyond} of {checked} routes beyond 1.05 (worst {worst}, seed {worst_seed})"
     );
 }

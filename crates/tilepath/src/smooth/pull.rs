@@ -1,5 +1,7 @@
 //! Pulling a grid path straight: the waypoints of an any-angle route.
 
+use super::taut::Taut;
+use super::visibility::Visibility;
 use super::{Sight, Waypoint};
 use crate::Cell;
 
@@ -19,13 +21,21 @@ struct Node {
 #[derive(Clone, Debug, Default)]
 pub struct Smoother {
     nodes: Vec<Node>,
+    /// Pulls the route taut once it is chosen.
+    taut: Taut,
+    /// Looks for a shorter route round the other side of walls.
+    visibility: Visibility,
 }
 
 impl Smoother {
     /// A smoother with no scratch yet.
     #[must_use]
     pub const fn new() -> Self {
-        Self { nodes: Vec::new() }
+        Self {
+            nodes: Vec::new(),
+            taut: Taut::new(),
+            visibility: Visibility::new(),
+        }
     }
 
     /// The any-angle route from `from` through the centres of `cells` (a grid path's
@@ -43,9 +53,21 @@ impl Smoother {
     /// points before it, or straight from that point's own predecessor when it is
     /// seen (Theta*'s rule, kept to the grid path's neighbourhood); a point where the
     /// path turns is reached at worst along the path's straight run. Points the route
-    /// then no longer needs are dropped. The route keeps the grid path's way round
-    /// every wall: where the truly shortest goes round the other side, it stays
-    /// longer.
+    /// then no longer needs are dropped, and the route is pulled taut: a turn with no
+    /// wall on its inner side (where the grid path turned, or at a corner it bends the
+    /// wrong way round) is replaced by the shortest way round the walls between it
+    /// and the straight line past it, also round corners the grid path never touched.
+    /// Every turn then wraps a wall corner: the route is the shortest of those that
+    /// go the grid path's way round every wall. Where the truly shortest goes round
+    /// the other side, that route can still be longer than the shortest; so when it
+    /// is more than 5% longer than the straight line between its ends (only then can
+    /// it be more than 5% longer than the shortest), and the points a shorter route
+    /// could pass (an ellipse round that line) are few, the shortest route through
+    /// them is searched for (A* over a visibility graph of the wall corners there)
+    /// and taken if shorter. What that buys: a route at most 5% longer than the truly
+    /// shortest between its ends, except where it winds far from the straight line
+    /// (more than 256 cells in the ellipse, or more than 128 wall corners), as a
+    /// maze's does, where the walls it wraps mostly force its way.
     ///
     /// Returns the work it did: the cells its line-of-sight tests read and the points
     /// it weighed, a measure of its cost (linear in it) that a budget can charge.
@@ -144,6 +166,8 @@ impl Smoother {
         }
         out.reverse();
         pull_tight(sight, from, out, &mut work);
+        self.taut.tighten(sight, from, out, &mut work);
+        self.visibility.shorten(sight, from, out, &mut work);
         work
     }
 }

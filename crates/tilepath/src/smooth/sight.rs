@@ -2,7 +2,12 @@
 
 use super::Waypoint;
 use super::trace::{Meets, trace};
+use crate::grid::EVEN;
 use crate::{Cell, Grid, Mobility};
+
+/// Cells [`Sight::clear_run`] reads at a time: whole cells of one load of the packed
+/// grid ([`Grid::cells_from`] gives at least 29).
+const RUN: i64 = 28;
 
 /// Line of sight for one unit on a grid: which straight segments between
 /// [`Waypoint`]s it may walk.
@@ -175,6 +180,77 @@ impl<'a> Sight<'a> {
             }
         }
         bits
+    }
+
+    /// Calls `visit(x, i)` for each corner `(x, y)` (in cell units), `x` from `x_lo`
+    /// to `x_hi` in order, where exactly one of the four cells around is not clear (a
+    /// wall's convex corner: [`turning_corners`](Self::turning_corners) by corner), `i`
+    /// the index of that cell in `(x - 1, y - 1), (x, y - 1), (x - 1, y), (x, y)`.
+    /// A one-cell unit's cells are read a word of the packed grid at a time, so that
+    /// long stretches of open ground cost little.
+    pub(super) fn convex_corners_on(
+        &self,
+        y: i64,
+        (x_lo, x_hi): (i64, i64),
+        mut visit: impl FnMut(i64, usize),
+    ) {
+        if self.size != 1 {
+            let column = |x: i64| (!self.clear_at(x, y - 1), !self.clear_at(x, y));
+            let mut before = column(x_lo - 1);
+            for x in x_lo..=x_hi {
+                let here = column(x);
+                let walls = [before.0, here.0, before.1, here.1];
+                before = here;
+                if walls.iter().filter(|&&w| w).count() == 1 {
+                    visit(x, walls.iter().position(|&w| w).unwrap_or(0));
+                }
+            }
+            return;
+        }
+        // `RUN` cells a word from the column before the corners: `RUN - 1` corners.
+        let mut xs = x_lo;
+        while xs <= x_hi {
+            let (na, nb) = (!self.clear_run(xs - 1, y - 1), !self.clear_run(xs - 1, y));
+            // Bit 2k of each: the cell before and after corner `xs + k`, above and
+            // below it.
+            let walls = [na, na >> 2, nb, nb >> 2];
+            let [w0, w1, w2, w3] = walls;
+            let two = (w0 & w1) | (w0 & w2) | (w0 & w3) | (w1 & w2) | (w1 & w3) | (w2 & w3);
+            let n = (x_hi - xs + 1).min(RUN - 1) as u32;
+            let mut one = (w0 | w1 | w2 | w3) & !two & EVEN & ((1u64 << (2 * n)) - 1);
+            while one != 0 {
+                let bit = one.trailing_zeros();
+                one &= one - 1;
+                let i = walls.iter().position(|w| w >> bit & 1 == 1).unwrap_or(0);
+                visit(xs + i64::from(bit / 2), i);
+            }
+            xs += RUN - 1;
+        }
+    }
+
+    /// Which of the `RUN` cells of row `y` from column `x` on are clear for a one-cell
+    /// unit: cell `x + k` at bit `2k` (odd bits 0, cells outside the grid not clear).
+    fn clear_run(&self, x: i64, y: i64) -> u64 {
+        let (w, h) = (i64::from(self.grid.width()), i64::from(self.grid.height()));
+        if y < 0 || y >= h || x >= w || x <= -RUN {
+            return 0;
+        }
+        let start = x.max(0);
+        let v = self.grid.cells_from((y * w + start) as usize);
+        // Clear as a function of a cell's kind bits (lo, hi), in algebraic normal form.
+        let p = |k: u8| {
+            if self.kinds >> k & 1 == 1 {
+                u64::MAX
+            } else {
+                0
+            }
+        };
+        let (p0, p1, p2, p3) = (p(0), p(1), p(2), p(3));
+        let (lo, hi) = (v, v >> 1);
+        let clear = p0 ^ ((p0 ^ p1) & lo) ^ ((p0 ^ p2) & hi) ^ ((p0 ^ p1 ^ p2 ^ p3) & lo & hi);
+        let cells = (w - start).min(RUN) as u32;
+        let bits = (clear & EVEN & ((1u64 << (2 * cells)) - 1)) << (2 * (start - x) as u32);
+        bits & ((1u64 << (2 * RUN)) - 1)
     }
 
     /// Whether the unit may walk the straight segment from `a` to `b` (in either

@@ -1,0 +1,225 @@
+//! Pulling a route taut without changing its way round any wall: every turn moved to
+//! the wall corners it must wrap.
+
+use super::bend::{Half, cross, dot, sub, wraps};
+use super::{Sight, Waypoint};
+
+/// Whether the open cell `(cx, cy)` meets the open triangle `t` (vertices in half
+/// cells, `turn` the sign of its orientation): no edge of either separates them.
+fn cell_meets(t: [Half; 3], turn: i64, cx: i64, cy: i64) -> bool {
+    let corners = [
+        (2 * cx, 2 * cy),
+        (2 * cx + 2, 2 * cy),
+        (2 * cx, 2 * cy + 2),
+        (2 * cx + 2, 2 * cy + 2),
+    ];
+    (0..3).all(|i| {
+        let (s, e) = (t[i], t[(i + 1) % 3]);
+        corners
+            .iter()
+            .any(|&q| cross(sub(e, s), sub(q, s)) * turn > 0)
+    })
+}
+
+/// The shortest route from `a` to `b` that keeps every wall inside the triangle
+/// `a`, `p`, `b` on the same side as the route `a`, `p`, `b` does: the convex chain
+/// round the corners of the cells that are not clear inside the triangle (the region
+/// between that chain and `a`, `p`, `b` holds no wall, so the two routes go the same way
+/// round every wall, and the chain bends only at corners it wraps). Its points between
+/// `a` and `b` go to `chain`; `corners` is scratch. `None` where the chain is not
+/// strictly shorter, or a point or segment of it breaks the rule (the rule is checked,
+/// not assumed). Adds the cells read and the sight tests' work to `work`.
+fn wrap(
+    sight: &Sight<'_>,
+    (a, p, b): (Half, Half, Half),
+    corners: &mut Vec<Half>,
+    chain: &mut Vec<Half>,
+    work: &mut u64,
+) -> Option<()> {
+    corners.clear();
+    chain.clear();
+    // Two corners a line of corners at most, and the chain's points are corners: room
+    // for every line of the grid, so that no triangle grows them again.
+    let lines = 2 * sight.grid().height() as usize + 4;
+    corners.reserve(lines);
+    chain.reserve(lines);
+    // `side`: the sign of `p`'s side of the line from `a` to `b`.
+    let side = cross(sub(b, a), sub(p, a)).signum();
+    if side != 0 {
+        let t = [a, p, b];
+        let (lo_y, hi_y) = (a.1.min(p.1).min(b.1), a.1.max(p.1).max(b.1));
+        // The convex wall corners (one cell around not clear) inside the closed
+        // triangle and off its base, line by line of corners: no other point of a
+        // wall is a corner of the chain.
+        for y2 in (lo_y + (lo_y & 1)..=hi_y).step_by(2) {
+            let first = corners.len();
+            let (mut x0, mut x1) = (f64::INFINITY, f64::NEG_INFINITY);
+            for i in 0..3 {
+                let (s, e) = (t[i], t[(i + 1) % 3]);
+                if y2 < s.1.min(e.1) || y2 > s.1.max(e.1) {
+                    continue;
+                }
+                let (xs, xe) = if s.1 == e.1 {
+                    (s.0 as f64, e.0 as f64)
+                } else {
+                    let x =
+                        s.0 as f64 + (e.0 - s.0) as f64 * (y2 - s.1) as f64 / (e.1 - s.1) as f64;
+                    (x, x)
+                };
+                x0 = x0.min(xs.min(xe));
+                x1 = x1.max(xs.max(xe));
+            }
+            if x0 > x1 {
+                continue;
+            }
+            // Widened a hair against rounding: the exact tests below decide.
+            let x_lo = ((x0 - 1e-6) / 2.0).ceil() as i64 * 2;
+            let x_hi = ((x1 + 1e-6) / 2.0).floor() as i64 * 2;
+            if x_lo > x_hi {
+                continue;
+            }
+            let y = y2 / 2;
+            *work += ((x_hi - x_lo) / 2 + 1) as u64;
+            sight.convex_corners_on(y, (x_lo / 2, x_hi / 2), |x, i| {
+                let q = (2 * x, y2);
+                let (base, left, right) = (
+                    cross(sub(b, a), sub(q, a)) * side,
+                    cross(sub(p, a), sub(q, a)) * side,
+                    cross(sub(b, p), sub(q, p)) * side,
+                );
+                // On an edge, the corner counts only if its wall is inside.
+                let (cx, cy) = (x - 1 + (i & 1) as i64, y - 1 + (i >> 1) as i64);
+                if base <= 0
+                    || left > 0
+                    || right > 0
+                    || ((left == 0 || right == 0) && !cell_meets(t, -side, cx, cy))
+                {
+                    return;
+                }
+                // Of the corners on one line only the outermost two can be corners of
+                // the chain: the rest lie between them.
+                if corners.len() - first == 2 {
+                    let n = corners.len();
+                    corners[n - 1] = q;
+                } else {
+                    corners.push(q);
+                }
+            });
+        }
+        // Round `a` from the side of `p` towards `b`; of corners in one direction
+        // from `a`, the nearer first.
+        corners.sort_unstable_by(|&q, &r| {
+            let c = cross(sub(q, a), sub(r, a)) * side;
+            0.cmp(&c)
+                .reverse()
+                .then(dot(sub(q, a), sub(q, a)).cmp(&dot(sub(r, a), sub(r, a))))
+        });
+        corners.dedup();
+    }
+    // The convex chain (Graham's scan from `a`), bending the way `a`, `p`, `b` does.
+    let turn = -side;
+    for &q in corners.iter().chain(core::iter::once(&b)) {
+        while let Some(&m) = chain.last() {
+            let prev = if chain.len() >= 2 {
+                chain[chain.len() - 2]
+            } else {
+                a
+            };
+            if cross(sub(m, prev), sub(q, m)) * turn > 0 {
+                break;
+            }
+            chain.pop();
+        }
+        chain.push(q);
+    }
+    // The last is `b`.
+    chain.pop();
+    let old = Waypoint::from_half_cells(a.0, a.1).distance(Waypoint::from_half_cells(p.0, p.1))
+        + Waypoint::from_half_cells(p.0, p.1).distance(Waypoint::from_half_cells(b.0, b.1));
+    let mut at = a;
+    let mut new = 0.0;
+    for &q in chain.iter().chain(core::iter::once(&b)) {
+        new += Waypoint::from_half_cells(at.0, at.1).distance(Waypoint::from_half_cells(q.0, q.1));
+        at = q;
+    }
+    if new >= old - 1e-9 {
+        return None;
+    }
+    let mut at = a;
+    for &q in chain.iter().chain(core::iter::once(&b)) {
+        let (w, v) = (
+            Waypoint::from_half_cells(at.0, at.1),
+            Waypoint::from_half_cells(q.0, q.1),
+        );
+        if (q != b && !sight.can_turn_at(v)) || !sight.sees_counting(w, v, work) {
+            return None;
+        }
+        at = q;
+    }
+    Some(())
+}
+
+/// Pulls routes taut ([`tighten`](Self::tighten)), holding its scratch.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Taut {
+    /// Wall corners inside the triangle being wrapped.
+    corners: Vec<Half>,
+    /// The chain round them.
+    chain: Vec<Half>,
+}
+
+impl Taut {
+    /// No scratch yet.
+    pub(super) const fn new() -> Self {
+        Self {
+            corners: Vec::new(),
+            chain: Vec::new(),
+        }
+    }
+
+    /// Pulls `route` (the points after `from`, each seeing the next) taut in place:
+    /// wherever it turns with no wall on the inner side of the turn, the turn is
+    /// replaced by the shortest way round the walls between it and the straight line
+    /// past it, until every turn wraps a wall corner. The route keeps its way round
+    /// every wall, so it only gets shorter and stays legal (each new segment is
+    /// checked); `from` and the last point stay. Adds its work to `work`; allocates
+    /// only to grow its scratch and `route`.
+    pub(super) fn tighten(
+        &mut self,
+        sight: &Sight<'_>,
+        from: Waypoint,
+        route: &mut Vec<Waypoint>,
+        work: &mut u64,
+    ) {
+        let (corners, chain) = (&mut self.corners, &mut self.chain);
+        let mut i = 0;
+        // Every replacement shortens the route; the bound only guards against a loop
+        // that rounding could cause.
+        let mut left = 4 * route.len() + 16;
+        while i + 1 < route.len() && left > 0 {
+            left -= 1;
+            let a = if i == 0 { from } else { route[i - 1] }.half_cells();
+            let (p, b) = (route[i].half_cells(), route[i + 1].half_cells());
+            *work += 1;
+            if wraps(sight, a, p, b) {
+                i += 1;
+                continue;
+            }
+            if wrap(sight, (a, p, b), corners, chain, work).is_none() {
+                i += 1;
+                continue;
+            }
+            // `p` becomes the chain's points (if any), then the point before it is
+            // looked at again: it now turns towards another point.
+            if chain.is_empty() {
+                route.remove(i);
+            } else {
+                route[i] = Waypoint::from_half_cells(chain[0].0, chain[0].1);
+                for (k, &q) in chain[1..].iter().enumerate() {
+                    route.insert(i + 1 + k, Waypoint::from_half_cells(q.0, q.1));
+                }
+            }
+            i = i.saturating_sub(1);
+        }
+    }
+}
