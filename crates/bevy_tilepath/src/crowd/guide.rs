@@ -192,17 +192,22 @@ mod tests {
     use super::*;
     use tilepath::{Direction8, GridPath8};
 
-    #[test]
-    fn a_route_prefers_cells_along_the_path() {
+    /// A unit's path from (0, 0) taking `dirs`.
+    fn path_of(dirs: &[Direction8]) -> UnitPath {
         let mut steps = GridPath8::EMPTY;
-        for _ in 0..4 {
-            assert!(steps.push(Direction8::Right));
+        for &dir in dirs {
+            assert!(steps.push(dir));
         }
-        let path = UnitPath {
+        UnitPath {
             steps,
             at: Cell::new(0, 0),
             ..Default::default()
-        };
+        }
+    }
+
+    #[test]
+    fn a_route_prefers_cells_along_the_path() {
+        let path = path_of(&[Direction8::Right; 4]);
         let r = Route::of_path(&path, Connectivity::Eight);
         let cost = |x, y| r.cost(Cell::new(x, y)).unwrap();
         // Along the path each step ahead is one straight step cheaper.
@@ -218,20 +223,12 @@ mod tests {
     /// next cell of the route must still cost less than the start.
     #[test]
     fn the_next_cell_of_a_route_round_a_wall_costs_less() {
-        let mut steps = GridPath8::EMPTY;
-        for dir in [
+        let path = path_of(&[
             Direction8::Up,
             Direction8::Right,
             Direction8::Right,
             Direction8::Down,
-        ] {
-            assert!(steps.push(dir));
-        }
-        let path = UnitPath {
-            steps,
-            at: Cell::new(0, 0),
-            ..Default::default()
-        };
+        ]);
         let hex = tilepath::HexLayout::ALL.map(Connectivity::Hex);
         for connectivity in [Connectivity::Four, Connectivity::Eight]
             .into_iter()
@@ -250,15 +247,7 @@ mod tests {
     /// and at (2, 0), the nearer its end; a 4-connected unit there steps back to (1, 0).
     #[test]
     fn a_hex_route_counts_hex_steps() {
-        let mut steps = GridPath8::EMPTY;
-        for _ in 0..4 {
-            assert!(steps.push(Direction8::Right));
-        }
-        let path = UnitPath {
-            steps,
-            at: Cell::new(0, 0),
-            ..Default::default()
-        };
+        let path = path_of(&[Direction8::Right; 4]);
         let hex = Route::of_path(&path, Connectivity::Hex(tilepath::HexLayout::RowOdd));
         let four = Route::of_path(&path, Connectivity::Four);
         let cost = |r: &Route, x, y| r.cost(Cell::new(x, y)).unwrap();

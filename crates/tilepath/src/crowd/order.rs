@@ -85,7 +85,7 @@ impl Order {
                 c[((key >> (d as u32 * DIGIT)) & MASK) as usize] += 1;
             }
         }
-        self.scratch.clear();
+        // As long as the keys (what it held before is overwritten).
         self.scratch.resize(n, (0, 0));
         for (d, c) in counts.iter_mut().enumerate() {
             if c.contains(&(n as u32)) {

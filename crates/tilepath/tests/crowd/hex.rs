@@ -235,26 +235,9 @@ fn hex_agents_sharing_a_goal_take_turns_no_more() {
 /// hold 37 of them), as near as they get, settled and none stuck.
 #[test]
 fn hex_agents_arriving_from_one_side_gather_round_their_goal() {
-    let grid = Grid::new(30, 30).unwrap();
     let goal = Cell::new(15, 15);
     for layout in HexLayout::ALL {
-        let mut crowd = Crowd::new(&grid).unwrap();
-        let ids: Vec<_> = (0..40)
-            .map(|i| {
-                let spec = AgentSpec::new(Cell::new(i % 30, i / 30))
-                    .connectivity(hex(layout))
-                    .goal(goal);
-                crowd.add(&grid, spec).unwrap()
-            })
-            .collect();
-        let mut fields = GoalFields::new();
-        fields.update(&grid, &crowd).unwrap();
-        let mut cov = Coverage::default();
-        for _ in 0..300 {
-            let before: Vec<_> = crowd.agents().collect();
-            crowd.step(&grid, &fields).unwrap();
-            check_step(&grid, &crowd, &before, &mut cov);
-        }
+        let (grid, mut crowd, fields, ids, cov) = gather_from_one_side(hex(layout));
         let far = ids
             .iter()
             .filter(|&&id| layout.distance(crowd.cell(id).unwrap(), goal) > 4)

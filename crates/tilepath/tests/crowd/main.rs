@@ -199,6 +199,34 @@ fn run_to_goals(grid: &Grid, crowd: &mut Crowd, limit: u64) -> Option<u64> {
     None
 }
 
+/// 40 agents of `connectivity` set off from the top rows of an open 30x30 grid for
+/// one goal at its centre, stepped 300 times with every step checked: the crowd, its
+/// fields, the agents and what was checked.
+fn gather_from_one_side(
+    connectivity: Connectivity,
+) -> (Grid, Crowd, GoalFields, Vec<AgentId>, Coverage) {
+    let grid = Grid::new(30, 30).unwrap();
+    let goal = Cell::new(15, 15);
+    let mut crowd = Crowd::new(&grid).unwrap();
+    let ids: Vec<_> = (0..40)
+        .map(|i| {
+            let spec = AgentSpec::new(Cell::new(i % 30, i / 30))
+                .connectivity(connectivity)
+                .goal(goal);
+            crowd.add(&grid, spec).unwrap()
+        })
+        .collect();
+    let mut fields = GoalFields::new();
+    fields.update(&grid, &crowd).unwrap();
+    let mut cov = Coverage::default();
+    for _ in 0..300 {
+        let before: Vec<_> = crowd.agents().collect();
+        crowd.step(&grid, &fields).unwrap();
+        check_step(&grid, &crowd, &before, &mut cov);
+    }
+    (grid, crowd, fields, ids, cov)
+}
+
 #[test]
 fn invariants_hold_after_every_step() {
     let mut cov = Coverage::default();

@@ -202,27 +202,9 @@ use tilepath::{Connectivity, Guidance};
 /// of piling up on the side they came from.
 #[test]
 fn agents_arriving_from_one_side_fill_round_their_goal() {
+    let goal = Cell::new(15, 15);
     for conn in [Connectivity::Eight, Connectivity::Four] {
-        let grid = Grid::new(30, 30).unwrap();
-        let goal = Cell::new(15, 15);
-        let mut crowd = Crowd::new(&grid).unwrap();
-        let ids: Vec<_> = (0..40)
-            .map(|i| {
-                let spec = AgentSpec::new(Cell::new(i % 30, i / 30))
-                    .connectivity(conn)
-                    .goal(goal);
-                crowd.add(&grid, spec).unwrap()
-            })
-            .collect();
-        let mut fields = GoalFields::new();
-        fields.update(&grid, &crowd).unwrap();
-        let mut cov = Coverage::default();
-        let mut moves = 0;
-        for _ in 0..300 {
-            let before: Vec<_> = crowd.agents().collect();
-            moves += crowd.step(&grid, &fields).unwrap().moved;
-            check_step(&grid, &crowd, &before, &mut cov);
-        }
+        let (grid, mut crowd, fields, ids, cov) = gather_from_one_side(conn);
         // The nearest 40 cells: a 7x7 square (8-connected), a diamond of radius 4
         // (4-connected).
         let far = ids
@@ -234,7 +216,8 @@ fn agents_arriving_from_one_side_fill_round_their_goal() {
             })
             .count();
         println!(
-            "40 agents from one side, {conn:?}: {moves} moves, {far} outside the nearest cells"
+            "40 agents from one side, {conn:?}: {} moves, {far} outside the nearest cells",
+            cov.moves
         );
         assert_eq!(far, 0, "{conn:?}: {far} agents piled up on their side");
         assert!(crowd.holder(goal).is_some());
