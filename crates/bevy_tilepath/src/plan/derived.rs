@@ -98,7 +98,7 @@ impl Keep for Clearance {
 /// one-cell distance bounds a big unit's from below).
 impl Keep for Landmarks {
     fn wanted(job: &Job, settings: &PathingSettings) -> Option<Self::Key> {
-        let far = job.start.manhattan(job.goal) > settings.window_distance;
+        let far = job.is_far(settings.window_distance);
         (settings.landmarks > 0 && far && jumps(job)).then_some((
             job.mobility,
             job.connectivity,

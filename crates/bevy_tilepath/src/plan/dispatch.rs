@@ -1,8 +1,11 @@
 //! Spreading a batch of searches over Bevy's compute task pool, each task with its
 //! own solver scratch.
 
+use core::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
+use bevy::platform::time::Instant;
 use bevy::tasks::{ComputeTaskPool, TaskPool};
 use tilepath::Grid;
 
@@ -17,6 +20,16 @@ use crate::{MapLayout, PathingSettings};
 /// taking them is negligible next to solving them (a few microseconds each).
 const JOBS_PER_TAKE: usize = 16;
 
+/// When a batch's searches stop (see [`Dispatch::solve`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Deadline {
+    /// No search starts after this.
+    pub(crate) at: Instant,
+    /// One search starts whatever the time: the grid has served nobody yet this
+    /// tick, and every queue must move every tick.
+    pub(crate) one_anyway: bool,
+}
+
 /// The solver scratch of every task, and the whole-grid solvers they share.
 #[derive(Default)]
 pub(crate) struct Dispatch {
@@ -30,6 +43,14 @@ impl Dispatch {
     /// where routes are pulled straight) pulls every route found straight. Every job
     /// is solved on its own, so results do not depend on which task took it. Returns
     /// the number of tasks it ran on (1: not spread).
+    ///
+    /// Past a [`Deadline`] no task starts a search, and none after a job left: the
+    /// jobs not started stay [`Answer::Unsolved`], for the caller to queue again. A
+    /// batch's size is only an estimate (a far search costs what hundreds of near ones
+    /// do), so this is what holds the tick to its time cap: it overshoots by the
+    /// searches under way at the deadline, not by the rest of the batch. Each
+    /// answered job's [`nanos`](Job::nanos) says what it took.
+    #[expect(clippy::too_many_arguments, reason = "what one batch's searches read")]
     pub(crate) fn solve(
         &mut self,
         grid: &Grid,
@@ -38,18 +59,31 @@ impl Dispatch {
         fields: &FieldCache,
         derived: &DerivedSet,
         straight: Option<MapLayout>,
+        deadline: Option<Deadline>,
     ) -> usize {
         let window = settings.window_distance;
         self.whole.set_limit(settings.whole_grid_solvers);
         let whole = &self.whole;
+        let one_anyway = AtomicBool::new(deadline.is_some_and(|d| d.one_anyway));
+        let stopped = AtomicBool::new(false);
         let solve = |job: &mut Job, s: &mut Scratch| {
-            if job.answer == Answer::Unsolved {
-                let known = derived.known(job, settings);
-                solve_job(job, grid, fields, known, s, whole, window);
+            if job.answer != Answer::Unsolved || stopped.load(Ordering::Relaxed) {
+                return;
             }
+            let started = Instant::now();
+            if let Some(d) = deadline {
+                // The first search to come takes the one start owed, late or not.
+                if !one_anyway.swap(false, Ordering::Relaxed) && started >= d.at {
+                    stopped.store(true, Ordering::Relaxed);
+                    return;
+                }
+            }
+            let known = derived.known(job, settings);
+            solve_job(job, grid, fields, known, s, whole, window);
             if let Some(layout) = straight {
                 s.straighten.job(grid, layout, job);
             }
+            job.nanos = started.elapsed().as_nanos() as u64;
         };
         let pool = ComputeTaskPool::try_get();
         let parts = Self::tasks(settings);
@@ -57,7 +91,7 @@ impl Dispatch {
         // worth spreading, however small the batch.
         let far = jobs
             .iter()
-            .filter(|j| j.answer == Answer::Unsolved && j.start.manhattan(j.goal) > window)
+            .filter(|j| j.answer == Answer::Unsolved && j.is_far(window))
             .take(2)
             .count();
         let worth = jobs.len() >= settings.parallel_min_batch.max(2) || far >= 2;
@@ -140,7 +174,66 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 mod tests {
     use super::*;
     use std::sync::Condvar;
-    use std::time::Duration;
+
+    /// Past its deadline a batch starts no search, and once one is left none after
+    /// it: one search whatever the time if it owes one; without a deadline, or before
+    /// it, it answers every job.
+    #[test]
+    fn a_deadline_leaves_the_searches_that_would_end_after_it_unsolved() {
+        use super::super::Lane;
+        use crate::{SearchMode, Waypoints};
+        use bevy::prelude::Entity;
+        use tilepath::{Cell, Connectivity, Mobility};
+
+        let grid = Grid::new(256, 256).unwrap();
+        let settings = PathingSettings::default();
+        let (fields, derived) = (FieldCache::default(), DerivedSet::default());
+        let window = settings.window_distance as i32;
+        // Near jobs (within the window) and far ones.
+        let batch = |deadline: Option<Deadline>| {
+            let mut jobs: Vec<Job> = (0..8)
+                .map(|i| Job {
+                    entity: Entity::PLACEHOLDER,
+                    queued: (i, Lane::Request),
+                    start: Cell::new(0, 0),
+                    goal: Cell::new(if i < 4 { window / 2 } else { 255 }, i as i32),
+                    mobility: Mobility::FLOOR_ONLY,
+                    connectivity: Connectivity::Eight,
+                    mode: SearchMode::Auto,
+                    max_expansions: u32::MAX,
+                    size: 1,
+                    field: None,
+                    waited_for: None,
+                    answer: Answer::Unsolved,
+                    work: 0,
+                    nanos: 0,
+                    waypoints: Waypoints::default(),
+                })
+                .collect();
+            assert!(!jobs[3].is_far(settings.window_distance) && jobs[4].is_far(255));
+            let mut dispatch = Dispatch::default();
+            dispatch.solve(
+                &grid, &settings, &mut jobs, &fields, &derived, None, deadline,
+            );
+            let answered: Vec<bool> = jobs.iter().map(|j| j.answer != Answer::Unsolved).collect();
+            assert!(
+                answered.windows(2).all(|w| w[0] || !w[1]),
+                "a job answered after one left: {answered:?}"
+            );
+            answered.iter().filter(|&&a| a).count()
+        };
+        let hour = Duration::from_secs(3600);
+        let at = |from_now: Duration, one_anyway| {
+            Some(Deadline {
+                at: Instant::now() + from_now,
+                one_anyway,
+            })
+        };
+        assert_eq!(batch(None), 8);
+        assert_eq!(batch(at(hour, false)), 8);
+        assert_eq!(batch(at(Duration::ZERO, true)), 1);
+        assert_eq!(batch(at(Duration::ZERO, false)), 0);
+    }
 
     /// Two jobs on a pool of one thread and the caller: each job waits until the other
     /// one has started. Tasks that took jobs one at a time would never both be inside.

@@ -87,7 +87,7 @@ pub(crate) fn solve_job(
     // reachable cell instead.
     let mut work = 0_u64;
     let mut found = None;
-    if job.start.manhattan(job.goal) <= window {
+    if !job.is_far(window) {
         // Greedy search is 4-connected or hex; A* takes the rest.
         let greedy = job.mode == SearchMode::Greedy && job.connectivity != Connectivity::Eight;
         let mut query =

@@ -10,6 +10,7 @@ use tilepath::Cell;
 use super::Lane;
 use super::derived::DerivedSet;
 use super::fields::FieldCache;
+use super::job::Job;
 use crate::grid::{ChangeCursor, GridKey};
 use crate::{PathingDiagnostics, UnitPath};
 
@@ -106,9 +107,23 @@ impl GridPlan {
         Some((e, t, Lane::Retry, None))
     }
 
+    /// Puts `jobs`, taken with [`pop`](Self::pop) and not served, back at the front of
+    /// the queues they came from, in their order: served first next time, as if never
+    /// taken.
+    pub(super) fn requeue<'a>(&mut self, jobs: impl DoubleEndedIterator<Item = &'a Job>) {
+        for job in jobs.rev() {
+            let (ticket, lane) = job.queued;
+            match job.waited_for {
+                Some(goal) => self.released.push_front((job.entity, job.queued, goal)),
+                None => self.lanes[lane as usize].push_front((job.entity, ticket)),
+            }
+            self.waiting += 1;
+        }
+    }
+
     /// Sets `job` aside, still waiting, until the field it waits for is ready
     /// ([`FieldCache::park`]).
-    pub(super) fn park(&mut self, job: &super::job::Job) {
+    pub(super) fn park(&mut self, job: &Job) {
         self.fields.park(job);
         self.waiting += 1;
     }

@@ -30,6 +30,8 @@ pub(crate) struct Job {
     /// Work spent on it: nodes expanded, or steps read from a field, and what pulling
     /// its route straight cost.
     pub(crate) work: u64,
+    /// The time answering it took its task, in nanoseconds (0: not searched).
+    pub(crate) nanos: u64,
     /// Its route pulled straight (see
     /// [`PathingSettings::straight_routes`](crate::PathingSettings::straight_routes)):
     /// empty where it was not.
@@ -49,6 +51,15 @@ pub(crate) enum Answer {
     Route(Route),
     /// No path at all.
     NoPath(NoPathReason),
+}
+
+impl Job {
+    /// Whether its goal lies beyond the search window (see
+    /// [`window_distance`](crate::PathingSettings::window_distance)): a whole-grid
+    /// search answers it, at the cost of hundreds of near ones.
+    pub(crate) fn is_far(&self, window: u32) -> bool {
+        self.start.manhattan(self.goal) > window
+    }
 }
 
 /// A planned segment and what is known of the whole route.

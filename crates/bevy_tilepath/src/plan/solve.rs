@@ -7,7 +7,7 @@ use bevy::platform::time::Instant;
 use bevy::prelude::*;
 
 use super::collect::{Targets, resolve_goal};
-use super::dispatch::Dispatch;
+use super::dispatch::{Deadline, Dispatch};
 use super::grid_plan::GridPlan;
 use super::job::{Answer, Job};
 use super::{PlanState, Planner};
@@ -196,7 +196,10 @@ fn serve_grid(
             // (those answered up front need nothing built).
             spent += work + plan.derived.prepare(grid.grid(), jobs, s.settings);
             plan.diag.fields_built += built;
-            let solving = Instant::now();
+            let deadline = share.until.map(|t| Deadline {
+                at: s.started + t.saturating_sub(s.before),
+                one_anyway: plan.diag.served == 0,
+            });
             let tasks = dispatch.solve(
                 grid.grid(),
                 s.settings,
@@ -204,30 +207,43 @@ fn serve_grid(
                 &plan.fields,
                 &plan.derived,
                 Some(layout).filter(|_| s.settings.straight_routes),
+                deadline,
             );
             plan.diag.batches_spread += u32::from(tasks > 1);
-            // The time a job takes one task (of the jobs answered: those waiting took
-            // none).
-            let answered = jobs.iter().filter(|j| j.answer != Answer::Wait).count() as u64;
-            let spent_ns = solving.elapsed().as_nanos() as u64 * tasks as u64;
-            if let Some(per_job) = spent_ns.checked_div(answered) {
-                plan.avg_nanos = expected(plan.avg_nanos, per_job);
-            }
         }
 
+        // From the first job the deadline left unsolved on, the batch goes back to the
+        // front of its queues (answers found meanwhile by other tasks dropped), so
+        // that units are served in the order they came.
+        let cut = jobs
+            .iter()
+            .position(|j| j.answer == Answer::Unsolved)
+            .unwrap_or(jobs.len());
+        plan.requeue(jobs[cut..].iter().filter(|j| j.answer != Answer::Wait));
         let (mut batch_work, mut answered) = (0, 0);
-        for job in jobs.iter() {
+        let mut nanos = 0;
+        for job in &jobs[..cut] {
             if job.answer == Answer::Wait {
-                plan.park(job);
                 continue;
             }
             batch_work += job.work;
             answered += 1;
+            nanos += job.nanos;
             deliver(job, s, &mut plan.diag, generation);
         }
+        for job in jobs.iter().filter(|j| j.answer == Answer::Wait) {
+            plan.park(job);
+        }
         spent += batch_work;
+        // What a job takes a task: the mean of the jobs answered.
+        if let Some(per_job) = nanos.checked_div(answered) {
+            plan.avg_nanos = expected(plan.avg_nanos, per_job);
+        }
         if let Some(per_job) = batch_work.checked_div(answered) {
             plan.avg_cost = expected(plan.avg_cost, per_job);
+        }
+        if cut < jobs.len() {
+            break; // the time is spent
         }
     }
     jobs.clear();
@@ -338,6 +354,7 @@ fn take(
             waited_for,
             answer: reason.map_or(Answer::Unsolved, Answer::NoPath),
             work: 0,
+            nanos: 0,
             waypoints: Waypoints::default(),
         });
         // A request for a field being built waits for it, out of the batch.
