@@ -1,7 +1,6 @@
 //! Spreading a batch of searches over Bevy's compute task pool, each task with its
 //! own solver scratch.
 
-use core::time::Duration;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
@@ -173,6 +172,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use core::time::Duration;
     use std::sync::Condvar;
 
     /// Past its deadline a batch starts no search, and once one is left none after
