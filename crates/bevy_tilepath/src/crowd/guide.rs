@@ -25,6 +25,9 @@ pub(crate) struct Route {
     rest: [u32; AHEAD],
     len: u8,
     connectivity: Connectivity,
+    /// The cost of the whole route from where the path starts, in the same
+    /// fixed-point costs (`u32::MAX`: not known).
+    whole: u32,
 }
 
 impl Route {
@@ -35,13 +38,20 @@ impl Route {
         rest: [0; AHEAD],
         len: 0,
         connectivity: Connectivity::Four,
+        whole: u32::MAX,
     };
 
     /// The guide of a unit following `path`, moving by `connectivity` (4- or
     /// 8-connected, or a hex layout's steps).
     pub(crate) fn of_path(path: &UnitPath, connectivity: Connectivity) -> Self {
+        let whole = path.route_cost * STRAIGHT as f32;
         let mut r = Self {
             connectivity,
+            whole: if whole.is_finite() && whole >= 0.0 {
+                whole.min((u32::MAX - 1) as f32) as u32
+            } else {
+                u32::MAX
+            },
             ..Self::NONE
         };
         r.cells[0] = path.at;
@@ -184,6 +194,17 @@ impl Guidance for Guide<'_> {
             ),
             _ => self.paths.routes.get(i)?.cost(cell),
         }
+    }
+
+    /// A unit guided by its path: the whole route's cost. One guided by a shared
+    /// field shares its goal: none.
+    fn set_off_distance(&self, agent: AgentId, _: Cell) -> Option<u32> {
+        let i = agent.index();
+        if self.paths.fields.get(i)?.0 != NO_FIELD {
+            return None;
+        }
+        let whole = self.paths.routes.get(i)?.whole;
+        (whole != u32::MAX).then_some(whole)
     }
 }
 

@@ -124,6 +124,12 @@ pub(crate) enum Decision {
     Done,
 }
 
+/// [`Agent::far`] when its guidance has not said how far its goal is.
+pub(crate) const FAR_UNKNOWN: u32 = u32::MAX;
+
+/// The farthest distance the priority's tie-break tells apart (24 bits of its key).
+pub(crate) const FAR_MAX: u32 = (1 << 24) - 1;
+
 /// What the crowd keeps of an agent, in its slot.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Agent {
@@ -137,10 +143,22 @@ pub(crate) struct Agent {
     pub(crate) goal: Option<Cell>,
     /// Steps since it last stood on its goal or yielded (the priority's main part).
     pub(crate) elevation: u32,
-    /// A fixed pseudo-random number: the priority's tie-break.
+    /// How far it was from its goal when it set off for it, as its guidance said
+    /// ([`Guidance::set_off_distance`](super::Guidance::set_off_distance);
+    /// [`FAR_UNKNOWN`]: not said): the priority's tie-break, the farther first.
+    pub(crate) far: u32,
+    /// A fixed pseudo-random number: the priority's tie-break among agents whose
+    /// distance is not known or is the same.
     pub(crate) tiebreak: u32,
     /// The step count when it last moved (or was added).
     pub(crate) last_moved: u64,
+    /// The step count when it last moved anywhere but straight back to the cell it
+    /// left on its move before, unless that is its goal (or was added): an agent
+    /// pushed to and fro between two cells makes no way, and is
+    /// [stuck](super::AgentStatus::Stuck) by this count.
+    pub(crate) last_went: u64,
+    /// The cell it left on its last move (where it was added, before any).
+    pub(crate) came_from: Cell,
     /// Its cost-to-go where it stands, this step (`u32::MAX`: unreachable).
     pub(crate) here_cost: u32,
     /// It waits only for agents with its goal that are nearer to it: as near as it gets.

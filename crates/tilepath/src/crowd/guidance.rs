@@ -22,6 +22,21 @@ use crate::{Cell, Connectivity, DistanceField, FieldError, Grid, Mobility};
 pub trait Guidance {
     /// The cost for `agent` to reach its goal from anchor `cell`.
     fn cost_to_go(&self, agent: AgentId, cell: Cell) -> Option<u32>;
+
+    /// How far `agent`, setting off from `cell`, is from a goal of its own, in any
+    /// units the same for every agent: the priority's tie-break among agents that
+    /// have waited alike, the farther first (PIBT's rule: the agent with the longer
+    /// way to go loses the most by waiting). Asked each step until it answers, once
+    /// the agent has a goal; the answer is kept until its goal changes.
+    ///
+    /// `None` (the default): a fixed pseudo-random order instead. Answer `None` for
+    /// agents sharing a goal: they cannot all reach it, and the farther ones first
+    /// would push the nearer ones out of the places round it they hold.
+    #[inline]
+    fn set_off_distance(&self, agent: AgentId, cell: Cell) -> Option<u32> {
+        let _ = (agent, cell);
+        None
+    }
 }
 
 impl<F: Fn(AgentId, Cell) -> Option<u32>> Guidance for F {
@@ -61,6 +76,8 @@ pub struct GoalFields {
     fields: Vec<DistanceField>,
     /// Per agent slot: its generation and the index of its field (`u32::MAX`: none).
     of_slot: Vec<(u32, u32)>,
+    /// Per field: the agents heading for its goal.
+    agents: Vec<u32>,
 }
 
 impl GoalFields {
@@ -121,9 +138,12 @@ impl GoalFields {
         }
         self.keys.truncate(kept);
         self.fields.truncate(kept);
+        self.agents.clear();
+        self.agents.resize(kept, 0);
         for s in &mut self.of_slot {
             if s.1 != u32::MAX {
                 s.1 = remap[s.1 as usize];
+                self.agents[s.1 as usize] += 1;
             }
         }
         Ok(())
@@ -177,14 +197,29 @@ fn field_error(e: FieldError) -> CrowdError {
     }
 }
 
+impl GoalFields {
+    /// The index of `agent`'s field, if it has one.
+    #[inline]
+    fn field_of(&self, agent: AgentId) -> Option<usize> {
+        let &(generation, at) = self.of_slot.get(agent.index())?;
+        (generation == agent.generation && at != u32::MAX).then_some(at as usize)
+    }
+}
+
 impl Guidance for GoalFields {
     #[inline]
     fn cost_to_go(&self, agent: AgentId, cell: Cell) -> Option<u32> {
-        let &(generation, at) = self.of_slot.get(agent.index())?;
-        if generation != agent.generation {
+        let units = self.fields.get(self.field_of(agent)?)?.units(cell)?;
+        Some(u32::try_from(units.max(0)).unwrap_or(u32::MAX - 1))
+    }
+
+    /// The agent's cost-to-go where it sets off, where no other agent heads for its
+    /// goal.
+    fn set_off_distance(&self, agent: AgentId, cell: Cell) -> Option<u32> {
+        let at = self.field_of(agent)?;
+        if self.agents.get(at) != Some(&1) {
             return None;
         }
-        let units = self.fields.get(at as usize)?.units(cell)?;
-        Some(u32::try_from(units.max(0)).unwrap_or(u32::MAX - 1))
+        self.cost_to_go(agent, cell)
     }
 }

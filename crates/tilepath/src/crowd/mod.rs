@@ -32,7 +32,7 @@ pub use report::{AgentStatus, StepStats};
 pub use untangle::Untangle;
 
 use crate::{Cell, Connectivity, Grid, GridMismatch, GridPath8, HexLayout, MAX_UNIT_SIZE};
-use agent::{Agent, Decision, NONE};
+use agent::{Agent, Decision, FAR_UNKNOWN, NONE};
 use order::Order;
 
 /// The most candidates an agent has in a step: its 8 neighbours (6 on a hex map)
@@ -190,7 +190,7 @@ impl Crowd {
         })
     }
 
-    /// Reports an agent as [stuck](AgentStatus::Stuck) once it has not moved for
+    /// Reports an agent as [stuck](AgentStatus::Stuck) once it has not moved (but to and fro) for
     /// `steps` steps while its goal is reachable and it is not yielding (32 by
     /// default; at least 1).
     pub fn set_stuck_after(&mut self, steps: u32) {
@@ -296,8 +296,11 @@ impl Crowd {
                     connectivity,
                     goal: None,
                     elevation: 0,
+                    far: FAR_UNKNOWN,
                     tiebreak: 0,
                     last_moved: 0,
+                    last_went: 0,
+                    came_from: cell,
                     here_cost: u32::MAX,
                     yielding: false,
                     decision: Decision::Open,
@@ -327,8 +330,11 @@ impl Crowd {
             connectivity,
             goal: spec.goal,
             elevation: 0,
+            far: FAR_UNKNOWN,
             tiebreak: mix(u64::from(generation) << 32 | slot as u64) as u32,
             last_moved: self.steps,
+            last_went: self.steps,
+            came_from: cell,
             here_cost: u32::MAX,
             yielding: false,
             decision: Decision::Open,
@@ -388,6 +394,7 @@ impl Crowd {
         if a.goal != goal {
             a.goal = goal;
             a.elevation = 0;
+            a.far = FAR_UNKNOWN;
         }
         Ok(())
     }

@@ -1,9 +1,10 @@
 //! The order of priority a step asks its agents in.
 //!
 //! Every step sorts all agents by their priority key, so the sort is a share of
-//! every step at game scale. Keys are a priority in the high half and a fixed
-//! tie-break in the low half: the low half is uniformly spread and the high half
-//! mostly equal across agents, so a least-significant-digit radix sort over the
+//! every step at game scale. Keys are a priority in the high half and fixed
+//! tie-breaks in the low half (a distance and a pseudo-random byte, or a
+//! pseudo-random word): the low half is widely spread and the high half mostly
+//! equal across agents, so a least-significant-digit radix sort over the
 //! digits that differ between keys does a few linear passes where a comparison sort
 //! does `log2(n)`. Digits are bytes: their counts fit in the first level cache and
 //! all eight are counted in one pass.

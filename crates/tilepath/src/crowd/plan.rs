@@ -30,6 +30,11 @@ impl<G: Guidance + ?Sized> Guidance for Counted<'_, G> {
         self.reads.set(self.reads.get() + 1);
         self.inner.cost_to_go(agent, cell)
     }
+
+    #[inline]
+    fn set_off_distance(&self, agent: AgentId, cell: Cell) -> Option<u32> {
+        self.inner.set_off_distance(agent, cell)
+    }
 }
 
 /// The work one agent took in each part of the last step planned, to estimate what

@@ -33,7 +33,9 @@ pub enum AgentStatus {
     /// On its way.
     Moving,
     /// It has not moved for the steps [`Crowd::set_stuck_after`] says although its
-    /// goal is reachable and it is not yielding.
+    /// goal is reachable and it is not yielding. A move straight back to the cell it
+    /// left on its move before does not count: an agent pushed to and fro between
+    /// two cells is stuck too.
     Stuck,
 }
 
@@ -51,14 +53,14 @@ impl Crowd {
             Some(g) if g == a.cell => AgentStatus::Arrived,
             Some(_) if a.here_cost == u32::MAX => AgentStatus::Unreachable,
             Some(_) if a.yielding => AgentStatus::Yielding,
-            Some(_) if self.steps - a.last_moved >= u64::from(self.stuck_after) => {
+            Some(_) if self.steps - a.last_went >= u64::from(self.stuck_after) => {
                 AgentStatus::Stuck
             }
             Some(_) => AgentStatus::Moving,
         }
     }
 
-    /// The agents [stuck](AgentStatus::Stuck): not moved for the steps
+    /// The agents [stuck](AgentStatus::Stuck): not moved (but to and fro) for the steps
     /// [`set_stuck_after`](Self::set_stuck_after) says while their goal is reachable.
     pub fn stuck(&self) -> impl Iterator<Item = AgentId> + '_ {
         self.agents

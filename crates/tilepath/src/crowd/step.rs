@@ -10,7 +10,7 @@
 //! agent kept waiting ends up first in the order and is not kept waiting forever
 //! in open space; the corridor swap rule (`swap.rs`) covers 1-wide corridors.
 
-use super::agent::{Agent, Decision, NONE};
+use super::agent::{Agent, Decision, FAR_MAX, FAR_UNKNOWN, NONE};
 use super::moves::{can_step, directions, has_corners};
 use super::plan::Plan;
 use super::{
@@ -26,7 +26,9 @@ impl Crowd {
     /// Each agent's candidates are its anchor and the neighbouring anchors the grid
     /// lets it step to, ordered by cost-to-go (staying first among equals, then free
     /// cells). Agents are asked in order of priority: steps since they last stood
-    /// on their goals, a fixed tie-break after. See the module's rule above; agents
+    /// on their goals, then the farther from its goal as it set off first (where the
+    /// guidance says: [`Guidance::set_off_distance`]), then a fixed pseudo-random
+    /// order. See the module's rule above; agents
     /// standing on their goals, idle agents and [yielding](AgentStatus::Yielding)
     /// ones keep the lowest priority, and may be asked to step aside.
     ///
@@ -82,7 +84,20 @@ impl Crowd {
         } else {
             a.elevation.saturating_add(1)
         };
-        let key = u64::from(u32::MAX - a.elevation) << 32 | u64::from(a.tiebreak);
+        if a.far == FAR_UNKNOWN && a.goal.is_some() {
+            a.far = guidance
+                .set_off_distance(a.id(s), a.cell)
+                .map_or(FAR_UNKNOWN, |d| d.min(FAR_MAX));
+        }
+        // Among agents that have waited alike, the farther from its goal first (PIBT's
+        // rule: the agent with the longer way to go would lose the most by waiting),
+        // then a fixed pseudo-random order.
+        let tiebreak = if a.far == FAR_UNKNOWN {
+            a.tiebreak
+        } else {
+            (FAR_MAX - a.far) << 8 | a.tiebreak & 0xff
+        };
+        let key = u64::from(u32::MAX - a.elevation) << 32 | u64::from(tiebreak);
         self.order.push(key, s as u32);
     }
 
@@ -511,6 +526,11 @@ impl Crowd {
             b.decision = Decision::Open;
             if moved {
                 b.last_moved = self.steps;
+                // Back onto its goal is the way it wants.
+                if a.target != a.came_from || a.goal == Some(a.target) {
+                    b.last_went = self.steps;
+                }
+                b.came_from = a.cell;
                 if self.hold_left {
                     b.left = Some(a.cell);
                 }

@@ -333,12 +333,14 @@ fn big_agents_are_untangled_too() {
     }
 }
 
-/// The MAPF instance the joint step alone leaves 7 of 400 agents short of home for
-/// good (`random-32-32-10-400-s1`): untangled where it stalls, every agent gets
-/// home, each step checked; the untangling moves only agents near the knot.
+/// A MAPF instance the joint step alone leaves agents short of home for good in
+/// (`maze-32-32-2-100-s1`, in 1-wide corridors): untangled where it stalls, every
+/// agent gets home, each step checked; the untangling moves only agents near the
+/// knot.
 #[test]
-fn the_dense_random_instance_is_solved_once_untangled() {
-    let inst = load_mapf("random-32-32-10-400-s1");
+fn the_maze_instance_is_solved_once_untangled() {
+    let name = "maze-32-32-2-100-s1";
+    let inst = load_mapf(name);
     let grid = &inst.grid;
     let mut crowd = Crowd::new(grid).unwrap();
     for (&s, &g) in inst.starts.iter().zip(&inst.goals) {
@@ -346,14 +348,14 @@ fn the_dense_random_instance_is_solved_once_untangled() {
     }
     let run = run_untangling(grid, &mut crowd, 2000);
     println!(
-        "random-32-32-10-400-s1: home after {:?} steps, {} untangling(s), \
-         at most {} agents moved in an untangled step",
+        "{name}: home after {:?} steps, {} untangling(s), at most {} agents moved in an \
+         untangled step",
         run.home_at, run.stalls, run.most_moved
     );
     assert!(run.home_at.is_some(), "not every agent home");
-    assert!(run.stalls >= 1);
+    assert!(run.stalls >= 1, "no stall: the untangling was not tested");
     assert!(
-        run.most_moved < 100,
+        run.most_moved < 50,
         "the untangling moved much of the crowd"
     );
 }
