@@ -31,7 +31,7 @@ fn fields_are_repaired_only_on_ticks_with_edits() {
     let goal = Cell::new(w as i32 - 1, h as i32 / 2);
     let mut grid = grid;
     grid.set(goal, TileKind::K0).unwrap();
-    let mut app = app(Some(grid), PathingSettings::default());
+    let mut app = app(Some(grid), common::uncapped());
     for i in 0..305 {
         let start = Cell::new(rng.random_range(0..3), rng.random_range(0..h as i32 - 1));
         let request = PathRequest::to_cell(goal).with_mobility(MOBILITY);

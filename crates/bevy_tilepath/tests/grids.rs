@@ -52,7 +52,7 @@ fn record(mut failed: MessageReader<PathFailed>, mut log: ResMut<Failures>) {
 fn requests_never_cross_grids_and_despawns_fail_cleanly() {
     let mut rng = seeded(77);
     let grids: Vec<Grid> = (0..3).map(|_| random_grid(30, 30, 0.3, &mut rng)).collect();
-    let mut app = app(Some(grids[0].clone()), PathingSettings::default());
+    let mut app = app(Some(grids[0].clone()), common::uncapped());
     app.init_resource::<Failures>()
         .add_systems(FixedPostUpdate, record);
     let a = app

@@ -370,9 +370,11 @@ fn paths_are_optimal_over_every_layout() {
     for map_type in TYPES {
         for round in 0..6 {
             // The grid paths themselves (pulled straight, a path ends at its
-            // eighth turn: tests/straight.rs checks those).
+            // eighth turn: tests/straight.rs checks those), every one served in the
+            // ticks below however slow the build (no time cap).
             let settings = PathingSettings {
                 straight_routes: false,
+                time_cap: None,
                 ..default()
             };
             let mut app = app(None, settings);
@@ -455,7 +457,7 @@ fn paths_are_optimal_over_every_layout() {
 #[test]
 fn holes_of_staggered_maps_are_outside() {
     let mut rng = seeded(75);
-    let mut app = app(None, PathingSettings::default());
+    let mut app = app(None, common::uncapped());
     let map = Map::spawn(
         &mut app,
         TilemapType::Isometric(IsoCoordSystem::Staggered),
@@ -496,7 +498,7 @@ fn hex_crowds_share_a_field_at_the_reference_cost() {
         HexCoordSystem::ColumnOdd,
         HexCoordSystem::Row,
     ] {
-        let mut app = app(None, PathingSettings::default());
+        let mut app = app(None, common::uncapped());
         let map = Map::spawn(&mut app, TilemapType::Hexagon(sys), &mut rng, 0.2);
         let open: Vec<TilePos> = (0..map.size.y)
             .flat_map(|y| (0..map.size.x).map(move |x| TilePos::new(x, y)))

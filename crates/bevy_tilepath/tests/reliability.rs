@@ -384,7 +384,7 @@ fn diagnostics_add_up() {
 
     // A field serving a crowd is repaired after an edit nobody's path crosses (a wall
     // the cells below it now go round): that repair is work done this tick.
-    let mut app = new_app(Some(Grid::new(30, 30).unwrap()), PathingSettings::default());
+    let mut app = new_app(Some(Grid::new(30, 30).unwrap()), common::uncapped());
     for i in 0..20 {
         app.world_mut().spawn((
             GridCell(Cell::new(0, i)),

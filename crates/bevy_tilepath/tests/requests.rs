@@ -38,9 +38,12 @@ fn paths_are_optimal() {
         };
         // Half the seeds guide their whole-grid searches with landmarks; half keep
         // jump distances (crossed, so that both and neither are covered too).
+        // No time cap: every request is served in the first tick, however slow the
+        // build (the cap's own tests are below).
         let settings = PathingSettings {
             landmarks: if seed % 4 < 2 { 4 } else { 0 },
             jump_distances: seed % 8 >= 4,
+            time_cap: None,
             ..default()
         };
         let mut app = app(Some(grid.clone()), settings);

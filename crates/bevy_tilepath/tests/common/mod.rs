@@ -7,6 +7,16 @@ use bevy_tilepath::prelude::*;
 use rand::RngExt;
 use rand::rngs::StdRng;
 
+/// The default settings without the time cap: the requests a test makes are served
+/// in the ticks it runs however slow the build (debug, on a loaded machine), for
+/// tests of what is served rather than of when.
+pub fn uncapped() -> PathingSettings {
+    PathingSettings {
+        time_cap: None,
+        ..default()
+    }
+}
+
 /// A headless app with the plugin where every `update()` runs exactly one fixed tick.
 pub fn app(grid: Option<Grid>, settings: PathingSettings) -> App {
     let mut app = App::new();
