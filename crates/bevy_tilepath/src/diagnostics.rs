@@ -82,8 +82,11 @@ pub struct PathingDiagnostics {
     pub crowd_waiting: u32,
     /// Solid units that have not moved for
     /// [`PathingSettings::crowd_stuck_after`](crate::PathingSettings::crowd_stuck_after)
-    /// steps of their crowd (as of its last step) although their goal is reachable and they are not waiting beside a goal
-    /// they share with others nearer it. Zero in a crowd that flows.
+    /// steps of their crowd (as of its last step) although their goal is reachable and
+    /// they are not waiting beside a goal they share with others nearer it. A step
+    /// straight back to the cell a unit left on its step before (but onto its goal)
+    /// does not count as moving: units pushed to and fro for good are stuck too. Zero
+    /// in a crowd that flows.
     pub crowd_stuck: u32,
     /// Solid units the crowds could not place (no free cell within 16 cells of where
     /// they were put, a unit bigger than one cell on a hex map, or no memory for the
