@@ -150,13 +150,11 @@ pub(crate) struct Agent {
     /// A fixed pseudo-random number: the priority's tie-break among agents whose
     /// distance is not known or is the same.
     pub(crate) tiebreak: u32,
-    /// The step count when it last moved (or was added).
-    pub(crate) last_moved: u64,
-    /// The step count when it last moved anywhere but straight back to the cell it
-    /// left on its move before, unless that is its goal (or was added): an agent
+    /// The step count when it last moved (or was added), not counting a move straight
+    /// back to the cell it left on its move before, unless that is its goal: an agent
     /// pushed to and fro between two cells makes no way, and is
-    /// [stuck](super::AgentStatus::Stuck) by this count.
-    pub(crate) last_went: u64,
+    /// [stuck](super::AgentStatus::Stuck) by this count (and gives up a detour).
+    pub(crate) last_moved: u64,
     /// The cell it left on its last move (where it was added, before any).
     pub(crate) came_from: Cell,
     /// Its cost-to-go where it stands, this step (`u32::MAX`: unreachable).

@@ -53,7 +53,7 @@ impl Crowd {
             Some(g) if g == a.cell => AgentStatus::Arrived,
             Some(_) if a.here_cost == u32::MAX => AgentStatus::Unreachable,
             Some(_) if a.yielding => AgentStatus::Yielding,
-            Some(_) if self.steps - a.last_went >= u64::from(self.stuck_after) => {
+            Some(_) if self.steps - a.last_moved >= u64::from(self.stuck_after) => {
                 AgentStatus::Stuck
             }
             Some(_) => AgentStatus::Moving,

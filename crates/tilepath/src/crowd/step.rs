@@ -525,10 +525,9 @@ impl Crowd {
             b.here_cost = cost;
             b.decision = Decision::Open;
             if moved {
-                b.last_moved = self.steps;
                 // Back onto its goal is the way it wants.
                 if a.target != a.came_from || a.goal == Some(a.target) {
-                    b.last_went = self.steps;
+                    b.last_moved = self.steps;
                 }
                 b.came_from = a.cell;
                 if self.hold_left {
