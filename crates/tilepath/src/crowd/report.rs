@@ -60,8 +60,9 @@ impl Crowd {
         }
     }
 
-    /// The agents [stuck](AgentStatus::Stuck): not moved (but to and fro) for the steps
-    /// [`set_stuck_after`](Self::set_stuck_after) says while their goal is reachable.
+    /// The agents [stuck](AgentStatus::Stuck): not moved (but to and fro) for the
+    /// steps [`set_stuck_after`](Self::set_stuck_after) says while their goal is
+    /// reachable.
     pub fn stuck(&self) -> impl Iterator<Item = AgentId> + '_ {
         self.agents
             .iter()

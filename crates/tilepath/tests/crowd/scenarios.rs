@@ -474,3 +474,51 @@ fn two_groups_swap_through_a_corridor_blocking_the_cells_they_leave() {
     assert!(waited > 0);
     assert!(done.is_some(), "not all home in 20000 steps");
 }
+
+/// `GoalFields` says how far an agent sets off from a goal of its own, and nothing for
+/// a goal it shares (those keep the pseudo-random order); the farther of two agents
+/// that have waited alike goes first: two agents meet at a free cell, one with 9
+/// cells to go and one with 2, and the far one takes it.
+#[test]
+fn the_farther_from_its_goal_goes_first_where_goals_are_its_own() {
+    // A corridor along y = 1 with a side cell at (5, 0); both agents want (5, 1) next.
+    let grid = map(&["#####.####", "..........", "##########"]);
+    let mut crowd = Crowd::new(&grid).unwrap();
+    let far = crowd
+        .add(&grid, AgentSpec::new(Cell::new(4, 1)).goal(Cell::new(9, 1)))
+        .unwrap();
+    let near = crowd
+        .add(&grid, AgentSpec::new(Cell::new(6, 1)).goal(Cell::new(0, 1)))
+        .unwrap();
+    let mut fields = GoalFields::new();
+    fields.update(&grid, &crowd).unwrap();
+    assert_eq!(
+        fields.set_off_distance(far, Cell::new(4, 1)),
+        fields.cost_to_go(far, Cell::new(4, 1))
+    );
+    assert!(fields.set_off_distance(far, Cell::new(4, 1)).is_some());
+    // The same two agents sharing a goal: no distance.
+    let mut same = Crowd::new(&grid).unwrap();
+    let a = same
+        .add(&grid, AgentSpec::new(Cell::new(4, 1)).goal(Cell::new(0, 1)))
+        .unwrap();
+    same.add(&grid, AgentSpec::new(Cell::new(8, 1)).goal(Cell::new(0, 1)))
+        .unwrap();
+    let mut shared_fields = GoalFields::new();
+    shared_fields.update(&grid, &same).unwrap();
+    assert_eq!(shared_fields.set_off_distance(a, Cell::new(4, 1)), None);
+    // Head-on in the corridor: the one with farther to go keeps its way, the other
+    // steps into the side cell.
+    crowd.step(&grid, &fields).unwrap();
+    crowd.step(&grid, &fields).unwrap();
+    assert_eq!(
+        crowd.cell(far),
+        Some(Cell::new(5, 1)),
+        "the far agent went first"
+    );
+    assert_eq!(
+        crowd.cell(near),
+        Some(Cell::new(5, 0)),
+        "the near one made way"
+    );
+}
