@@ -127,7 +127,7 @@ fn big_and_small_units_share_a_corridor() {
 }
 
 /// The MAPF benchmark's instance `maze-32-32-2-100-s1`: 100 units, each with a goal
-/// of its own, in a maze's narrow corridors. The crowd's own steps take all but two
+/// of its own, in a maze's corridors 2 wide. The crowd's own steps take all but two
 /// home, and leave those two pushing each other to and fro by a wall for good: they
 /// move, yet make no way, and must be reported stuck rather than left moving
 /// unseen. (Taking them home needs an untangling search of about 180,000
@@ -159,10 +159,9 @@ fn units_pushed_to_and_fro_in_a_crowded_maze_are_reported_stuck() {
         .filter(|&i| !all_home(&app, &units[i..=i]))
         .collect();
     println!(
-        "{}: after 3000 ticks {} units away from their goals ({away:?}), {moved} crowd \
-         moves and at most {stuck} reported stuck at once in the last 1000 ticks; {} steps \
-         checked, \
-         {untangled} moves untangled",
+        "{}: after 3000 ticks {} units away from their goals ({away:?}); in the last \
+         1000 ticks {moved} crowd moves, at most {stuck} reported stuck at once; {} steps \
+         checked, {untangled} moves untangled",
         inst.name,
         away.len(),
         inv.steps

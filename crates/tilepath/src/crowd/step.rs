@@ -28,9 +28,9 @@ impl Crowd {
     /// cells). Agents are asked in order of priority: steps since they last stood
     /// on their goals, then the farther from its goal as it set off first (where the
     /// guidance says: [`Guidance::set_off_distance`]), then a fixed pseudo-random
-    /// order. See the module's rule above; agents
-    /// standing on their goals, idle agents and [yielding](AgentStatus::Yielding)
-    /// ones keep the lowest priority, and may be asked to step aside.
+    /// order. See the module's rule above; agents standing on their goals, idle agents
+    /// and [yielding](AgentStatus::Yielding) ones keep the lowest priority, and may be
+    /// asked to step aside.
     ///
     /// A step begun with [`begin_step`](Self::begin_step) and planned in parts
     /// ([`advance_step`](Self::advance_step)) is finished here: what is left of it is

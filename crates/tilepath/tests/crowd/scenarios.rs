@@ -476,49 +476,50 @@ fn two_groups_swap_through_a_corridor_blocking_the_cells_they_leave() {
 }
 
 /// `GoalFields` says how far an agent sets off from a goal of its own, and nothing for
-/// a goal it shares (those keep the pseudo-random order); the farther of two agents
-/// that have waited alike goes first: two agents meet at a free cell, one with 9
-/// cells to go and one with 2, and the far one takes it.
+/// a goal it shares (those keep the pseudo-random order); of two agents that have
+/// waited alike, the one farther from its goal goes first: head-on in a corridor,
+/// both wanting the one cell between them, one with 11 cells to go and one with 6,
+/// the far one takes it, whichever of them was added first.
 #[test]
 fn the_farther_from_its_goal_goes_first_where_goals_are_its_own() {
-    // A corridor along y = 1 with a side cell at (5, 0); both agents want (5, 1) next.
-    let grid = map(&["#####.####", "..........", "##########"]);
-    let mut crowd = Crowd::new(&grid).unwrap();
-    let far = crowd
-        .add(&grid, AgentSpec::new(Cell::new(4, 1)).goal(Cell::new(9, 1)))
-        .unwrap();
-    let near = crowd
-        .add(&grid, AgentSpec::new(Cell::new(6, 1)).goal(Cell::new(0, 1)))
-        .unwrap();
-    let mut fields = GoalFields::new();
-    fields.update(&grid, &crowd).unwrap();
-    assert_eq!(
-        fields.set_off_distance(far, Cell::new(4, 1)),
-        fields.cost_to_go(far, Cell::new(4, 1))
-    );
-    assert!(fields.set_off_distance(far, Cell::new(4, 1)).is_some());
-    // The same two agents sharing a goal: no distance.
+    // A corridor along y = 1 with a side cell at (5, 0).
+    let grid = map(&["#####.##########", "................", "################"]);
+    let (far_at, far_goal) = (Cell::new(4, 1), Cell::new(15, 1));
+    let (near_at, near_goal) = (Cell::new(6, 1), Cell::new(0, 1));
+    for far_first in [true, false] {
+        let mut crowd = Crowd::new(&grid).unwrap();
+        let mut add =
+            |at: Cell, goal: Cell| crowd.add(&grid, AgentSpec::new(at).goal(goal)).unwrap();
+        let (far, near) = if far_first {
+            let far = add(far_at, far_goal);
+            (far, add(near_at, near_goal))
+        } else {
+            let near = add(near_at, near_goal);
+            (add(far_at, far_goal), near)
+        };
+        let mut fields = GoalFields::new();
+        fields.update(&grid, &crowd).unwrap();
+        assert_eq!(
+            fields.set_off_distance(far, far_at),
+            fields.cost_to_go(far, far_at)
+        );
+        assert!(fields.set_off_distance(far, far_at) > fields.set_off_distance(near, near_at));
+        crowd.step(&grid, &fields).unwrap();
+        assert_eq!(
+            crowd.cell(far),
+            Some(Cell::new(5, 1)),
+            "the far agent went first (added first: {far_first})"
+        );
+        assert_ne!(crowd.cell(near), Some(Cell::new(5, 1)));
+    }
+    // Two agents sharing a goal: no distance.
     let mut same = Crowd::new(&grid).unwrap();
     let a = same
         .add(&grid, AgentSpec::new(Cell::new(4, 1)).goal(Cell::new(0, 1)))
         .unwrap();
     same.add(&grid, AgentSpec::new(Cell::new(8, 1)).goal(Cell::new(0, 1)))
         .unwrap();
-    let mut shared_fields = GoalFields::new();
-    shared_fields.update(&grid, &same).unwrap();
-    assert_eq!(shared_fields.set_off_distance(a, Cell::new(4, 1)), None);
-    // Head-on in the corridor: the one with farther to go keeps its way, the other
-    // steps into the side cell.
-    crowd.step(&grid, &fields).unwrap();
-    crowd.step(&grid, &fields).unwrap();
-    assert_eq!(
-        crowd.cell(far),
-        Some(Cell::new(5, 1)),
-        "the far agent went first"
-    );
-    assert_eq!(
-        crowd.cell(near),
-        Some(Cell::new(5, 0)),
-        "the near one made way"
-    );
+    let mut shared = GoalFields::new();
+    shared.update(&grid, &same).unwrap();
+    assert_eq!(shared.set_off_distance(a, Cell::new(4, 1)), None);
 }

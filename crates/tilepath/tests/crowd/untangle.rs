@@ -334,7 +334,7 @@ fn big_agents_are_untangled_too() {
 }
 
 /// A MAPF instance the joint step alone leaves agents short of home for good in
-/// (`maze-32-32-2-100-s1`, in 1-wide corridors): untangled where it stalls, every
+/// (`maze-32-32-2-100-s1`, corridors 2 wide): untangled where it stalls, every
 /// agent gets home, each step checked; the untangling moves only agents near the
 /// knot.
 #[test]
