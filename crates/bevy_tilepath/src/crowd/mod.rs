@@ -19,7 +19,7 @@ use tilepath::{AgentId, Cell};
 use crate::grid::GridKey;
 
 pub use occupancy::Occupancy;
-pub(crate) use seats::Crowds;
+pub(crate) use seats::{Crowds, GridCrowd};
 pub(crate) use step::step_crowds;
 
 /// Makes a unit hold the cells of its footprint: no two solid units ever stand on the

@@ -46,6 +46,8 @@ pub(crate) struct GridCrowd {
     pub(crate) place_budget: u32,
     /// Where units stand stuck: the plan that takes them home.
     pub(crate) untangling: Untangling,
+    /// The changes of the crowds this grid had before its crowd (`changes`).
+    changes_before: u64,
 }
 
 /// The pace of one grid's crowd: it steps every `period` ticks, as often as its
@@ -76,6 +78,12 @@ impl StepClock {
 }
 
 impl GridCrowd {
+    /// A count that grows whenever any agent's cells change, also when the grid's
+    /// crowd is made anew ([`Crowd::changes`], never going back).
+    pub(crate) fn changes(&self) -> u64 {
+        self.changes_before + self.crowd.changes()
+    }
+
     /// Whether `agent` is the agent of `unit` in this crowd.
     pub(crate) fn is_agent_of(&self, agent: AgentId, unit: Entity) -> bool {
         self.units.get(agent.index()) == Some(&unit) && self.crowd.cell(agent).is_some()
@@ -185,7 +193,9 @@ impl Crowds {
             Some(i) => {
                 let g = &mut self.grids[i];
                 if g.dims != dims {
-                    g.crowd = new_crowd(grid)?;
+                    let crowd = new_crowd(grid)?;
+                    g.changes_before = g.changes() + 1;
+                    g.crowd = crowd;
                     g.dims = dims;
                     g.units.clear();
                     g.seen.clear();
@@ -208,6 +218,7 @@ impl Crowds {
                     clock: StepClock::default(),
                     place_budget: PLACE_BUDGET,
                     untangling: Untangling::default(),
+                    changes_before: 0,
                 });
                 self.grids.len() - 1
             }

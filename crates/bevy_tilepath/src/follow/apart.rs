@@ -12,9 +12,9 @@
 //! move continuously.
 
 use bevy::prelude::*;
-use tilepath::{AgentId, Cell};
+use tilepath::{AgentId, Cell, Crowd};
 
-use crate::crowd::Crowds;
+use crate::crowd::{Crowds, GridCrowd};
 use crate::grid::GridKey;
 
 /// How many solid units may start or keep gliding in a tick, whatever the number of
@@ -28,12 +28,9 @@ pub(crate) const MOST_GLIDING: usize = 4096;
 /// halves (in the grid's cell units: on isometric maps before the projection).
 pub(crate) const APART: f32 = 0.8;
 
-/// Whether no other unit of `key`'s crowd holds a cell beside the footprint of `size`
-/// at `at` (`agent`'s own cells aside).
-pub(crate) fn alone(crowds: &Crowds, key: GridKey, agent: AgentId, at: Cell, size: u8) -> bool {
-    let Some(crowd) = crowds.get(key).map(|g| &g.crowd) else {
-        return true;
-    };
+/// Whether no other unit of `crowd` holds a cell beside the footprint of `size` at
+/// `at` (`agent`'s own cells aside).
+fn alone(crowd: &Crowd, agent: AgentId, at: Cell, size: u8) -> bool {
     let n = i32::from(size);
     (at.y.saturating_sub(1)..=at.y.saturating_add(n)).all(|y| {
         (at.x.saturating_sub(1)..=at.x.saturating_add(n)).all(|x| {
@@ -60,15 +57,72 @@ struct Glider {
     /// step needs free) and the cell of its route's point when those fit too.
     lo: Vec2,
     hi: Vec2,
+    /// The cells it steps between.
+    step: (Cell, Cell),
+    /// Where it is drawn (set by [`Apart::resolve`]).
+    drawn: Vec2,
+}
+
+/// What one agent's last look round found, and for what: it holds while its grid's
+/// crowd's changes ([`GridCrowd::changes`]) are `changes` and the agent steps as it
+/// did then.
+#[derive(Clone, Copy, Default)]
+struct Look {
+    changes: u64,
+    /// The cells it stepped between, and its size.
+    step: (Cell, Cell),
+    size: u8,
+    /// Nobody beside it ([`alone`]), if that was asked (`None`: not yet).
+    alone: Option<bool>,
+    /// Its neighbours within a glider's reach, `near[start..start + len]`, if asked.
+    near: Option<(u32, u32)>,
 }
 
 /// One grid's solid units: each agent's anchor point between its cells, its size and
 /// the tick it was recorded in, by agent index (older entries are not this tick's).
+///
+/// Who stands beside or near an agent changes only when its crowd's cells do
+/// ([`GridCrowd::changes`]: at a step, or when agents are added, removed or
+/// recalled), a step in many ticks: each agent's look round is kept until then (`looks`, by agent
+/// index; `near` holds the neighbours the looks found since the crowd last changed).
 #[derive(Default)]
 struct Placed {
     key: GridKey,
     points: Vec<(Vec2, u8, u32)>,
     largest: u8,
+    /// The largest size ever placed on this grid: how far a look round reaches.
+    largest_ever: u8,
+    looks: Vec<Look>,
+    /// The crowd's changes ([`GridCrowd::changes`]) `near` was gathered at.
+    changes: u64,
+    near: Vec<AgentId>,
+}
+
+impl Placed {
+    /// `agent`'s kept look round as it steps from `step.0` to `step.1` at `size`, a
+    /// fresh one if the crowd or the agent changed since it was kept.
+    fn look(&mut self, gc: &GridCrowd, agent: AgentId, step: (Cell, Cell), size: u8) -> &mut Look {
+        let changes = gc.changes();
+        if self.changes != changes {
+            self.changes = changes;
+            self.near.clear();
+        }
+        let i = agent.index();
+        if self.looks.len() <= i {
+            self.looks.resize(i + 1, Look::default());
+        }
+        let look = &mut self.looks[i];
+        if (look.changes, look.step, look.size) != (changes, step, size) {
+            *look = Look {
+                changes,
+                step,
+                size,
+                alone: None,
+                near: None,
+            };
+        }
+        look
+    }
 }
 
 /// The solid units the follower moved this tick and those it would draw off their
@@ -102,6 +156,39 @@ impl Apart {
 
     /// Records where a solid unit of `size` is drawn between its cells this tick.
     pub(crate) fn place(&mut self, key: GridKey, agent: AgentId, line: Vec2, size: u8) {
+        let tick = self.tick;
+        let g = self.placed_mut(key);
+        let i = agent.index();
+        if g.points.len() <= i {
+            g.points.resize(i + 1, (Vec2::ZERO, 0, 0));
+        }
+        g.points[i] = (line, size, tick);
+        g.largest = g.largest.max(size);
+        g.largest_ever = g.largest_ever.max(size);
+    }
+
+    /// Whether no other unit of `key`'s crowd holds a cell beside the footprint of
+    /// `size` at `at`, which `agent` steps into from `from` (its own cells aside);
+    /// looked at once while the crowd's cells stay as they are.
+    pub(crate) fn alone(
+        &mut self,
+        crowds: &Crowds,
+        (key, agent): (GridKey, AgentId),
+        (from, at): (Cell, Cell),
+        size: u8,
+    ) -> bool {
+        let Some(gc) = crowds.get(key) else {
+            return true;
+        };
+        let g = self.placed_mut(key);
+        let look = g.look(gc, agent, (from, at), size);
+        *look
+            .alone
+            .get_or_insert_with(|| alone(&gc.crowd, agent, at, size))
+    }
+
+    /// The grid's record, made if it has none.
+    fn placed_mut(&mut self, key: GridKey) -> &mut Placed {
         if self.grids.get(self.last).is_none_or(|g| g.key != key) {
             self.last = match self.grids.iter().position(|g| g.key == key) {
                 Some(i) => i,
@@ -111,13 +198,7 @@ impl Apart {
                 }
             };
         }
-        let g = &mut self.grids[self.last];
-        let i = agent.index();
-        if g.points.len() <= i {
-            g.points.resize(i + 1, (Vec2::ZERO, 0, 0));
-        }
-        g.points[i] = (line, size, self.tick);
-        g.largest = g.largest.max(size);
+        &mut self.grids[self.last]
     }
 
     /// Records a solid unit (already [`place`](Self::place)d) that its route would
@@ -160,72 +241,108 @@ impl Apart {
             route,
             lo,
             hi,
+            step: (from, to),
+            drawn: line,
         });
     }
 
-    /// Where each glider is drawn, in the order they were recorded: its anchor's
-    /// point, as far towards its route as its neighbours leave room for, and its size.
-    pub(crate) fn drawn<'a>(
-        &'a self,
-        crowds: &'a Crowds,
-    ) -> impl Iterator<Item = (Entity, GridKey, Vec2, u8)> + 'a {
-        self.gliders
-            .iter()
-            .map(move |g| (g.entity, g.key, self.point(g, crowds), g.size))
+    /// Works out where each glider is drawn: its anchor's point, as far towards its
+    /// route as its neighbours leave room for.
+    pub(crate) fn resolve(&mut self, crowds: &Crowds) {
+        let tick = self.tick;
+        for n in 0..self.gliders.len() {
+            let g = &self.gliders[n];
+            let (entity, key) = (g.entity, g.key);
+            let drawn = match (
+                self.grids.iter_mut().find(|p| p.key == key),
+                crowds.get(key),
+            ) {
+                (Some(placed), Some(gc)) => point(g, placed, gc, tick),
+                _ => g.line,
+            };
+            debug_assert_eq!(self.gliders[n].entity, entity);
+            self.gliders[n].drawn = drawn;
+        }
     }
 
-    fn point(&self, g: &Glider, crowds: &Crowds) -> Vec2 {
-        let off = g.route - g.line;
-        let wants = off.length();
-        let (Some(placed), Some(crowd)) = (
-            self.grids.iter().find(|p| p.key == g.key),
-            crowds.get(g.key).map(|c| &c.crowd),
-        ) else {
-            return g.line;
+    /// Where each glider is drawn ([`resolve`](Self::resolve)), in the order they were
+    /// recorded, with its key and size.
+    pub(crate) fn drawn(&self) -> impl Iterator<Item = (Entity, GridKey, Vec2, u8)> + '_ {
+        self.gliders
+            .iter()
+            .map(|g| (g.entity, g.key, g.drawn, g.size))
+    }
+}
+
+/// Where glider `g` of `placed`'s grid is drawn: its anchor's point, as far towards
+/// its route as its neighbours (in its kept look round) leave room for.
+fn point(g: &Glider, placed: &mut Placed, gc: &GridCrowd, tick: u32) -> Vec2 {
+    let off = g.route - g.line;
+    let wants = off.length();
+    // Less than a thousandth of a cell off: not worth a look round.
+    if wants < 1e-3 {
+        return g.line;
+    }
+    let centre = |anchor: Vec2, size: u8| anchor + Vec2::splat(f32::from(size - 1) / 2.0);
+    let me = centre(g.line, g.size);
+    let (start, len) = near(g, placed, gc);
+    let crowd = &gc.crowd;
+    let mut room = f32::INFINITY;
+    for &other in &placed.near[start as usize..(start + len) as usize] {
+        let (at, size) = match placed.points.get(other.index()) {
+            Some(&(p, s, t)) if t == tick => (p, s),
+            // Not moved by a follower this tick: drawn on the cells it holds.
+            _ => match crowd.agent(other) {
+                Some(spec) => (
+                    Vec2::new(spec.cell.x as f32 + 0.5, spec.cell.y as f32 + 0.5),
+                    spec.size,
+                ),
+                None => continue,
+            },
         };
-        // Less than a thousandth of a cell off: not worth a look round.
-        if wants < 1e-3 {
-            return g.line;
-        }
-        let centre = |anchor: Vec2, size: u8| anchor + Vec2::splat(f32::from(size - 1) / 2.0);
-        let me = centre(g.line, g.size);
-        let largest = f32::from(placed.largest.max(g.size));
-        // A unit that could take some of the room has its centre within `APART` of the
-        // sizes' halves plus twice the offset wanted (Chebyshev, so also Euclidean);
-        // between two cells, its centre is within a cell, along each axis, of the
-        // centre of its footprint at the cell it steps into, and so of the centre of
-        // a cell it holds.
-        let near = 2.0 * wants + APART * (f32::from(g.size) + largest) / 2.0 + 1.0;
-        let first = |v: f32| (v - near - 0.5).ceil() as i32;
-        let last = |v: f32| (v + near - 0.5).floor() as i32;
-        let mut room = f32::INFINITY;
-        for y in first(me.y)..=last(me.y) {
-            for x in first(me.x)..=last(me.x) {
-                let Some(other) = crowd.holder_slot(Cell::new(x, y)) else {
-                    continue;
-                };
-                if other == g.agent.index() {
-                    continue;
-                }
-                let (at, size) = match placed.points.get(other) {
-                    Some(&(p, s, tick)) if tick == self.tick => (p, s),
-                    // Not moved by a follower this tick: drawn on the cells it holds.
-                    _ => match crowd.holder(Cell::new(x, y)).and_then(|id| crowd.agent(id)) {
-                        Some(spec) => (
-                            Vec2::new(spec.cell.x as f32 + 0.5, spec.cell.y as f32 + 0.5),
-                            spec.size,
-                        ),
-                        None => continue,
-                    },
-                };
-                let apart = APART * f32::from(g.size + size) / 2.0;
-                room = room.min((me.distance(centre(at, size)) - apart) / 2.0);
+        let apart = APART * f32::from(g.size + size) / 2.0;
+        room = room.min((me.distance(centre(at, size)) - apart) / 2.0);
+    }
+    let share = (room / wants).clamp(0.0, 1.0);
+    // The box holds the line's point, so keeping to it only brings the point nearer
+    // the line.
+    let e = 1e-3;
+    (g.line + off * share).clamp(g.lo + e, g.hi - e)
+}
+
+/// Glider `g`'s neighbours: every other agent holding a cell a unit that could take
+/// some of its room may hold, wherever on its step it is drawn and however far off
+/// its line (at most [`GLIDE_OFF`](super::GLIDE_OFF)). Such a unit has its centre
+/// within `APART` of the sizes' halves plus twice the offset wanted (Chebyshev, so
+/// also Euclidean); between two cells, its centre is within a cell, along each
+/// axis, of the centre of its footprint at the cell it steps into, and so of the
+/// centre of a cell it holds. Gathered once while the crowd's cells stay as they
+/// are: a range of `placed.near`.
+fn near(g: &Glider, placed: &mut Placed, gc: &GridCrowd) -> (u32, u32) {
+    let largest = f32::from(placed.largest_ever.max(g.size));
+    let (step, size) = (g.step, g.size);
+    if let Some(range) = placed.look(gc, g.agent, step, size).near {
+        return range;
+    }
+    let reach = 2.0 * super::GLIDE_OFF + APART * (f32::from(size) + largest) / 2.0 + 1.0;
+    // The footprint's centre at either end of the step: the line runs between them.
+    let half = f32::from(size) / 2.0;
+    let at = |c: Cell| Vec2::new(c.x as f32 + half, c.y as f32 + half);
+    let (lo, hi) = (at(step.0).min(at(step.1)), at(step.0).max(at(step.1)));
+    let first = |v: f32| (v - reach - 0.5).ceil() as i32;
+    let last = |v: f32| (v + reach - 0.5).floor() as i32;
+    let start = placed.near.len();
+    for y in first(lo.y)..=last(hi.y) {
+        for x in first(lo.x)..=last(hi.x) {
+            let Some(other) = gc.crowd.holder(Cell::new(x, y)) else {
+                continue;
+            };
+            if other != g.agent && !placed.near[start..].contains(&other) {
+                placed.near.push(other);
             }
         }
-        let share = (room / wants).clamp(0.0, 1.0);
-        // The box holds the line's point, so keeping to it only brings the point
-        // nearer the line.
-        let e = 1e-3;
-        (g.line + off * share).clamp(g.lo + e, g.hi - e)
     }
+    let range = (start as u32, (placed.near.len() - start) as u32);
+    placed.look(gc, g.agent, step, size).near = Some(range);
+    range
 }

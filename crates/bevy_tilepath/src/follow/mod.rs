@@ -271,7 +271,7 @@ pub(crate) fn follow_paths(
             let roomy = walked
                 && hex.is_none()
                 && glide_slots > 0
-                && apart::alone(&crowds, grid_key, agent, at, size);
+                && apart.alone(&crowds, (grid_key, agent), (f.from.unwrap_or(at), at), size);
             let change = if roomy { per_tick } else { -per_tick };
             f.glide = (f.glide + change).clamp(0.0, 1.0);
             if f.glide > 0.0 {
@@ -319,7 +319,8 @@ pub(crate) fn follow_paths(
     }
     // The gliders were recorded in the query's order, which a second pass keeps (no
     // entity changed its components meanwhile): walking it beats looking each up.
-    let mut gliders = apart.drawn(&crowds).peekable();
+    apart.resolve(&crowds);
+    let mut gliders = apart.drawn().peekable();
     if gliders.peek().is_some() {
         for (entity, .., transform, _, _) in &mut units {
             match gliders.peek() {

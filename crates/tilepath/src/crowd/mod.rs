@@ -39,6 +39,22 @@ use order::Order;
 /// and staying.
 const MAX_CANDIDATES: usize = 9;
 
+/// Who holds a cell.
+#[derive(Clone, Copy, Debug)]
+struct Held {
+    /// The slot of the agent holding it, or `NONE`.
+    now: u32,
+    /// The slot of the agent holding it after this step (`NONE` between steps).
+    next: u32,
+}
+
+impl Held {
+    const FREE: Self = Self {
+        now: NONE,
+        next: NONE,
+    };
+}
+
 /// One candidate anchor of an agent for the next step.
 #[derive(Clone, Copy, Debug, Default)]
 struct Candidate {
@@ -112,11 +128,9 @@ pub struct Crowd {
     /// Free slots, the last freed reused first.
     free: Vec<u32>,
     live: usize,
-    /// Per cell: the slot of the agent holding it, or `NONE`.
-    holder: Vec<u32>,
-    /// Per cell: the slot of the agent holding it after this step (`NONE` between
-    /// steps).
-    next: Vec<u32>,
+    /// Per cell: who holds it now and after this step. The two are read together
+    /// (a step asks both of a cell it tries), so they share a cache line.
+    cells: Vec<Held>,
     /// The cells written in `next` this step.
     touched: Vec<u32>,
     /// Per slot, `MAX_CANDIDATES` candidates.
@@ -124,6 +138,8 @@ pub struct Crowd {
     /// The step's order of agents: (priority key, slot).
     order: Order,
     steps: u64,
+    /// Grows whenever any agent's cells change (`changes`).
+    changes: u64,
     stuck_after: u32,
     /// Whether the corridor swap rule is on.
     swap: bool,
@@ -170,12 +186,12 @@ impl Crowd {
             agents: Vec::new(),
             free: Vec::new(),
             live: 0,
-            holder: vec![NONE; cells],
-            next: vec![NONE; cells],
+            cells: vec![Held::FREE; cells],
             touched: Vec::new(),
             candidates: Vec::new(),
             order: Order::default(),
             steps: 0,
+            changes: 0,
             stuck_after: 32,
             swap: true,
             hold_left: false,
@@ -273,7 +289,7 @@ impl Crowd {
             if !grid.is_passable(c, spec.mobility) {
                 return Err(CrowdError::Blocked { cell: c });
             }
-            let k = self.holder[self.index(c)];
+            let k = self.cells[self.index(c)].now;
             if k != NONE {
                 return Err(CrowdError::Occupied {
                     cell: c,
@@ -348,8 +364,9 @@ impl Crowd {
         };
         for c in footprint(cell, size) {
             let i = self.index(c);
-            self.holder[i] = slot as u32;
+            self.cells[i].now = slot as u32;
         }
+        self.changes += 1;
         self.live += 1;
         self.hex = hex;
         self.order.reserve_total(self.live);
@@ -373,8 +390,9 @@ impl Crowd {
         self.drop_from_plan(id.index());
         for c in footprint(spec.cell, spec.size) {
             let i = self.index(c);
-            self.holder[i] = NONE;
+            self.cells[i].now = NONE;
         }
+        self.changes += 1;
         let a = &mut self.agents[id.index()];
         a.alive = false;
         a.generation = a.generation.wrapping_add(1);
@@ -413,7 +431,7 @@ impl Crowd {
         if !self.contains(cell) {
             return None;
         }
-        let k = self.holder[self.index(cell)];
+        let k = self.cells[self.index(cell)].now;
         (k != NONE).then_some(k as usize)
     }
 
@@ -489,11 +507,21 @@ impl Crowd {
         self.steps
     }
 
+    /// A count that grows whenever any agent's cells change: an agent added,
+    /// removed or [recalled](Self::recall), or a step made. What a caller works out
+    /// from who holds which cells (who stands near whom, say) still holds while the
+    /// count is unchanged.
+    #[must_use]
+    pub fn changes(&self) -> u64 {
+        self.changes
+    }
+
     /// Bytes held by the crowd's tables.
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
         use core::mem::size_of;
-        (self.holder.capacity() + self.next.capacity() + self.touched.capacity()) * 4
+        self.cells.capacity() * size_of::<Held>()
+            + self.touched.capacity() * 4
             + self.agents.capacity() * size_of::<Agent>()
             + self.candidates.capacity() * size_of::<Candidate>()
             + self.order.memory_bytes()

@@ -66,7 +66,7 @@ impl Crowd {
     /// [`CrowdError::OutOfMemory`] if the 4 bytes a cell it needs cannot be had.
     pub fn set_hold_left(&mut self, on: bool) -> Result<(), CrowdError> {
         if on && self.blocked.is_empty() {
-            let cells = self.holder.len();
+            let cells = self.cells.len();
             crate::memory::ensure(cells as u64 * 4)
                 .map_err(|bytes| CrowdError::OutOfMemory { bytes })?;
             self.blocked = vec![NONE; cells];
@@ -112,7 +112,7 @@ impl Crowd {
         let s = id.index();
         let Some(left) = a.left else { return Ok(false) };
         let taken = footprint(left, a.size).any(|c| {
-            let k = self.holder[self.index(c)];
+            let k = self.cells[self.index(c)].now;
             k != NONE && k as usize != s
         });
         if taken {
@@ -120,7 +120,7 @@ impl Crowd {
         }
         for c in footprint(left, a.size) {
             let i = self.index(c);
-            self.holder[i] = s as u32;
+            self.cells[i].now = s as u32;
             if self.blocked[i] == s as u32 {
                 self.blocked[i] = NONE;
             }
@@ -128,7 +128,7 @@ impl Crowd {
         for c in footprint(a.cell, a.size) {
             if !under(c, left, a.size) {
                 let i = self.index(c);
-                self.holder[i] = NONE;
+                self.cells[i].now = NONE;
                 // A unit that left the cell before this one was sent there may still
                 // block it: its block stands.
                 if self.blocked[i] == NONE {
@@ -136,6 +136,7 @@ impl Crowd {
                 }
             }
         }
+        self.changes += 1;
         let b = &mut self.agents[s];
         (b.cell, b.prev, b.target, b.left) = (left, left, left, Some(a.cell));
         // Recalled while a step is planned: it stays where it now is in that step.

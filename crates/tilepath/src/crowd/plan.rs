@@ -195,7 +195,7 @@ impl Crowd {
             a.decision = Decision::Open;
         }
         for &i in &self.touched {
-            self.next[i as usize] = NONE;
+            self.cells[i as usize].next = NONE;
         }
         self.touched.clear();
         self.held.clear();
@@ -331,8 +331,8 @@ impl Crowd {
                 continue;
             }
             let i = self.index(c);
-            if self.next[i] == s as u32 {
-                self.next[i] = NONE;
+            if self.cells[i].next == s as u32 {
+                self.cells[i].next = NONE;
             }
         }
     }
@@ -353,14 +353,14 @@ impl Crowd {
             b.decision = Decision::Done;
             for c in footprint(a.cell, a.size) {
                 let i = self.index(c);
-                let k = self.next[i];
+                let k = self.cells[i].next;
                 if k == s as u32 {
                     continue;
                 }
                 if k != NONE {
                     self.held.push(k);
                 }
-                self.next[i] = s as u32;
+                self.cells[i].next = s as u32;
                 self.touched.push(i as u32);
             }
         }

@@ -88,7 +88,7 @@ impl Crowd {
     fn search<G: Guidance + ?Sized>(&mut self, s: usize, grid: &Grid, guidance: &G) -> GridPath8 {
         let a = self.agents[s];
         let id = a.id(s);
-        let cells = self.holder.len();
+        let cells = self.cells.len();
         let mut seek = std::mem::take(&mut self.seek);
         if seek.seen.len() != cells {
             // Once: a failed allocation leaves the agent waiting where it is.
@@ -125,7 +125,7 @@ impl Crowd {
                 seek.seen[i] = seek.stamp;
                 let free = !self.blocked_for(s, cell, a.size)
                     && footprint(cell, a.size).all(|c| {
-                        let k = self.holder[self.index(c)];
+                        let k = self.cells[self.index(c)].now;
                         k == NONE || k as usize == s
                     });
                 if !free {

@@ -153,7 +153,7 @@ impl Crowd {
             }
             let cost = guidance.cost_to_go(id, cell).unwrap_or(u32::MAX);
             let held = footprint(cell, a.size).any(|c| {
-                let k = self.holder[self.index(c)];
+                let k = self.cells[self.index(c)].now;
                 k != NONE && k as usize != s
             });
             let rank = 1 + u64::from(held);
@@ -193,7 +193,7 @@ impl Crowd {
             }
             better = true;
             for cell in footprint(c.cell, a.size) {
-                let k = self.holder[self.index(cell)];
+                let k = self.cells[self.index(cell)].now;
                 if k == NONE {
                     return false;
                 }
@@ -264,7 +264,7 @@ impl Crowd {
         let (cell, size) = (a.cell, a.size);
         for c in footprint(cell, size) {
             let i = self.index(c);
-            self.next[i] = s as u32;
+            self.cells[i].next = s as u32;
             self.touched.push(i as u32);
         }
     }
@@ -286,10 +286,10 @@ impl Crowd {
         }
         for c in footprint(to, a.size) {
             let i = self.index(c);
-            if self.next[i] != NONE {
+            if self.cells[i].next != NONE {
                 return false;
             }
-            let k = self.holder[i];
+            let k = self.cells[i].now;
             if k == NONE || k as usize == s {
                 continue;
             }
@@ -322,13 +322,13 @@ impl Crowd {
         }
         for c in footprint(to, a.size) {
             let i = self.index(c);
-            self.next[i] = s as u32;
+            self.cells[i].next = s as u32;
             self.touched.push(i as u32);
         }
         self.agents[s].target = to;
         let mut ok = true;
         for c in footprint(to, a.size) {
-            let k = self.holder[self.index(c)];
+            let k = self.cells[self.index(c)].now;
             if k != NONE
                 && k as usize != s
                 && self.agents[k as usize].decision == Decision::Open
@@ -339,15 +339,15 @@ impl Crowd {
             }
         }
         // An agent that could not make room (here or deeper) took its cells back.
-        ok = ok && footprint(to, a.size).all(|c| self.next[self.index(c)] == s as u32);
+        ok = ok && footprint(to, a.size).all(|c| self.cells[self.index(c)].next == s as u32);
         if ok {
             self.agents[s].decision = Decision::Done;
             return true;
         }
         for c in footprint(to, a.size) {
             let i = self.index(c);
-            if self.next[i] == s as u32 {
-                self.next[i] = NONE;
+            if self.cells[i].next == s as u32 {
+                self.cells[i].next = NONE;
             }
         }
         self.agents[s].target = here;
@@ -355,7 +355,7 @@ impl Crowd {
         // stood decided before holds its cells for the step (checked above).
         if a.size > 1 || self.holder_size(to) > 1 {
             for c in footprint(to, a.size) {
-                let k = self.holder[self.index(c)];
+                let k = self.cells[self.index(c)].now;
                 if k != NONE && k as usize != s {
                     self.undecide(k as usize);
                 }
@@ -366,7 +366,7 @@ impl Crowd {
 
     /// The size of the agent holding `c` (0: none).
     fn holder_size(&self, c: Cell) -> u8 {
-        match self.holder[self.index(c)] {
+        match self.cells[self.index(c)].now {
             NONE => 0,
             k => self.agents[k as usize].size,
         }
@@ -386,8 +386,8 @@ impl Crowd {
         }
         for c in footprint(b.cell, b.size) {
             let i = self.index(c);
-            if self.next[i] == k as u32 {
-                self.next[i] = NONE;
+            if self.cells[i].next == k as u32 {
+                self.cells[i].next = NONE;
             }
         }
         self.agents[k].decision = Decision::Open;
@@ -406,7 +406,7 @@ impl Crowd {
         if let Some((p, q)) = self.corners(a, here, to) {
             // An agent at a corner cell entering `s`'s cells.
             for c in [p, q] {
-                let k = self.holder[self.index(c)];
+                let k = self.cells[self.index(c)].now;
                 if decided(k) {
                     let b = &self.agents[k as usize];
                     if b.target != b.cell && overlap(b.target, b.size, here, size) {
@@ -416,7 +416,7 @@ impl Crowd {
             }
             // An agent leaving the cells `s` enters for a corner cell.
             for c in footprint(to, size) {
-                let k = self.holder[self.index(c)];
+                let k = self.cells[self.index(c)].now;
                 if decided(k) {
                     let b = &self.agents[k as usize];
                     if b.target != b.cell
@@ -437,8 +437,8 @@ impl Crowd {
                     .is_some_and(|(p, q)| covers(at, size, p) || covers(at, size, q))
             }
         };
-        footprint(here, size).any(|c| diagonal_past(self.next[self.index(c)], to))
-            || footprint(to, size).any(|c| diagonal_past(self.holder[self.index(c)], here))
+        footprint(here, size).any(|c| diagonal_past(self.cells[self.index(c)].next, to))
+            || footprint(to, size).any(|c| diagonal_past(self.cells[self.index(c)].now, here))
     }
 
     /// The two corner cells a diagonal step of `agent` from `from` to `to` passes
@@ -471,9 +471,9 @@ impl Crowd {
             return false;
         };
         let (ip, iq) = (self.index(p), self.index(q));
-        let (hp, hq) = (self.holder[ip], self.holder[iq]);
-        (hp != NONE && hp as usize != s && self.next[iq] == hp)
-            || (hq != NONE && hq as usize != s && self.next[ip] == hq)
+        let (hp, hq) = (self.cells[ip].now, self.cells[iq].now);
+        (hp != NONE && hp as usize != s && self.cells[iq].next == hp)
+            || (hq != NONE && hq as usize != s && self.cells[ip].next == hq)
     }
 
     /// Makes every decided move, clears the step's scratch.
@@ -482,13 +482,14 @@ impl Crowd {
             given_up: self.given_up,
             ..StepStats::default()
         };
+        self.changes += 1;
         for s in 0..self.agents.len() {
             let a = self.agents[s];
             if a.alive && a.target != a.cell {
                 for c in footprint(a.cell, a.size) {
                     let i = self.index(c);
-                    if self.holder[i] == s as u32 {
-                        self.holder[i] = NONE;
+                    if self.cells[i].now == s as u32 {
+                        self.cells[i].now = NONE;
                     }
                 }
             }
@@ -504,8 +505,8 @@ impl Crowd {
             if moved {
                 for c in footprint(a.target, a.size) {
                     let i = self.index(c);
-                    debug_assert_eq!(self.holder[i], NONE, "two agents in one cell");
-                    self.holder[i] = s as u32;
+                    debug_assert_eq!(self.cells[i].now, NONE, "two agents in one cell");
+                    self.cells[i].now = s as u32;
                 }
                 stats.moved += 1;
                 let from = a.cand_from as usize;
@@ -540,7 +541,7 @@ impl Crowd {
             stats.stuck += usize::from(self.status_of(&self.agents[s]) == AgentStatus::Stuck);
         }
         for &i in &self.touched {
-            self.next[i as usize] = NONE;
+            self.cells[i as usize].next = NONE;
         }
         self.touched.clear();
         self.plan = Plan::Idle;

@@ -53,7 +53,7 @@ impl Crowd {
         }
         let mut j = NONE;
         for c in footprint(best, a.size) {
-            let k = self.holder[self.index(c)];
+            let k = self.cells[self.index(c)].now;
             if k == NONE || k as usize == s || k == j {
                 continue;
             }
@@ -149,7 +149,7 @@ impl Crowd {
 
     /// Whether an agent rests on its goal at anchor `c`, a dead end for `class`.
     fn resting_in_dead_end(&self, class: &Agent, grid: &Grid, c: Cell) -> bool {
-        let k = self.holder[self.index(c)];
+        let k = self.cells[self.index(c)].now;
         if k == NONE {
             return false;
         }

@@ -206,3 +206,67 @@ fn an_abandoned_step_moves_nobody() {
     );
     assert!(abandoned > 100 && half_planned > 50 && cov.moves > 5_000);
 }
+
+/// `Crowd::changes` grows whenever who holds a cell changes (agents added, removed,
+/// recalled, a step made), so that what a caller works out from the cells may be kept
+/// while it stands still; planning a step and giving goals hold no cell.
+#[test]
+fn changes_grow_whenever_who_holds_a_cell_changes() {
+    let (grid, mut crowd, fields) = crowd_of(60);
+    let mut rng = rng(61);
+    let m = Mobility::new([1, 3, 5, 0]);
+    let holders = |crowd: &Crowd| -> Vec<_> {
+        (0..grid.len())
+            .map(|i| crowd.holder(grid.cell_of(i).unwrap()))
+            .collect()
+    };
+    let (mut grew, mut kept) = (0, 0);
+    let mut before = holders(&crowd);
+    let mut count = crowd.changes();
+    for round in 0..1_500 {
+        let ids: Vec<_> = crowd.agents().map(|(id, _)| id).collect();
+        let id = ids[rng.random_range(0..ids.len())];
+        match rng.random_range(0..8) {
+            0 => {
+                let _ = crowd.remove(id);
+            }
+            1 => {
+                if let Some(at) = free_anchor(&mut rng, &grid, &crowd, 1, m) {
+                    let _ = crowd.add(&grid, AgentSpec::new(at).mobility(m));
+                }
+            }
+            2 => {
+                let _ = crowd.recall(id);
+            }
+            3 => {
+                let goal = random_cell(&mut rng, &grid);
+                crowd.set_goal(id, Some(goal)).unwrap();
+            }
+            4 => {
+                crowd.begin_step();
+                crowd.advance_step(&grid, &fields, 40).unwrap();
+            }
+            5 => {
+                let _ = crowd.arrive(id);
+            }
+            _ => {
+                crowd.step(&grid, &fields).unwrap();
+            }
+        }
+        let now = holders(&crowd);
+        let changes = crowd.changes();
+        assert!(changes >= count, "round {round}: the count went back");
+        if now != before {
+            assert!(
+                changes > count,
+                "round {round}: cells changed, the count did not"
+            );
+            grew += 1;
+        } else if changes == count {
+            kept += 1;
+        }
+        (before, count) = (now, changes);
+    }
+    println!("changes: {grew} rounds changed who holds a cell, {kept} changed none");
+    assert!(grew > 300 && kept > 300);
+}

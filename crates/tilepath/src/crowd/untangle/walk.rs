@@ -78,22 +78,22 @@ impl Crowd {
             let (cell, size) = (self.agents[s].cell, self.agents[s].size);
             for c in footprint(to, size) {
                 let i = self.index(c);
-                let h = self.holder[i];
+                let h = self.cells[i].now;
                 let behind = h == NONE || h as usize == s || {
                     let a = &self.agents[h as usize];
                     a.target != a.cell && !overlap(a.target, a.size, cell, size)
                 };
-                if self.next[i] != NONE || !behind {
+                if self.cells[i].next != NONE || !behind {
                     fits = false;
                     break;
                 }
-                self.next[i] = s as u32;
+                self.cells[i].next = s as u32;
                 self.touched.push(i as u32);
             }
         }
         if !fits {
             for &i in &self.touched {
-                self.next[i as usize] = NONE;
+                self.cells[i as usize].next = NONE;
             }
             self.touched.clear();
             for a in &mut self.agents {
