@@ -36,6 +36,7 @@ pub(crate) fn percentile(sorted: &[f64], p: f64) -> f64 {
 
 pub(crate) fn run_headless(options: Options) {
     let ticks = options.ticks;
+    let paced = options.paced;
     let crowd = options.crowd;
     let landmarks = options.landmarks;
     let units = match options.orders {
@@ -43,7 +44,7 @@ pub(crate) fn run_headless(options: Options) {
         None => format!("{} chasers", options.chasers),
     };
     println!(
-        "{} {}x{} seed {}, {units}, {} ticks (60 Hz), {} cores, tasks per batch {}",
+        "{} {}x{} seed {}, {units}, {} ticks (60 Hz{}), {} cores, tasks per batch {}",
         match options.map {
             MapKind::Maze => "maze",
             MapKind::Rooms => "rooms",
@@ -53,6 +54,7 @@ pub(crate) fn run_headless(options: Options) {
         options.height,
         options.seed,
         ticks,
+        if paced { ", paced" } else { ", back to back" },
         bevy::tasks::available_parallelism(),
         match options.threads {
             0 => "one per pool thread and the caller".to_string(),
@@ -79,10 +81,14 @@ pub(crate) fn run_headless(options: Options) {
     // Every tick's pathing time with what it did, to name the heaviest ones after the
     // first second.
     let mut heavy: Vec<(f64, u64, PathingDiagnostics)> = Vec::with_capacity(ticks as usize);
+    let frame = std::time::Duration::from_secs_f64(1.0 / 60.0);
     for tick in 0..ticks {
         let t = Instant::now();
         app.update();
         whole.push(t.elapsed().as_secs_f64() * 1e3);
+        if paced {
+            std::thread::sleep(frame.saturating_sub(t.elapsed()));
+        }
         let d = *app.world().resource::<PathingDiagnostics>();
         pathing.push(d.time.as_secs_f64() * 1e3);
         heavy.push((d.time.as_secs_f64() * 1e3, tick, d));

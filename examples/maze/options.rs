@@ -32,6 +32,11 @@ usage: maze [options]
                     same routes, in the maze 4-connected)
   --headless        run without a window and print tick statistics
   --ticks N         headless: fixed ticks to run (default 600)
+  --paced           headless: each tick takes at least 1/60 s of wall time, as a
+                    game's frames do, so that work on Bevy's async compute pool
+                    (fields, landmark guides, untangling) gets the time between
+                    frames it would get in a game (by default ticks run back to
+                    back: the first second of game time passes in less)
   --budget N        pathing work per tick in expansions, 0 = unlimited
                     (default: the plugin's, 500000)
   --time-cap MS     pathing wall time per tick in milliseconds, 0 = none
@@ -63,6 +68,8 @@ pub(crate) struct Options {
     /// Seconds between one unit's orders: the orders scenario instead of chasers.
     pub(crate) orders: Option<f32>,
     pub(crate) headless: bool,
+    /// Headless: each tick takes at least 1/60 s of wall time (`--paced`).
+    pub(crate) paced: bool,
     /// Whether chasers and units are [`Solid`](bevy_tilepath::Solid) (on unless
     /// `--no-crowd`).
     pub(crate) crowd: bool,
@@ -95,6 +102,7 @@ pub(crate) fn parse_args(
         chasers: 0,
         orders: None,
         headless: false,
+        paced: false,
         crowd: true,
         ticks: 600,
         screenshot: None,
@@ -115,6 +123,7 @@ pub(crate) fn parse_args(
         match arg.as_str() {
             "-h" | "--help" => return Ok(None),
             "--headless" => o.headless = true,
+            "--paced" => o.paced = true,
             "--no-crowd" => o.crowd = false,
             "--autopilot" => o.autopilot = true,
             "--gizmos" => o.gizmos = true,
@@ -163,6 +172,9 @@ pub(crate) fn parse_args(
     }
     if chasers.is_some_and(|c| c > 1_000_000) {
         return Err("--chasers must be at most 1000000".into());
+    }
+    if o.paced && !o.headless {
+        return Err("--paced is for --headless runs (a window is paced by its display)".into());
     }
     if o.headless && o.screenshot.is_some() {
         return Err("--screenshot needs a window (drop --headless)".into());
@@ -243,8 +255,18 @@ mod tests {
         .unwrap()
         .unwrap();
         assert_eq!(
-            (o.map, o.width, o.chasers, o.orders),
-            (MapKind::Rooms, 1024, 2000, Some(5.0))
+            (o.map, o.width, o.chasers, o.orders, o.paced),
+            (MapKind::Rooms, 1024, 2000, Some(5.0), false)
+        );
+        assert!(
+            parse_args(args("--headless --paced"))
+                .unwrap()
+                .unwrap()
+                .paced
+        );
+        assert!(
+            parse_args(args("--paced")).is_err(),
+            "a window is paced already"
         );
         assert_eq!(parse_args(args("--help")).unwrap(), None);
         let layout = |s| parse_args(args(s)).unwrap().unwrap().layout;

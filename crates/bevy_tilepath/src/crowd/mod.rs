@@ -59,14 +59,18 @@ pub(crate) use step::step_crowds;
 /// moved only by the game (set its [`GridCell`](crate::GridCell)); units whose path
 /// it blocks wait (their paths do not know it). Units kept from moving are counted
 /// in [`PathingDiagnostics::crowd_stuck`](crate::PathingDiagnostics::crowd_stuck).
-/// Where units stand stuck in a crowd of at most 256 units on a grid of at most 2^14
-/// cells (three big units each on another's goal in a room, big and small units in
-/// one corridor), the plugin searches joint steps that take every unit home
-/// ([`Untangle`](tilepath::Untangle), in the tick, weighing at most 8,192 agents times
-/// configurations) and walks them a step a period before the crowd takes its own
-/// steps again; bigger crowds and grids only report them. A search allocates its
-/// tables (a tick that untangles is not free of allocation; it comes at most once
-/// every 16 steps while units stay stuck).
+/// Where units stand stuck in a crowd of at most 256 units (three big units each on
+/// another's goal in a room, big and small units in one corridor, a knot in a
+/// maze's corridors), the plugin searches joint steps that take every unit home
+/// ([`Untangle`](tilepath::Untangle)) and walks them a step a period before the crowd
+/// takes its own steps again. Where Bevy's async compute pool has a thread of its
+/// own, the search runs there on a copy of the crowd (exploring up to 2^19
+/// configurations, at most 2^22 agents times cells), and the crowd holds still until
+/// it ends ([`PathingDiagnostics::crowd_searching`](crate::PathingDiagnostics::crowd_searching));
+/// elsewhere (a web build) it runs in the tick on grids of at most 2^14 cells,
+/// weighing at most 8,192 agents times configurations. Bigger crowds only report
+/// them. A search allocates its tables (a tick that untangles is not free of
+/// allocation; it comes at most once every 16 steps while units stay stuck).
 ///
 /// # Bad input and edge cases
 ///

@@ -34,6 +34,9 @@ pub(crate) struct GridCrowd {
     /// The tick each slot's unit was last seen: agents whose unit was not seen in a
     /// tick (despawned, no longer solid, moved to another grid) are removed.
     pub(crate) seen: Vec<u64>,
+    /// The agents seen this tick ([`mark_seen`](Self::mark_seen)): when all of them,
+    /// none is gone and the crowd need not be looked through for the gone.
+    pub(crate) seen_now: usize,
     pub(crate) guide: PathGuide,
     /// Each slot's unit's speed this tick (cells per second; 0 without a follower).
     pub(crate) speed: Vec<f32>,
@@ -84,6 +87,15 @@ impl GridCrowd {
         self.changes_before + self.crowd.changes()
     }
 
+    /// Notes that `agent`'s unit was seen in `tick`.
+    pub(crate) fn mark_seen(&mut self, agent: AgentId, tick: u64) {
+        let seen = &mut self.seen[agent.index()];
+        if *seen != tick {
+            *seen = tick;
+            self.seen_now += 1;
+        }
+    }
+
     /// Whether `agent` is the agent of `unit` in this crowd.
     pub(crate) fn is_agent_of(&self, agent: AgentId, unit: Entity) -> bool {
         self.units.get(agent.index()) == Some(&unit) && self.crowd.cell(agent).is_some()
@@ -131,7 +143,7 @@ impl GridCrowd {
             self.credit.resize(i + 1, 0.0);
         }
         self.units[i] = unit;
-        self.seen[i] = tick;
+        self.mark_seen(found.0, tick);
         self.credit[i] = 1.0;
         Ok(found)
     }
@@ -199,6 +211,7 @@ impl Crowds {
                     g.dims = dims;
                     g.units.clear();
                     g.seen.clear();
+                    g.seen_now = 0;
                     g.speed.clear();
                     g.credit.clear();
                     g.untangling = Untangling::default();
@@ -212,6 +225,7 @@ impl Crowds {
                     crowd: new_crowd(grid)?,
                     units: Vec::new(),
                     seen: Vec::new(),
+                    seen_now: 0,
                     guide: PathGuide::default(),
                     speed: Vec::new(),
                     credit: Vec::new(),

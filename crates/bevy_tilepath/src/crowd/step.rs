@@ -75,6 +75,7 @@ pub(crate) fn step_crowds(
     for gc in &mut crowds.grids {
         gc.clock.fastest = 0.0;
         gc.place_budget = PLACE_BUDGET;
+        gc.seen_now = 0;
     }
     let mut unplaced = 0_u32;
     for (unit, mut seat, mut cell, on_grid, request, path, status, follower) in &mut units {
@@ -169,7 +170,7 @@ pub(crate) fn step_crowds(
                 }
             },
         };
-        gc.seen[agent.index()] = tick;
+        gc.mark_seen(agent, tick);
         if gc.crowd.agent(agent).is_some_and(|n| n.goal != goal) {
             let _ = gc.crowd.set_goal(agent, goal);
         }
@@ -209,12 +210,15 @@ pub(crate) fn step_crowds(
     let mut stepped_any = false;
     for gc in all.iter_mut() {
         gone.clear();
-        gone.extend(
-            gc.crowd
-                .agents()
-                .map(|(id, _)| id)
-                .filter(|id| gc.seen.get(id.index()) != Some(&tick)),
-        );
+        // Every agent seen (each marked once, and none removed after): none is gone.
+        if gc.seen_now != gc.crowd.len() {
+            gone.extend(
+                gc.crowd
+                    .agents()
+                    .map(|(id, _)| id)
+                    .filter(|id| gc.seen.get(id.index()) != Some(&tick)),
+            );
+        }
         for &id in gone.iter() {
             let _ = gc.crowd.remove(id);
         }
@@ -245,6 +249,19 @@ pub(crate) fn step_crowds(
             let _ = gc.crowd.arrive(id);
         }
         gc.crowd.set_stuck_after(settings.crowd_stuck_after);
+        // While an untangling is searched off the tick the crowd holds still, so that
+        // the plan found fits it (its stuck units are reported as before).
+        gc.untangling.finish(&gc.crowd);
+        if gc.untangling.is_searching() {
+            gc.clock.period = period;
+            gc.clock.countdown = period;
+            stuck += gone
+                .iter()
+                .filter(|&&id| gc.crowd.status(id) == Some(AgentStatus::Stuck))
+                .count() as u32;
+            stepped_any = true;
+            continue;
+        }
         // The step of an untangling being walked; else the step planned over the last
         // period (or, the first time, a whole one).
         let stats = match gc.untangling.walk(&mut gc.crowd, grid) {
@@ -305,6 +322,7 @@ pub(crate) fn step_crowds(
     }
     diag.crowd_moved = moved;
     diag.crowd_untangled = untangled;
+    diag.crowd_searching = all.iter().filter(|g| g.untangling.is_searching()).count() as u32;
     if stepped_any {
         diag.crowd_waiting = waiting;
         diag.crowd_stuck = stuck;

@@ -11,7 +11,7 @@
 //! kind kept in step with the grid by [`kept`]'s one container; [`whole`] lends
 //! whole-grid solvers, and [`dispatch`] spreads a batch over Bevy's compute task pool.
 
-mod background;
+pub(crate) mod background;
 pub(crate) mod collect;
 mod derived;
 mod dispatch;
