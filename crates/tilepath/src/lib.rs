@@ -16,6 +16,7 @@ mod mobility;
 mod next_hop;
 mod padded;
 mod path;
+mod prefetch;
 mod queue;
 mod search;
 mod smooth;

@@ -206,6 +206,16 @@ impl Guidance for Guide<'_> {
         let whole = self.paths.routes.get(i)?.whole;
         (whole != u32::MAX).then_some(whole)
     }
+
+    /// A unit guided by a field: the field's values round `cell`.
+    fn prefetch(&self, agent: AgentId, cell: Cell) {
+        let Some(&(f, _)) = self.paths.fields.get(agent.index()) else {
+            return;
+        };
+        if let Some(field) = self.fields.and_then(|c| c.get(f as usize)) {
+            field.prefetch(cell);
+        }
+    }
 }
 
 #[cfg(test)]

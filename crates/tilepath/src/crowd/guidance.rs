@@ -37,6 +37,17 @@ pub trait Guidance {
         let _ = (agent, cell);
         None
     }
+
+    /// A hint: the crowd will soon ask for `agent`'s costs from `cell` and its
+    /// neighbours, so a guidance that reads scattered memory (a distance field of a
+    /// big map) may bring it into the cache now ([`DistanceField::prefetch`]). It
+    /// must change nothing but time. The default does nothing.
+    ///
+    /// [`DistanceField::prefetch`]: crate::DistanceField::prefetch
+    #[inline]
+    fn prefetch(&self, agent: AgentId, cell: Cell) {
+        let _ = (agent, cell);
+    }
 }
 
 impl<F: Fn(AgentId, Cell) -> Option<u32>> Guidance for F {
@@ -221,5 +232,12 @@ impl Guidance for GoalFields {
             return None;
         }
         self.cost_to_go(agent, cell)
+    }
+
+    #[inline]
+    fn prefetch(&self, agent: AgentId, cell: Cell) {
+        if let Some(field) = self.field_of(agent).and_then(|f| self.fields.get(f)) {
+            field.prefetch(cell);
+        }
     }
 }

@@ -45,6 +45,12 @@ impl Order {
         self.items.len()
     }
 
+    /// The slot `k`-th in the order, if there is one.
+    #[inline]
+    pub(super) fn get(&self, k: usize) -> Option<u32> {
+        self.items.get(k).map(|&(_, slot)| slot)
+    }
+
     /// The slot `k`-th in the order.
     pub(super) fn slot(&self, k: usize) -> u32 {
         self.items[k].1

@@ -21,6 +21,20 @@ impl DistanceField {
         units_of(self.values[self.query_index(cell)?], self.bias)
     }
 
+    /// A hint: brings the values of `cell` and of the cells above and below it into
+    /// the cache, to be read soon (a crowd reading an agent's neighbours' costs on a
+    /// big map, where they are far apart in memory). Changes nothing but time.
+    #[inline]
+    pub fn prefetch(&self, cell: Cell) {
+        if let Some(i) = self.query_index(cell) {
+            for j in [i.wrapping_sub(self.stride), i, i + self.stride] {
+                if let Some(v) = self.values.get(j) {
+                    crate::prefetch::prefetch(v);
+                }
+            }
+        }
+    }
+
     /// [`units`](Self::units) of the cells of grid row `y` the field covers, from its
     /// first column on (none for a row it does not answer): a row read without a
     /// lookup a cell.

@@ -66,6 +66,40 @@ fn a_step_planned_in_parts_makes_the_moves_of_a_whole_one() {
     assert!(moves > 8_000);
 }
 
+/// The same on a grid too big for the processor's caches, where planning brings what
+/// it reads next into them ahead of use: a hint that must change no move.
+#[test]
+fn a_step_on_a_big_grid_planned_in_parts_makes_the_moves_of_a_whole_one() {
+    let mut rng = rng(23);
+    let grid = random_grid(&mut rng, 520, 520, 0.1);
+    let m = Mobility::new([1, 3, 5, 0]);
+    let mut whole = Crowd::new(&grid).unwrap();
+    whole.set_hold_left(true).unwrap();
+    // Agents round a few goals (a field each), so that they meet and push.
+    let goals: Vec<Cell> = (0..6).map(|_| random_cell(&mut rng, &grid)).collect();
+    add_mixed_agents(&mut rng, &grid, &mut whole, 3_000, m, |k, _| {
+        goals[k as usize % 6]
+    });
+    let mut fields = GoalFields::new();
+    fields.update(&grid, &whole).unwrap();
+    let mut parts = whole.clone();
+    let mut cov = Coverage::default();
+    for _ in 0..12 {
+        arrive_all(&mut whole);
+        let before: Vec<_> = whole.agents().collect();
+        let a = whole.step(&grid, &fields).unwrap();
+        check_step(&grid, &whole, &before, &mut cov);
+        assert!(parts.begin_step());
+        while parts.advance_step(&grid, &fields, 997).unwrap() > 0 {}
+        arrive_all(&mut parts);
+        let b = parts.step(&grid, &fields).unwrap();
+        assert_eq!(a, b);
+        assert!(whole.moves().eq(parts.moves()));
+    }
+    println!("a big grid's steps in parts: {cov:?}");
+    assert!(cov.moves > 10_000);
+}
+
 #[test]
 fn changes_between_parts_keep_every_step_valid() {
     let mut cov = Coverage::default();
