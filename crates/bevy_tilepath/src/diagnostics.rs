@@ -77,9 +77,8 @@ pub struct PathingDiagnostics {
     /// Of [`crowd_moved`](Self::crowd_moved), the units moved by an untangling: a
     /// plan of joint steps taking stuck units home (see [`Solid`](crate::Solid)).
     pub crowd_untangled: u32,
-    /// Grids whose crowd holds still while an untangling is searched off the tick
-    /// (on Bevy's async compute pool): its units were stuck, and walk the plan found
-    /// as soon as the search ends (see [`Solid`](crate::Solid)).
+    /// Grids whose crowd has an untangling searched off the tick (on Bevy's async
+    /// compute pool) for its stuck units (see [`Solid`](crate::Solid)).
     pub crowd_searching: u32,
     /// Solid units ready to step on their way somewhere that the crowds kept waiting
     /// in their last steps (standing on a cell, not moved).

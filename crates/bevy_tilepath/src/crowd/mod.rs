@@ -65,8 +65,11 @@ pub(crate) use step::step_crowds;
 /// ([`Untangle`](tilepath::Untangle)) and walks them a step a period before the crowd
 /// takes its own steps again. Where Bevy's async compute pool has a thread of its
 /// own, the search runs there on a copy of the crowd (exploring up to 2^19
-/// configurations, at most 2^22 agents times cells), and the crowd holds still until
-/// it ends ([`PathingDiagnostics::crowd_searching`](crate::PathingDiagnostics::crowd_searching));
+/// configurations, at most 2^22 agents times cells:
+/// [`PathingDiagnostics::crowd_searching`](crate::PathingDiagnostics::crowd_searching))
+/// while the crowd steps on, and its plan is walked from the first step (within 16)
+/// at which the crowd stands where it stood when the search began (units in a knot
+/// make no way, and come back to where they were);
 /// elsewhere (a web build) it runs in the tick on grids of at most 2^14 cells,
 /// weighing at most 8,192 agents times configurations. Bigger crowds only report
 /// them. A search allocates its tables (a tick that untangles is not free of

@@ -249,19 +249,9 @@ pub(crate) fn step_crowds(
             let _ = gc.crowd.arrive(id);
         }
         gc.crowd.set_stuck_after(settings.crowd_stuck_after);
-        // While an untangling is searched off the tick the crowd holds still, so that
-        // the plan found fits it (its stuck units are reported as before).
+        // An untangling searched off the tick that has ended is walked from the step
+        // at which the crowd stands as it stood when the search began.
         gc.untangling.finish(&gc.crowd);
-        if gc.untangling.is_searching() {
-            gc.clock.period = period;
-            gc.clock.countdown = period;
-            stuck += gone
-                .iter()
-                .filter(|&&id| gc.crowd.status(id) == Some(AgentStatus::Stuck))
-                .count() as u32;
-            stepped_any = true;
-            continue;
-        }
         // The step of an untangling being walked; else the step planned over the last
         // period (or, the first time, a whole one).
         let stats = match gc.untangling.walk(&mut gc.crowd, grid) {

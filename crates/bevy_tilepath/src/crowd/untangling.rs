@@ -5,11 +5,13 @@
 //! Where Bevy's async compute pool has a thread of its own, the search runs there,
 //! on a copy of the crowd and grid, guided by the exact distances to the agents'
 //! goals, and may explore far more than a tick could ([`MOST_NODES_AWAY`]); the
-//! crowd holds still meanwhile (its units were making no way), so that the plan
-//! found fits it when it comes. Elsewhere (a web build) it runs in the tick, bounded
-//! by [`MOST_NODES`] and [`MOST_WORK`], guided by the units' routes.
+//! crowd steps on meanwhile, and the plan found is taken up at the first step at
+//! which the crowd stands as it stood when the search began (units in a knot make
+//! no way: they come back to where they were), or given up after
+//! [`WAIT_STEPS`] steps. Elsewhere (a web build) it runs in the tick, bounded by
+//! [`MOST_NODES`] and [`MOST_WORK`], guided by the units' routes.
 
-use tilepath::{Crowd, GoalFields, Grid, Guidance, StepStats, Untangle};
+use tilepath::{AgentId, Cell, Crowd, GoalFields, Grid, Guidance, StepStats, Untangle};
 
 use crate::plan::background::Builds;
 
@@ -17,10 +19,12 @@ use crate::plan::background::Builds;
 const MOST_NODES: usize = 4_096;
 
 /// The most configurations one search off the tick explores: a knot of a hundred
-/// units in a maze's 2-wide corridors needs up to about 180,000; a search this long
-/// takes a few hundred milliseconds, which the crowd waits (it moves again as soon as
-/// the search ends, found or not).
+/// units in a maze's 2-wide corridors needs up to about 180,000.
 const MOST_NODES_AWAY: usize = 1 << 19;
+
+/// Steps of a crowd a plan found off the tick waits for the crowd to stand as it
+/// stood when the search began.
+const WAIT_STEPS: u64 = 16;
 
 /// The most agents times cells a search off the tick copies distance fields for (a
 /// field a goal): 16 MiB of fields at most.
@@ -55,6 +59,11 @@ pub(crate) struct Untangling {
     retry_at: u64,
     /// A search under way off the tick (at most one): its plan, if it found one.
     away: Builds<(), Option<Untangle>>,
+    /// A plan found off the tick, waiting for the crowd to stand where it starts,
+    /// and the step at which it is given up.
+    found: Option<(Untangle, u64)>,
+    /// Where every agent stood when the last search off the tick began.
+    start: Vec<(AgentId, Cell)>,
 }
 
 impl Untangling {
@@ -63,20 +72,22 @@ impl Untangling {
         self.plan.steps_left() > 0
     }
 
-    /// Whether a search is under way off the tick: the crowd holds still until it
-    /// ends ([`finish`](Self::finish)).
+    /// Whether a search is under way off the tick.
     pub(crate) fn is_searching(&self) -> bool {
         self.away.len() > 0
     }
 
     /// Takes the plan of a search off the tick that has ended, to be walked from
-    /// this step on; one that found none is tried again after [`RETRY_STEPS`] steps
-    /// of `crowd`.
+    /// the first step at which `crowd` stands where it starts (within
+    /// [`WAIT_STEPS`] steps); one that found none is tried again after
+    /// [`RETRY_STEPS`] steps.
     pub(crate) fn finish(&mut self, crowd: &Crowd) {
         let mut found = None;
         self.away.finish(|(), plan, _| found = Some(plan));
         match found {
-            Some(Some(plan)) if plan.steps_left() > 0 => self.plan = plan,
+            Some(Some(plan)) if plan.steps_left() > 0 => {
+                self.found = Some((plan, crowd.steps() + WAIT_STEPS));
+            }
             Some(_) => self.retry_at = crowd.steps() + RETRY_STEPS,
             None => {}
         }
@@ -84,10 +95,25 @@ impl Untangling {
 
     /// The next step of the plan being walked, made on `crowd` (the step it had
     /// begun is dropped); `None` once the plan is walked or no longer fits the crowd
-    /// (a unit gone, moved by hand, a wall): the crowd then takes its own step.
+    /// (a unit gone, moved by hand, a wall): the crowd then takes its own step. A
+    /// plan found off the tick is taken up here once the crowd stands where it
+    /// starts.
     pub(crate) fn walk(&mut self, crowd: &mut Crowd, grid: &Grid) -> Option<StepStats> {
         if !self.is_walking() {
-            return None;
+            let (_, give_up) = self.found.as_ref()?;
+            let as_it_stood = crowd.len() == self.start.len()
+                && self
+                    .start
+                    .iter()
+                    .all(|&(id, at)| crowd.cell(id) == Some(at));
+            if !as_it_stood {
+                if crowd.steps() >= *give_up {
+                    self.found = None;
+                    self.retry_at = crowd.steps() + RETRY_STEPS;
+                }
+                return None;
+            }
+            self.plan = self.found.take()?.0;
         }
         crowd.abandon_step();
         crowd.step_untangled(grid, &mut self.plan).ok().flatten()
@@ -98,8 +124,7 @@ impl Untangling {
     /// every [`RETRY_STEPS`] steps while searches find none: off the tick where it
     /// can ([`MOST_FIELD_CELLS`]), else in the tick on a grid small enough
     /// ([`MOST_CELLS`]; at most [`MOST_WORK`] agents times configurations). Returns
-    /// whether the crowd takes no step of its own next: a plan is to be walked, or
-    /// a search is under way.
+    /// whether the crowd takes no step of its own next (a plan is to be walked).
     pub(crate) fn after_step<G: Guidance + ?Sized>(
         &mut self,
         crowd: &Crowd,
@@ -107,8 +132,11 @@ impl Untangling {
         guidance: &G,
         stuck: usize,
     ) -> bool {
-        if self.is_walking() || self.is_searching() {
+        if self.is_walking() {
             return true;
+        }
+        if self.is_searching() || self.found.is_some() {
+            return false;
         }
         if stuck == 0 || crowd.len() > MOST_AGENTS || crowd.steps() < self.retry_at {
             return false;
@@ -116,7 +144,10 @@ impl Untangling {
         if crowd.len() * grid.len() <= MOST_FIELD_CELLS {
             let input = || (crowd.clone(), grid.clone());
             if self.away.spawn((), input, search_away) {
-                return true;
+                self.start.clear();
+                self.start
+                    .extend(crowd.agents().map(|(id, spec)| (id, spec.cell)));
+                return false;
             }
         }
         if grid.len() > MOST_CELLS {

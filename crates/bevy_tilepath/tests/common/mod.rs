@@ -34,9 +34,9 @@ pub fn app(grid: Option<Grid>, settings: PathingSettings) -> App {
     app
 }
 
-/// Runs `n` ticks. A tick after which a crowd holds still for an untangling searched
-/// off the tick sleeps a little first, as a game's frame takes its time: a debug
-/// build's search takes seconds, which ticks run back to back would not leave it.
+/// Runs `n` ticks. A tick after which a crowd's untangling is searched off the tick
+/// sleeps a little first, as a game's frame takes its time: a debug build's search
+/// takes seconds, which ticks run back to back would not leave it.
 pub fn ticks(app: &mut App, n: usize) {
     for _ in 0..n {
         app.update();

@@ -147,8 +147,8 @@ fn a_knot_in_a_crowded_maze_is_untangled_or_reported_stuck() {
         .map(|(&start, &goal)| spawn(&mut app, start, goal, 1, 6.0, false))
         .collect();
     // Moves, and most units reported stuck at once, in the last 1000 ticks; ticks in
-    // which the crowd held still for a search.
-    let (mut untangled, mut moved, mut stuck, mut held) = (0, 0, 0, 0);
+    // in which an untangling was searched off the tick.
+    let (mut untangled, mut moved, mut stuck, mut searching) = (0, 0, 0, 0);
     let started = std::time::Instant::now();
     for tick in 0..3000 {
         ticks(&mut app, 1);
@@ -161,7 +161,7 @@ fn a_knot_in_a_crowded_maze_is_untangled_or_reported_stuck() {
         }
         // A search under way (`ticks` lets it take its time, as a game's frames do).
         if d.crowd_searching > 0 {
-            held += 1;
+            searching += 1;
             assert!(
                 started.elapsed() < std::time::Duration::from_secs(120),
                 "the search never ended"
@@ -174,8 +174,7 @@ fn a_knot_in_a_crowded_maze_is_untangled_or_reported_stuck() {
     println!(
         "{}: after 3000 ticks {} units away from their goals ({away:?}); in the last \
          1000 ticks {moved} crowd moves, at most {stuck} reported stuck at once; {} steps \
-         checked, {untangled} moves untangled, {held} ticks held still for a search off \
-         the tick ({})",
+         checked, {untangled} moves untangled, {searching} ticks with a search off the tick ({})",
         inst.name,
         away.len(),
         inv.steps,
@@ -187,7 +186,7 @@ fn a_knot_in_a_crowded_maze_is_untangled_or_reported_stuck() {
     );
     if away_from_tick {
         assert!(away.is_empty(), "units left away from their goals");
-        assert!(untangled > 0 && held > 0);
+        assert!(untangled > 0 && searching > 0);
     } else if !away.is_empty() {
         assert!(
             stuck > 0,
