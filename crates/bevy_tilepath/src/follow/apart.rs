@@ -7,8 +7,10 @@
 //! [`GLIDE_OFF`](super::GLIDE_OFF) cells. Each unit takes only the share of that offset
 //! its neighbours leave room for: half the room between the two points beyond
 //! [`APART`] of their sizes, for every neighbour. Two units each taking at most half
-//! the room between them are never drawn closer than [`APART`]; a unit with nobody
-//! near glides fully. The share changes as the units move, so the drawn positions
+//! the room between them are never drawn closer than [`APART`], or than their points
+//! between their cells are, where those are closer (two units a diagonal step apart
+//! come within `1/sqrt(2)` of a cell; there is no room, and neither glides); a unit
+//! with nobody near glides fully. The share changes as the units move, so the drawn positions
 //! move continuously.
 
 use bevy::prelude::*;

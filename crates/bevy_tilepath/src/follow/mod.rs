@@ -24,8 +24,10 @@ use apart::Apart;
 /// path when the way is free), so that it never enters a cell another solid unit
 /// holds; its speed sets how often it steps, and each step takes its crowd's period
 /// (see [`Solid`](crate::Solid)); it does not cut L-turns. On a straight route it is
-/// drawn gliding along the route as far as the solid units near it leave room: never
-/// closer to another than 0.8 of the sum of their sizes' halves (in cells), so that
+/// drawn gliding along the route as far as the solid units near it leave room: gliding
+/// never brings it closer to another than 0.8 of the sum of their sizes' halves (in
+/// cells), or than the two would be drawn on their cells if that is closer (two units
+/// stepping side by side, one diagonally, come within `1/sqrt(2)` of a cell), so that
 /// when nobody is near it glides as a unit that is not solid, and in a tight file it
 /// is drawn on its cells.
 ///
