@@ -44,7 +44,7 @@ pub(crate) const MOST_CELLS: usize = 1 << 14;
 
 /// The biggest crowd untangled: each of its agents is weighed (where it can go,
 /// whether its goal clashes with another's) before the search, and a search off the
-/// tick holds the whole crowd still.
+/// tick copies the crowd and a distance field for each goal.
 pub(crate) const MOST_AGENTS: usize = 256;
 
 /// Steps of a crowd after a search that found nothing before the next is tried.

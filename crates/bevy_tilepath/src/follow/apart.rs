@@ -252,18 +252,14 @@ impl Apart {
     /// route as its neighbours leave room for.
     pub(crate) fn resolve(&mut self, crowds: &Crowds) {
         let tick = self.tick;
-        for n in 0..self.gliders.len() {
-            let g = &self.gliders[n];
-            let (entity, key) = (g.entity, g.key);
-            let drawn = match (
-                self.grids.iter_mut().find(|p| p.key == key),
-                crowds.get(key),
+        for g in &mut self.gliders {
+            g.drawn = match (
+                self.grids.iter_mut().find(|p| p.key == g.key),
+                crowds.get(g.key),
             ) {
                 (Some(placed), Some(gc)) => point(g, placed, gc, tick),
                 _ => g.line,
             };
-            debug_assert_eq!(self.gliders[n].entity, entity);
-            self.gliders[n].drawn = drawn;
         }
     }
 
