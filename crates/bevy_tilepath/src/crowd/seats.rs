@@ -49,8 +49,10 @@ pub(crate) struct GridCrowd {
     pub(crate) place_budget: u32,
     /// Where units stand stuck: the plan that takes them home.
     pub(crate) untangling: Untangling,
-    /// The changes of the crowds this grid had before its crowd (`changes`).
-    changes_before: u64,
+    /// Units placed in the crowd (`moves`).
+    placed: u64,
+    /// What [`moves`](Self::moves) counted for the crowds this grid had before.
+    moves_before: u64,
 }
 
 /// The pace of one grid's crowd: it steps every `period` ticks, as often as its
@@ -81,10 +83,12 @@ impl StepClock {
 }
 
 impl GridCrowd {
-    /// A count that grows whenever any agent's cells change, also when the grid's
-    /// crowd is made anew ([`Crowd::changes`], never going back).
-    pub(crate) fn changes(&self) -> u64 {
-        self.changes_before + self.crowd.changes()
+    /// A count that grows whenever a unit may have come to stand where none stood:
+    /// at a step of the crowd, a unit placed, the grid's crowd made anew. (A unit
+    /// recalled moves back onto the cell it left, next to where it was; a unit
+    /// removed only leaves.)
+    pub(crate) fn moves(&self) -> u64 {
+        self.moves_before + self.placed + self.crowd.steps()
     }
 
     /// Notes that `agent`'s unit was seen in `tick`.
@@ -143,6 +147,7 @@ impl GridCrowd {
             self.credit.resize(i + 1, 0.0);
         }
         self.units[i] = unit;
+        self.placed += 1;
         self.mark_seen(found.0, tick);
         self.credit[i] = 1.0;
         Ok(found)
@@ -206,7 +211,8 @@ impl Crowds {
                 let g = &mut self.grids[i];
                 if g.dims != dims {
                     let crowd = new_crowd(grid)?;
-                    g.changes_before = g.changes() + 1;
+                    g.moves_before = g.moves() + 1;
+                    g.placed = 0;
                     g.crowd = crowd;
                     g.dims = dims;
                     g.units.clear();
@@ -232,7 +238,8 @@ impl Crowds {
                     clock: StepClock::default(),
                     place_budget: PLACE_BUDGET,
                     untangling: Untangling::default(),
-                    changes_before: 0,
+                    placed: 0,
+                    moves_before: 0,
                 });
                 self.grids.len() - 1
             }

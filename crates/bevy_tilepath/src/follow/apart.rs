@@ -66,11 +66,11 @@ struct Glider {
 }
 
 /// What one agent's last look round found, and for what: it holds while its grid's
-/// crowd's changes ([`GridCrowd::changes`]) are `changes` and the agent steps as it
-/// did then.
+/// crowd's moves ([`GridCrowd::moves`]) are `moves` and the agent steps as it did
+/// then.
 #[derive(Clone, Copy, Default)]
 struct Look {
-    changes: u64,
+    moves: u64,
     /// The cells it stepped between, and its size.
     step: (Cell, Cell),
     size: u8,
@@ -83,10 +83,11 @@ struct Look {
 /// One grid's solid units: each agent's anchor point between its cells, its size and
 /// the tick it was recorded in, by agent index (older entries are not this tick's).
 ///
-/// Who stands beside or near an agent changes only when its crowd's cells do
-/// ([`GridCrowd::changes`]: at a step, or when agents are added, removed or
-/// recalled), a step in many ticks: each agent's look round is kept until then (`looks`, by agent
-/// index; `near` holds the neighbours the looks found since the crowd last changed).
+/// Who stands beside or near an agent changes only when units move
+/// ([`GridCrowd::moves`]: at a step of the crowd, or a unit placed), a step in many
+/// ticks: each agent's look round is kept until then (`looks`, by agent index;
+/// `near` holds the neighbours the looks found since). A unit recalled meanwhile moves
+/// back a cell, which the look round's reach allows for; a unit removed is skipped.
 #[derive(Default)]
 struct Placed {
     key: GridKey,
@@ -95,8 +96,8 @@ struct Placed {
     /// The largest size ever placed on this grid: how far a look round reaches.
     largest_ever: u8,
     looks: Vec<Look>,
-    /// The crowd's changes ([`GridCrowd::changes`]) `near` was gathered at.
-    changes: u64,
+    /// The crowd's moves ([`GridCrowd::moves`]) `near` was gathered at.
+    moves: u64,
     near: Vec<AgentId>,
 }
 
@@ -104,9 +105,9 @@ impl Placed {
     /// `agent`'s kept look round as it steps from `step.0` to `step.1` at `size`, a
     /// fresh one if the crowd or the agent changed since it was kept.
     fn look(&mut self, gc: &GridCrowd, agent: AgentId, step: (Cell, Cell), size: u8) -> &mut Look {
-        let changes = gc.changes();
-        if self.changes != changes {
-            self.changes = changes;
+        let moves = gc.moves();
+        if self.moves != moves {
+            self.moves = moves;
             self.near.clear();
         }
         let i = agent.index();
@@ -114,9 +115,9 @@ impl Placed {
             self.looks.resize(i + 1, Look::default());
         }
         let look = &mut self.looks[i];
-        if (look.changes, look.step, look.size) != (changes, step, size) {
+        if (look.moves, look.step, look.size) != (moves, step, size) {
             *look = Look {
-                changes,
+                moves,
                 step,
                 size,
                 alone: None,
@@ -171,7 +172,9 @@ impl Apart {
 
     /// Whether no other unit of `key`'s crowd holds a cell beside the footprint of
     /// `size` at `at`, which `agent` steps into from `from` (its own cells aside);
-    /// looked at once while the crowd's cells stay as they are.
+    /// looked at once while no unit of the crowd moves ([`GridCrowd::moves`]). Only
+    /// how fast it glides follows from this: how close it is drawn to others is
+    /// [`resolve`](Self::resolve)'s.
     pub(crate) fn alone(
         &mut self,
         crowds: &Crowds,
@@ -314,15 +317,16 @@ fn point(g: &Glider, placed: &mut Placed, gc: &GridCrowd, tick: u32) -> Vec2 {
 /// within `APART` of the sizes' halves plus twice the offset wanted (Chebyshev, so
 /// also Euclidean); between two cells, its centre is within a cell, along each
 /// axis, of the centre of its footprint at the cell it steps into, and so of the
-/// centre of a cell it holds. Gathered once while the crowd's cells stay as they
-/// are: a range of `placed.near`.
+/// centre of a cell it holds; and a cell more, for a unit recalled since, which moves
+/// back a cell. Gathered once while no unit of the crowd has moved
+/// ([`GridCrowd::moves`]): a range of `placed.near`.
 fn near(g: &Glider, placed: &mut Placed, gc: &GridCrowd) -> (u32, u32) {
     let largest = f32::from(placed.largest_ever.max(g.size));
     let (step, size) = (g.step, g.size);
     if let Some(range) = placed.look(gc, g.agent, step, size).near {
         return range;
     }
-    let reach = 2.0 * super::GLIDE_OFF + APART * (f32::from(size) + largest) / 2.0 + 1.0;
+    let reach = 2.0 * super::GLIDE_OFF + APART * (f32::from(size) + largest) / 2.0 + 2.0;
     // The footprint's centre at either end of the step: the line runs between them.
     let half = f32::from(size) / 2.0;
     let at = |c: Cell| Vec2::new(c.x as f32 + half, c.y as f32 + half);

@@ -138,8 +138,6 @@ pub struct Crowd {
     /// The step's order of agents: (priority key, slot).
     order: Order,
     steps: u64,
-    /// Grows whenever any agent's cells change (`changes`).
-    changes: u64,
     stuck_after: u32,
     /// Whether the corridor swap rule is on.
     swap: bool,
@@ -191,7 +189,6 @@ impl Crowd {
             candidates: Vec::new(),
             order: Order::default(),
             steps: 0,
-            changes: 0,
             stuck_after: 32,
             swap: true,
             hold_left: false,
@@ -366,7 +363,6 @@ impl Crowd {
             let i = self.index(c);
             self.cells[i].now = slot as u32;
         }
-        self.changes += 1;
         self.live += 1;
         self.hex = hex;
         self.order.reserve_total(self.live);
@@ -392,7 +388,6 @@ impl Crowd {
             let i = self.index(c);
             self.cells[i].now = NONE;
         }
-        self.changes += 1;
         let a = &mut self.agents[id.index()];
         a.alive = false;
         a.generation = a.generation.wrapping_add(1);
@@ -505,15 +500,6 @@ impl Crowd {
     #[must_use]
     pub fn steps(&self) -> u64 {
         self.steps
-    }
-
-    /// A count that grows whenever any agent's cells change: an agent added,
-    /// removed or [recalled](Self::recall), or a step made. What a caller works out
-    /// from who holds which cells (who stands near whom, say) still holds while the
-    /// count is unchanged.
-    #[must_use]
-    pub fn changes(&self) -> u64 {
-        self.changes
     }
 
     /// Bytes held by the crowd's tables.

@@ -136,7 +136,6 @@ impl Crowd {
                 }
             }
         }
-        self.changes += 1;
         let b = &mut self.agents[s];
         (b.cell, b.prev, b.target, b.left) = (left, left, left, Some(a.cell));
         // Recalled while a step is planned: it stays where it now is in that step.

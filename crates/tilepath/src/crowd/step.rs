@@ -482,7 +482,6 @@ impl Crowd {
             given_up: self.given_up,
             ..StepStats::default()
         };
-        self.changes += 1;
         for s in 0..self.agents.len() {
             let a = self.agents[s];
             if a.alive && a.target != a.cell {
