@@ -100,11 +100,6 @@ impl GridCrowd {
         }
     }
 
-    /// Whether `agent` is the agent of `unit` in this crowd.
-    pub(crate) fn is_agent_of(&self, agent: AgentId, unit: Entity) -> bool {
-        self.units.get(agent.index()) == Some(&unit) && self.crowd.cell(agent).is_some()
-    }
-
     /// The unit holding `cell`, if any.
     pub(crate) fn holder(&self, cell: Cell) -> Option<Entity> {
         let agent = self.crowd.holder(cell)?;

@@ -107,17 +107,16 @@ pub(crate) fn step_crowds(
             connectivity,
             goal,
         };
-        // The unit's agent, if it still is where the unit is and what it asks for;
-        // otherwise (moved by hand, turned back, a new size or mobility, another grid)
-        // it is placed again.
+        // The unit's agent (and the goal the crowd has for it), if it still is where
+        // the unit is and what it asks for; otherwise (moved by hand, turned back, a
+        // new size or mobility, another grid) it is placed again. One look at the
+        // agent: at tens of thousands of units, each lookup by id is a share of the
+        // tick.
         let kept = seat
             .agent
-            .filter(|&(k, a)| k == key && gc.is_agent_of(a, unit))
-            .map(|(_, a)| a)
-            .filter(|&a| {
-                let Some(now) = gc.crowd.agent(a) else {
-                    return false;
-                };
+            .filter(|&(k, a)| k == key && gc.units.get(a.index()) == Some(&unit))
+            .and_then(|(_, a)| gc.crowd.agent(a).map(|now| (a, now)))
+            .filter(|&(a, now)| {
                 let class = (now.size, now.mobility, now.connectivity)
                     == (spec.size, spec.mobility, spec.connectivity);
                 // Where the crowd has it; or still on the cell it was sent from,
@@ -141,7 +140,8 @@ pub(crate) fn step_crowds(
                     let _ = gc.crowd.remove(a);
                 }
                 here && class
-            });
+            })
+            .map(|(a, now)| (a, now.goal));
         // A full search round a unit must fit in what is left of the tick's budget;
         // one that found no room is tried again `PLACE_RETRY` ticks later.
         if kept.is_none() && (seat.retry_at > tick || gc.place_budget < PLACE_SEARCH) {
@@ -151,14 +151,14 @@ pub(crate) fn step_crowds(
             unplaced += 1;
             continue;
         }
-        let agent = match kept {
-            Some(a) => a,
+        let (agent, had_goal) = match kept {
+            Some(k) => k,
             None => match gc.place(grid, unit, spec, tick) {
                 Ok((a, at)) => {
                     if at != cell.0 {
                         cell.0 = at;
                     }
-                    a
+                    (a, goal)
                 }
                 Err(_) => {
                     seat.set_if_neq(Seat {
@@ -171,7 +171,7 @@ pub(crate) fn step_crowds(
             },
         };
         gc.mark_seen(agent, tick);
-        if gc.crowd.agent(agent).is_some_and(|n| n.goal != goal) {
+        if had_goal != goal {
             let _ = gc.crowd.set_goal(agent, goal);
         }
         // Only a follower moves a unit: one without is never pushed.
