@@ -18,7 +18,6 @@ use support::{fastest_us, quantile};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
-use tilepath::Solver as _;
 use tilepath::{
     AStar, Arrival, Cell, Clearance, Connectivity, Grid, Jps, Mobility, OpenRows, PathQuery,
 };
@@ -26,11 +25,8 @@ use tilepath_testkit::MOVING_AI_MAPS;
 
 const SIZES: [u8; 3] = [1, 2, 3];
 
-/// The solver a group times.
-enum Solver {
-    AStar(AStar),
-    Jps(Jps),
-}
+/// The solver a group times: an `AStar` or a `Jps`.
+type Solver = Box<dyn tilepath::Solver>;
 
 /// One search: whole-grid 8-connected or windowed 4-connected: whether it reached the
 /// goal, and the nodes (for `Jps`, jump points) it expanded.
@@ -48,11 +44,7 @@ fn search(
     } else {
         Connectivity::Four
     };
-    let r = match solver {
-        Solver::AStar(s) => s.find(grid, query.connectivity(connectivity)),
-        Solver::Jps(s) => s.find(grid, query.connectivity(connectivity)),
-    };
-    let r = r.unwrap();
+    let r = solver.find(grid, query.connectivity(connectivity)).unwrap();
     (!matches!(r.arrival, Arrival::Closest(_)), r.expanded)
 }
 
@@ -72,10 +64,10 @@ fn group(
         clear.keep_rows(n).unwrap();
     }
     let clear = clear;
-    let mut astar = match (eight, jumps) {
-        (_, true) => Solver::Jps(Jps::for_grid(grid).unwrap()),
-        (true, false) => Solver::AStar(AStar::for_grid(grid).unwrap()),
-        (false, false) => Solver::AStar(AStar::new()),
+    let mut astar: Solver = match (eight, jumps) {
+        (_, true) => Box::new(Jps::for_grid(grid).unwrap()),
+        (true, false) => Box::new(AStar::for_grid(grid).unwrap()),
+        (false, false) => Box::new(AStar::new()),
     };
     let queries: Vec<(Cell, Cell)> = candidates
         .into_iter()

@@ -136,18 +136,24 @@ pub(crate) fn run_headless(options: Options) {
         "ticks after the first second with pathing over 4 ms: {over} of {}",
         settled.len()
     );
+    let paused = heavy.iter().filter(|h| h.2.searches_paused > 0).count();
+    println!(
+        "ticks that left a whole-grid search paused at the time cap: {paused} of {}",
+        heavy.len()
+    );
     heavy.sort_by(|a, b| b.0.total_cmp(&a.0));
     for (ms, tick, d) in heavy.iter().filter(|h| h.1 >= 60).take(5) {
         println!(
             "  heavy tick {tick}: {ms:.2} ms, served {}, work {}, batches {} ({} spread), \
-             fields built {} repaired {}, failed {}",
+             fields built {} repaired {}, failed {}, searches paused {}",
             d.served,
             d.expanded,
             d.batches,
             d.batches_spread,
             d.fields_built,
             d.fields_repaired,
-            d.failed
+            d.failed,
+            d.searches_paused
         );
     }
     let world = app.world_mut();

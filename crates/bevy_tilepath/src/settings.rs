@@ -47,12 +47,23 @@ pub struct PathingSettings {
     /// [`budget`](Self::budget) has left, counted from when the pathing systems
     /// started the tick (collecting requests included); with several grids, shared
     /// out between them as the budget is. Batches are sized from the recent time a
-    /// request took so that a tick rarely runs past it by much; it cannot cut a
-    /// search short, and at least one request a grid is still served every tick, so
-    /// one very long search (across a huge open map without
-    /// [`jump_distances`](Self::jump_distances) or [`landmarks`](Self::landmarks))
-    /// may take longer. Which requests a tick serves then depends on the machine's
-    /// speed; `None` makes it depend on the budget alone (as a lockstep game needs).
+    /// request took so that a tick rarely runs past it by much. A whole-grid jump
+    /// point search under way at the cap may run on for half the cap more (most end
+    /// by then); one still running then pauses (it looks at the clock every few dozen
+    /// jump points) and goes on where it stopped at its unit's next turn, first in
+    /// its queue, while its unit keeps walking the path it has and the answers found
+    /// beside it are delivered
+    /// ([`PathingDiagnostics::searches_paused`](crate::PathingDiagnostics::searches_paused)).
+    /// So no search across a big map of rooms makes a tick long: a tick's pathing
+    /// stays within about one and a half times the cap, plus the windowed searches
+    /// under way (a fraction of a millisecond); the price is that the longest
+    /// searches answer a tick or two later. An edit of the grid while a search is paused makes it start
+    /// over (after two such restarts it runs to its end in one tick, so that a grid
+    /// edited every tick cannot keep a unit from its path). Windowed searches and A*
+    /// over mobilities with several costs are not paused. Every tick still serves
+    /// at least one request a grid, or advances the search paused at its front.
+    /// Which requests a tick serves depends on the machine's speed; `None` makes it
+    /// depend on the budget alone (as a lockstep game needs), and nothing pauses.
     /// Default: `Some(2.5 ms)`.
     pub time_cap: Option<Duration>,
     /// Requests heading for the same cell (with the same mobility and connectivity) in one
@@ -110,8 +121,10 @@ pub struct PathingSettings {
     /// Whole-grid solvers the threads share (at least 1). Each is made when a search
     /// needs one and none is free, and holds 8 bytes a cell of the largest grid it
     /// searched (128 MiB on a 4096x4096 map) plus small open lists; past this many, a
-    /// thread waits for one to be free. Windowed searches and fields need none.
-    /// Default: 2.
+    /// thread waits for one to be free. A search paused at the
+    /// [`time_cap`](Self::time_cap) keeps its solver until it goes on; a far request
+    /// that finds every solver so held waits for the next tick. Windowed searches and
+    /// fields need none. Default: 2.
     pub whole_grid_solvers: usize,
     /// Landmarks guiding whole-grid jump point searches (see
     /// [`Landmarks`](tilepath::Landmarks)): for each mobility with one cost (and

@@ -588,3 +588,116 @@ fn deterministic_whatever_the_thread_count() {
         assert!(one == other, "paths differ between 1 and {threads} tasks");
     }
 }
+
+/// Under a time cap, a whole-grid search too long for a tick pauses and goes on at its
+/// unit's next turn: under a cap of zero each tick runs one part of it, the units are
+/// served one after the other in the order they came, and every route is the
+/// cheapest (the reference Dijkstra's cost on the grid as it is when served). An edit
+/// while a search is paused makes it start over: here the edit opens a straight row
+/// to the goal, and the route found takes it. A unit despawned while its search is
+/// paused frees the solver a few ticks later.
+#[test]
+fn long_searches_pause_at_the_time_cap_and_go_on_at_the_next_turn() {
+    let floor = Mobility::FLOOR_ONLY;
+    let mut rng = seeded(77);
+    let mut grid = Grid::from_fn(256, 256, |_| {
+        if rng.random_bool(0.3) {
+            TileKind::K1
+        } else {
+            TileKind::K0
+        }
+    })
+    .unwrap();
+    let ends: Vec<(Cell, Cell)> = (0..5)
+        .map(|i| (Cell::new(0, 20 + 45 * i), Cell::new(255, 20 + 45 * i)))
+        .collect();
+    for &(a, b) in &ends {
+        grid.set(a, TileKind::K0).unwrap();
+        grid.set(b, TileKind::K0).unwrap();
+    }
+    let settings = PathingSettings {
+        time_cap: Some(Duration::ZERO),
+        ..default()
+    };
+    let mut app = app(Some(grid.clone()), settings);
+    let units: Vec<Entity> = ends
+        .iter()
+        .map(|&(from, to)| {
+            let request = PathRequest::to_cell(to)
+                .with_mobility(floor)
+                .with_connectivity(Connectivity::Eight);
+            app.world_mut().spawn((GridCell(from), request)).id()
+        })
+        .collect();
+    let status = |app: &App, i: usize| *app.world().get::<PathStatus>(units[i]).unwrap();
+    let (mut tick, mut paused_ticks, mut edited, mut despawned) = (0, 0, false, false);
+    let mut served_at: Vec<Option<usize>> = vec![None; units.len()];
+    while (0..units.len()).any(|i| (i != 1 || !despawned) && served_at[i].is_none()) {
+        ticks(&mut app, 1);
+        tick += 1;
+        assert!(tick < 5_000, "searches never ended");
+        let d = *app.world().resource::<PathingDiagnostics>();
+        assert!(
+            d.served <= 1,
+            "tick {tick}: {} served under a cap of zero",
+            d.served
+        );
+        if d.searches_paused > 0 {
+            paused_ticks += 1;
+        }
+        for (i, at) in served_at.iter_mut().enumerate() {
+            if at.is_none() && !(i == 1 && despawned) && status(&app, i) != PathStatus::Pending {
+                *at = Some(tick);
+            }
+        }
+        // Unit 0's search paused: open a straight row to its goal.
+        if !edited && d.searches_paused == 1 && served_at[0].is_none() && tick >= 2 {
+            let row = ends[0].0.y;
+            for x in 0..256 {
+                common::set_cell(&mut app, &mut grid, Cell::new(x, row), TileKind::K0);
+            }
+            edited = true;
+        }
+        // Unit 1's search under way, paused: despawn it.
+        if !despawned && served_at[0].is_some() && d.searches_paused == 1 {
+            app.world_mut().despawn(units[1]);
+            despawned = true;
+        }
+    }
+    assert!(edited && despawned);
+    let order: Vec<usize> = served_at.iter().flatten().copied().collect();
+    assert!(
+        order.windows(2).all(|w| w[0] < w[1]),
+        "served out of order: {served_at:?}"
+    );
+    for (i, &(from, to)) in ends.iter().enumerate() {
+        if i == 1 {
+            continue;
+        }
+        let want = reference(&grid, floor, from, true)[grid.index_of(to).unwrap()].unwrap();
+        let path = *app.world().get::<UnitPath>(units[i]).unwrap();
+        assert_eq!(status(&app, i), PathStatus::Found, "unit {i}");
+        let rel = (f64::from(path.route_cost) - want).abs() / want;
+        assert!(rel < 1e-5, "unit {i}: cost {} != {want}", path.route_cost);
+        assert_eq!(walk(&grid, &path, floor), path.end, "unit {i}");
+    }
+    let straight = f64::from(app.world().get::<UnitPath>(units[0]).unwrap().route_cost);
+    assert!(
+        (straight - 255.0).abs() < 1e-3,
+        "unit 0 missed the opened row: {straight}"
+    );
+    println!(
+        "{} units served over {tick} ticks ({served_at:?}), a search paused after {paused_ticks}",
+        units.len() - 1
+    );
+    assert!(
+        paused_ticks > 10,
+        "searches hardly paused: {paused_ticks} ticks"
+    );
+    ticks(&mut app, 10);
+    let d = *app.world().resource::<PathingDiagnostics>();
+    assert_eq!(
+        d.searches_paused, 0,
+        "the despawned unit's solver is still held"
+    );
+}

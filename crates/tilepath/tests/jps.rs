@@ -487,3 +487,151 @@ fn queries_allocate_nothing() {
         assert_eq!(n, 0, "{name} JPS allocated {n} times after warm-up");
     }
 }
+
+/// Runs `query` by `Jps::find_in_parts` of `part` jump points until it answers;
+/// returns the answer and the calls it took.
+fn in_parts(
+    jps: &mut Jps,
+    grid: &Grid,
+    query: PathQuery<'_>,
+    part: u32,
+) -> Result<(PathResult, u32), tilepath::PathError> {
+    let mut calls = 1;
+    loop {
+        match jps.find_in_parts(grid, query, part)? {
+            Some(r) => return Ok((r, calls)),
+            None => {
+                assert!(jps.is_paused());
+                calls += 1;
+                assert!(calls < 10_000_000, "a search in parts never ends");
+            }
+        }
+    }
+}
+
+/// A search in parts answers as the one search of `find` does, whatever the part:
+/// the same route, cost, end and jump points, windowed and whole-grid, 4- and
+/// 8-connected, with and without kept rows, jump distances, landmarks, footprints
+/// and an expansion limit, goals reached, blocked and off the grid. A search is taken up
+/// only by its own query: one asked in between, or `abandon`, starts afresh.
+#[test]
+fn a_search_in_parts_answers_as_one_search() {
+    let (mut parts, mut one) = (Jps::whole_grid(), Jps::whole_grid());
+    let (mut parts_window, mut one_window) = (Jps::new(), Jps::new());
+    let (mut searches, mut paused, mut calls, mut limited, mut errors) = (0, 0, 0_u64, 0, 0);
+    for seed in 0..300 {
+        let mut rng = rng(7000 + seed);
+        let (w, h) = (rng.random_range(1..=90), rng.random_range(1..=90));
+        let walls = [0.0, 0.1, 0.25, 0.4][rng.random_range(0..4usize)];
+        let grid = random_grid(&mut rng, w, h, walls);
+        let mobility = uniform_mobility(&mut rng);
+        let kept = KeptRows::pick(seed % 3, &grid, mobility);
+        let eight = rng.random_bool(0.6);
+        let connectivity = if eight {
+            Connectivity::Eight
+        } else {
+            Connectivity::Four
+        };
+        let guide = (seed % 4 == 0)
+            .then(|| tilepath::Landmarks::new(&grid, mobility, connectivity, 4).unwrap());
+        // A fifth of the grids search for units of 2 or 3 cells a side.
+        let clearance = (seed % 5 == 1).then(|| tilepath::Clearance::new(&grid, mobility));
+        let size = rng.random_range(2..=3);
+        let limit = if rng.random_bool(0.2) {
+            limited += 1;
+            rng.random_range(1..40)
+        } else {
+            u32::MAX
+        };
+        for s in [&mut parts, &mut one, &mut parts_window, &mut one_window] {
+            s.set_max_expansions(limit);
+        }
+        for _ in 0..6 {
+            let from = random_cell(&mut rng, &grid);
+            let to = if rng.random_bool(0.1) {
+                Cell::new(w as i32 + 2, 1)
+            } else {
+                random_cell(&mut rng, &grid)
+            };
+            let mut query =
+                kept.query(PathQuery::new(from, to, mobility).connectivity(connectivity));
+            if let Some(g) = &guide {
+                query = query.guided(g);
+            }
+            if let Some(c) = &clearance {
+                query = query.sized(c.footprint(size));
+            }
+            let part = [1, 2, 3, 8][rng.random_range(0..4usize)];
+            let what = format!("seed {seed} {from}->{to} {connectivity:?} part {part}");
+            for (p, o) in [(&mut parts, &mut one), (&mut parts_window, &mut one_window)] {
+                let expected = o.find(&grid, query);
+                let answer = in_parts(p, &grid, query, part);
+                assert_eq!(answer.map(|a| a.0), expected, "{what}");
+                errors += usize::from(expected.is_err());
+                assert!(!p.is_paused(), "{what}: paused after its answer");
+                let Ok((_, n)) = answer else { continue };
+                searches += 1;
+                paused += u32::from(n > 1);
+                calls += u64::from(n);
+            }
+            // Paused, then another query asked: that one is answered afresh, and
+            // the first one again starts over, as it does after `abandon`.
+            if parts
+                .find_in_parts(&grid, query, 1)
+                .is_ok_and(|r| r.is_none())
+            {
+                let (a, b) = (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid));
+                let other = kept.query(PathQuery::new(a, b, mobility).connectivity(connectivity));
+                let r = in_parts(&mut parts, &grid, other, part).map(|a| a.0);
+                assert_eq!(r, one.find(&grid, other), "{what}: the other query");
+                let r = in_parts(&mut parts, &grid, query, part).map(|a| a.0);
+                assert_eq!(r, one.find(&grid, query), "{what}: again");
+                assert!(parts.find_in_parts(&grid, query, 1).unwrap().is_none());
+                parts.abandon();
+                assert!(!parts.is_paused());
+                let r = in_parts(&mut parts, &grid, query, part).map(|a| a.0);
+                assert_eq!(r, one.find(&grid, query), "{what}: after abandon");
+            }
+        }
+    }
+    println!(
+        "{searches} searches in parts, {paused} paused at least once, {calls} calls; \
+         {limited} grids under an expansion limit; {errors} queries refused alike"
+    );
+    // The rest end within one part (direct routes across open ground, short ones).
+    assert!(
+        paused * 5 > searches * 2,
+        "too few searches paused: {paused} of {searches}"
+    );
+}
+
+/// Pausing and taking a search up allocate nothing once the solver's scratch has
+/// grown to the grid.
+#[test]
+fn a_search_in_parts_allocates_nothing() {
+    let lak = load_movingai("lak303d.map");
+    let floor = Mobility::FLOOR_ONLY;
+    let jumps = KeptRows::pick(1, &lak, floor);
+    let guide = tilepath::Landmarks::new(&lak, floor, Connectivity::Eight, 8).unwrap();
+    let mut jps = Jps::whole_grid();
+    let mut rng = rng(11);
+    let queries: Vec<(Cell, Cell)> = (0..300)
+        .map(|_| (random_cell(&mut rng, &lak), random_cell(&mut rng, &lak)))
+        .collect();
+    let run = |jps: &mut Jps| {
+        let mut calls = 0;
+        for &(from, to) in &queries {
+            let q = jumps
+                .query(PathQuery::new(from, to, floor).connectivity(Connectivity::Eight))
+                .guided(&guide);
+            calls += in_parts(jps, &lak, q, 4).expect("a search").1;
+        }
+        calls
+    };
+    run(&mut jps);
+    let mut calls = 0;
+    let n = allocations_in(|| calls = run(&mut jps));
+    println!("{} searches in {calls} calls", queries.len());
+    assert!(calls > 2 * queries.len() as u32, "{calls}");
+    assert_eq!(n, 0, "allocations while searching in parts");
+}

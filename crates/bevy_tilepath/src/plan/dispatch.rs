@@ -9,7 +9,7 @@ use bevy::tasks::{ComputeTaskPool, TaskPool};
 use tilepath::Grid;
 
 use super::derived::DerivedSet;
-use super::engine::{Scratch, solve_job};
+use super::engine::{Pausing, Scratch, solve_job};
 use super::fields::FieldCache;
 use super::job::{Answer, Job};
 use super::whole::WholeGridPool;
@@ -27,6 +27,8 @@ pub(crate) struct Deadline {
     /// One search starts whatever the time: the grid has served nobody yet this
     /// tick, and every queue must move every tick.
     pub(crate) one_anyway: bool,
+    /// When whole-grid searches under way pause, to go on at their units' next turn.
+    pub(crate) pausing: Pausing,
 }
 
 /// The solver scratch of every task, and the whole-grid solvers they share.
@@ -44,11 +46,13 @@ impl Dispatch {
     /// the number of tasks it ran on (1: not spread).
     ///
     /// Past a [`Deadline`] no task starts a search, and none after a job left: the
-    /// jobs not started stay [`Answer::Unsolved`], for the caller to queue again. A
-    /// batch's size is only an estimate (a far search costs what hundreds of near ones
-    /// do), so this is what holds the tick to its time cap: it overshoots by the
-    /// searches under way at the deadline, not by the rest of the batch. Each
-    /// answered job's [`nanos`](Job::nanos) says what it took.
+    /// jobs not started stay [`Answer::Unsolved`], for the caller to queue again; a
+    /// whole-grid search under way then pauses ([`Answer::Paused`], see
+    /// [`Pausing`]). A batch's size is only an estimate (a far search costs what
+    /// hundreds of near ones do), so this is what holds the tick to its time cap: it
+    /// overshoots by the windowed searches under way at the deadline and a part of a
+    /// whole-grid one, not by the rest of the batch. Each answered job's
+    /// [`nanos`](Job::nanos) says what it took.
     #[expect(clippy::too_many_arguments, reason = "what one batch's searches read")]
     pub(crate) fn solve(
         &mut self,
@@ -78,7 +82,11 @@ impl Dispatch {
                 }
             }
             let known = derived.known(job, settings);
-            solve_job(job, grid, fields, known, s, whole, window);
+            let pausing = deadline.map(|d| d.pausing);
+            solve_job(job, grid, fields, known, s, whole, window, pausing);
+            if job.answer == Answer::Paused {
+                return;
+            }
             if let Some(layout) = straight {
                 s.straighten.job(grid, layout, job);
             }
@@ -106,6 +114,16 @@ impl Dispatch {
         let per_take = (jobs.len() / (4 * parts)).clamp(1, JOBS_PER_TAKE);
         share_out(pool, jobs, per_take, &mut self.scratch[..parts], &solve);
         parts
+    }
+
+    /// Drops the searches paused before `tick`: their units were not served since.
+    pub(crate) fn forget_paused_before(&mut self, tick: u64) {
+        self.whole.forget_paused_before(tick);
+    }
+
+    /// Searches paused, on every grid.
+    pub(crate) fn paused(&mut self) -> u32 {
+        self.whole.paused() as u32
     }
 
     /// The tasks a batch large enough is spread over. Without Bevy's compute pool (no
@@ -221,9 +239,16 @@ mod tests {
         };
         let hour = Duration::from_secs(3600);
         let at = |from_now: Duration, one_anyway| {
+            let at = Instant::now() + from_now;
             Some(Deadline {
-                at: Instant::now() + from_now,
+                at,
                 one_anyway,
+                pausing: Pausing {
+                    at,
+                    grid: None,
+                    generation: 0,
+                    tick: 0,
+                },
             })
         };
         assert_eq!(batch(None), 8);

@@ -13,7 +13,17 @@
 //! Units bigger than one cell search on the clearance of their mobility (the same
 //! engines, reading footprints; see [`Footprint`]), and their reach is the components
 //! of their footprint's size.
+//!
+//! Under a time cap a whole-grid search runs in parts of [`PAUSE_EVERY`] jump points
+//! ([`Jps::find_in_parts`]) and pauses when the tick's time is up ([`Pausing`]: the
+//! planner gives a search under way at the cap half the cap again), keeping its
+//! solver for its unit's next turn (see [`WholeGridPool`]): a search of thousands of jump
+//! points on a big map of rooms then spreads over ticks instead of making one of them
+//! long. A search whose grid was edited while it was paused starts over; one that had
+//! to start over [`MOST_RESTARTS`] times runs to its end, so that edits every tick
+//! cannot keep a unit from its path.
 
+use bevy::platform::time::Instant;
 #[cfg(doc)]
 use tilepath::UNREACHABLE_EXPANSIONS;
 use tilepath::{AStar, Arrival, Cell, Connectivity, Greedy, Grid, Jps, PathQuery, Solver};
@@ -22,13 +32,36 @@ use super::derived::Known;
 use super::fields::FieldCache;
 use super::job::{Answer, Job, Route};
 use super::straighten::Straighten;
-use super::whole::WholeGridPool;
+use super::whole::{Done, SearchKey, WholeGridPool};
+use crate::grid::GridKey;
 use crate::{NoPathReason, SearchMode};
 
 /// Work a jump point counts for against the tick's budget: its scans cross the cells
 /// A* would have expanded one by one, at a few expansions' cost per jump point on room
 /// and cave maps.
 const JUMP_POINT_WORK: u64 = 4;
+
+/// Jump points a whole-grid search expands between two looks at the clock under a
+/// time cap: tens of microseconds on a 1024x1024 map, where a jump point's reads
+/// mostly miss the caches, so that a tick overshoots its cap by that much at most; a
+/// look and taking the search up again cost a few hundred nanoseconds.
+pub(crate) const PAUSE_EVERY: u32 = 64;
+
+/// Times a search paused may have to start over (its grid edited meanwhile) before it
+/// runs to its end in one tick.
+const MOST_RESTARTS: u8 = 2;
+
+/// When whole-grid searches pause, and what to keep a paused one under.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Pausing {
+    /// Past this, a search under way pauses (after at least one part).
+    pub(crate) at: Instant,
+    /// The grid searched, and its generation.
+    pub(crate) grid: GridKey,
+    pub(crate) generation: u64,
+    /// The pathing tick.
+    pub(crate) tick: u64,
+}
 
 /// One thread's windowed solver scratch (fixed and small), built once and reused for
 /// every search; whole-grid solvers come from the [`WholeGridPool`].
@@ -49,7 +82,10 @@ impl Scratch {
     }
 }
 
-/// Answers `job` (which must be [`Answer::Unsolved`]).
+/// Answers `job` (which must be [`Answer::Unsolved`]), or sets it
+/// [`Answer::Paused`] where its whole-grid search paused at `pausing`'s time, or
+/// found no solver free of another unit's paused search.
+#[expect(clippy::too_many_arguments, reason = "what one search reads")]
 pub(crate) fn solve_job(
     job: &mut Job,
     grid: &Grid,
@@ -58,6 +94,7 @@ pub(crate) fn solve_job(
     s: &mut Scratch,
     whole: &WholeGridPool,
     window: u32,
+    pausing: Option<Pausing>,
 ) {
     let reach = known.reach;
     let foot = match (job.size, known.clearance) {
@@ -119,7 +156,17 @@ pub(crate) fn solve_job(
     let r = match found {
         Some(r) => r,
         None => {
-            let mut solver = whole.borrow();
+            let key = pausing.map(|p| SearchKey {
+                entity: job.entity,
+                grid: p.grid,
+                generation: p.generation,
+            });
+            let Some(mut solver) = whole.borrow_for(key) else {
+                // Every solver holds another unit's paused search: next turn.
+                job.work = work;
+                job.answer = Answer::Paused;
+                return;
+            };
             solver.set_max_expansions(job.max_expansions);
             let mut query =
                 PathQuery::new(job.start, job.goal, job.mobility).connectivity(job.connectivity);
@@ -138,16 +185,44 @@ pub(crate) fn solve_job(
             if let Some(jumps) = known.jumps {
                 query = query.jumps(jumps);
             }
-            match solver.find(grid, query) {
-                Ok(r) => {
-                    // Jump points only where `Jps` jumps (it hands hex maps, costs and
-                    // walled-over footprints to its A*).
-                    let jumps = Jps::jumps(grid, &query);
-                    let weight = if jumps { JUMP_POINT_WORK } else { 1 };
-                    work += weight * u64::from(r.expanded);
+            // Jump points only where `Jps` jumps (it hands hex maps, costs and
+            // walled-over footprints to its A*).
+            let weight = if Jps::jumps(grid, &query) {
+                JUMP_POINT_WORK
+            } else {
+                1
+            };
+            let done = solver.done;
+            let answer = match pausing.filter(|_| done.restarts < MOST_RESTARTS) {
+                Some(p) => {
+                    let mut parts = 0_u64;
+                    loop {
+                        match solver.find_in_parts(grid, query, PAUSE_EVERY) {
+                            Ok(None) if Instant::now() >= p.at => {
+                                // Every part but the last expands exactly its jump points.
+                                let now = (parts + 1) * u64::from(PAUSE_EVERY);
+                                let done = Done {
+                                    expanded: done.expanded + now,
+                                    ..done
+                                };
+                                solver.pause(p.tick, done);
+                                job.work = work + weight * now;
+                                job.answer = Answer::Paused;
+                                return;
+                            }
+                            Ok(None) => parts += 1,
+                            answer => break answer,
+                        }
+                    }
+                }
+                None => solver.find(grid, query).map(Some),
+            };
+            match answer {
+                Ok(Some(r)) => {
+                    work += weight * u64::from(r.expanded).saturating_sub(done.expanded);
                     r
                 }
-                Err(_) => {
+                _ => {
                     job.work = work;
                     job.answer = Answer::NoPath(NoPathReason::GridTooLarge);
                     return;

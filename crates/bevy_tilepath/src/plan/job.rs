@@ -46,6 +46,10 @@ pub(crate) enum Answer {
     /// Not answered this tick: it waits for the shared field of its goal, being built
     /// in the background, and goes back to the front of its queue.
     Wait,
+    /// Not answered this tick: its whole-grid search paused at the tick's time cap
+    /// (or found every solver holding another unit's paused search), and it goes back
+    /// to the front of its queue, to go on at its next turn.
+    Paused,
     /// A path: complete, or partial (ending at the reachable cell closest to the goal)
     /// with the reason it cannot reach the goal.
     Route(Route),

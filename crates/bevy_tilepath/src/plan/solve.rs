@@ -8,6 +8,7 @@ use bevy::prelude::*;
 
 use super::collect::{Targets, resolve_goal};
 use super::dispatch::{Deadline, Dispatch};
+use super::engine::Pausing;
 use super::grid_plan::GridPlan;
 use super::job::{Answer, Job};
 use super::{PlanState, Planner};
@@ -30,6 +31,9 @@ type Units<'w, 's> = Query<
         &'static mut PathStatus,
     ),
 >;
+
+/// Ticks a paused search waits for its unit's next turn before its solver is freed.
+const FORGET_PAUSED_AFTER: u64 = 8;
 
 /// What one grid may spend this tick: units of work (`None`: no count), and until
 /// how much time has passed since the pathing systems started this tick (`None`: no
@@ -55,7 +59,8 @@ struct Serve<'a, 'uw, 'us, 'tw, 'ts, 'fw, 'xw> {
 
 /// Serves waiting requests grid by grid, each in FIFO order, batch by batch, until its
 /// share of the budget is spent (at least one request a tick on every grid with
-/// requests waiting, so every FIFO always moves). Grids take turns going first; a grid
+/// requests waiting, or a part of the search paused at its front, so every FIFO
+/// always moves). Grids take turns going first; a grid
 /// that needs less than its share leaves the rest to those after it. Repairs each
 /// grid's kept distance fields first, charging that work to its share.
 #[expect(clippy::too_many_arguments, reason = "a system's parameters")]
@@ -89,6 +94,9 @@ pub(crate) fn solve_requests(
         started,
         before,
     };
+    // A paused search's unit comes first at its next turn: one not taken up for a
+    // few ticks is gone, or asks for something else.
+    dispatch.forget_paused_before(tick.saturating_sub(FORGET_PAUSED_AFTER));
     let n = plans.len();
     let mut spent = 0_u64;
     for k in 0..n {
@@ -140,6 +148,7 @@ pub(crate) fn solve_requests(
     // The plans of grids that are gone, once nobody waits there.
     plans.retain(|p| p.key.is_none() || p.alive || !p.is_idle());
     diag.total_served += u64::from(diag.served);
+    diag.searches_paused = planner.dispatch.paused();
     diag.time = before + started.elapsed();
 }
 
@@ -196,9 +205,21 @@ fn serve_grid(
             // (those answered up front need nothing built).
             spent += work + plan.derived.prepare(grid.grid(), jobs, s.settings);
             plan.diag.fields_built += built;
-            let deadline = share.until.map(|t| Deadline {
-                at: s.started + t.saturating_sub(s.before),
-                one_anyway: plan.diag.served == 0,
+            let deadline = share.until.map(|t| {
+                let at = s.started + t.saturating_sub(s.before);
+                Deadline {
+                    at,
+                    one_anyway: plan.diag.served == 0,
+                    pausing: Pausing {
+                        // A search under way at the cap may take half as long again
+                        // to end before it pauses: most end by then, answered this
+                        // tick.
+                        at: at + s.settings.time_cap.unwrap_or_default() / 2,
+                        grid: plan.key,
+                        generation,
+                        tick: s.tick,
+                    },
+                }
             });
             let tasks = dispatch.solve(
                 grid.grid(),
@@ -214,18 +235,20 @@ fn serve_grid(
 
         // From the first job the deadline left unsolved on, the batch goes back to the
         // front of its queues (answers found meanwhile by other tasks dropped), so
-        // that units are served in the order they came.
+        // that units are served in the order they came. A search the deadline paused
+        // goes before them: it takes up where it stopped at its next turn, while the
+        // answers found beside it are delivered.
         let cut = jobs
             .iter()
             .position(|j| j.answer == Answer::Unsolved)
             .unwrap_or(jobs.len());
-        plan.requeue(jobs[cut..].iter().filter(|j| j.answer != Answer::Wait));
+        let set_aside = |j: &&Job| matches!(j.answer, Answer::Wait | Answer::Paused);
+        plan.requeue(jobs[cut..].iter().filter(|j| !set_aside(j)));
+        plan.requeue(jobs.iter().filter(|j| j.answer == Answer::Paused));
+        let paused = jobs.iter().any(|j| j.answer == Answer::Paused);
         let (mut batch_work, mut answered) = (0, 0);
         let mut nanos = 0;
-        for job in &jobs[..cut] {
-            if job.answer == Answer::Wait {
-                continue;
-            }
+        for job in jobs[..cut].iter().filter(|j| !set_aside(j)) {
             batch_work += job.work;
             answered += 1;
             nanos += job.nanos;
@@ -235,6 +258,13 @@ fn serve_grid(
             plan.park(job);
         }
         spent += batch_work;
+        // Searches paused, and answers dropped to keep the order, were work too.
+        spent += jobs
+            .iter()
+            .enumerate()
+            .filter(|(i, j)| *i >= cut || j.answer == Answer::Paused)
+            .map(|(_, j)| j.work)
+            .sum::<u64>();
         // What a job takes a task: the mean of the jobs answered.
         if let Some(per_job) = nanos.checked_div(answered) {
             plan.avg_nanos = expected(plan.avg_nanos, per_job);
@@ -242,7 +272,7 @@ fn serve_grid(
         if let Some(per_job) = batch_work.checked_div(answered) {
             plan.avg_cost = expected(plan.avg_cost, per_job);
         }
-        if cut < jobs.len() {
+        if cut < jobs.len() || paused {
             break; // the time is spent
         }
     }
@@ -424,7 +454,7 @@ fn deliver(
                 reason,
             });
         }
-        Answer::Unsolved | Answer::Wait => {
+        Answer::Unsolved | Answer::Wait | Answer::Paused => {
             debug_assert!(false, "every job of a batch is answered or set aside");
             status.set_if_neq(PathStatus::NoPath(NoPathReason::Unreachable));
             diag.failed += 1;

@@ -7,10 +7,45 @@
 //! search needs one and none is free, up to
 //! [`whole_grid_solvers`](crate::PathingSettings::whole_grid_solvers); past that a
 //! thread waits for one to come back.
+//!
+//! A search the tick's time cap stopped part-way keeps its solver (its scratch holds
+//! the search), [`Paused`] here under its unit, until the unit's request is taken up
+//! again; paused solvers count towards the cap.
 
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
+use bevy::prelude::Entity;
 use tilepath::Jps;
+
+use crate::grid::GridKey;
+
+/// Which search a paused solver holds: the unit's, on a grid as it was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SearchKey {
+    pub(crate) entity: Entity,
+    pub(crate) grid: GridKey,
+    /// The grid's generation: an edit since the pause means starting over.
+    pub(crate) generation: u64,
+}
+
+/// A search paused at the end of a tick, with its solver.
+struct Paused {
+    key: SearchKey,
+    solver: Jps,
+    /// What it has done so far, as lent ([`Lent::done`]).
+    done: Done,
+    /// The pathing tick it paused at.
+    tick: u64,
+}
+
+/// What a search has done over the ticks it ran in.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Done {
+    /// Jump points expanded in the parts before this tick's.
+    pub(crate) expanded: u64,
+    /// Times it had to start over (the grid edited while it was paused).
+    pub(crate) restarts: u8,
+}
 
 /// The pool: free solvers, and how many are lent out.
 #[derive(Default)]
@@ -24,6 +59,7 @@ struct State {
     free: Vec<Jps>,
     lent: usize,
     limit: usize,
+    paused: Vec<Paused>,
 }
 
 impl WholeGridPool {
@@ -31,28 +67,63 @@ impl WholeGridPool {
     pub(crate) fn set_limit(&mut self, limit: usize) {
         let state = self.state.get_mut().unwrap_or_else(PoisonError::into_inner);
         state.limit = limit.max(1);
-        let keep = state.limit.saturating_sub(state.lent);
+        let keep = state.limit.saturating_sub(state.lent + state.paused.len());
         state.free.truncate(keep);
     }
 
     /// A solver for one search: a free one, a new one if the pool is below its cap,
     /// else the next one given back.
+    #[cfg(test)]
     pub(crate) fn borrow(&self) -> Lent<'_> {
+        self.borrow_for(None)
+            .expect("no search paused: a solver comes back")
+    }
+
+    /// A solver for the search of `key`: the one paused for its unit (its search
+    /// taken up where it stopped, or started over if the grid changed since), else as
+    /// [`borrow`](Self::borrow). `None` where every solver the cap allows holds a
+    /// paused search of another unit: none comes back this tick.
+    pub(crate) fn borrow_for(&self, key: Option<SearchKey>) -> Option<Lent<'_>> {
         let mut state = self.lock();
+        if let Some(key) = key
+            && let Some(i) = state.paused.iter().position(|p| p.key.entity == key.entity)
+        {
+            let Paused {
+                key: was,
+                mut solver,
+                mut done,
+                ..
+            } = state.paused.swap_remove(i);
+            if was != key {
+                solver.abandon();
+                done.restarts = done.restarts.saturating_add(1);
+                done.expanded = 0;
+            }
+            state.lent += 1;
+            return Some(Lent {
+                pool: self,
+                solver: Some(solver),
+                key: Some(key),
+                done,
+            });
+        }
         loop {
-            if let Some(solver) = state.free.pop() {
+            let made = state.lent + state.paused.len();
+            let solver = match state.free.pop() {
+                Some(solver) => Some(solver),
+                None if made < state.limit.max(1) => Some(Jps::whole_grid()),
+                // Every solver waits, paused, for a unit served on a later tick.
+                None if state.lent == 0 => return None,
+                None => None,
+            };
+            if let Some(solver) = solver {
                 state.lent += 1;
-                return Lent {
+                return Some(Lent {
                     pool: self,
                     solver: Some(solver),
-                };
-            }
-            if state.lent < state.limit.max(1) {
-                state.lent += 1;
-                return Lent {
-                    pool: self,
-                    solver: Some(Jps::whole_grid()),
-                };
+                    key,
+                    done: Done::default(),
+                });
             }
             state = self
                 .returned
@@ -61,11 +132,36 @@ impl WholeGridPool {
         }
     }
 
+    /// Drops the searches paused before `tick` (their units were not served since:
+    /// gone, or asking for something else), freeing their solvers.
+    pub(crate) fn forget_paused_before(&mut self, tick: u64) {
+        let state = self.state.get_mut().unwrap_or_else(PoisonError::into_inner);
+        let mut i = 0;
+        while i < state.paused.len() {
+            if state.paused[i].tick < tick {
+                let mut solver = state.paused.swap_remove(i).solver;
+                solver.abandon();
+                state.free.push(solver);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// Searches paused.
+    pub(crate) fn paused(&mut self) -> usize {
+        self.state
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .paused
+            .len()
+    }
+
     /// Solvers made and not dropped.
     #[cfg(test)]
     pub(crate) fn solvers(&self) -> usize {
         let state = self.lock();
-        state.free.len() + state.lent
+        state.free.len() + state.lent + state.paused.len()
     }
 
     /// A lock whose holder cannot leave the state half-updated (each update is one
@@ -76,10 +172,39 @@ impl WholeGridPool {
 }
 
 /// A borrowed solver, given back when dropped (also when its search panics: a query
-/// resets the scratch it uses, so it serves the next one as well).
+/// resets the scratch it uses, so it serves the next one as well); kept for its unit
+/// if its search paused ([`pause`](Self::pause)).
 pub(crate) struct Lent<'a> {
     pool: &'a WholeGridPool,
     solver: Option<Jps>,
+    /// The search it is lent for, if it may pause.
+    key: Option<SearchKey>,
+    /// What that search did before this tick.
+    pub(crate) done: Done,
+}
+
+impl Lent<'_> {
+    /// Keeps the solver, its search paused, for its unit's next turn at pathing
+    /// `tick`, with what the search has `done`. A solver lent for no unit is given
+    /// back, its search dropped.
+    pub(crate) fn pause(mut self, tick: u64, done: Done) {
+        let Some(key) = self.key else {
+            return; // dropped: given back, its search abandoned
+        };
+        let Some(solver) = self.solver.take() else {
+            return;
+        };
+        let mut state = self.pool.lock();
+        state.lent -= 1;
+        state.paused.push(Paused {
+            key,
+            solver,
+            done,
+            tick,
+        });
+        drop(state);
+        self.pool.returned.notify_one();
+    }
 }
 
 impl core::ops::Deref for Lent<'_> {
@@ -97,11 +222,14 @@ impl core::ops::DerefMut for Lent<'_> {
 
 impl Drop for Lent<'_> {
     fn drop(&mut self) {
+        let Some(mut solver) = self.solver.take() else {
+            return; // kept, paused
+        };
+        // A search left part-way without `pause` (a panic) is not taken up.
+        solver.abandon();
         let mut state = self.pool.lock();
         state.lent -= 1;
-        if let Some(solver) = self.solver.take()
-            && state.free.len() + state.lent < state.limit
-        {
+        if state.free.len() + state.lent + state.paused.len() < state.limit {
             state.free.push(solver);
         }
         drop(state);

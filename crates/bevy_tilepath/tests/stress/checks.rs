@@ -62,6 +62,8 @@ pub(crate) struct Coverage {
     /// while its grid had nothing waiting (when it must have been answered).
     pub(crate) stale_paths: u64,
     pub(crate) stale_idle: u64,
+    /// Ticks that left a whole-grid search paused at the time cap.
+    pub(crate) paused_ticks: u64,
     /// Units spawned, by size.
     pub(crate) sizes: [u64; 4],
     /// Maps with a grid of their own spawned, path steps checked and follower moves
@@ -128,6 +130,7 @@ pub(crate) fn check_answers(
     units: Query<(&GridCell, &UnitPath, &PathStatus, Option<&OnGrid>)>,
 ) {
     let w = &mut *watch;
+    w.cover.paused_ticks += u64::from(diag.searches_paused > 0);
     let (mut n_found, mut n_failed) = (0_u32, 0_u32);
     for f in found.read() {
         n_found += 1;

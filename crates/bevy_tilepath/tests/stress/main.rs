@@ -177,6 +177,7 @@ fn hostile_game_keeps_every_promise() {
         cover.grid_changes_mid_step += c.grid_changes_mid_step;
         cover.stale_paths += c.stale_paths;
         cover.stale_idle += c.stale_idle;
+        cover.paused_ticks += c.paused_ticks;
         for (n, m) in cover.sizes.iter_mut().zip(c.sizes) {
             *n += m;
         }
@@ -225,7 +226,8 @@ fn hostile_game_keeps_every_promise() {
         std::io::stderr().lock(),
         "stress coverage: units by size 1-4 {:?}; {} walls on a diagonal's corner, {} \
          followers moved by hand mid-step, {} walls under big units, {} grid changes ({} \
-         mid-step); {} stale paths watched ({} times with nothing waiting); grids of their own by layout {:?}; path \
+         mid-step); {} stale paths watched ({} times with nothing waiting); {} ticks left a \
+         search paused; grids of their own by layout {:?}; path \
          steps by layout {:?}; follower moves by layout {:?}",
         c.sizes,
         c.corner_walls,
@@ -235,9 +237,16 @@ fn hostile_game_keeps_every_promise() {
         c.grid_changes_mid_step,
         c.stale_paths,
         c.stale_idle,
+        c.paused_ticks,
         c.maps_by_layout,
         c.steps_by_layout,
         c.moves_by_layout,
+    );
+    // A fifth of the runs have a time cap of 0-300 us: searches longer than a part
+    // pause there.
+    assert!(
+        c.paused_ticks > 0,
+        "no search was ever paused at a time cap"
     );
     assert!(
         2 * solved >= answered,

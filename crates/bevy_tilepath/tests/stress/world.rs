@@ -302,9 +302,15 @@ pub(crate) fn random_settings(rng: &mut StdRng) -> PathingSettings {
             PathingBudget::Expansions(rng.random_range(30_000..300_000)),
             None,
         ),
+        // Half of them a cap of zero: every whole-grid search longer than a part
+        // pauses, to go on at the next tick.
         3 => (
             PathingBudget::Unlimited,
-            Some(core::time::Duration::from_micros(rng.random_range(0..300))),
+            Some(core::time::Duration::from_micros(if rng.random_bool(0.5) {
+                0
+            } else {
+                rng.random_range(0..300)
+            })),
         ),
         _ => (PathingBudget::Unlimited, None),
     };

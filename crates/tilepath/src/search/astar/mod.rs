@@ -216,6 +216,12 @@ impl AStar {
         Ok((&mut self.nodes, &mut self.radix))
     }
 
+    /// The scratch as the last search left it: a search paused part-way goes on
+    /// with it (see [`Jps::find_in_parts`](crate::Jps::find_in_parts)).
+    pub(crate) fn scratch_as_left(&mut self) -> (&mut StampedWords, &mut RadixHeap<u32>) {
+        (&mut self.nodes, &mut self.radix)
+    }
+
     /// The node store as the last search left it.
     pub(crate) fn nodes(&self) -> &StampedWords {
         &self.nodes

@@ -126,6 +126,18 @@ pub(super) struct Search<'a, S, const EIGHT: bool, const TRACK: bool> {
     pub(super) nearest: Nearest,
     /// The lines of the last direct route taken (see [`Links`]).
     pub(super) links: Links,
+    /// Jump points expanded so far.
+    pub(super) expanded: u32,
+}
+
+/// What a [`Search`] paused between two calls of [`Search::advance`] keeps besides
+/// its scratch (see [`Search::progress`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Progress {
+    from: u32,
+    nearest: Nearest,
+    links: Links,
+    expanded: u32,
 }
 
 /// Lines a route can be read back along without walking them: `(slot, to, steps,
@@ -168,6 +180,7 @@ impl<'a, S: Source, const EIGHT: bool, const TRACK: bool> Search<'a, S, EIGHT, T
                 end: NOWHERE,
             },
             links: NO_LINKS,
+            expanded: 0,
         }
     }
 
@@ -220,24 +233,64 @@ impl<'a, S: Source, const EIGHT: bool, const TRACK: bool> Search<'a, S, EIGHT, T
         }
     }
 
-    /// Runs the search from `start`; `nodes` and `open` must be empty (reset).
-    pub(super) fn run(
+    /// Queues `start`: the search is ready to [`advance`](Self::advance). `nodes` and
+    /// `open` must be empty (reset).
+    pub(super) fn begin(
         &mut self,
         nodes: &mut StampedWords,
         open: &mut RadixHeap<u32>,
         start: (i64, i64),
-    ) -> (Outcome, u32) {
+    ) {
         let start_slot = self.slots.slot(start.0, start.1);
         nodes.set(start_slot as usize, open_node(0, NO_PARENT));
         open.push(self.estimate(start.0, start.1), start_slot);
         self.from = start_slot;
+        self.expanded = 0;
         if TRACK {
             self.crossed(start, start, 0);
         }
+    }
+
+    /// Where the search stands between two calls of [`advance`](Self::advance), with
+    /// `nodes` and `open` as it left them.
+    pub(super) fn progress(&self) -> Progress {
+        Progress {
+            from: self.from,
+            nearest: self.nearest,
+            links: self.links,
+            expanded: self.expanded,
+        }
+    }
+
+    /// Takes the search up where [`progress`](Self::progress) was read, on the same
+    /// rows, goal and guide, with `nodes` and `open` as it left them.
+    pub(super) fn resume_from(&mut self, p: Progress) {
+        self.from = p.from;
+        self.nearest = p.nearest;
+        self.links = p.links;
+        self.expanded = p.expanded;
+    }
+
+    /// Expands jump points until the goal is closed, the open list runs dry or the
+    /// expansion limit is reached (`Some` of how it ended), or, with `more`, once
+    /// `more` further jump points are expanded (`None`: paused, to go on by another
+    /// call). [`expanded`](Self::expanded) counts them all.
+    pub(super) fn advance(
+        &mut self,
+        nodes: &mut StampedWords,
+        open: &mut RadixHeap<u32>,
+        more: Option<u32>,
+    ) -> Option<Outcome> {
+        let pause_at = more.map(|n| self.expanded.saturating_add(n.max(1)));
         let target_slot =
             (self.target != NOWHERE).then(|| self.slots.slot(self.target.0, self.target.1));
-        let mut expanded = 0u32;
-        while let Some((_, slot)) = open.pop() {
+        let mut expanded = self.expanded;
+        loop {
+            if pause_at.is_some_and(|at| expanded >= at) {
+                self.expanded = expanded;
+                return None;
+            }
+            let Some((_, slot)) = open.pop() else { break };
             let node = nodes.get(slot as usize);
             if node & CLOSED != 0 {
                 continue;
@@ -246,7 +299,8 @@ impl<'a, S: Source, const EIGHT: bool, const TRACK: bool> Search<'a, S, EIGHT, T
             let (g, parent) = (node_g(node), node_parent(node));
             expanded += 1;
             if Some(slot) == target_slot {
-                return (Outcome::Goal(slot), expanded);
+                self.expanded = expanded;
+                return Some(Outcome::Goal(slot));
             }
             if expanded >= self.max_expansions {
                 break;
@@ -318,7 +372,8 @@ impl<'a, S: Source, const EIGHT: bool, const TRACK: bool> Search<'a, S, EIGHT, T
                 self.offer(nodes, open, (jx, jy), ng, code_towards((x, y), (jx, jy)));
             }
         }
-        (Outcome::Stopped(self.nearest), expanded)
+        self.expanded = expanded;
+        Some(Outcome::Stopped(self.nearest))
     }
 
     /// The directions to scan from jump point `(x, y)` reached moving `arrival` (`None`

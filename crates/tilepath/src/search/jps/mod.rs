@@ -10,11 +10,13 @@ mod run;
 mod scan;
 
 use super::{PathError, PathQuery, PathResult, Solver};
+use crate::Cell;
 #[cfg(doc)]
 use crate::UNREACHABLE_EXPANSIONS;
 use crate::topology::{Eight, Four};
 use crate::{AStar, Connectivity, Grid, MAX_STEPS, Mobility};
 pub use landmarks::Landmarks;
+use run::{Ran, Resume};
 
 /// Where a [`Jps`] may search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -173,6 +175,56 @@ pub struct Jps {
     /// The fallback for mobilities with several costs, and the owner of the scratch.
     astar: AStar,
     max_expansions: u32,
+    /// The jump points the search under way may expand before it pauses (`None`:
+    /// it runs to the end): set by [`find_in_parts`](Self::find_in_parts) for its call.
+    part: Option<u32>,
+    /// The search paused by the last call, and the query it answers: taken up (and
+    /// taken from here) by the next search, which the caller makes sure answers it.
+    paused: Option<(Asked, Resume)>,
+}
+
+/// What a query asks and hands the search, to tell whether a search paused by
+/// [`Jps::find_in_parts`] answers the next call's query: the cells, the unit, the
+/// grid's size, and where the grid and what it hands were (by address, as the
+/// contract of `find_in_parts` is that they stay unchanged).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Asked {
+    ends: (Cell, Cell),
+    mobility: crate::Mobility,
+    connectivity: Connectivity,
+    size: u8,
+    max_expansions: u32,
+    grid: (usize, u32, u32),
+    /// Addresses of the footprint's clearance, components, guide, rows and jump
+    /// distances (0: none).
+    handed: [usize; 5],
+}
+
+impl Asked {
+    fn of(grid: &Grid, q: &PathQuery<'_>, max_expansions: u32) -> Self {
+        fn at<T>(item: Option<&T>) -> usize {
+            item.map_or(0, |r| core::ptr::from_ref(r) as usize)
+        }
+        Self {
+            ends: (q.from, q.to),
+            mobility: q.mobility,
+            connectivity: q.connectivity,
+            size: q.size(),
+            max_expansions,
+            grid: (
+                core::ptr::from_ref(grid) as usize,
+                grid.width(),
+                grid.height(),
+            ),
+            handed: [
+                at(q.footprint.map(|f| f.clearance())),
+                at(q.reach),
+                at(q.guide),
+                at(q.rows),
+                at(q.jumps),
+            ],
+        }
+    }
 }
 
 impl Default for Jps {
@@ -189,6 +241,8 @@ impl Jps {
             scope: Scope::Window,
             astar: AStar::new(),
             max_expansions: u32::MAX,
+            part: None,
+            paused: None,
         }
     }
 
@@ -200,6 +254,8 @@ impl Jps {
             scope: Scope::WholeGrid,
             astar: AStar::whole_grid(),
             max_expansions: u32::MAX,
+            part: None,
+            paused: None,
         }
     }
 
@@ -213,6 +269,8 @@ impl Jps {
             scope: Scope::WholeGrid,
             astar: AStar::for_grid(grid)?,
             max_expansions: u32::MAX,
+            part: None,
+            paused: None,
         })
     }
 
@@ -247,6 +305,92 @@ impl Jps {
                         && f.clearance().fits(query.from, f.size())
             })
     }
+
+    /// [`find`](Solver::find) in parts: runs the search for `query` on `grid` for at
+    /// most `expansions` more jump points (at least 1), then pauses it. Returns the
+    /// answer when the search ends within them (the same answer as `find`: the same
+    /// cost and route), `None` when it paused: call again with the same grid and
+    /// query to go on where it stopped. A game or server that must bound the time a
+    /// frame spends on one long search spreads it over frames so.
+    ///
+    /// Contract: between the calls of one search, neither `grid` nor what the query
+    /// hands it (components, footprint, landmarks, rows, jump distances) changes or
+    /// moves. A call with another query (other cells, unit, limit, or what it hands
+    /// the search, told apart by address), another grid, or after
+    /// [`find`](Solver::find) or [`abandon`](Self::abandon) starts afresh; after an edit
+    /// of the grid, call `abandon` (an edited grid at the same address cannot be told
+    /// apart: a search resumed on it may answer with a route that is not the cheapest,
+    /// or crosses the edited cells, but never panics). Queries this solver answers by
+    /// its A* (see [`jumps`](Self::jumps)) are answered in one call. A pause keeps the
+    /// scratch as it is: nothing is allocated to pause or resume.
+    ///
+    /// # Errors
+    /// As [`find`](Solver::find).
+    ///
+    /// ```
+    /// use tilepath::{Cell, Connectivity, Grid, Jps, Mobility, PathQuery, Solver, TileKind};
+    /// let mut grid = Grid::new(64, 64)?;
+    /// grid.fill_rect(Cell::new(32, 0), Cell::new(32, 62), TileKind::K1);
+    /// let query = PathQuery::new(Cell::new(0, 0), Cell::new(63, 0), Mobility::FLOOR_ONLY)
+    ///     .connectivity(Connectivity::Eight);
+    /// let mut jps = Jps::whole_grid();
+    /// let mut calls = 1;
+    /// let parts = loop {
+    ///     match jps.find_in_parts(&grid, query, 2)? {
+    ///         Some(r) => break r,
+    ///         None => calls += 1, // a frame later, say
+    ///     }
+    /// };
+    /// assert!(calls > 1);
+    /// assert_eq!(parts.cost, jps.find(&grid, query)?.cost);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn find_in_parts(
+        &mut self,
+        grid: &Grid,
+        query: PathQuery<'_>,
+        expansions: u32,
+    ) -> Result<Option<PathResult>, PathError> {
+        let asked = Asked::of(grid, &query, self.max_expansions);
+        if self.paused.is_some_and(|(was, _)| was != asked) {
+            self.paused = None;
+        }
+        self.part = Some(expansions.max(1));
+        let ran = self.ask(grid, query);
+        self.part = None;
+        // Taken up by the search, unless it failed before.
+        self.paused = None;
+        match ran? {
+            Ran::Done(r) => Ok(Some(r)),
+            Ran::Paused(at) => {
+                self.paused = Some((asked, at));
+                Ok(None)
+            }
+        }
+    }
+
+    /// Whether a search paused by [`find_in_parts`](Self::find_in_parts) waits to be
+    /// taken up.
+    #[must_use]
+    pub fn is_paused(&self) -> bool {
+        self.paused.is_some()
+    }
+
+    /// Drops the search paused by [`find_in_parts`](Self::find_in_parts), if any: the
+    /// next call starts afresh.
+    pub fn abandon(&mut self) {
+        self.paused = None;
+    }
+
+    /// Runs `query` as the solver's fields say: part of it, or taking up a paused
+    /// search, for [`find_in_parts`](Self::find_in_parts).
+    fn ask(&mut self, grid: &Grid, query: PathQuery<'_>) -> Result<Ran, PathError> {
+        match query.connectivity {
+            Connectivity::Four => self.answer::<Four, false>(grid, query),
+            Connectivity::Eight => self.answer::<Eight, true>(grid, query),
+            Connectivity::Hex(_) => self.astar.find(grid, query).map(Ran::Done),
+        }
+    }
 }
 
 impl Solver for Jps {
@@ -255,10 +399,20 @@ impl Solver for Jps {
     /// solver's [`AStar`] otherwise (hex maps, mobilities with several costs, walled-over
     /// footprints).
     fn find(&mut self, grid: &Grid, query: PathQuery<'_>) -> Result<PathResult, PathError> {
-        match query.connectivity {
-            Connectivity::Four => self.answer::<Four, false>(grid, query),
-            Connectivity::Eight => self.answer::<Eight, true>(grid, query),
-            Connectivity::Hex(_) => self.astar.find(grid, query),
+        self.paused = None;
+        self.part = None;
+        // A search with no part set runs to its end; were it to pause, it goes on.
+        loop {
+            match self.ask(grid, query) {
+                Ok(Ran::Paused(at)) => {
+                    self.paused = Some((Asked::of(grid, &query, self.max_expansions), at));
+                }
+                Ok(Ran::Done(r)) => return Ok(r),
+                Err(e) => {
+                    self.paused = None;
+                    return Err(e);
+                }
+            }
         }
     }
 

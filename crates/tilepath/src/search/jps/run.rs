@@ -2,20 +2,36 @@
 //! a footprint's clearance or the grid's planes), the search itself, and the route
 //! read back from its jump points.
 
-use super::jump::{Links, NOWHERE, Nearest, Outcome, Search, Slots};
+use super::jump::{Links, NOWHERE, Nearest, Outcome, Progress, Search, Slots};
 use super::landmarks::Guide;
 use super::route::{self, Unit};
 use super::rows::{Fits, KeptJumps, KeptRows, Planes, Rows, Source, Whole};
 use super::{Jps, Landmarks, Scope, WINDOW_SIDE};
 use crate::cost::OCTILE_DIAGONAL;
 use crate::footprint::FootprintCosts;
-use crate::queue::StampedWords;
+use crate::queue::{RadixHeap, StampedWords};
 use crate::search::nodes::{node_g, node_parent};
 use crate::search::reach::capped;
 use crate::search::window::Window;
 use crate::search::window::WindowSteps;
 use crate::search::{NO_PARENT, PathError, PathQuery, PathResult};
 use crate::{Cell, Direction8, Footprint, Grid, JumpDistances, MAX_STEPS, Mobility, OpenRows};
+
+/// Where a search paused by [`Jps::find_in_parts`] stands: in its tracking run or
+/// the untracked one before it, the jump points the runs before expanded, and the
+/// run's own state (its scratch holds the rest).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Resume {
+    tracked: bool,
+    before: u32,
+    progress: Progress,
+}
+
+/// What a run of a search gave: its answer, or where it paused.
+pub(super) enum Ran {
+    Done(PathResult),
+    Paused(Resume),
+}
 
 /// The rows and jump distances a query hands a search, where they are of its
 /// mobility and grid size.
@@ -33,14 +49,14 @@ impl Jps {
         &mut self,
         grid: &Grid,
         q: PathQuery<'_>,
-    ) -> Result<PathResult, PathError> {
+    ) -> Result<Ran, PathError> {
         // The footprint's checks first, so that both searches give its errors.
         let sized = match q.footprint {
             None => None,
             Some(f) => FootprintCosts::of(f, grid, q.mobility, q.from)?.map(|_| f),
         };
         if !Self::jumps(grid, &q) {
-            return self.astar.answer::<N>(grid, q);
+            return self.astar.answer::<N>(grid, q).map(Ran::Done);
         }
         capped(self, &q, |s| {
             let kept = Kept {
@@ -60,7 +76,7 @@ impl Jps {
         (from, to): (Cell, Cell),
         mobility: Mobility,
         footprint: Option<Footprint<'_>>,
-    ) -> Result<PathResult, PathError> {
+    ) -> Result<Ran, PathError> {
         if !grid.contains(from) {
             return Err(PathError::start_out_of_bounds(grid, from));
         }
@@ -124,7 +140,7 @@ impl Jps {
         guide: Guide<'_>,
         (unit, jumps): (Unit<'_>, Option<KeptJumps<'_>>),
         ends: (Cell, Cell),
-    ) -> Result<PathResult, PathError> {
+    ) -> Result<Ran, PathError> {
         let dims = (unit.grid.width(), unit.grid.height());
         if lo == (0, 0) && hi == (i64::from(dims.0), i64::from(dims.1)) {
             // A one-cell unit's jump distances, where the query has them.
@@ -140,7 +156,9 @@ impl Jps {
         self.search::<_, EIGHT>(Rows::new(bits, dims, lo, hi), slots, guide, unit, ends)
     }
 
-    /// [`run`](Self::run) on the open cells of `rows`.
+    /// [`run`](Self::run) on the open cells of `rows`: from the start, or where
+    /// `self.paused` says a search of the same query paused; for at most
+    /// `self.part` jump points, if that is set.
     fn search<S: Source, const EIGHT: bool>(
         &mut self,
         rows: Rows<S>,
@@ -148,18 +166,20 @@ impl Jps {
         guide: Guide<'_>,
         unit: Unit<'_>,
         ends: (Cell, Cell),
-    ) -> Result<PathResult, PathError> {
+    ) -> Result<Ran, PathError> {
         let (from, to) = ends;
         let grid = unit.grid;
         let start = (i64::from(from.x), i64::from(from.y));
         let goal = (i64::from(to.x), i64::from(to.y));
         let reachable = goal == start || rows.is_open(goal.0, goal.1);
         let target = if reachable { goal } else { NOWHERE };
-        let mut expanded = 0;
+        let part = self.part;
+        let mut resuming = self.paused.take().map(|(_, at)| at);
+        let mut expanded = resuming.map_or(0, |r| r.before);
         // Under an expansion limit the one search must also track the nearest cell,
         // so that the limit bounds the query; without one, an untracked search is
         // cheaper and the tracking one runs only if the goal is not found.
-        if reachable && self.max_expansions == u32::MAX {
+        if reachable && self.max_expansions == u32::MAX && resuming.is_none_or(|r| !r.tracked) {
             let mut search = Search::<S, EIGHT, false>::new(
                 rows,
                 slots,
@@ -168,19 +188,31 @@ impl Jps {
                 self.max_expansions,
                 guide,
             );
-            let (nodes, open) = self.astar.borrow_scratch(grid)?;
-            let (outcome, n) = search.run(nodes, open, start);
-            expanded += n;
+            let (nodes, open) = self.scratch(grid, resuming.take(), &mut search, start)?;
+            let Some(outcome) = search.advance(nodes, open, part) else {
+                return Ok(Ran::Paused(Resume {
+                    tracked: false,
+                    before: 0,
+                    progress: search.progress(),
+                }));
+            };
+            expanded += search.expanded;
             if let Outcome::Goal(slot) = outcome {
                 let corners = self.chain::<EIGHT>(slots, slot, search.links);
-                return Ok(route::build(unit, ends, corners, expanded));
+                return Ok(Ran::Done(route::build(unit, ends, corners, expanded)));
             }
         }
         let mut search =
             Search::<S, EIGHT, true>::new(rows, slots, goal, target, self.max_expansions, guide);
-        let (nodes, open) = self.astar.borrow_scratch(grid)?;
-        let (outcome, n) = search.run(nodes, open, start);
-        expanded = expanded.saturating_add(n);
+        let (nodes, open) = self.scratch(grid, resuming, &mut search, start)?;
+        let Some(outcome) = search.advance(nodes, open, part) else {
+            return Ok(Ran::Paused(Resume {
+                tracked: true,
+                before: expanded,
+                progress: search.progress(),
+            }));
+        };
+        expanded = expanded.saturating_add(search.expanded);
         // The goal's chain starts with a line of no steps to itself.
         let (end, mid, jp) = match outcome {
             Outcome::Goal(slot) => (slots.cell(slot), slots.cell(slot), slot),
@@ -190,7 +222,29 @@ impl Jps {
         let corners = [end, mid]
             .into_iter()
             .chain(self.chain::<EIGHT>(slots, jp, links));
-        Ok(route::build(unit, ends, corners, expanded))
+        Ok(Ran::Done(route::build(unit, ends, corners, expanded)))
+    }
+
+    /// The scratch for `search`: as the paused search it is `resuming` left it, taken
+    /// up there; else reset, with the search begun at `start`.
+    fn scratch<S: Source, const EIGHT: bool, const TRACK: bool>(
+        &mut self,
+        grid: &Grid,
+        resuming: Option<Resume>,
+        search: &mut Search<'_, S, EIGHT, TRACK>,
+        start: (i64, i64),
+    ) -> Result<(&mut StampedWords, &mut RadixHeap<u32>), PathError> {
+        match resuming {
+            Some(r) => {
+                search.resume_from(r.progress);
+                Ok(self.astar.scratch_as_left())
+            }
+            None => {
+                let (nodes, open) = self.astar.borrow_scratch(grid)?;
+                search.begin(nodes, open, start);
+                Ok((nodes, open))
+            }
+        }
     }
 
     /// The jump points from `slot` (expanded) back to the start.
