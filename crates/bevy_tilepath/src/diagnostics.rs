@@ -49,7 +49,7 @@ pub struct PathingDiagnostics {
     /// solved on the calling thread.
     pub batches_spread: u32,
     /// Whole-grid searches left part-way after this tick, every grid's: a search
-    /// still under way when the tick has run half as long again as its
+    /// still under way when the tick has run a quarter longer than its
     /// [`time_cap`](crate::PathingSettings::time_cap) is paused, its unit waiting at
     /// the front of its queue, and goes on where it stopped on the unit's next turn
     /// (started over if the grid was edited meanwhile). Its unit keeps walking the

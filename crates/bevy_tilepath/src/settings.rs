@@ -48,22 +48,23 @@ pub struct PathingSettings {
     /// started the tick (collecting requests included); with several grids, shared
     /// out between them as the budget is. Batches are sized from the recent time a
     /// request took so that a tick rarely runs past it by much. A whole-grid jump
-    /// point search under way at the cap may run on for half the cap more (most end
-    /// by then); one still running then pauses (it looks at the clock every few dozen
-    /// jump points) and goes on where it stopped at its unit's next turn, first in
-    /// its queue, while its unit keeps walking the path it has and the answers found
-    /// beside it are delivered
+    /// point search under way at the cap may run on for a quarter of the cap more
+    /// (many end by then); one still running then pauses (it looks at the clock
+    /// every few dozen jump points) and goes on where it stopped at its unit's next
+    /// turn, first in its queue, while its unit keeps walking the path it has and
+    /// the answers found beside it are delivered
     /// ([`PathingDiagnostics::searches_paused`](crate::PathingDiagnostics::searches_paused)).
     /// So no search across a big map of rooms makes a tick long: a tick's pathing
-    /// stays within about one and a half times the cap, plus the windowed searches
-    /// under way (a fraction of a millisecond); the price is that the longest
-    /// searches answer a tick or two later. An edit of the grid while a search is paused makes it start
-    /// over (after two such restarts it runs to its end in one tick, so that a grid
-    /// edited every tick cannot keep a unit from its path). Windowed searches and A*
-    /// over mobilities with several costs are not paused. Every tick still serves
-    /// at least one request a grid, or advances the search paused at its front.
-    /// Which requests a tick serves depends on the machine's speed; `None` makes it
-    /// depend on the budget alone (as a lockstep game needs), and nothing pauses.
+    /// stays within about one and a quarter times the cap, plus the windowed
+    /// searches under way (a fraction of a millisecond); the price is that the
+    /// longest searches answer a tick or two later. An edit of the grid while a
+    /// search is paused makes it start over (after two such restarts it runs to its
+    /// end in one tick, so that a grid edited every tick cannot keep a unit from its
+    /// path). Windowed searches and A* over mobilities with several costs are not
+    /// paused. Every tick still serves at least one request a grid, or advances the
+    /// search paused at its front. Which requests a tick serves depends on the
+    /// machine's speed; `None` makes it depend on the budget alone (as a lockstep
+    /// game needs), and nothing pauses.
     /// Default: `Some(2.5 ms)`.
     pub time_cap: Option<Duration>,
     /// Requests heading for the same cell (with the same mobility and connectivity) in one

@@ -90,7 +90,8 @@ impl Dispatch {
             if let Some(layout) = straight {
                 s.straighten.job(grid, layout, job);
             }
-            job.nanos = started.elapsed().as_nanos() as u64;
+            // Plus what a search paused on earlier ticks took then.
+            job.nanos += started.elapsed().as_nanos() as u64;
         };
         let pool = ComputeTaskPool::try_get();
         let parts = Self::tasks(settings);
@@ -122,7 +123,7 @@ impl Dispatch {
     }
 
     /// Searches paused, on every grid.
-    pub(crate) fn paused(&mut self) -> u32 {
+    pub(crate) fn paused(&self) -> u32 {
         self.whole.paused() as u32
     }
 

@@ -16,7 +16,7 @@
 //!
 //! Under a time cap a whole-grid search runs in parts of [`PAUSE_EVERY`] jump points
 //! ([`Jps::find_in_parts`]) and pauses when the tick's time is up ([`Pausing`]: the
-//! planner gives a search under way at the cap half the cap again), keeping its
+//! planner gives a search under way at the cap a quarter of the cap more), keeping its
 //! solver for its unit's next turn (see [`WholeGridPool`]): a search of thousands of jump
 //! points on a big map of rooms then spreads over ticks instead of making one of them
 //! long. A search whose grid was edited while it was paused starts over; one that had
@@ -124,7 +124,8 @@ pub(crate) fn solve_job(
     // reachable cell instead.
     let mut work = 0_u64;
     let mut found = None;
-    if !job.is_far(window) {
+    // A search paused for the unit goes on, without the window's search again.
+    if !job.is_far(window) && !whole.holds(job.entity) {
         // Greedy search is 4-connected or hex; A* takes the rest.
         let greedy = job.mode == SearchMode::Greedy && job.connectivity != Connectivity::Eight;
         let mut query =
@@ -193,8 +194,12 @@ pub(crate) fn solve_job(
                 1
             };
             let done = solver.done;
+            // What the search took on earlier ticks counts towards the job's time, as
+            // the planner's estimate of a request's time is made of answered jobs.
+            job.nanos = done.nanos;
             let answer = match pausing.filter(|_| done.restarts < MOST_RESTARTS) {
                 Some(p) => {
+                    let began = Instant::now();
                     let mut parts = 0_u64;
                     loop {
                         match solver.find_in_parts(grid, query, PAUSE_EVERY) {
@@ -203,6 +208,7 @@ pub(crate) fn solve_job(
                                 let now = (parts + 1) * u64::from(PAUSE_EVERY);
                                 let done = Done {
                                     expanded: done.expanded + now,
+                                    nanos: done.nanos + began.elapsed().as_nanos() as u64,
                                     ..done
                                 };
                                 solver.pause(p.tick, done);

@@ -211,10 +211,10 @@ fn serve_grid(
                     at,
                     one_anyway: plan.diag.served == 0,
                     pausing: Pausing {
-                        // A search under way at the cap may take half as long again
-                        // to end before it pauses: most end by then, answered this
-                        // tick.
-                        at: at + s.settings.time_cap.unwrap_or_default() / 2,
+                        // A search under way at the cap may take a quarter of it more
+                        // to end before it pauses: many end by then, answered this
+                        // tick, and the tick stays well within 1.5 times the cap.
+                        at: at + s.settings.time_cap.unwrap_or_default() / 4,
                         grid: plan.key,
                         generation,
                         tick: s.tick,

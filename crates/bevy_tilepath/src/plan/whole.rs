@@ -12,6 +12,7 @@
 //! the search), [`Paused`] here under its unit, until the unit's request is taken up
 //! again; paused solvers count towards the cap.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
 use bevy::prelude::Entity;
@@ -43,6 +44,8 @@ struct Paused {
 pub(crate) struct Done {
     /// Jump points expanded in the parts before this tick's.
     pub(crate) expanded: u64,
+    /// The time those parts took, in nanoseconds.
+    pub(crate) nanos: u64,
     /// Times it had to start over (the grid edited while it was paused).
     pub(crate) restarts: u8,
 }
@@ -52,6 +55,9 @@ pub(crate) struct Done {
 pub(crate) struct WholeGridPool {
     state: Mutex<State>,
     returned: Condvar,
+    /// How many searches are paused (as `state.paused` holds), read without the
+    /// lock: mostly none, and [`holds`](Self::holds) is asked for every near search.
+    paused_now: AtomicUsize,
 }
 
 #[derive(Default)]
@@ -94,10 +100,12 @@ impl WholeGridPool {
                 mut done,
                 ..
             } = state.paused.swap_remove(i);
+            self.paused_now.store(state.paused.len(), Ordering::Relaxed);
             if was != key {
                 solver.abandon();
                 done.restarts = done.restarts.saturating_add(1);
                 done.expanded = 0;
+                done.nanos = 0;
             }
             state.lent += 1;
             return Some(Lent {
@@ -146,15 +154,18 @@ impl WholeGridPool {
                 i += 1;
             }
         }
+        *self.paused_now.get_mut() = state.paused.len();
+    }
+
+    /// Whether a search for `entity` is paused here.
+    pub(crate) fn holds(&self, entity: Entity) -> bool {
+        self.paused_now.load(Ordering::Relaxed) > 0
+            && self.lock().paused.iter().any(|p| p.key.entity == entity)
     }
 
     /// Searches paused.
-    pub(crate) fn paused(&mut self) -> usize {
-        self.state
-            .get_mut()
-            .unwrap_or_else(PoisonError::into_inner)
-            .paused
-            .len()
+    pub(crate) fn paused(&self) -> usize {
+        self.paused_now.load(Ordering::Relaxed)
     }
 
     /// Solvers made and not dropped.
@@ -202,6 +213,9 @@ impl Lent<'_> {
             done,
             tick,
         });
+        self.pool
+            .paused_now
+            .store(state.paused.len(), Ordering::Relaxed);
         drop(state);
         self.pool.returned.notify_one();
     }
@@ -281,6 +295,45 @@ mod tests {
             }
         });
         assert_eq!(most.load(Ordering::SeqCst), 1);
+        assert_eq!(pool.solvers(), 1);
+    }
+
+    /// A paused search keeps its solver for its unit, counted towards the cap: its
+    /// unit gets it back with what it did; after an edit it starts over, counted; a
+    /// unit whose search was not taken up for ticks frees it.
+    #[test]
+    fn paused_searches_keep_their_solvers_for_their_units() {
+        let mut pool = WholeGridPool::default();
+        pool.set_limit(1);
+        let key = |n, generation| SearchKey {
+            entity: Entity::from_raw_u32(n).expect("an index"),
+            grid: None,
+            generation,
+        };
+        let lent = pool.borrow_for(Some(key(1, 0))).expect("a solver");
+        let done = Done {
+            expanded: 64,
+            nanos: 1000,
+            restarts: 0,
+        };
+        lent.pause(5, done);
+        assert_eq!(pool.paused(), 1);
+        assert!(pool.holds(key(1, 0).entity) && !pool.holds(key(2, 0).entity));
+        // The one solver holds another unit's search: none this tick.
+        assert!(pool.borrow_for(Some(key(2, 0))).is_none());
+        let lent = pool.borrow_for(Some(key(1, 0))).expect("its solver");
+        assert_eq!((lent.done.expanded, lent.done.restarts), (64, 0));
+        assert_eq!(pool.paused(), 0);
+        lent.pause(6, done);
+        let lent = pool.borrow_for(Some(key(1, 1))).expect("its solver");
+        assert_eq!((lent.done.expanded, lent.done.restarts), (0, 1));
+        lent.pause(7, done);
+        pool.forget_paused_before(7);
+        assert_eq!(pool.paused(), 1);
+        pool.forget_paused_before(8);
+        assert_eq!(pool.paused(), 0);
+        assert!(!pool.holds(key(1, 0).entity));
+        assert!(pool.borrow_for(Some(key(2, 0))).is_some());
         assert_eq!(pool.solvers(), 1);
     }
 
