@@ -701,3 +701,60 @@ fn long_searches_pause_at_the_time_cap_and_go_on_at_the_next_turn() {
         "the despawned unit's solver is still held"
     );
 }
+
+/// A search paused on a grid that is then replaced by another (with a generation of
+/// its own that may equal the old one's) starts over on the new grid: the route found
+/// is the new grid's cheapest.
+#[test]
+fn a_search_paused_on_a_replaced_grid_starts_over() {
+    let floor = Mobility::FLOOR_ONLY;
+    let walls = |seed| {
+        let mut rng = seeded(seed);
+        let mut g = Grid::from_fn(200, 200, |_| {
+            if rng.random_bool(0.3) {
+                TileKind::K1
+            } else {
+                TileKind::K0
+            }
+        })
+        .unwrap();
+        g.set(Cell::new(0, 100), TileKind::K0).unwrap();
+        g.set(Cell::new(199, 100), TileKind::K0).unwrap();
+        g
+    };
+    let (old, mut new) = (walls(5), walls(6));
+    // The new grid opens a straight row between the unit and its goal.
+    for x in 0..200 {
+        new.set(Cell::new(x, 100), TileKind::K0).unwrap();
+    }
+    let settings = PathingSettings {
+        time_cap: Some(Duration::ZERO),
+        ..default()
+    };
+    let mut app = app(Some(old.clone()), settings);
+    let (from, to) = (Cell::new(0, 100), Cell::new(199, 100));
+    let request = PathRequest::to_cell(to)
+        .with_mobility(floor)
+        .with_connectivity(Connectivity::Eight);
+    let unit = app.world_mut().spawn((GridCell(from), request)).id();
+    ticks(&mut app, 1);
+    assert_eq!(
+        app.world().resource::<PathingDiagnostics>().searches_paused,
+        1,
+        "the search did not pause on the old grid"
+    );
+    app.insert_resource(PathingGrid::new(new.clone()));
+    let mut n = 0;
+    while *app.world().get::<PathStatus>(unit).unwrap() == PathStatus::Pending {
+        ticks(&mut app, 1);
+        n += 1;
+        assert!(n < 2_000, "never served");
+    }
+    let path = *app.world().get::<UnitPath>(unit).unwrap();
+    assert!(
+        (f64::from(path.route_cost) - 199.0).abs() < 1e-3,
+        "the route is not the new grid's: {}",
+        path.route_cost
+    );
+    assert_eq!(walk(&new, &path, floor), path.end);
+}

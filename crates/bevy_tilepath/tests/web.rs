@@ -1,7 +1,7 @@
 //! The plugin runs where no thread can start, as in a browser: it starts no thread of
 //! its own, and with Bevy's task pools given no threads (the web's case: every task
 //! runs on the calling thread) it still spreads batches, builds what it builds in the
-//! background, and serves every unit.
+//! background, pauses long searches at a time cap, and serves every unit.
 //!
 //! One test in its own binary, so that nothing else starts threads while it counts
 //! them.
@@ -13,6 +13,7 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_tilepath::prelude::*;
 use common::{random_grid, seeded};
+use core::time::Duration;
 use rand::RngExt;
 
 /// Floor at cost 1 (K0, K2, K3), walls K1: one cost, so that landmark guides and jump
@@ -163,7 +164,41 @@ fn the_plugin_starts_no_thread_and_serves_everyone_on_one() {
             )
         })
         .count();
+    // Under a time cap of zero, on the one thread: every whole-grid search longer
+    // than a part pauses and goes on at the next tick (one part a tick), and every
+    // unit is served. Twelve far requests: each takes dozens of ticks so.
+    app.world_mut().resource_mut::<PathingSettings>().time_cap = Some(Duration::ZERO);
+    let mut far = Vec::new();
+    for &e in units.iter().step_by(3).take(12) {
+        let goal = floor[rng.random_range(0..floor.len())];
+        app.world_mut().get_mut::<PathRequest>(e).unwrap().goal = PathGoal::Cell(goal);
+        far.push((e, goal));
+    }
+    let planned_for_new_goal = |app: &App, &(e, goal): &(Entity, Cell)| {
+        app.world().get::<PathStatus>(e) != Some(&PathStatus::Pending)
+            && app
+                .world()
+                .get::<UnitPath>(e)
+                .is_some_and(|p| p.goal == goal)
+    };
+    let (mut paused_ticks, mut capped_ticks) = (0, 0);
+    while !far.iter().all(|f| planned_for_new_goal(&app, f)) {
+        app.update();
+        capped_ticks += 1;
+        let d = *app.world().resource::<PathingDiagnostics>();
+        paused_ticks += u32::from(d.searches_paused > 0);
+        assert!(
+            capped_ticks < 5_000,
+            "requests left waiting under a cap of zero"
+        );
+    }
     let after = threads_now();
+    println!(
+        "under a time cap of zero: {} far requests served in {capped_ticks} ticks, \
+         {paused_ticks} of them left a search paused",
+        far.len()
+    );
+    assert!(paused_ticks > 0, "no search paused under a cap of zero");
     println!(
         "threads before {before:?}, after {after:?}; compute pool threads \
          {pool_threads}; {served} requests served, {spread} batches spread over 4 tasks \

@@ -247,7 +247,7 @@ mod tests {
                 pausing: Pausing {
                     at,
                     grid: None,
-                    generation: 0,
+                    version: Default::default(),
                     tick: 0,
                 },
             })

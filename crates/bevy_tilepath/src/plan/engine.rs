@@ -33,7 +33,7 @@ use super::fields::FieldCache;
 use super::job::{Answer, Job, Route};
 use super::straighten::Straighten;
 use super::whole::{Done, SearchKey, WholeGridPool};
-use crate::grid::GridKey;
+use crate::grid::{ChangeCursor, GridKey};
 use crate::{NoPathReason, SearchMode};
 
 /// Work a jump point counts for against the tick's budget: its scans cross the cells
@@ -56,9 +56,9 @@ const MOST_RESTARTS: u8 = 2;
 pub(crate) struct Pausing {
     /// Past this, a search under way pauses (after at least one part).
     pub(crate) at: Instant,
-    /// The grid searched, and its generation.
+    /// The grid searched, and where its change log stood.
     pub(crate) grid: GridKey,
-    pub(crate) generation: u64,
+    pub(crate) version: ChangeCursor,
     /// The pathing tick.
     pub(crate) tick: u64,
 }
@@ -160,7 +160,7 @@ pub(crate) fn solve_job(
             let key = pausing.map(|p| SearchKey {
                 entity: job.entity,
                 grid: p.grid,
-                generation: p.generation,
+                version: p.version,
             });
             let Some(mut solver) = whole.borrow_for(key) else {
                 // Every solver holds another unit's paused search: next turn.

@@ -216,7 +216,9 @@ fn serve_grid(
                         // tick, and the tick stays well within 1.5 times the cap.
                         at: at + s.settings.time_cap.unwrap_or_default() / 4,
                         grid: plan.key,
-                        generation,
+                        // Unique to the grid as it is (a replaced grid starts a new
+                        // epoch), where its generation starts over.
+                        version: grid.change_cursor(),
                         tick: s.tick,
                     },
                 }

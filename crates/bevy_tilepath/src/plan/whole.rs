@@ -18,15 +18,16 @@ use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use bevy::prelude::Entity;
 use tilepath::Jps;
 
-use crate::grid::GridKey;
+use crate::grid::{ChangeCursor, GridKey};
 
 /// Which search a paused solver holds: the unit's, on a grid as it was.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct SearchKey {
     pub(crate) entity: Entity,
     pub(crate) grid: GridKey,
-    /// The grid's generation: an edit since the pause means starting over.
-    pub(crate) generation: u64,
+    /// Where the grid's change log stood: an edit since the pause, or another grid
+    /// put in its place, means starting over.
+    pub(crate) version: ChangeCursor,
 }
 
 /// A search paused at the end of a tick, with its solver.
@@ -305,10 +306,16 @@ mod tests {
     fn paused_searches_keep_their_solvers_for_their_units() {
         let mut pool = WholeGridPool::default();
         pool.set_limit(1);
-        let key = |n, generation| SearchKey {
+        // The grid as it is, and after an edit.
+        let mut grid = crate::PathingGrid::new(tilepath::Grid::new(4, 4).expect("a grid"));
+        let before = grid.change_cursor();
+        grid.set(tilepath::Cell::new(1, 1), tilepath::TileKind::K1)
+            .expect("a cell");
+        let versions = [before, grid.change_cursor()];
+        let key = |n, edits: usize| SearchKey {
             entity: Entity::from_raw_u32(n).expect("an index"),
             grid: None,
-            generation,
+            version: versions[edits],
         };
         let lent = pool.borrow_for(Some(key(1, 0))).expect("a solver");
         let done = Done {
