@@ -98,3 +98,18 @@ pub use tilepath_testkit::rng as seeded;
 pub fn reference(grid: &Grid, mobility: Mobility, from: Cell, eight: bool) -> Vec<Option<f64>> {
     tilepath_testkit::reference_dijkstra(grid, mobility, from, eight, |_| true)
 }
+
+/// Walks `path` from where it was planned, asserting that every step enters a cell
+/// `mobility` can enter; returns the cell it ends on.
+pub fn walk(grid: &Grid, path: &UnitPath, mobility: Mobility) -> Cell {
+    let mut at = path.at;
+    let mut steps = path.steps;
+    for d in steps.by_ref() {
+        at = at.step(d);
+        assert!(
+            grid.is_passable(at, mobility),
+            "the path enters a blocked cell {at:?}"
+        );
+    }
+    at
+}
