@@ -11,7 +11,16 @@ pub(crate) const EVEN: u64 = 0x5555_5555_5555_5555;
 /// in algebraic normal form: `c[0] ^ c[1] & lo ^ c[2] & hi ^ c[3] & lo & hi` (each `c`
 /// all ones or 0), for [`open_cells`].
 pub(crate) fn open_anf(mobility: Mobility) -> [u64; 4] {
-    let [p0, p1, p2, p3] = mobility.costs().map(|c| if c == 0 { 0 } else { u64::MAX });
+    kinds_anf(
+        (0..4u8)
+            .filter(|&k| mobility.cost_of_bits(k) != 0)
+            .fold(0, |m, k| m | 1 << k),
+    )
+}
+
+/// [`open_anf`] for any set of kinds: bit `k` of `kinds` set when kind `k` counts.
+pub(crate) fn kinds_anf(kinds: u8) -> [u64; 4] {
+    let [p0, p1, p2, p3] = [0u8, 1, 2, 3].map(|k| if kinds >> k & 1 == 1 { u64::MAX } else { 0 });
     [p0, p0 ^ p1, p0 ^ p2, p0 ^ p1 ^ p2 ^ p3]
 }
 

@@ -5,23 +5,12 @@ use super::visibility::Visibility;
 use super::{Sight, Waypoint};
 use crate::Cell;
 
-/// A point a route may turn at, in the order the grid path passes it.
-#[derive(Clone, Copy, Debug)]
-struct Node {
-    point: Waypoint,
-    /// Length of the shortest route found from the start to here.
-    g: f64,
-    /// The node the route comes from (`u32::MAX` for the start).
-    parent: u32,
-}
-
 /// Pulls grid paths straight into any-angle routes ([`smooth`](Self::smooth)),
 /// holding the scratch it needs so that a query allocates nothing once it has seen
 /// its longest path.
 #[derive(Clone, Debug, Default)]
 pub struct Smoother {
-    nodes: Vec<Node>,
-    /// Pulls the route taut once it is chosen.
+    /// Pulls the route taut once the grid path's turns are pulled straight.
     taut: Taut,
     /// Looks for a shorter route round the other side of walls.
     visibility: Visibility,
@@ -32,7 +21,6 @@ impl Smoother {
     #[must_use]
     pub const fn new() -> Self {
         Self {
-            nodes: Vec::new(),
             taut: Taut::new(),
             visibility: Visibility::new(),
         }
@@ -47,27 +35,30 @@ impl Smoother {
     /// grid path and never costs more. Pulling a longer path on in pieces: pass the
     /// last point kept so far as `from` and the cells after it.
     ///
-    /// The route may turn where truly shortest routes turn, at the convex corners of
-    /// walls that touch the path's cells, and where the grid path turns. Taken in the
-    /// path's order, each such point gets its shortest route through one of the few
-    /// points before it, or straight from that point's own predecessor when it is
-    /// seen (Theta*'s rule, kept to the grid path's neighbourhood); a point where the
-    /// path turns is reached at worst along the path's straight run. Points the route
-    /// then no longer needs are dropped, and the route is pulled taut: a turn with no
-    /// wall on its inner side (where the grid path turned, or at a corner it bends the
-    /// wrong way round) is replaced by the shortest way round the walls between it
-    /// and the straight line past it, also round corners the grid path never touched.
-    /// Every turn then wraps a wall corner: the route is the shortest of those that
-    /// go the grid path's way round every wall. Where the truly shortest goes round
-    /// the other side, that route can still be longer than the shortest; so when it
-    /// is more than 5% longer than the straight line between its ends (only then can
-    /// it be more than 5% longer than the shortest), and the points a shorter route
-    /// could pass (an ellipse round that line) are few, the shortest route through
-    /// them is searched for (A* over a visibility graph of the wall corners there)
-    /// and taken if shorter. What that buys: a route at most 5% longer than the truly
-    /// shortest between its ends, except where it winds far from the straight line
-    /// (more than 256 cells in the ellipse, or more than 128 wall corners), as a
-    /// maze's does, where the walls it wraps mostly force its way.
+    /// How: the points where the grid path turns (and its last cell) are pulled
+    /// straight, from each point kept to the farthest of the next ones it sees; then
+    /// the route is pulled taut: a turn with no wall on its inner side (at a cell's
+    /// centre, or at a corner it bends the wrong way round) is replaced by the
+    /// shortest way round the walls between it and the straight line past it, also
+    /// round corners the grid path never touched. Every turn then wraps a wall
+    /// corner: the route is the shortest of those that go its way round every wall.
+    /// Where the truly shortest goes round the other side, that route can still be
+    /// longer than the shortest; so when it is more than 5% longer than the straight
+    /// line between its ends (only then can it be more than 5% longer than the
+    /// shortest), and the points a shorter route could pass (an ellipse round that
+    /// line) are few, the shortest route through them is searched for (A* over a
+    /// visibility graph of the wall corners there) and taken if shorter. What that
+    /// buys: a route at most 5% longer than the truly shortest between its ends,
+    /// except where it winds far from the straight line (more than 256 cells in the
+    /// ellipse, or more than 128 wall corners), as a maze's does, where the walls it
+    /// wraps mostly force its way.
+    ///
+    /// Why the grid path's turns and not every cell: an optimal grid path turns
+    /// seldom, so its turns are few points, and pulling them taut reaches the same
+    /// route as weighing every cell's corners would, at a small part of the sight
+    /// tests. The cost is the length of the segments tested and the area of the
+    /// triangles pulled taut, read a word of the packed grid at a time for one-cell
+    /// units.
     ///
     /// Returns the work it did: the cells its line-of-sight tests read and the points
     /// it weighed, a measure of its cost (linear in it) that a budget can charge.
@@ -99,145 +90,27 @@ impl Smoother {
     ) -> u64 {
         out.clear();
         let mut work = 0;
-        let nodes = &mut self.nodes;
-        nodes.clear();
-        nodes.push(Node {
-            point: from,
-            g: 0.0,
-            parent: u32::MAX,
-        });
         let mut cells = cells.into_iter().peekable();
-        // The centre node last added: a centre is reached at least along the grid
-        // path's straight run from the one before.
-        let mut last_centre = 0usize;
         let mut before: Option<Cell> = None;
         while let Some(cell) = cells.next() {
-            let here = nodes.len();
-            let centre = Waypoint::centre_of(cell);
-            // This cell's corners where a shortest route may turn, each once.
-            let (x2, y2) = centre.half_cells();
-            let recent = here.saturating_sub(NEAR);
-            let corners = sight.turning_corners(cell);
-            for (i, (ox, oy)) in [(-1, -1), (1, -1), (-1, 1), (1, 1)].into_iter().enumerate() {
-                let p = Waypoint::from_half_cells(x2 + ox, y2 + oy);
-                if corners >> i & 1 == 1 && !nodes[recent..].iter().any(|n| n.point == p) {
-                    nodes.push(Node {
-                        point: p,
-                        g: f64::INFINITY,
-                        parent: u32::MAX,
-                    });
-                }
-            }
-            // Twice where there are two or more: a corner may come from another corner
-            // of this cell (a lone corner would be weighed again on the same nodes).
-            let passes = if nodes.len() - here > 1 { 2 } else { 1 };
-            for _ in 0..passes {
-                for v in here..nodes.len() {
-                    relax(sight, nodes, v, None, &mut work);
-                }
-            }
-            // The centre only where the grid path turns, and at its ends: elsewhere
-            // the route is no shorter through it than straight along the run.
+            work += 1;
             let next = cells.peek().copied();
             let turns = match (before, next) {
                 (Some(b), Some(n)) => cell - b != n - cell,
                 _ => true,
             };
             if turns {
-                nodes.push(Node {
-                    point: centre,
-                    g: f64::INFINITY,
-                    parent: u32::MAX,
-                });
-                let v = nodes.len() - 1;
-                relax(sight, nodes, v, Some(last_centre), &mut work);
-                last_centre = v;
+                out.push(Waypoint::centre_of(cell));
             }
             before = Some(cell);
         }
-        if last_centre == 0 {
+        if out.is_empty() {
             return work;
         }
-        // Back from the last centre, then in walking order.
-        let mut at = last_centre;
-        while at != 0 {
-            out.push(nodes[at].point);
-            at = nodes[at].parent as usize;
-        }
-        out.reverse();
         pull_tight(sight, from, out, &mut work);
         self.taut.tighten(sight, from, out, &mut work);
         self.visibility.shorten(sight, from, out, &mut work);
         work
-    }
-}
-
-/// Nodes back every node may come from (through them, or straight from their
-/// parents): a corner the route passed without turning may be where a later part of
-/// it turns.
-const NEAR: usize = 8;
-
-/// Most candidates [`relax`] weighs for one node: two for each of `NEAR` nodes.
-const CANDIDATES: usize = 2 * NEAR;
-
-/// Gives node `v` its shortest route from one of the `NEAR` nodes before it: through
-/// that node, or straight from that node's own parent (Theta*'s rule). Candidates are
-/// tested for sight shortest first, so the first seen is the best. `run`: the centre
-/// node before `v`, joined to it by a straight run of the grid path, which is taken
-/// where nothing shorter is seen (it keeps the grid's step rule, also on ground
-/// dearer than the cheapest). Adds the cells read and the candidates weighed to
-/// `work`.
-fn relax(sight: &Sight<'_>, nodes: &mut [Node], v: usize, run: Option<usize>, work: &mut u64) {
-    let point = nodes[v].point;
-    let mut found = nodes[v].g;
-    let start = v.saturating_sub(NEAR);
-    // (length in millionths of a cell, node): a total order on lengths.
-    let mut candidates = [(0i64, 0u32); CANDIDATES];
-    let mut n = 0;
-    let mut push = |p: u32, n: &mut usize| {
-        let l = nodes[p as usize].g + nodes[p as usize].point.distance(point);
-        if l < found - 1e-9 && *n < CANDIDATES {
-            candidates[*n] = ((l * 1e6).round() as i64, p);
-            *n += 1;
-        }
-    };
-    let mut last_parent = u32::MAX;
-    for (u, node) in nodes.iter().enumerate().skip(start) {
-        if u == v || !node.g.is_finite() {
-            continue;
-        }
-        // A parent among the nodes weighed anyway is weighed once; consecutive nodes
-        // mostly share theirs.
-        let p = node.parent;
-        if p != u32::MAX && (p as usize) < start && p != last_parent {
-            push(p, &mut n);
-            last_parent = p;
-        }
-        push(u as u32, &mut n);
-    }
-    let candidates = &mut candidates[..n];
-    *work += n as u64 + 1;
-    // Shortest first; of routes as short, the one from the later node, whose turn is
-    // nearer: later nodes reach on from it straight more often.
-    candidates.sort_unstable_by_key(|&(l, p)| (l, core::cmp::Reverse(p)));
-    for &(_, p) in candidates.iter() {
-        let from = nodes[p as usize].point;
-        if sight.sees_counting(from, point, work) {
-            let l = nodes[p as usize].g + from.distance(point);
-            nodes[v].g = l;
-            nodes[v].parent = p;
-            found = l;
-            break;
-        }
-    }
-    if let Some(s) = run
-        && nodes[s].g.is_finite()
-    {
-        let l = nodes[s].g + nodes[s].point.distance(point);
-        if l < found - 1e-9 {
-            nodes[v].g = l;
-            nodes[v].parent = s as u32;
-        }
     }
 }
 

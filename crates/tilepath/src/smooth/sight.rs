@@ -2,7 +2,7 @@
 
 use super::Waypoint;
 use super::trace::{Meets, trace};
-use crate::grid::EVEN;
+use crate::grid::{EVEN, kinds_anf, open_cells};
 use crate::{Cell, Grid, Mobility};
 
 /// Cells [`Sight::clear_run`] reads at a time: whole cells of one load of the packed
@@ -46,6 +46,8 @@ pub struct Sight<'a> {
     cost: u8,
     /// Bit `k` set when kind `k` is clear.
     kinds: u8,
+    /// Clear cells of a word of the packed grid ([`open_cells`]).
+    anf: [u64; 4],
 }
 
 impl<'a> Sight<'a> {
@@ -67,6 +69,7 @@ impl<'a> Sight<'a> {
             size,
             cost,
             kinds,
+            anf: kinds_anf(kinds),
         }
     }
 
@@ -157,34 +160,9 @@ impl<'a> Sight<'a> {
         }
     }
 
-    /// Which corners of `cell` a shortest route may turn at: those where exactly one
-    /// of the four cells around is not clear (a wall's convex corner). Bit `i` for
-    /// the corner at offset `i` of `(-1, -1), (1, -1), (-1, 1), (1, 1)` half cells from
-    /// the centre. Reads the 3x3 cells around `cell` once.
-    pub(super) fn turning_corners(&self, cell: Cell) -> u8 {
-        let (x, y) = (i64::from(cell.x), i64::from(cell.y));
-        let mut closed = [[false; 3]; 3];
-        for (dy, row) in closed.iter_mut().enumerate() {
-            for (dx, c) in row.iter_mut().enumerate() {
-                *c = !self.clear_at(x + dx as i64 - 1, y + dy as i64 - 1);
-            }
-        }
-        let mut bits = 0;
-        for (i, (cx, cy)) in [(0, 0), (1, 0), (0, 1), (1, 1)].into_iter().enumerate() {
-            let n = usize::from(closed[cy][cx])
-                + usize::from(closed[cy][cx + 1])
-                + usize::from(closed[cy + 1][cx])
-                + usize::from(closed[cy + 1][cx + 1]);
-            if n == 1 {
-                bits |= 1 << i;
-            }
-        }
-        bits
-    }
-
     /// Calls `visit(x, i)` for each corner `(x, y)` (in cell units), `x` from `x_lo`
     /// to `x_hi` in order, where exactly one of the four cells around is not clear (a
-    /// wall's convex corner: [`turning_corners`](Self::turning_corners) by corner), `i`
+    /// wall's convex corner, where a shortest route may turn), `i`
     /// the index of that cell in `(x - 1, y - 1), (x, y - 1), (x - 1, y), (x, y)`.
     /// A one-cell unit's cells are read a word of the packed grid at a time, so that
     /// long stretches of open ground cost little.
@@ -230,24 +208,14 @@ impl<'a> Sight<'a> {
 
     /// Which of the `RUN` cells of row `y` from column `x` on are clear for a one-cell
     /// unit: cell `x + k` at bit `2k` (odd bits 0, cells outside the grid not clear).
+    #[inline]
     fn clear_run(&self, x: i64, y: i64) -> u64 {
         let (w, h) = (i64::from(self.grid.width()), i64::from(self.grid.height()));
         if y < 0 || y >= h || x >= w || x <= -RUN {
             return 0;
         }
         let start = x.max(0);
-        let v = self.grid.cells_from((y * w + start) as usize);
-        // Clear as a function of a cell's kind bits (lo, hi), in algebraic normal form.
-        let p = |k: u8| {
-            if self.kinds >> k & 1 == 1 {
-                u64::MAX
-            } else {
-                0
-            }
-        };
-        let (p0, p1, p2, p3) = (p(0), p(1), p(2), p(3));
-        let (lo, hi) = (v, v >> 1);
-        let clear = p0 ^ ((p0 ^ p1) & lo) ^ ((p0 ^ p2) & hi) ^ ((p0 ^ p1 ^ p2 ^ p3) & lo & hi);
+        let clear = open_cells(self.anf, self.grid.cells_from((y * w + start) as usize));
         let cells = (w - start).min(RUN) as u32;
         let bits = (clear & EVEN & ((1u64 << (2 * cells)) - 1)) << (2 * (start - x) as u32);
         bits & ((1u64 << (2 * RUN)) - 1)
@@ -278,6 +246,9 @@ impl<'a> Sight<'a> {
                 self.sees_along(ay, by, ax, true)
             };
         }
+        if self.size == 1 {
+            return self.sees_by_rows((ax, ay), (bx, by), work);
+        }
         trace((ax, ay), (bx, by), |m| {
             *work += 1;
             match m {
@@ -289,6 +260,81 @@ impl<'a> Sight<'a> {
                 }
             }
         })
+    }
+
+    /// [`sees`](Self::sees) for a one-cell unit and a segment moving along both axes,
+    /// row by row: the cells it crosses in a row are read a word of the packed grid at
+    /// a time, and where it crosses the line between two rows exactly at a corner,
+    /// the two cells beside it must not both be closed. Exact integer arithmetic, the
+    /// same cells and corners as [`trace`].
+    fn sees_by_rows(&self, a: (i64, i64), b: (i64, i64), work: &mut u64) -> bool {
+        // Down the rows.
+        let (a, b) = if a.1 <= b.1 { (a, b) } else { (b, a) };
+        let (w2, h2) = (
+            2 * i64::from(self.grid.width()),
+            2 * i64::from(self.grid.height()),
+        );
+        // An end outside the grid's rectangle: the segment next to it is outside. Inside
+        // it, the products below stay far within `i64` (sides of at most 2^16 cells).
+        let inside = |p: (i64, i64)| (0..=w2).contains(&p.0) && (0..=h2).contains(&p.1);
+        if !inside(a) || !inside(b) {
+            return false;
+        }
+        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+        // Where the segment is at a height, in half cells times `dy`, as a whole number
+        // of cells (`den` of these) and a remainder: moving down a row adds `2 dx`.
+        let den = 2 * dy;
+        let split = |v: i64| (v.div_euclid(den), v.rem_euclid(den));
+        let (first, last) = (a.1.div_euclid(2), (b.1 + 1).div_euclid(2) - 1);
+        let step = split(2 * dx);
+        let mut top = split(a.0 * dy);
+        let mut line = split(a.0 * dy + dx * (2 * first + 2 - a.1));
+        let end = split(b.0 * dy);
+        for y in first..=last {
+            let bottom = if y == last { end } else { line };
+            let (lo, hi) = if dx > 0 { (top, bottom) } else { (bottom, top) };
+            // The cells whose open span meets the open stretch between `lo` and `hi`.
+            let (x_lo, x_hi) = (lo.0, hi.0 + i64::from(hi.1 > 0) - 1);
+            *work += (x_hi - x_lo + 1).unsigned_abs();
+            if !self.row_clear(y, x_lo, x_hi) {
+                return false;
+            }
+            // The line above this row, inside the segment: through a corner there?
+            if y > first && top.1 == 0 {
+                let k = top.0;
+                let (p, q) = if dx > 0 {
+                    ((k, y - 1), (k - 1, y))
+                } else {
+                    ((k - 1, y - 1), (k, y))
+                };
+                if !self.clear_at(p.0, p.1) && !self.clear_at(q.0, q.1) {
+                    return false;
+                }
+            }
+            top = line;
+            line = (line.0 + step.0, line.1 + step.1);
+            if line.1 >= den {
+                line = (line.0 + 1, line.1 - den);
+            }
+        }
+        true
+    }
+
+    /// Whether the cells `x_lo..=x_hi` of row `y`, all inside the grid, are all clear
+    /// for a one-cell unit.
+    fn row_clear(&self, y: i64, x_lo: i64, x_hi: i64) -> bool {
+        let mut i = (y * i64::from(self.grid.width()) + x_lo) as usize;
+        let mut left = x_hi - x_lo + 1;
+        while left > 0 {
+            let n = left.min(RUN) as u32;
+            let want = EVEN & ((1u64 << (2 * n)) - 1);
+            if open_cells(self.anf, self.grid.cells_from(i)) & want != want {
+                return false;
+            }
+            i += RUN as usize;
+            left -= RUN;
+        }
+        true
     }
 
     /// [`sees`](Self::sees) for a segment parallel to an axis: from `from` to `to`

@@ -53,34 +53,32 @@ fn wrap(
         // wall is a corner of the chain.
         for y2 in (lo_y + (lo_y & 1)..=hi_y).step_by(2) {
             let first = corners.len();
-            let (mut x0, mut x1) = (f64::INFINITY, f64::NEG_INFINITY);
+            // The corners (in cells) between the triangle's leftmost and rightmost
+            // points on this line, exactly.
+            let (mut x_lo, mut x_hi) = (i64::MAX, i64::MIN);
             for i in 0..3 {
                 let (s, e) = (t[i], t[(i + 1) % 3]);
                 if y2 < s.1.min(e.1) || y2 > s.1.max(e.1) {
                     continue;
                 }
-                let (xs, xe) = if s.1 == e.1 {
-                    (s.0 as f64, e.0 as f64)
-                } else {
-                    let x =
-                        s.0 as f64 + (e.0 - s.0) as f64 * (y2 - s.1) as f64 / (e.1 - s.1) as f64;
-                    (x, x)
-                };
-                x0 = x0.min(xs.min(xe));
-                x1 = x1.max(xs.max(xe));
+                if s.1 == e.1 {
+                    x_lo = x_lo.min(s.0.min(e.0).div_euclid(2) + (s.0.min(e.0) & 1));
+                    x_hi = x_hi.max(s.0.max(e.0).div_euclid(2));
+                    continue;
+                }
+                // x = num / den on this edge, in half cells; in corners, num / (2 den).
+                let (s, e) = if s.1 < e.1 { (s, e) } else { (e, s) };
+                let den = 2 * (e.1 - s.1);
+                let num = s.0 * (e.1 - s.1) + (e.0 - s.0) * (y2 - s.1);
+                x_lo = x_lo.min(-(-num).div_euclid(den));
+                x_hi = x_hi.max(num.div_euclid(den));
             }
-            if x0 > x1 {
-                continue;
-            }
-            // Widened a hair against rounding: the exact tests below decide.
-            let x_lo = ((x0 - 1e-6) / 2.0).ceil() as i64 * 2;
-            let x_hi = ((x1 + 1e-6) / 2.0).floor() as i64 * 2;
             if x_lo > x_hi {
                 continue;
             }
             let y = y2 / 2;
-            *work += ((x_hi - x_lo) / 2 + 1) as u64;
-            sight.convex_corners_on(y, (x_lo / 2, x_hi / 2), |x, i| {
+            *work += (x_hi - x_lo + 1).unsigned_abs();
+            sight.convex_corners_on(y, (x_lo, x_hi), |x, i| {
                 let q = (2 * x, y2);
                 let (base, left, right) = (
                     cross(sub(b, a), sub(q, a)) * side,
