@@ -3,7 +3,8 @@
 //! testkit's own exact line-of-sight, not the library's), is never longer than the
 //! 8-connected optimum, and is measured against the shortest any-angle route of a
 //! visibility graph. Also: dearer ground is never crossed, and the library's line of
-//! sight agrees with the reference on random segments.
+//! sight agrees with the reference on random segments, and a start or cells off the
+//! grid are left unpulled instead of overflowing the exact geometry.
 
 use rand::RngExt;
 use tilepath::{
@@ -311,4 +312,55 @@ fn dearer_ground_keeps_its_grid_steps() {
         &mut route,
     );
     assert_eq!(route, cells.map(Waypoint::centre_of));
+}
+
+#[test]
+fn points_off_the_grid_are_not_pulled() {
+    let grid = Grid::from_ascii("........\n..##....\n....#...\n........", |c| {
+        Some(if c == '#' { TileKind::K1 } else { TileKind::K0 })
+    })
+    .unwrap();
+    let sight = Sight::new(&grid, Mobility::FLOOR_ONLY, 1);
+    let mut smoother = Smoother::new();
+    let mut route = Vec::new();
+    let cells = [
+        Cell::new(1, 0),
+        Cell::new(2, 0),
+        Cell::new(3, 0),
+        Cell::new(4, 1),
+        Cell::new(5, 2),
+        Cell::new(6, 3),
+    ];
+    // Where the grid path turns, and its end: what an off-grid start gets.
+    let turns = [Cell::new(1, 0), Cell::new(3, 0), Cell::new(6, 3)].map(Waypoint::centre_of);
+    let far = [
+        (-1, -1),
+        (17, 3),
+        (1_000_000, 3),
+        (-(1 << 40), 1 << 40),
+        (i64::MAX, i64::MIN),
+        (i64::MIN, i64::MAX),
+    ];
+    for (x2, y2) in far {
+        smoother.smooth(&sight, Waypoint::from_half_cells(x2, y2), cells, &mut route);
+        assert_eq!(route, turns, "from ({x2}, {y2})");
+    }
+    // Cells off the grid, as far as cells go.
+    let off = [Cell::new(i32::MAX - 1, 0), Cell::new(i32::MAX, 0)];
+    smoother.smooth(
+        &sight,
+        Waypoint::centre_of(Cell::new(0, 0)),
+        off,
+        &mut route,
+    );
+    assert_eq!(route, off.map(Waypoint::centre_of));
+    // On the grid the same path is pulled: turning at the walls' corners.
+    let start = Waypoint::centre_of(Cell::new(0, 0));
+    smoother.smooth(&sight, start, cells, &mut route);
+    assert_eq!(route.last(), turns.last());
+    assert!(
+        route[..route.len() - 1].iter().all(|p| p.is_corner()),
+        "{route:?}"
+    );
+    assert!(length(start, &route) < length(start, &turns));
 }

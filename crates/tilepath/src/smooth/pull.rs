@@ -60,6 +60,9 @@ impl Smoother {
     /// triangles pulled taut, read a word of the packed grid at a time for one-cell
     /// units.
     ///
+    /// A `from` or cells off the grid (bad input) are not pulled: `out` is then the
+    /// centres of the cells where the grid path turns, and its last cell's.
+    ///
     /// Returns the work it did: the cells its line-of-sight tests read and the points
     /// it weighed, a measure of its cost (linear in it) that a budget can charge.
     /// Allocates only to grow its scratch and `out`.
@@ -104,7 +107,12 @@ impl Smoother {
             }
             before = Some(cell);
         }
-        if out.is_empty() {
+        // Points off the grid (a `from` or cells outside it) see nothing: the route
+        // stays the grid path's turns.
+        if out.is_empty()
+            || !sight.on_grid(from.half_cells())
+            || out.iter().any(|p| !sight.on_grid(p.half_cells()))
+        {
             return work;
         }
         pull_tight(sight, from, out, &mut work);

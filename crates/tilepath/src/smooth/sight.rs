@@ -270,14 +270,9 @@ impl<'a> Sight<'a> {
     fn sees_by_rows(&self, a: (i64, i64), b: (i64, i64), work: &mut u64) -> bool {
         // Down the rows.
         let (a, b) = if a.1 <= b.1 { (a, b) } else { (b, a) };
-        let (w2, h2) = (
-            2 * i64::from(self.grid.width()),
-            2 * i64::from(self.grid.height()),
-        );
         // An end outside the grid's rectangle: the segment next to it is outside. Inside
         // it, the products below stay far within `i64` (sides of at most 2^16 cells).
-        let inside = |p: (i64, i64)| (0..=w2).contains(&p.0) && (0..=h2).contains(&p.1);
-        if !inside(a) || !inside(b) {
+        if !self.on_grid(a) || !self.on_grid(b) {
             return false;
         }
         let (dx, dy) = (b.0 - a.0, b.1 - a.1);
@@ -318,6 +313,15 @@ impl<'a> Sight<'a> {
             }
         }
         true
+    }
+
+    /// Whether the point `(x2, y2)` (half cells) lies in the grid's rectangle, its
+    /// edges included: only there can a route turn, and the exact geometry of
+    /// routes assumes coordinates of that size.
+    #[inline]
+    pub(super) fn on_grid(&self, (x2, y2): (i64, i64)) -> bool {
+        (0..=2 * i64::from(self.grid.width())).contains(&x2)
+            && (0..=2 * i64::from(self.grid.height())).contains(&y2)
     }
 
     /// Whether the cells `x_lo..=x_hi` of row `y`, all inside the grid, are all clear
