@@ -285,34 +285,39 @@ impl<'a> Sight<'a> {
         let mut top = split(a.0 * dy);
         let mut line = split(a.0 * dy + dx * (2 * first + 2 - a.1));
         let end = split(b.0 * dy);
+        let width = i64::from(self.grid.width());
+        // The index of the row's first cell, and the cells read.
+        let (mut row, mut read) = (first * width, 0);
+        let mut seen = true;
         for y in first..=last {
             let bottom = if y == last { end } else { line };
             let (lo, hi) = if dx > 0 { (top, bottom) } else { (bottom, top) };
             // The cells whose open span meets the open stretch between `lo` and `hi`.
-            let (x_lo, x_hi) = (lo.0, hi.0 + i64::from(hi.1 > 0) - 1);
-            *work += (x_hi - x_lo + 1).unsigned_abs();
-            if !self.row_clear(y, x_lo, x_hi) {
-                return false;
-            }
+            let (x_lo, cells) = (lo.0, hi.0 + i64::from(hi.1 > 0) - lo.0);
+            read += cells;
             // The line above this row, inside the segment: through a corner there?
-            if y > first && top.1 == 0 {
+            let pinched = y > first && top.1 == 0 && {
                 let k = top.0;
                 let (p, q) = if dx > 0 {
                     ((k, y - 1), (k - 1, y))
                 } else {
                     ((k - 1, y - 1), (k, y))
                 };
-                if !self.clear_at(p.0, p.1) && !self.clear_at(q.0, q.1) {
-                    return false;
-                }
+                !self.clear_at(p.0, p.1) && !self.clear_at(q.0, q.1)
+            };
+            if pinched || !self.cells_clear((row + x_lo) as usize, cells) {
+                seen = false;
+                break;
             }
             top = line;
             line = (line.0 + step.0, line.1 + step.1);
             if line.1 >= den {
                 line = (line.0 + 1, line.1 - den);
             }
+            row += width;
         }
-        true
+        *work += read.unsigned_abs();
+        seen
     }
 
     /// Whether the point `(x2, y2)` (half cells) lies in the grid's rectangle, its
@@ -324,19 +329,18 @@ impl<'a> Sight<'a> {
             && (0..=2 * i64::from(self.grid.height())).contains(&y2)
     }
 
-    /// Whether the cells `x_lo..=x_hi` of row `y`, all inside the grid, are all clear
-    /// for a one-cell unit.
-    fn row_clear(&self, y: i64, x_lo: i64, x_hi: i64) -> bool {
-        let mut i = (y * i64::from(self.grid.width()) + x_lo) as usize;
-        let mut left = x_hi - x_lo + 1;
-        while left > 0 {
-            let n = left.min(RUN) as u32;
+    /// Whether the `cells` cells from index `i` on (in one row of the grid) are all
+    /// clear for a one-cell unit.
+    #[inline]
+    fn cells_clear(&self, mut i: usize, mut cells: i64) -> bool {
+        while cells > 0 {
+            let n = cells.min(RUN) as u32;
             let want = EVEN & ((1u64 << (2 * n)) - 1);
             if open_cells(self.anf, self.grid.cells_from(i)) & want != want {
                 return false;
             }
             i += RUN as usize;
-            left -= RUN;
+            cells -= RUN;
         }
         true
     }
