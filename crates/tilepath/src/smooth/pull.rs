@@ -40,7 +40,8 @@ impl Smoother {
     /// the route is pulled taut: a turn with no wall on its inner side (at a cell's
     /// centre, or at a corner it bends the wrong way round) is replaced by the
     /// shortest way round the walls between it and the straight line past it, also
-    /// round corners the grid path never touched. Every turn then wraps a wall
+    /// round corners the grid path never touched (first tried round the corners of
+    /// the turn's own cell, which is mostly where that way turns). Every turn then wraps a wall
     /// corner: the route is the shortest of those that go its way round every wall.
     /// Where the truly shortest goes round the other side, that route can still be
     /// longer than the shortest; so when it is more than 5% longer than the straight

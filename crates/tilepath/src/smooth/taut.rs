@@ -157,6 +157,41 @@ fn wrap(
     Some(())
 }
 
+/// The quick way round a turn at a cell's centre `p` (a grid path's turn next to a
+/// wall): the corner of `p`'s cell where the route `a`, corner, `b` wraps a wall and
+/// is shortest, if it is shorter than `a`, `p`, `b` and both its segments keep the
+/// rule. Where a wall corner beside the turn is all the chain of [`wrap`] would wrap,
+/// this is that chain, found without reading the triangle; where the chain would wrap
+/// more, a segment to the corner mostly runs into the walls it would wrap, and the
+/// triangle is read. A route it gives is legal and shorter, which is all the taut
+/// loop needs. Adds the sight tests' work to `work`.
+fn round_the_cell(
+    sight: &Sight<'_>,
+    (a, p, b): (Half, Half, Half),
+    work: &mut u64,
+) -> Option<Half> {
+    if p.0 & 1 == 0 || p.1 & 1 == 0 {
+        return None;
+    }
+    let length = |q: Half| {
+        let (u, v) = (sub(q, a), sub(b, q));
+        ((dot(u, u) as f64).sqrt() + (dot(v, v) as f64).sqrt()) / 2.0
+    };
+    let old = length(p);
+    let (c, l) = [(-1, -1), (1, -1), (-1, 1), (1, 1)]
+        .into_iter()
+        .map(|(ox, oy)| (p.0 + ox, p.1 + oy))
+        .filter(|&c| wraps(sight, a, c, b))
+        .map(|c| (c, length(c)))
+        .min_by(|x, y| x.1.total_cmp(&y.1))?;
+    let point = |q: Half| Waypoint::from_half_cells(q.0, q.1);
+    (l < old - 1e-9
+        && sight.can_turn_at(point(c))
+        && sight.sees_counting(point(a), point(c), work)
+        && sight.sees_counting(point(c), point(b), work))
+    .then_some(c)
+}
+
 /// Pulls routes taut ([`tighten`](Self::tighten)), holding its scratch.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Taut {
@@ -201,6 +236,11 @@ impl Taut {
             *work += 1;
             if wraps(sight, a, p, b) {
                 i += 1;
+                continue;
+            }
+            if let Some(c) = round_the_cell(sight, (a, p, b), work) {
+                route[i] = Waypoint::from_half_cells(c.0, c.1);
+                i = i.saturating_sub(1);
                 continue;
             }
             if wrap(sight, (a, p, b), corners, chain, work).is_none() {
