@@ -223,8 +223,8 @@ impl<'a> Sight<'a> {
 
     /// Whether the unit may walk the straight segment from `a` to `b` (in either
     /// direction): the rule of [`Sight`]. `a == b` is seen. Reads the cells the
-    /// segment crosses: for a one-cell unit a row of them at a time, a word of the
-    /// packed grid at a time; for a bigger one cell by cell.
+    /// segment crosses: for a one-cell unit and a slanting segment a row of them at
+    /// a time, a word of the packed grid at a time; otherwise cell by cell.
     #[must_use]
     pub fn sees(&self, a: Waypoint, b: Waypoint) -> bool {
         self.sees_counting(a, b, &mut 0)
