@@ -41,14 +41,14 @@ impl Smoother {
     /// centre, or at a corner it bends the wrong way round) is replaced by the
     /// shortest way round the walls between it and the straight line past it, also
     /// round corners the grid path never touched (first tried round the corners of
-    /// the turn's own cell, which is mostly where that way turns). Every turn then wraps a wall
-    /// corner: the route is the shortest of those that go its way round every wall.
-    /// Where the truly shortest goes round the other side, that route can still be
-    /// longer than the shortest; so when it is more than 5% longer than the straight
-    /// line between its ends (only then can it be more than 5% longer than the
-    /// shortest), and the points a shorter route could pass (an ellipse round that
-    /// line) are few, the shortest route through them is searched for (A* over a
-    /// visibility graph of the wall corners there) and taken if shorter. What that
+    /// the turn's own cell, which is mostly where that way turns). Every turn then
+    /// wraps a wall corner: the route is the shortest of those that go its way round
+    /// every wall. Where the truly shortest goes round the other side, that route can
+    /// still be longer than the shortest; so when it is more than 5% longer than the
+    /// straight line between its ends (only then can it be more than 5% longer than
+    /// the shortest), and the points a shorter route could pass (an ellipse round
+    /// that line) are few, the shortest route through them is searched for (A* over
+    /// a visibility graph of the wall corners there) and taken if shorter. What that
     /// buys: a route at most 5% longer than the truly shortest between its ends,
     /// except where it winds far from the straight line (more than 256 cells in the
     /// ellipse, or more than 128 wall corners), as a maze's does, where the walls it

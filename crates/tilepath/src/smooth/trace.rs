@@ -1,5 +1,7 @@
 //! The cells a straight segment passes through, in order: the one walk that line of
-//! sight and walking a route as grid steps share.
+//! sight and walking a route as grid steps share. A one-cell unit's sight test reads
+//! the same cells and corners row by row instead (`Sight::sees_by_rows`, its hot
+//! loop); `tests/smooth.rs` checks both against the testkit's reference.
 
 /// What a segment meets as it is traced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

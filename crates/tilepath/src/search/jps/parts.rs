@@ -51,7 +51,7 @@ impl Asked {
 }
 
 impl Jps {
-    /// [`find`](Solver::find) in parts: runs the search for `query` on `grid` for at
+    /// [`find`](crate::Solver::find) in parts: runs the search for `query` on `grid` for at
     /// most `expansions` more jump points (at least 1), then pauses it. Returns the
     /// answer when the search ends within them (the same answer as `find`: the same
     /// cost and route), `None` when it paused: call again with the same grid and
@@ -62,7 +62,7 @@ impl Jps {
     /// hands it (components, footprint, landmarks, rows, jump distances) changes or
     /// moves. A call with another query (other cells, unit, limit, or what it hands
     /// the search, told apart by address), another grid, or after
-    /// [`find`](Solver::find) or [`abandon`](Self::abandon) starts afresh; after an edit
+    /// [`find`](crate::Solver::find) or [`abandon`](Self::abandon) starts afresh; after an edit
     /// of the grid, call `abandon` (an edited grid at the same address cannot be told
     /// apart: a search resumed on it may answer with a route that is not the cheapest,
     /// or crosses the edited cells, but never panics). Queries this solver answers by
@@ -70,7 +70,7 @@ impl Jps {
     /// scratch as it is: nothing is allocated to pause or resume.
     ///
     /// # Errors
-    /// As [`find`](Solver::find).
+    /// As [`find`](crate::Solver::find).
     ///
     /// ```
     /// use tilepath::{Cell, Connectivity, Grid, Jps, Mobility, PathQuery, Solver, TileKind};
