@@ -2,7 +2,9 @@
 //! waypoints instead of cell to cell in 4 or 8 directions.
 
 mod bend;
+mod funnel;
 mod pull;
+mod rows;
 mod sight;
 mod taut;
 mod trace;

@@ -1,5 +1,7 @@
 //! Pulling a grid path straight: the waypoints of an any-angle route.
 
+use super::bend::wraps;
+use super::funnel::Funnel;
 use super::taut::Taut;
 use super::visibility::Visibility;
 use super::{Sight, Waypoint};
@@ -10,7 +12,11 @@ use crate::Cell;
 /// its longest path.
 #[derive(Clone, Debug, Default)]
 pub struct Smoother {
-    /// Pulls the route taut once the grid path's turns are pulled straight.
+    /// The path's cells, headed by `from`'s.
+    cells: Vec<Cell>,
+    /// Finds the shortest route through the path's corridor.
+    funnel: Funnel,
+    /// Pulls the route taut once its turns are pulled straight.
     taut: Taut,
     /// Looks for a shorter route round the other side of walls.
     visibility: Visibility,
@@ -21,6 +27,8 @@ impl Smoother {
     #[must_use]
     pub const fn new() -> Self {
         Self {
+            cells: Vec::new(),
+            funnel: Funnel::new(),
             taut: Taut::new(),
             visibility: Visibility::new(),
         }
@@ -35,13 +43,19 @@ impl Smoother {
     /// grid path and never costs more. Pulling a longer path on in pieces: pass the
     /// last point kept so far as `from` and the cells after it.
     ///
-    /// How: the points where the grid path turns (and its last cell) are pulled
-    /// straight, from each point kept to the farthest of the next ones it sees; then
-    /// the route is pulled taut: a turn with no wall on its inner side (at a cell's
-    /// centre, or at a corner it bends the wrong way round) is replaced by the
-    /// shortest way round the walls between it and the straight line past it, also
-    /// round corners the grid path never touched (first tried round the corners of
-    /// the turn's own cell, which is mostly where that way turns). Every turn then
+    /// How: first the string is pulled through the path's corridor (its cells, and
+    /// the two cells beside each diagonal step) in one pass that reads nothing of the
+    /// grid: the funnel algorithm over the lines where one cell of the corridor gives
+    /// onto the next. Its turns are corners of the corridor: where it bends round a
+    /// wall (already the turns of a taut route) or only turns in open ground. Those
+    /// points are pulled straight, from each point kept to the farthest of the next
+    /// ones it sees, every segment checked ([`Sight::sees`]); where the corridor is
+    /// not clear for the unit (dearer ground), the grid path's turns are pulled
+    /// instead. Then the route is pulled taut: a turn with no wall on its inner side
+    /// (at a cell's centre, or at a corner it bends the wrong way round) is replaced
+    /// by the shortest way round the walls between it and the straight line past it,
+    /// also round corners the grid path never touched (first tried round the corners
+    /// of the turn's own cell, which is mostly where that way turns). Every turn then
     /// wraps a wall corner: the route is the shortest of those that go its way round
     /// every wall. Where the truly shortest goes round the other side, that route can
     /// still be longer than the shortest; so when it is more than 5% longer than the
@@ -54,12 +68,12 @@ impl Smoother {
     /// ellipse, or more than 128 wall corners), as a maze's does, where the walls it
     /// wraps mostly force its way.
     ///
-    /// Why the grid path's turns and not every cell: an optimal grid path turns
-    /// seldom, so its turns are few points, and pulling them taut reaches the same
-    /// route as weighing every cell's corners would, at a small part of the sight
-    /// tests. The cost is the length of the segments tested and the area of the
-    /// triangles pulled taut, read a word of the packed grid at a time for one-cell
-    /// units.
+    /// Why the string first: its turns are mostly where the route turns in the end,
+    /// found by arithmetic on the path's cells, so most of what is left is one sight
+    /// test per segment kept; pulling the grid path's turns instead (cell centres)
+    /// leaves every turn to be moved to its wall corner by reading the grid round it.
+    /// The cost is the length of the segments tested and the area of the triangles
+    /// still pulled taut, read a word of the packed grid at a time for one-cell units.
     ///
     /// A `from` or cells off the grid (bad input) are not pulled: `out` is then the
     /// centres of the cells where the grid path turns, and its last cell's.
@@ -93,30 +107,55 @@ impl Smoother {
         out: &mut Vec<Waypoint>,
     ) -> u64 {
         out.clear();
-        let mut work = 0;
-        let mut cells = cells.into_iter().peekable();
-        let mut before: Option<Cell> = None;
-        while let Some(cell) = cells.next() {
-            work += 1;
-            let next = cells.peek().copied();
-            let turns = match (before, next) {
-                (Some(b), Some(n)) => cell - b != n - cell,
-                _ => true,
-            };
-            if turns {
-                out.push(Waypoint::centre_of(cell));
-            }
-            before = Some(cell);
-        }
-        // Points off the grid (a `from` or cells outside it) see nothing: the route
-        // stays the grid path's turns.
-        if out.is_empty()
-            || !sight.on_grid(from.half_cells())
-            || out.iter().any(|p| !sight.on_grid(p.half_cells()))
-        {
+        let path = &mut self.cells;
+        path.clear();
+        // `from`'s cell heads the corridor when the path steps on from it.
+        let head = from.cell();
+        path.extend(head);
+        path.extend(cells);
+        // The path's own cells, after `from`'s.
+        let (own, steps_on) = match head {
+            Some(s) => (1, path.get(1).is_some_and(|&c| is_step(s, c))),
+            None => (0, false),
+        };
+        let corridor = if steps_on { &path[..] } else { &path[own..] };
+        let mut work = corridor.len() as u64;
+        if corridor.is_empty() {
             return work;
         }
-        pull_tight(sight, from, out, &mut work);
+        // Through the corridor first: its turns are mostly the wall corners a taut
+        // route wraps, so pulling them straight leaves little to pull taut. Checked
+        // segment by segment as they are pulled; where the corridor is not clear for
+        // the unit, or a segment is not seen, the grid path's turns are pulled instead.
+        let joint = Waypoint::centre_of(corridor[0]);
+        if !steps_on && joint != from {
+            out.push(joint);
+        }
+        let pulled = sight.on_grid(from.half_cells())
+            && self.funnel.through(corridor, out, &mut work)
+            && pull_tight(sight, from, out, true, &mut work);
+        if !pulled {
+            out.clear();
+            let turns = &path[own..];
+            for (k, &cell) in turns.iter().enumerate() {
+                let turns_here = match (k.checked_sub(1).map(|b| turns[b]), turns.get(k + 1)) {
+                    (Some(b), Some(&n)) => cell - b != n - cell,
+                    _ => true,
+                };
+                if turns_here {
+                    out.push(Waypoint::centre_of(cell));
+                }
+            }
+            // Points off the grid (a `from` or cells outside it) see nothing: the
+            // route stays the grid path's turns.
+            if out.is_empty()
+                || !sight.on_grid(from.half_cells())
+                || out.iter().any(|p| !sight.on_grid(p.half_cells()))
+            {
+                return work;
+            }
+            pull_tight(sight, from, out, false, &mut work);
+        }
         self.taut.tighten(sight, from, out, &mut work);
         self.visibility.shorten(sight, from, out, &mut work);
         work
@@ -125,20 +164,57 @@ impl Smoother {
 
 /// Keeps, from each kept point (starting at `from`), the farthest of the next points
 /// it sees without a break; the last point always stays. In place.
-fn pull_tight(sight: &Sight<'_>, from: Waypoint, points: &mut Vec<Waypoint>, work: &mut u64) {
+///
+/// `strung`: the points are the string through the path's corridor, whose segments
+/// are legal only where the corridor is clear for the unit. Then a point kept
+/// because nothing past it is seen must be seen itself, and a route must be able to
+/// turn at every point kept ([`Sight::can_turn_at`]), else `false` (`points` part
+/// pulled); and the pulling stops at a point where the string wraps a wall, so the
+/// route keeps going round it the grid path's way (a line past it mostly runs into
+/// that wall: the test is saved; where it would not, the taut step still finds the
+/// shortest route the grid path's way round, and the visibility search one round the
+/// other side where that is far shorter). Otherwise (the grid path's turns) a point
+/// nothing is seen past stays as it is: a grid step on dearer ground, or the next
+/// point.
+fn pull_tight(
+    sight: &Sight<'_>,
+    from: Waypoint,
+    points: &mut Vec<Waypoint>,
+    strung: bool,
+    work: &mut u64,
+) -> bool {
     let n = points.len();
     let (mut anchor, mut kept, mut i) = (from, 0, 0);
     while i < n {
         let mut j = i;
-        while j + 1 < n && sight.sees_counting(anchor, points[j + 1], work) {
+        while j + 1 < n
+            && !(strung
+                && wraps(
+                    sight,
+                    anchor.half_cells(),
+                    points[j].half_cells(),
+                    points[j + 1].half_cells(),
+                ))
+            && sight.sees_counting(anchor, points[j + 1], work)
+        {
             j += 1;
         }
-        // Nothing seen past `points[i]`: it stays (a grid step on dearer ground, or
-        // the next point).
+        if strung
+            && ((j == i && !sight.sees_counting(anchor, points[i], work))
+                || (j + 1 < n && !sight.can_turn_at(points[j])))
+        {
+            return false;
+        }
         anchor = points[j];
         points[kept] = anchor;
         kept += 1;
         i = j + 1;
     }
     points.truncate(kept);
+    true
+}
+
+/// Whether `b` is one step (of eight) from `a`.
+fn is_step(a: Cell, b: Cell) -> bool {
+    a != b && a.x.abs_diff(b.x) <= 1 && a.y.abs_diff(b.y) <= 1
 }

@@ -1,6 +1,7 @@
 //! The rule a straight segment of a route keeps: what a unit may cross in a line.
 
 use super::Waypoint;
+use super::rows::Fraction;
 use super::trace::{Meets, trace};
 use crate::grid::{EVEN, kinds_anf, open_cells};
 use crate::{Cell, Grid, Mobility};
@@ -277,15 +278,17 @@ impl<'a> Sight<'a> {
             return false;
         }
         let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-        // Where the segment is at a height, in half cells times `dy`, as a whole number
-        // of cells (`den` of these) and a remainder: moving down a row adds `2 dx`.
+        // Where the segment is at a height, in cells, over `den`: moving down a row
+        // adds `2 dx`, half a row `dx` (the one division).
         let den = 2 * dy;
-        let split = |v: i64| (v.div_euclid(den), v.rem_euclid(den));
         let (first, last) = (a.1.div_euclid(2), (b.1 + 1).div_euclid(2) - 1);
-        let step = split(2 * dx);
-        let mut top = split(a.0 * dy);
-        let mut line = split(a.0 * dy + dx * (2 * first + 2 - a.1));
-        let end = split(b.0 * dy);
+        let half = Fraction::new(dx, den);
+        let step = half.plus(half, den);
+        let mut top = Fraction::halves(a.0, den);
+        // The line below the first row: a whole row down from `a` on a line, half a
+        // row from a row's middle.
+        let mut line = top.plus(if a.1 & 1 == 0 { step } else { half }, den);
+        let end = Fraction::halves(b.0, den);
         let width = i64::from(self.grid.width());
         // The index of the row's first cell, and the cells read.
         let (mut row, mut read) = (first * width, 0);
@@ -294,11 +297,11 @@ impl<'a> Sight<'a> {
             let bottom = if y == last { end } else { line };
             let (lo, hi) = if dx > 0 { (top, bottom) } else { (bottom, top) };
             // The cells whose open span meets the open stretch between `lo` and `hi`.
-            let (x_lo, cells) = (lo.0, hi.0 + i64::from(hi.1 > 0) - lo.0);
+            let (x_lo, cells) = (lo.floor(), hi.ceil() - lo.floor());
             read += cells;
             // The line above this row, inside the segment: through a corner there?
-            let pinched = y > first && top.1 == 0 && {
-                let k = top.0;
+            let pinched = y > first && top.rest == 0 && {
+                let k = top.whole;
                 let (p, q) = if dx > 0 {
                     ((k, y - 1), (k - 1, y))
                 } else {
@@ -311,10 +314,7 @@ impl<'a> Sight<'a> {
                 break;
             }
             top = line;
-            line = (line.0 + step.0, line.1 + step.1);
-            if line.1 >= den {
-                line = (line.0 + 1, line.1 - den);
-            }
+            line = line.plus(step, den);
             row += width;
         }
         *work += read.unsigned_abs();

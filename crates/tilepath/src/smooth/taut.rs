@@ -2,6 +2,7 @@
 //! the wall corners it must wrap.
 
 use super::bend::{Half, cross, dot, sub, wraps};
+use super::rows::{Fraction, Stepper};
 use super::{Sight, Waypoint};
 
 /// Whether the open cell `(cx, cy)` meets the open triangle `t` (vertices in half
@@ -47,31 +48,46 @@ fn wrap(
     let side = cross(sub(b, a), sub(p, a)).signum();
     if side != 0 {
         let t = [a, p, b];
-        let (lo_y, hi_y) = (a.1.min(p.1).min(b.1), a.1.max(p.1).max(b.1));
         // The convex wall corners (one cell around not clear) inside the closed
         // triangle and off its base, line by line of corners: no other point of a
         // wall is a corner of the chain.
-        for y2 in (lo_y + (lo_y & 1)..=hi_y).step_by(2) {
+        // The triangle's edges' x, in corners, on the lines of corners they span,
+        // stepped exactly down the lines: at `y2` an edge from `s` down to `e` is at
+        // `(s.0 h + (e.0 - s.0) (y2 - s.1)) / 2h`, `h` its height in half cells. The
+        // long edge (from the top vertex to the bottom one) bounds every line; the
+        // other side is the upper short edge above the middle vertex, the lower one
+        // below it, and the middle vertex itself on its own line.
+        let mut v = [a, p, b];
+        v.sort_unstable_by_key(|q| q.1);
+        let [top, mid, bottom] = v;
+        let edge = |s: Half, e: Half, from: i64| {
+            let h = e.1 - s.1;
+            let den = 2 * h.max(1);
+            let at = Fraction::new(s.0 * h + (e.0 - s.0) * (from - s.1), den);
+            Stepper::new(at, Fraction::new(2 * (e.0 - s.0), den), den)
+        };
+        let even_from = |y2: i64| y2 + (y2 & 1);
+        let first_line = even_from(top.1);
+        let mut long = edge(top, bottom, first_line);
+        let mut upper = edge(top, mid, first_line);
+        let mut lower = edge(mid, bottom, even_from(mid.1 + 1));
+        for y2 in (first_line..=bottom.1).step_by(2) {
             let first = corners.len();
-            // The corners (in cells) between the triangle's leftmost and rightmost
-            // points on this line, exactly.
-            let (mut x_lo, mut x_hi) = (i64::MAX, i64::MIN);
-            for i in 0..3 {
-                let (s, e) = (t[i], t[(i + 1) % 3]);
-                if y2 < s.1.min(e.1) || y2 > s.1.max(e.1) {
-                    continue;
-                }
-                if s.1 == e.1 {
-                    x_lo = x_lo.min(s.0.min(e.0).div_euclid(2) + (s.0.min(e.0) & 1));
-                    x_hi = x_hi.max(s.0.max(e.0).div_euclid(2));
-                    continue;
-                }
-                // x = num / den on this edge, in half cells; in corners, num / (2 den).
-                let (s, e) = if s.1 < e.1 { (s, e) } else { (e, s) };
-                let den = 2 * (e.1 - s.1);
-                let num = s.0 * (e.1 - s.1) + (e.0 - s.0) * (y2 - s.1);
-                x_lo = x_lo.min(-(-num).div_euclid(den));
-                x_hi = x_hi.max(num.div_euclid(den));
+            let (mut x_lo, mut x_hi) = (long.at.ceil(), long.at.floor());
+            long.advance();
+            let short = if y2 < mid.1 {
+                &mut upper
+            } else if y2 > mid.1 {
+                &mut lower
+            } else {
+                x_lo = x_lo.min(mid.0.div_euclid(2) + (mid.0 & 1));
+                x_hi = x_hi.max(mid.0.div_euclid(2));
+                &mut long
+            };
+            if y2 != mid.1 {
+                x_lo = x_lo.min(short.at.ceil());
+                x_hi = x_hi.max(short.at.floor());
+                short.advance();
             }
             if x_lo > x_hi {
                 continue;

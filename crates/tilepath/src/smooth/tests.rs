@@ -1,7 +1,8 @@
 //! The smoother's unit tests: what its private parts read from the grid.
 
-use super::Sight;
-use crate::{Grid, Mobility, TileKind};
+use super::funnel::Funnel;
+use super::{Sight, Waypoint};
+use crate::{AStar, Cell, Clearance, Connectivity, Grid, Mobility, PathQuery, Solver, TileKind};
 
 /// A small deterministic generator (no dependency in the library's own tests).
 fn next(state: &mut u64) -> u64 {
@@ -59,4 +60,80 @@ fn convex_corners_read_by_words_match_cell_by_cell() {
         }
     }
     assert!(found > 1_000, "only {found} corners");
+}
+
+#[test]
+fn the_string_through_a_clear_corridor_keeps_the_rule() {
+    // Random grids of floor and walls (every cell a unit stands on is clear), units of
+    // sizes 1-3, optimal 8-connected paths: the funnel finds a route through every
+    // path's corridor, each segment of which keeps the rule, turning only where a
+    // route may, and never longer than the path.
+    let mut state = 11;
+    let (mut routes, mut turns, mut cells_walked) = (0, 0, 0);
+    let mut astar = AStar::new();
+    let mut funnel = Funnel::new();
+    let mut out = Vec::new();
+    for _ in 0..3000 {
+        let (w, h) = (4 + next(&mut state) % 30, 4 + next(&mut state) % 30);
+        let density = next(&mut state) % 35;
+        let grid = Grid::from_fn(w as u32, h as u32, |_| {
+            if next(&mut state) % 100 < density {
+                TileKind::K1
+            } else {
+                TileKind::K0
+            }
+        })
+        .unwrap();
+        let size = [1, 1, 2, 3][(next(&mut state) % 4) as usize];
+        let mobility = Mobility::FLOOR_ONLY;
+        let sight = Sight::new(&grid, mobility, size);
+        let clearance = Clearance::new(&grid, mobility);
+        let mut pick = || {
+            (0..40)
+                .map(|_| Cell::new((next(&mut state) % w) as i32, (next(&mut state) % h) as i32))
+                .find(|&c| sight.is_clear(c))
+        };
+        let (Some(from), Some(to)) = (pick(), pick()) else {
+            continue;
+        };
+        let mut query = PathQuery::new(from, to, mobility).connectivity(Connectivity::Eight);
+        if size > 1 {
+            query = query.sized(clearance.footprint(size));
+        }
+        let Ok(r) = astar.find(&grid, query) else {
+            continue;
+        };
+        if r.path.is_empty() || r.end != to {
+            continue;
+        }
+        let cells: Vec<Cell> = core::iter::once(from).chain(r.path.cells(from)).collect();
+        out.clear();
+        assert!(
+            funnel.through(&cells, &mut out, &mut 0),
+            "no corridor along {cells:?}"
+        );
+        assert_eq!(out.last(), Some(&Waypoint::centre_of(to)));
+        let mut at = Waypoint::centre_of(from);
+        let mut length = 0.0;
+        for (k, &p) in out.iter().enumerate() {
+            assert!(
+                sight.sees(at, p),
+                "size {size}: {at:?} -> {p:?} along {cells:?}"
+            );
+            if k + 1 < out.len() {
+                assert!(sight.can_turn_at(p), "size {size}: turns at {p:?}");
+            }
+            length += at.distance(p);
+            at = p;
+        }
+        assert!(length <= r.cost + 1e-9, "{length} > {}", r.cost);
+        routes += 1;
+        turns += out.len() - 1;
+        cells_walked += cells.len();
+    }
+    println!("{routes} routes, {cells_walked} cells, {turns} turns");
+    assert!(
+        routes > 1_500 && turns > 2_000,
+        "{routes} routes, {turns} turns"
+    );
 }
