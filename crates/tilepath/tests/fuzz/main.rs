@@ -11,7 +11,8 @@
 //! asked, and the bounded searches they allow; square and hex), hex searches of every
 //! layout, distance-field operations (4-, 8-connected and hex: compute, repair, flee, bounded
 //! regions, maximum distances, goal changes), next-hop tables (build, queries,
-//! edits and repairs) and cell arithmetic at extreme coordinates.
+//! edits and repairs), paths and arbitrary cell sequences pulled straight
+//! (`Smoother`) and cell arithmetic at extreme coordinates.
 //!
 //! Runs for `TILEPATH_FUZZ_SECONDS` (default 60) or `TILEPATH_FUZZ_EPISODES`
 //! episodes (default 100,000), whichever ends first, from seed `TILEPATH_FUZZ_SEED`
@@ -28,20 +29,22 @@ use std::time::{Duration, Instant};
 use tilepath::{
     AStar, Arrival, Cell, Components, Connectivity, Derived, Direction8, DistanceField, FieldError,
     FieldState, Greedy, Grid, GridError, HexLayout, Jps, JumpDistances, Mobility, NextHopTable,
-    OCTILE_DIAGONAL, OCTILE_STRAIGHT, OpenRows, PathError, PathQuery, Region, Solver, TableCells,
-    TableError, TileKind, combined_next_step,
+    OCTILE_DIAGONAL, OCTILE_STRAIGHT, OpenRows, PathError, PathQuery, Region, Smoother, Solver,
+    TableCells, TableError, TileKind, combined_next_step,
 };
 use tilepath_testkit::*;
 
 mod components;
 mod fields;
 mod jumps;
+mod pull;
 mod search;
 mod tables;
 
 use components::*;
 use fields::*;
 use jumps::*;
+use pull::*;
 use search::*;
 use tables::*;
 
@@ -60,6 +63,10 @@ struct Covered {
     /// Of those, caught up from the edited cells' kinds alone.
     without_grid: u64,
     errors_checked: u64,
+    /// Paths and cell sequences pulled straight.
+    pulls: u64,
+    /// Of those, optimal paths checked segment by segment.
+    pulled_paths: u64,
 }
 
 fn env_u64(name: &str, default: u64) -> u64 {
@@ -93,7 +100,8 @@ fn fuzz_episodes() {
     let summary = format!(
         "fuzz: seeds {first}..{seed} ({} episodes in {seconds} s at most): {} operations, \
          {} searches, {} field checks, {} table checks, {} component checks, {} cell checks, \
-         {} derived structures caught up ({} without the grid), {} errors checked",
+         {} derived structures caught up ({} without the grid), {} errors checked, {} \
+         pulled straight ({} optimal paths checked)",
         covered.episodes,
         covered.operations,
         covered.searches,
@@ -104,6 +112,8 @@ fn fuzz_episodes() {
         covered.catch_ups,
         covered.without_grid,
         covered.errors_checked,
+        covered.pulls,
+        covered.pulled_paths,
     );
     // Written past the test harness's capture, so CI logs show what was covered.
     let _ = writeln!(std::io::stderr().lock(), "{summary}");
@@ -120,6 +130,7 @@ struct Solvers {
     jps_whole: Jps,
     /// What jump point search reads besides the grid, repaired after every edit.
     kept: KeptRows,
+    smoother: Smoother,
 }
 
 fn episode(seed: u64, covered: &mut Covered, op: &mut String) {
@@ -132,6 +143,7 @@ fn episode(seed: u64, covered: &mut Covered, op: &mut String) {
         jps: Jps::new(),
         jps_whole: Jps::whole_grid(),
         kept: KeptRows::default(),
+        smoother: Smoother::new(),
     };
     for _ in 0..rng.random_range(1..=3) {
         let (w, h) = match rng.random_range(0..20) {
@@ -187,6 +199,7 @@ fn episode(seed: u64, covered: &mut Covered, op: &mut String) {
                 45..75 => field_op(&mut rng, &grid, mobility, &mut field, covered, op),
                 75..85 => table_op(&mut rng, &grid, mobility, &mut table, covered, op),
                 85..90 => jumps_op(&mut rng, &grid, mobility, &mut building, covered, op),
+                90..95 => pull_op(&mut rng, &grid, mobility, &mut solvers, covered, op),
                 _ => cell_op(&mut rng, &grid, covered, op),
             }
         }
