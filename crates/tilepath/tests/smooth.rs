@@ -199,6 +199,9 @@ fn pulled_routes_are_legal_and_near_the_true_shortest() {
 fn sight_agrees_with_the_reference() {
     let (mut seen, mut blocked) = (0u32, 0u32);
     let (mut long, mut long_seen) = (0u32, 0u32);
+    // Along a row (read a word at a time for one-cell units), and of those longer
+    // than the 28 cells of one read.
+    let (mut along, mut along_long) = (0u32, 0u32);
     for seed in 0..500 {
         let mut rng = rng(10_000 + seed);
         // One grid in five wide, with few walls: rows longer than the 56 cells the
@@ -239,6 +242,14 @@ fn sight_agrees_with_the_reference() {
                 point(&mut rng)
             };
             let expected = reference_sees(&clear, a.half_cells(), b.half_cells());
+            let (dx, dy) = (
+                b.half_cells().0 - a.half_cells().0,
+                b.half_cells().1 - a.half_cells().1,
+            );
+            if dy == 0 && dx != 0 && size == 1 {
+                along += 1;
+                along_long += u32::from(dx.abs() > 2 * 28);
+            }
             if (a.half_cells().0 - b.half_cells().0).abs() > 2 * 56 {
                 long += 1;
                 long_seen += u32::from(expected);
@@ -254,7 +265,12 @@ fn sight_agrees_with_the_reference() {
     }
     println!(
         "{seen} segments seen, {blocked} blocked; {long} longer than 56 cells across, \
-         {long_seen} of them seen"
+         {long_seen} of them seen; {along} along a row for a one-cell unit, {along_long} \
+         of them longer than 28 cells"
+    );
+    assert!(
+        along > 1_000 && along_long > 20,
+        "too few segments along a row"
     );
     assert!(seen > 10_000 && blocked > 10_000, "too few of one kind");
     assert!(

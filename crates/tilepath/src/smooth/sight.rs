@@ -224,8 +224,9 @@ impl<'a> Sight<'a> {
 
     /// Whether the unit may walk the straight segment from `a` to `b` (in either
     /// direction): the rule of [`Sight`]. `a == b` is seen. Reads the cells the
-    /// segment crosses: for a one-cell unit and a slanting segment a row of them at
-    /// a time, a word of the packed grid at a time; otherwise cell by cell.
+    /// segment crosses: for a one-cell unit, a slanting segment's a row of them at a
+    /// time and a segment along a row's all at once, a word of the packed grid at a
+    /// time; otherwise cell by cell.
     #[must_use]
     pub fn sees(&self, a: Waypoint, b: Waypoint) -> bool {
         self.sees_counting(a, b, &mut 0)
@@ -360,6 +361,9 @@ impl<'a> Sight<'a> {
         let (lo, hi) = (from.min(to), from.max(to));
         // Cells whose span meets the open interval (lo, hi).
         let (first, last) = (lo.div_euclid(2), (hi - 1).div_euclid(2));
+        if !vertical && self.size == 1 {
+            return self.row_sees((first, last), across);
+        }
         if across & 1 == 1 {
             // Through the middle of a row (column) of cells: each must be clear.
             let side = across.div_euclid(2);
@@ -374,5 +378,46 @@ impl<'a> Sight<'a> {
                     (!clear(c - 1, a) && !clear(c, b)) || (!clear(c, a) && !clear(c - 1, b));
                 !pinched
             })
+    }
+
+    /// [`sees_along`](Self::sees_along) for a one-cell unit and a horizontal
+    /// segment over the cells `first..=last` at `across` (half cells), read a word of
+    /// the packed grid at a time: through the middle of a row, every cell clear; along
+    /// the line between two rows, one of the two cells at every column clear, and no
+    /// corner passed (between two columns) pinching.
+    fn row_sees(&self, (first, last): (i64, i64), across: i64) -> bool {
+        let mut x = first;
+        if across & 1 == 1 {
+            let y = across.div_euclid(2);
+            while x <= last {
+                let n = (last - x + 1).min(RUN);
+                let want = EVEN & ((1u64 << (2 * n)) - 1);
+                if self.clear_run(x, y) & want != want {
+                    return false;
+                }
+                x += n;
+            }
+            return true;
+        }
+        let (a, b) = (across / 2 - 1, across / 2);
+        while x <= last {
+            // From the column before: cell `x - 1 + k` at bit `2k`.
+            let n = (last - x + 1).min(RUN - 1);
+            let (above, below) = (self.clear_run(x - 1, a), self.clear_run(x - 1, b));
+            let cells = EVEN & ((1u64 << (2 * n + 2)) - 1) & !1;
+            if (above | below) & cells != cells {
+                return false;
+            }
+            // A corner between columns `x - 1 + k - 1` and `x - 1 + k`, past the first
+            // column: the cells across it on both diagonals not both clear.
+            let (no_above, no_below) = (!above & EVEN, !below & EVEN);
+            let pinched = ((no_above << 2) & no_below) | (no_above & (no_below << 2));
+            let corners = if x == first { cells & !0b111 } else { cells };
+            if pinched & corners != 0 {
+                return false;
+            }
+            x += n;
+        }
+        true
     }
 }
