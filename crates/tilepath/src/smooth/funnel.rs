@@ -57,8 +57,8 @@ impl Funnel {
         let start = centre(first);
         portals.push((start, start));
         let mut before: Option<Half> = None;
-        // Portals pushed along the current run of steps one way, and the cell of the
-        // run's last step when its portal is still owed.
+        // Portals pushed along the current run of steps one way, and the cell and way
+        // of the run's last step when its portal is still owed.
         let (mut run, mut owed) = (0, None);
         let mut k = 1;
         while k < cells.len() {
@@ -78,17 +78,14 @@ impl Funnel {
                     end += 1;
                 }
                 *work += (end - k) as u64;
-                owed = Some(cells[end - 2]);
+                owed = Some((cells[end - 2], way));
                 k = end;
                 continue;
             }
             *work += 1;
             k += 1;
             if let Some(o) = owed.take() {
-                let last = portals.len() - 1;
-                portals[last] = portal(o, before.unwrap_or(way), before)
-                    .flatten()
-                    .unwrap_or(portals[last]);
+                settle(portals, o);
             }
             let Some(next) = portal(c, way, before) else {
                 return false;
@@ -105,9 +102,8 @@ impl Funnel {
             }
             portals.push(next);
         }
-        if let (Some(o), Some(way)) = (owed, before) {
-            let last = portals.len() - 1;
-            portals[last] = portal(o, way, before).flatten().unwrap_or(portals[last]);
+        if let Some(o) = owed {
+            settle(portals, o);
         }
         let end = centre(cells[cells.len() - 1]);
         portals.push((end, end));
@@ -151,6 +147,14 @@ fn portal(c: Cell, way: Half, before: Option<Half>) -> Option<Option<Portal>> {
     } else {
         (ends[1], ends[0])
     }))
+}
+
+/// Puts the portal owed for a run's last step (from `c`, `way` like the steps before
+/// it) in place of the run's second.
+fn settle(portals: &mut [Portal], (c, way): (Cell, Half)) {
+    if let (Some(Some(p)), Some(last)) = (portal(c, way, Some(way)), portals.last_mut()) {
+        *last = p;
+    }
 }
 
 /// The centre of `c` in half cells.

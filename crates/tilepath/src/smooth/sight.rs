@@ -1,7 +1,7 @@
 //! The rule a straight segment of a route keeps: what a unit may cross in a line.
 
 use super::Waypoint;
-use super::rows::Fraction;
+use super::rows::{Fraction, Stepper};
 use super::trace::{Meets, trace};
 use crate::grid::{EVEN, kinds_anf, open_cells};
 use crate::{Cell, Grid, Mobility};
@@ -288,14 +288,18 @@ impl<'a> Sight<'a> {
         let mut top = Fraction::halves(a.0, den);
         // The line below the first row: a whole row down from `a` on a line, half a
         // row from a row's middle.
-        let mut line = top.plus(if a.1 & 1 == 0 { step } else { half }, den);
+        let mut line = Stepper::new(
+            top.plus(if a.1 & 1 == 0 { step } else { half }, den),
+            step,
+            den,
+        );
         let end = Fraction::halves(b.0, den);
         let width = i64::from(self.grid.width());
         // The index of the row's first cell, and the cells read.
         let (mut row, mut read) = (first * width, 0);
         let mut seen = true;
         for y in first..=last {
-            let bottom = if y == last { end } else { line };
+            let bottom = if y == last { end } else { line.at };
             let (lo, hi) = if dx > 0 { (top, bottom) } else { (bottom, top) };
             // The cells whose open span meets the open stretch between `lo` and `hi`.
             let (x_lo, cells) = (lo.floor(), hi.ceil() - lo.floor());
@@ -314,8 +318,8 @@ impl<'a> Sight<'a> {
                 seen = false;
                 break;
             }
-            top = line;
-            line = line.plus(step, den);
+            top = line.at;
+            line.advance();
             row += width;
         }
         *work += read.unsigned_abs();

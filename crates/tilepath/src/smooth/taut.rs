@@ -1,6 +1,8 @@
 //! Pulling a route taut without changing its way round any wall: every turn moved to
 //! the wall corners it must wrap.
 
+use core::cmp::Ordering;
+
 use super::bend::{Half, cross, dot, sub, wraps};
 use super::rows::{Fraction, Stepper};
 use super::{Sight, Waypoint};
@@ -57,7 +59,7 @@ fn wrap(
         // long edge (from the top vertex to the bottom one) bounds every line; the
         // other side is the upper short edge above the middle vertex, the lower one
         // below it, and the middle vertex itself on its own line.
-        let mut v = [a, p, b];
+        let mut v = t;
         v.sort_unstable_by_key(|q| q.1);
         let [top, mid, bottom] = v;
         let edge = |s: Half, e: Half, from: i64| {
@@ -73,21 +75,20 @@ fn wrap(
         let mut lower = edge(mid, bottom, even_from(mid.1 + 1));
         for y2 in (first_line..=bottom.1).step_by(2) {
             let first = corners.len();
-            let (mut x_lo, mut x_hi) = (long.at.ceil(), long.at.floor());
-            long.advance();
-            let short = if y2 < mid.1 {
-                &mut upper
-            } else if y2 > mid.1 {
-                &mut lower
-            } else {
-                x_lo = x_lo.min(mid.0.div_euclid(2) + (mid.0 & 1));
-                x_hi = x_hi.max(mid.0.div_euclid(2));
-                &mut long
+            let other = match y2.cmp(&mid.1) {
+                Ordering::Less => upper.at,
+                Ordering::Greater => lower.at,
+                Ordering::Equal => Fraction::halves(mid.0, 2),
             };
-            if y2 != mid.1 {
-                x_lo = x_lo.min(short.at.ceil());
-                x_hi = x_hi.max(short.at.floor());
-                short.advance();
+            let (x_lo, x_hi) = (
+                long.at.ceil().min(other.ceil()),
+                long.at.floor().max(other.floor()),
+            );
+            long.advance();
+            match y2.cmp(&mid.1) {
+                Ordering::Less => upper.advance(),
+                Ordering::Greater => lower.advance(),
+                Ordering::Equal => {}
             }
             if x_lo > x_hi {
                 continue;
