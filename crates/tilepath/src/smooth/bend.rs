@@ -52,12 +52,11 @@ pub(super) const fn quadrant(dx: i64, dy: i64) -> Arc {
 
 /// The arcs of directions from the corner `p` (even half cells) into the cells
 /// around it that are not clear.
-fn walls_at<'g>(sight: &Sight<'g>, p: Half) -> impl Iterator<Item = Arc> + use<'g> {
-    let (sight, x, y) = (*sight, p.0 / 2, p.1 / 2);
-    [(0, 0), (1, 0), (0, 1), (1, 1)]
-        .into_iter()
-        .filter(move |&(dx, dy)| !sight.clear_at(x + dx - 1, y + dy - 1))
-        .map(|(dx, dy)| quadrant(dx, dy))
+fn walls_at(sight: &Sight<'_>, p: Half) -> impl Iterator<Item = Arc> + use<> {
+    let clear = sight.around(p.0, p.1);
+    (0..4)
+        .filter(move |&i| clear >> i & 1 == 0)
+        .map(|i| quadrant(i & 1, i >> 1))
 }
 
 /// Whether the route `a`, `p`, `b` turns at `p` round a wall filling the arc `wall`

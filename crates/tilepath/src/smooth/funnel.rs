@@ -52,6 +52,8 @@ impl Funnel {
         let Some(&first) = cells.first() else {
             return false;
         };
+        // The steps it weighs, each once.
+        *work += (cells.len() - 1) as u64;
         let portals = &mut self.portals;
         portals.clear();
         let start = centre(first);
@@ -77,12 +79,10 @@ impl Funnel {
                 while end < cells.len() && cells[end] - cells[end - 1] == step {
                     end += 1;
                 }
-                *work += (end - k) as u64;
                 owed = Some((cells[end - 2], way));
                 k = end;
                 continue;
             }
-            *work += 1;
             k += 1;
             if let Some(o) = owed.take() {
                 settle(portals, o);
@@ -176,14 +176,15 @@ fn pull(portals: &[Portal], out: &mut Vec<Waypoint>, work: &mut u64) -> bool {
     let point = |p: Half| Waypoint::from_half_cells(p.0, p.1);
     let (mut apex, mut left, mut right) = (portals[0].0, portals[0].0, portals[0].1);
     let (mut left_i, mut right_i) = (0, 0);
-    let mut budget = 8 * portals.len() + 64;
+    let full = 8 * portals.len() + 64;
+    let mut budget = full;
     let mut i = 1;
     while i < portals.len() {
         if budget == 0 {
+            *work += full as u64;
             return false;
         }
         budget -= 1;
-        *work += 1;
         let (l, r) = portals[i];
         // The right side narrows (or stays) when `r` is not right of it.
         if cross(sub(right, apex), sub(r, apex)) <= 0 {
@@ -213,6 +214,8 @@ fn pull(portals: &[Portal], out: &mut Vec<Waypoint>, work: &mut u64) -> bool {
         }
         i += 1;
     }
+    // The portals weighed, counted by what is left of the budget.
+    *work += (full - budget) as u64;
     let end = portals[portals.len() - 1].0;
     if out.last() != Some(&point(end)) {
         out.push(point(end));

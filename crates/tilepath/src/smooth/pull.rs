@@ -49,10 +49,14 @@ impl Smoother {
     /// onto the next. Its turns are corners of the corridor: where it bends round a
     /// wall (already the turns of a taut route) or only turns in open ground. Those
     /// points are pulled straight, from each point kept to the farthest of the next
-    /// ones it sees, every segment checked ([`Sight::sees`]); where the corridor is
-    /// not clear for the unit (dearer ground), the grid path's turns are pulled
-    /// instead. Then the route is pulled taut: a turn with no wall on its inner side
-    /// (at a cell's centre, or at a corner it bends the wrong way round) is replaced
+    /// ones it sees, every segment past the corridor checked ([`Sight::sees`]). The
+    /// string's own segments keep the rule where the corridor is clear for the unit:
+    /// known for a one-cell unit whose mobility enters everything it enters at one
+    /// cost (every cell a path of its steps into is then clear), read cell by cell
+    /// otherwise, and checked segment by segment for bigger units. Where it is not
+    /// clear (dearer ground), the grid path's turns are pulled instead. Then the
+    /// route is pulled taut: a turn with no wall on its inner side (at a cell's
+    /// centre, or at a corner it bends the wrong way round) is replaced
     /// by the shortest way round the walls between it and the straight line past it,
     /// also round corners the grid path never touched (first tried round the corners
     /// of the turn's own cell, which is mostly where that way turns). Every turn then
@@ -76,7 +80,11 @@ impl Smoother {
     /// still pulled taut, read a word of the packed grid at a time for one-cell units.
     ///
     /// A `from` or cells off the grid (bad input) are not pulled: `out` is then the
-    /// centres of the cells where the grid path turns, and its last cell's.
+    /// centres of the cells where the grid path turns, and its last cell's. Cells that
+    /// are no path of the unit's on this grid (planned for another unit or before the
+    /// grid changed, steps that cut a corner or jump) are never a panic and the route
+    /// still ends at the last cell's centre, but it may cross what they cross.
+    /// (The plugin turns every route back into grid steps legal by construction.)
     ///
     /// Returns the work it did: the cells its line-of-sight tests read and the points
     /// it weighed, a measure of its cost (linear in it) that a budget can charge.
@@ -131,9 +139,30 @@ impl Smoother {
         if !steps_on && joint != from {
             out.push(joint);
         }
-        let pulled = sight.on_grid(from.half_cells())
-            && self.funnel.through(corridor, out, &mut work)
-            && pull_tight(sight, from, out, true, &mut work);
+        let pulled =
+            sight.on_grid(from.half_cells()) && self.funnel.through(corridor, out, &mut work) && {
+                // Where the corridor is clear, the string's own segments (from its
+                // start, the centre of the corridor's first cell) and turns keep the
+                // rule as they are. It is, for a path of the unit's, where every cell
+                // the unit may stand on is clear, but for its first cell (a unit may
+                // step out of a cell walled under it; and points off the grid mean
+                // the cells are no such path); otherwise its cells are read, once,
+                // which costs less than testing its segments.
+                let clear = if sight.passable_is_clear() {
+                    sight.is_clear(corridor[0]) && out.iter().all(|p| sight.on_grid(p.half_cells()))
+                } else {
+                    work += corridor.len() as u64;
+                    sight.corridor_clear(corridor)
+                };
+                let strung = if clear {
+                    Strung::Clear {
+                        from_start: from == joint,
+                    }
+                } else {
+                    Strung::Checked
+                };
+                pull_tight(sight, from, out, strung, &mut work)
+            };
         if !pulled {
             out.clear();
             let turns = &path[own..];
@@ -154,33 +183,54 @@ impl Smoother {
             {
                 return work;
             }
-            pull_tight(sight, from, out, false, &mut work);
+            pull_tight(sight, from, out, Strung::No, &mut work);
         }
-        self.taut.tighten(sight, from, out, &mut work);
+        // The string's segments, and those pulled straight from it, all keep the
+        // rule; the grid path's turns may be a step over dearer ground apart.
+        self.taut.tighten(sight, from, out, pulled, &mut work);
         self.visibility.shorten(sight, from, out, &mut work);
         work
     }
 }
 
+/// What the points [`pull_tight`] pulls are.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Strung {
+    /// The grid path's turns.
+    No,
+    /// The string through the path's corridor, which may not be clear for the unit.
+    Checked,
+    /// The string through a corridor that is clear for the unit (read by
+    /// [`Sight::corridor_clear`], or known from [`Sight::passable_is_clear`] for a
+    /// path of the unit's): a segment between two of its points keeps the rule, and so does
+    /// a turn at one (a corner of the corridor, touching two of its cells that share
+    /// an edge or three round a diagonal step); and so does the segment from `from`
+    /// to the first point when `from_start`, `from` being the string's start.
+    Clear {
+        /// Whether `from` is the string's start.
+        from_start: bool,
+    },
+}
+
 /// Keeps, from each kept point (starting at `from`), the farthest of the next points
 /// it sees without a break; the last point always stays. In place.
 ///
-/// `strung`: the points are the string through the path's corridor, whose segments
-/// are legal only where the corridor is clear for the unit. Then a point kept
-/// because nothing past it is seen must be seen itself, and a route must be able to
-/// turn at every point kept ([`Sight::can_turn_at`]), else `false` (`points` part
-/// pulled); and the pulling stops at a point where the string wraps a wall, so the
-/// route keeps going round it the grid path's way (a line past it mostly runs into
-/// that wall: the test is saved; where it would not, the taut step still finds the
-/// shortest route the grid path's way round, and the visibility search one round the
-/// other side where that is far shorter). Otherwise (the grid path's turns) a point
-/// nothing is seen past stays as it is: a grid step on dearer ground, or the next
-/// point.
+/// Strung (the string through the path's corridor, see [`Strung`]): the string's
+/// segments are legal only where the corridor is clear for the unit. Then a point
+/// kept because nothing past it is seen must be seen itself, and a route must be able
+/// to turn at every point kept ([`Sight::can_turn_at`]), else `false` (`points` part
+/// pulled): checked, unless the corridor is known clear. And the pulling stops at a
+/// point where the string wraps a wall, so the route keeps going round it the grid
+/// path's way (a line past it mostly runs into that wall: the test is saved; where it
+/// would not, the taut step still finds the shortest route the grid path's way round,
+/// and the visibility search one round the other side where that is far shorter).
+/// Otherwise (the grid path's turns) a point nothing is seen past stays as it is: a
+/// grid step on dearer ground, or the next point.
 fn pull_tight(
     sight: &Sight<'_>,
     from: Waypoint,
     points: &mut Vec<Waypoint>,
-    strung: bool,
+    strung: Strung,
     work: &mut u64,
 ) -> bool {
     let n = points.len();
@@ -188,7 +238,7 @@ fn pull_tight(
     while i < n {
         let mut j = i;
         while j + 1 < n
-            && !(strung
+            && !(strung != Strung::No
                 && wraps(
                     sight,
                     anchor.half_cells(),
@@ -199,7 +249,14 @@ fn pull_tight(
         {
             j += 1;
         }
-        if strung
+        // `anchor` is the point before `points[i]` (or `from`): with it, a segment
+        // of the string when `i > 0`.
+        let check = match strung {
+            Strung::No => false,
+            Strung::Checked => true,
+            Strung::Clear { from_start } => i == 0 && !from_start,
+        };
+        if check
             && ((j == i && !sight.sees_counting(anchor, points[i], work))
                 || (j + 1 < n && !sight.can_turn_at(points[j])))
         {

@@ -74,6 +74,34 @@ impl<'a> Sight<'a> {
         }
     }
 
+    /// Whether every cell a one-cell unit may stand on is clear: its mobility enters
+    /// every kind it enters at one cost. Then so is every cell a grid path for it
+    /// steps into, and the corridor of such a path (those cells, and the cells
+    /// beside its diagonal steps, which the grid's corner rule keeps passable), all
+    /// but its first cell, which [`Grid::can_step`] does not ask to be passable.
+    #[inline]
+    pub(super) fn passable_is_clear(&self) -> bool {
+        self.size == 1 && self.cost != 0 && self.kinds == self.mobility.passable_kinds()
+    }
+
+    /// Whether the corridor of a one-cell unit's grid path is clear: each of `cells`,
+    /// and at each diagonal step between two of them the two cells beside it. `false`
+    /// for a bigger unit (not looked at).
+    pub(super) fn corridor_clear(&self, cells: &[Cell]) -> bool {
+        if self.size != 1 {
+            return false;
+        }
+        let clear = |c: Cell| self.clear_at(c.x.into(), c.y.into());
+        cells.first().is_some_and(|&c| clear(c))
+            && cells.windows(2).all(|w| {
+                let (c, d) = (w[0], w[1]);
+                clear(d)
+                    && (c.x == d.x
+                        || c.y == d.y
+                        || (clear(Cell::new(c.x, d.y)) && clear(Cell::new(d.x, c.y))))
+            })
+    }
+
     /// The grid this sight reads.
     #[inline]
     #[must_use]
@@ -117,45 +145,62 @@ impl<'a> Sight<'a> {
 
     /// Whether the cell at `(x, y)` half-cell-aligned cell coordinates is clear; cells
     /// beyond `i32` are outside every grid.
-    #[inline]
+    #[inline(always)]
     pub(super) fn clear_at(&self, x: i64, y: i64) -> bool {
         if self.size == 1 {
-            // One cell: its kind, read straight from the packed cells.
+            // One cell: its kind, read straight from the packed cells. Small enough
+            // to inline where it is read, which the footprint's loop is not.
             let (w, h) = (u64::from(self.grid.width()), u64::from(self.grid.height()));
             return (x as u64) < w
                 && (y as u64) < h
                 && self.kinds >> self.grid.bits_at(y as usize * w as usize + x as usize) & 1 == 1;
         }
+        self.footprint_clear_at(x, y)
+    }
+
+    /// [`clear_at`](Self::clear_at) for a unit bigger than one cell.
+    #[inline(never)]
+    fn footprint_clear_at(&self, x: i64, y: i64) -> bool {
         match (i32::try_from(x), i32::try_from(y)) {
             (Ok(x), Ok(y)) => self.is_clear(Cell::new(x, y)),
             _ => false,
         }
     }
 
-    /// Whether the corner at `(x2, y2)` half cells pinches: two cells that touch only
-    /// there are both not clear, so nothing passes through it.
+    /// Which of the four cells round the corner at `(x2, y2)` half cells (both even)
+    /// are clear: cell `(x - 1 + i % 2, y - 1 + i / 2)` at bit `i`, `(x, y)` the
+    /// corner in cells. For a one-cell unit the two cells of each row are one read.
     #[inline]
-    fn pinches(&self, x2: i64, y2: i64) -> bool {
-        let (x, y) = (x2 / 2, y2 / 2);
-        let (nw, ne) = (self.clear_at(x - 1, y - 1), self.clear_at(x, y - 1));
-        let (sw, se) = (self.clear_at(x - 1, y), self.clear_at(x, y));
-        (!nw && !se) || (!ne && !sw)
+    pub(super) fn around(&self, x2: i64, y2: i64) -> u8 {
+        let (x, y) = (x2 >> 1, y2 >> 1);
+        let (w, h) = (i64::from(self.grid.width()), i64::from(self.grid.height()));
+        if self.size == 1 && x >= 1 && x < w && y >= 1 && y < h {
+            // Both cells of a row at once: bits 0 and 2 of the two-cell run from
+            // `(x - 1, row)`.
+            let row = |r: i64| {
+                let two = open_cells(self.anf, self.grid.cells_from((r * w + x - 1) as usize));
+                (two & 1) as u8 | ((two >> 1) & 2) as u8
+            };
+            return row(y - 1) | row(y) << 2;
+        }
+        (0..4).fold(0, |m, i| {
+            m | u8::from(self.clear_at(x - 1 + i64::from(i & 1), y - 1 + i64::from(i >> 1))) << i
+        })
     }
 
     /// Whether a route may turn at `point`: a clear cell's centre, or a corner that
-    /// does not pinch and touches a clear cell.
+    /// does not pinch (two cells that touch only there both not clear, so nothing
+    /// passes through it) and touches a clear cell.
     #[must_use]
     pub fn can_turn_at(&self, point: Waypoint) -> bool {
         let (x2, y2) = point.half_cells();
         match (x2 & 1, y2 & 1) {
             (1, 1) => self.clear_at(x2.div_euclid(2), y2.div_euclid(2)),
             (0, 0) => {
-                let (x, y) = (x2 / 2, y2 / 2);
-                !self.pinches(x2, y2)
-                    && (self.clear_at(x - 1, y - 1)
-                        || self.clear_at(x, y - 1)
-                        || self.clear_at(x - 1, y)
-                        || self.clear_at(x, y))
+                let clear = self.around(x2, y2);
+                // Not both of a diagonal pair closed (0b1001: nw and se; 0b0110: ne
+                // and sw), and not all four.
+                clear & 0b1001 != 0 && clear & 0b0110 != 0
             }
             _ => false,
         }
@@ -189,21 +234,24 @@ impl<'a> Sight<'a> {
         // `RUN` cells a word from the column before the corners: `RUN - 1` corners.
         let mut xs = x_lo;
         while xs <= x_hi {
-            let (na, nb) = (!self.clear_run(xs - 1, y - 1), !self.clear_run(xs - 1, y));
-            // Bit 2k of each: the cell before and after corner `xs + k`, above and
-            // below it.
-            let walls = [na, na >> 2, nb, nb >> 2];
-            let [w0, w1, w2, w3] = walls;
-            let two = (w0 & w1) | (w0 & w2) | (w0 & w3) | (w1 & w2) | (w1 & w3) | (w2 & w3);
-            let n = (x_hi - xs + 1).min(RUN - 1) as u32;
-            let mut one = (w0 | w1 | w2 | w3) & !two & EVEN & ((1u64 << (2 * n)) - 1);
-            while one != 0 {
-                let bit = one.trailing_zeros();
-                one &= one - 1;
-                let i = walls.iter().position(|w| w >> bit & 1 == 1).unwrap_or(0);
-                visit(xs + i64::from(bit / 2), i);
-            }
+            let n = (x_hi - xs + 1).min(RUN - 1);
+            let (above, below) = (self.clear_run(xs - 1, y - 1), self.clear_run(xs - 1, y));
+            convex_in_runs(above, below, (0, n - 1), |k, i| visit(xs + k, i));
             xs += RUN - 1;
+        }
+    }
+
+    /// Reads convex corners ([`convex_corners_on`](Self::convex_corners_on)) line
+    /// after line within the columns `x_min..=x_max` of corners: for a one-cell unit
+    /// and a band of at most `RUN - 1` corners, each row of cells is read once, one
+    /// word, and serves the line above it and the line below.
+    pub(super) fn corner_lines(&self, (x_min, x_max): (i64, i64)) -> CornerLines<'_, 'a> {
+        let base = x_min - 1;
+        CornerLines {
+            sight: self,
+            base: (self.size == 1 && x_max - x_min < RUN - 1).then_some(base),
+            inside: base >= 0 && base + RUN <= i64::from(self.grid.width()),
+            row: None,
         }
     }
 
@@ -220,6 +268,21 @@ impl<'a> Sight<'a> {
         let cells = (w - start).min(RUN) as u32;
         let bits = (clear & EVEN & ((1u64 << (2 * cells)) - 1)) << (2 * (start - x) as u32);
         bits & ((1u64 << (2 * RUN)) - 1)
+    }
+
+    /// [`clear_run`](Self::clear_run) where the run's `RUN` columns from `x` on are
+    /// all inside the grid (`0 <= x`, `x + RUN <= width`): no edge to mask.
+    #[inline]
+    fn clear_run_inside(&self, x: i64, y: i64) -> u64 {
+        let (w, h) = (u64::from(self.grid.width()), u64::from(self.grid.height()));
+        if (y as u64) >= h {
+            return 0;
+        }
+        let clear = open_cells(
+            self.anf,
+            self.grid.cells_from((y as u64 * w + x as u64) as usize),
+        );
+        clear & EVEN & ((1u64 << (2 * RUN)) - 1)
     }
 
     /// Whether the unit may walk the straight segment from `a` to `b` (in either
@@ -423,5 +486,79 @@ impl<'a> Sight<'a> {
             x += n;
         }
         true
+    }
+}
+
+/// Convex corners line after line in a band of columns ([`Sight::corner_lines`]).
+pub(super) struct CornerLines<'s, 'a> {
+    sight: &'s Sight<'a>,
+    /// The column of the first cell of the rows read, where the band is narrow
+    /// enough to read each row once.
+    base: Option<i64>,
+    /// Whether the rows read lie inside the grid's columns.
+    inside: bool,
+    /// The last row read (below the last line), and its cells.
+    row: Option<(i64, u64)>,
+}
+
+impl CornerLines<'_, '_> {
+    /// [`Sight::convex_corners_on`] for line `y` and corners `x_lo..=x_hi` of the
+    /// band.
+    pub(super) fn on(
+        &mut self,
+        y: i64,
+        (x_lo, x_hi): (i64, i64),
+        mut visit: impl FnMut(i64, usize),
+    ) {
+        let Some(base) = self.base else {
+            self.sight.convex_corners_on(y, (x_lo, x_hi), visit);
+            return;
+        };
+        let read = |y: i64| {
+            if self.inside {
+                self.sight.clear_run_inside(base, y)
+            } else {
+                self.sight.clear_run(base, y)
+            }
+        };
+        let above = match self.row {
+            Some((r, cells)) if r == y - 1 => cells,
+            _ => read(y - 1),
+        };
+        let below = read(y);
+        self.row = Some((y, below));
+        // Corner `base + 1 + k` lies between cells `base + k` and `base + k + 1`.
+        convex_in_runs(above, below, (x_lo - base - 1, x_hi - base - 1), |k, i| {
+            visit(base + 1 + k, i);
+        });
+    }
+}
+
+/// Calls `visit(k, i)` for each `k` in `k_lo..=k_hi` (within `0..RUN - 1`) where the
+/// corner between cells `k` and `k + 1` of two rows of a run (`above` and `below`,
+/// [`Sight::clear_run`]'s bits) has exactly one cell around it not clear, `i` that
+/// cell's index in `(k, above), (k + 1, above), (k, below), (k + 1, below)`.
+#[inline]
+fn convex_in_runs(
+    above: u64,
+    below: u64,
+    (k_lo, k_hi): (i64, i64),
+    mut visit: impl FnMut(i64, usize),
+) {
+    if k_lo > k_hi {
+        return;
+    }
+    let (na, nb) = (!above, !below);
+    // Bit 2k of each: the cell before and after corner `k`, above and below it.
+    let walls = [na, na >> 2, nb, nb >> 2];
+    let [w0, w1, w2, w3] = walls;
+    let two = (w0 & w1) | (w0 & w2) | (w0 & w3) | (w1 & w2) | (w1 & w3) | (w2 & w3);
+    let span = ((1u64 << (2 * (k_hi + 1))) - 1) & !((1u64 << (2 * k_lo)) - 1);
+    let mut one = (w0 | w1 | w2 | w3) & !two & EVEN & span;
+    while one != 0 {
+        let bit = one.trailing_zeros();
+        one &= one - 1;
+        let i = walls.iter().position(|w| w >> bit & 1 == 1).unwrap_or(0);
+        visit(i64::from(bit / 2), i);
     }
 }

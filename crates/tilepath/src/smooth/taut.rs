@@ -1,8 +1,6 @@
 //! Pulling a route taut without changing its way round any wall: every turn moved to
 //! the wall corners it must wrap.
 
-use core::cmp::Ordering;
-
 use super::bend::{Half, cross, dot, sub, wraps};
 use super::rows::{Fraction, Stepper};
 use super::{Sight, Waypoint};
@@ -30,13 +28,25 @@ fn cell_meets(t: [Half; 3], turn: i64, cx: i64, cy: i64) -> bool {
 /// between that chain and `a`, `p`, `b` holds no wall, so the two routes go the same way
 /// round every wall, and the chain bends only at corners it wraps). Its points between
 /// `a` and `b` go to `chain`; `corners` is scratch. `None` where the chain is not
-/// strictly shorter, or a point or segment of it breaks the rule (the rule is checked,
-/// not assumed). Adds the cells read and the sight tests' work to `work`.
-fn wrap(
+/// strictly shorter, or a route cannot turn at one of its points, or (`check`) one of
+/// its segments breaks the rule. Adds the cells read and the sight tests' work to
+/// `work`.
+///
+/// Its segments keep the rule without a sight test, given that `a`, `p` and `p`,
+/// `b` do and a route may turn at `p` ([`Sight::can_turn_at`]: no corner pinched
+/// there; where that is not known, `check`, each is tested): a wall reaching past a segment of the chain (its interior on the far side,
+/// or pinching a corner the segment passes through) would reach into the triangle
+/// through neither of those two segments, so its point farthest past the segment,
+/// inside the triangle, would be a corner of it where exactly one of the four cells
+/// around is not clear (the farthest point of a union of cells in a direction is
+/// such a corner, or an edge whose ends are), a corner the scan below collects, and
+/// then a point of the chain or inside it, not past it. Debug builds check every
+/// segment all the same.
+pub(super) fn wrap(
     sight: &Sight<'_>,
     (a, p, b): (Half, Half, Half),
-    corners: &mut Vec<Half>,
-    chain: &mut Vec<Half>,
+    check: bool,
+    (corners, chain): (&mut Vec<Half>, &mut Vec<Half>),
     work: &mut u64,
 ) -> Option<()> {
     corners.clear();
@@ -73,29 +83,20 @@ fn wrap(
         let mut long = edge(top, bottom, first_line);
         let mut upper = edge(top, mid, first_line);
         let mut lower = edge(mid, bottom, even_from(mid.1 + 1));
-        for y2 in (first_line..=bottom.1).step_by(2) {
-            let first = corners.len();
-            let other = match y2.cmp(&mid.1) {
-                Ordering::Less => upper.at,
-                Ordering::Greater => lower.at,
-                Ordering::Equal => Fraction::halves(mid.0, 2),
-            };
-            let (x_lo, x_hi) = (
-                long.at.ceil().min(other.ceil()),
-                long.at.floor().max(other.floor()),
-            );
-            long.advance();
-            match y2.cmp(&mid.1) {
-                Ordering::Less => upper.advance(),
-                Ordering::Greater => lower.advance(),
-                Ordering::Equal => {}
-            }
+        let mut lines = sight.corner_lines((
+            v.iter().map(|q| q.0.div_euclid(2)).min().unwrap_or(0),
+            v.iter().map(|q| (q.0 + 1).div_euclid(2)).max().unwrap_or(0),
+        ));
+        // The corners of the line at `y2` between the edges at `e` and `f`.
+        let mut scan = |y2: i64, e: Fraction, f: Fraction| {
+            let (x_lo, x_hi) = (e.ceil().min(f.ceil()), e.floor().max(f.floor()));
             if x_lo > x_hi {
-                continue;
+                return;
             }
+            let first = corners.len();
             let y = y2 / 2;
             *work += (x_hi - x_lo + 1).unsigned_abs();
-            sight.convex_corners_on(y, (x_lo, x_hi), |x, i| {
+            lines.on(y, (x_lo, x_hi), |x, i| {
                 let q = (2 * x, y2);
                 let (base, left, right) = (
                     cross(sub(b, a), sub(q, a)) * side,
@@ -120,6 +121,25 @@ fn wrap(
                     corners.push(q);
                 }
             });
+        };
+        // Above the middle vertex, on its line, below it.
+        let mut y2 = first_line;
+        while y2 < mid.1 {
+            scan(y2, long.at, upper.at);
+            long.advance();
+            upper.advance();
+            y2 += 2;
+        }
+        if y2 == mid.1 {
+            scan(y2, long.at, Fraction::halves(mid.0, 2));
+            long.advance();
+            y2 += 2;
+        }
+        while y2 <= bottom.1 {
+            scan(y2, long.at, lower.at);
+            long.advance();
+            lower.advance();
+            y2 += 2;
         }
         // Round `a` from the side of `p` towards `b`; of corners in one direction
         // from `a`, the nearer first.
@@ -160,17 +180,31 @@ fn wrap(
     if new >= old - 1e-9 {
         return None;
     }
-    let mut at = a;
-    for &q in chain.iter().chain(core::iter::once(&b)) {
-        let (w, v) = (
-            Waypoint::from_half_cells(at.0, at.1),
-            Waypoint::from_half_cells(q.0, q.1),
-        );
-        if (q != b && !sight.can_turn_at(v)) || !sight.sees_counting(w, v, work) {
-            return None;
-        }
-        at = q;
+    if chain
+        .iter()
+        .any(|&q| !sight.can_turn_at(Waypoint::from_half_cells(q.0, q.1)))
+    {
+        return None;
     }
+    let mut seen = |s: Half, e: Half| {
+        sight.sees_counting(
+            Waypoint::from_half_cells(s.0, s.1),
+            Waypoint::from_half_cells(e.0, e.1),
+            work,
+        )
+    };
+    let segments = || {
+        core::iter::once(a)
+            .chain(chain.iter().copied())
+            .zip(chain.iter().copied().chain(core::iter::once(b)))
+    };
+    if check {
+        return segments().all(|(s, e)| seen(s, e)).then_some(());
+    }
+    debug_assert!(
+        !(seen(a, p) && seen(p, b)) || segments().all(|(s, e)| seen(s, e)),
+        "the chain from {a:?} round {chain:?} to {b:?} breaks the rule"
+    );
     Some(())
 }
 
@@ -227,18 +261,20 @@ impl Taut {
         }
     }
 
-    /// Pulls `route` (the points after `from`, each seeing the next) taut in place:
-    /// wherever it turns with no wall on the inner side of the turn, the turn is
-    /// replaced by the shortest way round the walls between it and the straight line
-    /// past it, until every turn wraps a wall corner. The route keeps its way round
-    /// every wall, so it only gets shorter and stays legal (each new segment is
-    /// checked); `from` and the last point stay. Adds its work to `work`; allocates
-    /// only to grow its scratch and `route`.
+    /// Pulls `route` (the points after `from`) taut in place: wherever it turns with
+    /// no wall on the inner side of the turn, the turn is replaced by the shortest way
+    /// round the walls between it and the straight line past it, until every turn
+    /// wraps a wall corner. The route keeps its way round every wall, so it only gets
+    /// shorter, and it stays legal: where every segment of `route` keeps the rule
+    /// (`seen`), so do the new ones; otherwise (a grid path's steps over dearer
+    /// ground) each new segment is checked. `from` and the last point stay. Adds its
+    /// work to `work`; allocates only to grow its scratch and `route`.
     pub(super) fn tighten(
         &mut self,
         sight: &Sight<'_>,
         from: Waypoint,
         route: &mut Vec<Waypoint>,
+        seen: bool,
         work: &mut u64,
     ) {
         let (corners, chain) = (&mut self.corners, &mut self.chain);
@@ -260,7 +296,7 @@ impl Taut {
                 i = i.saturating_sub(1);
                 continue;
             }
-            if wrap(sight, (a, p, b), corners, chain, work).is_none() {
+            if wrap(sight, (a, p, b), !seen, (corners, chain), work).is_none() {
                 i += 1;
                 continue;
             }

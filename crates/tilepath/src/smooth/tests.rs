@@ -12,6 +12,18 @@ fn next(state: &mut u64) -> u64 {
     *state >> 33
 }
 
+/// A `w x h` grid of floor with about `density`% of its cells of the other kinds.
+fn walled(state: &mut u64, (w, h): (u64, u64), density: u64) -> Grid {
+    Grid::from_fn(w as u32, h as u32, |_| {
+        if next(state) % 100 < density {
+            TileKind::from_bits((1 + next(state) % 3) as u8)
+        } else {
+            TileKind::K0
+        }
+    })
+    .unwrap()
+}
+
 #[test]
 fn convex_corners_read_by_words_match_cell_by_cell() {
     let mut state = 7;
@@ -19,14 +31,7 @@ fn convex_corners_read_by_words_match_cell_by_cell() {
     for _ in 0..300 {
         let (w, h) = (1 + next(&mut state) % 90, 1 + next(&mut state) % 12);
         let density = next(&mut state) % 60;
-        let grid = Grid::from_fn(w as u32, h as u32, |_| {
-            if next(&mut state) % 100 < density {
-                TileKind::from_bits((1 + next(&mut state) % 3) as u8)
-            } else {
-                TileKind::K0
-            }
-        })
-        .unwrap();
+        let grid = walled(&mut state, (w, h), density);
         let mobility = [
             Mobility::FLOOR_ONLY,
             Mobility::new([1, 1, 0, 0]),
@@ -136,4 +141,84 @@ fn the_string_through_a_clear_corridor_keeps_the_rule() {
         routes > 1_500 && turns > 2_000,
         "{routes} routes, {turns} turns"
     );
+}
+
+#[test]
+fn chains_round_walls_keep_the_rule_untested() {
+    // `wrap` takes its chain's segments as legal when the turn's two segments are
+    // (its proof is in its docs): every such chain on random grids, units of sizes
+    // 1-3 and dearer ground, against the testkit's own line of sight.
+    let mut state = 11;
+    let (mut chains, mut points, mut straight) = (0u32, 0u32, 0u32);
+    let (mut corners, mut chain) = (Vec::new(), Vec::new());
+    for _ in 0..4000 {
+        let (w, h) = (4 + next(&mut state) % 28, 4 + next(&mut state) % 28);
+        let density = 3 + next(&mut state) % 30;
+        let grid = walled(&mut state, (w, h), density);
+        let mobility =
+            [Mobility::FLOOR_ONLY, Mobility::new([1, 2, 0, 0])][(next(&mut state) % 2) as usize];
+        let size = [1, 1, 2, 3][(next(&mut state) % 4) as usize];
+        let sight = Sight::new(&grid, mobility, size);
+        let n = i64::from(size);
+        let clear = |x: i64, y: i64| {
+            (0..n).all(|dy| {
+                (0..n).all(|dx| {
+                    let c = Cell::new((x + dx) as i32, (y + dy) as i32);
+                    x + dx >= 0
+                        && y + dy >= 0
+                        && grid.contains(c)
+                        && grid.cost(c, mobility) == mobility.min_cost()
+                })
+            })
+        };
+        for _ in 0..100 {
+            let mut point = || {
+                (
+                    (next(&mut state) % (2 * w + 1)) as i64,
+                    (next(&mut state) % (2 * h + 1)) as i64,
+                )
+            };
+            let (a, p, b) = (point(), point(), point());
+            let seen = |s: (i64, i64), e: (i64, i64)| {
+                sight.sees(
+                    Waypoint::from_half_cells(s.0, s.1),
+                    Waypoint::from_half_cells(e.0, e.1),
+                )
+            };
+            // A route turns only where it may ([`Sight::can_turn_at`]).
+            if !seen(a, p) || !seen(p, b) || !sight.can_turn_at(Waypoint::from_half_cells(p.0, p.1))
+            {
+                continue;
+            }
+            let mut work = 0;
+            if super::taut::wrap(
+                &sight,
+                (a, p, b),
+                false,
+                (&mut corners, &mut chain),
+                &mut work,
+            )
+            .is_none()
+            {
+                continue;
+            }
+            if chain.is_empty() {
+                straight += 1;
+            } else {
+                chains += 1;
+                points += chain.len() as u32;
+            }
+            let mut at = a;
+            for &q in chain.iter().chain([b].iter()) {
+                assert!(
+                    tilepath_testkit::reference_sees(&clear, at, q),
+                    "size {size}: {at:?} -> {q:?} of the chain {a:?} {chain:?} {b:?} (round {p:?}) \
+                     breaks the rule"
+                );
+                at = q;
+            }
+        }
+    }
+    println!("{chains} chains round walls ({points} points), {straight} straight past them");
+    assert!(chains > 3000 && straight > 3000, "{chains} / {straight}");
 }
