@@ -133,34 +133,16 @@ impl Smoother {
         }
         // Through the corridor first: its turns are mostly the wall corners a taut
         // route wraps, so pulling them straight leaves little to pull taut. Checked
-        // segment by segment as they are pulled; where the corridor is not clear for
-        // the unit, or a segment is not seen, the grid path's turns are pulled instead.
+        // segment by segment as they are pulled (the string's own segments only where
+        // the corridor may not be clear); where a segment is not seen, the grid path's
+        // turns are pulled instead.
         let joint = Waypoint::centre_of(corridor[0]);
         if !steps_on && joint != from {
             out.push(joint);
         }
         let pulled =
             sight.on_grid(from.half_cells()) && self.funnel.through(corridor, out, &mut work) && {
-                // Where the corridor is clear, the string's own segments (from its
-                // start, the centre of the corridor's first cell) and turns keep the
-                // rule as they are. It is, for a path of the unit's, where every cell
-                // the unit may stand on is clear, but for its first cell (a unit may
-                // step out of a cell walled under it; and points off the grid mean
-                // the cells are no such path); otherwise its cells are read, once,
-                // which costs less than testing its segments.
-                let clear = if sight.passable_is_clear() {
-                    sight.is_clear(corridor[0]) && out.iter().all(|p| sight.on_grid(p.half_cells()))
-                } else {
-                    work += corridor.len() as u64;
-                    sight.corridor_clear(corridor)
-                };
-                let strung = if clear {
-                    Strung::Clear {
-                        from_start: from == joint,
-                    }
-                } else {
-                    Strung::Checked
-                };
+                let strung = Strung::through(sight, corridor, from == joint, out, &mut work);
                 pull_tight(sight, from, out, strung, &mut work)
             };
         if !pulled {
@@ -200,16 +182,46 @@ enum Strung {
     No,
     /// The string through the path's corridor, which may not be clear for the unit.
     Checked,
-    /// The string through a corridor that is clear for the unit (read by
-    /// [`Sight::corridor_clear`], or known from [`Sight::passable_is_clear`] for a
-    /// path of the unit's): a segment between two of its points keeps the rule, and so does
-    /// a turn at one (a corner of the corridor, touching two of its cells that share
-    /// an edge or three round a diagonal step); and so does the segment from `from`
-    /// to the first point when `from_start`, `from` being the string's start.
+    /// The string through a corridor that is clear for the unit
+    /// ([`through`](Self::through)): a segment between two of its points keeps the
+    /// rule, and so does a turn at one (a corner of the corridor, touching two of its
+    /// cells that share an edge or three round a diagonal step); and so does the
+    /// segment from `from` to the first point when `from_start`, `from` being the
+    /// string's start.
     Clear {
         /// Whether `from` is the string's start.
         from_start: bool,
     },
+}
+
+impl Strung {
+    /// The string `points` through the corridor of `cells`: [`Clear`](Self::Clear)
+    /// where the corridor is. It is, for a path of the unit's, where every cell the
+    /// unit may stand on is clear ([`Sight::passable_is_clear`]), but for its first
+    /// cell (a unit may step out of a cell walled under it) and but for points off the
+    /// grid (then the cells are no such path); otherwise its cells are read, once
+    /// ([`Sight::corridor_clear`], which costs less than testing the segments it
+    /// saves; its cells are added to `work`).
+    fn through(
+        sight: &Sight<'_>,
+        cells: &[Cell],
+        from_start: bool,
+        points: &[Waypoint],
+        work: &mut u64,
+    ) -> Self {
+        let clear = if sight.passable_is_clear() {
+            cells.first().is_some_and(|&c| sight.is_clear(c))
+                && points.iter().all(|p| sight.on_grid(p.half_cells()))
+        } else {
+            *work += cells.len() as u64;
+            sight.corridor_clear(cells)
+        };
+        if clear {
+            Self::Clear { from_start }
+        } else {
+            Self::Checked
+        }
+    }
 }
 
 /// Keeps, from each kept point (starting at `from`), the farthest of the next points
