@@ -3,8 +3,9 @@
 //! testkit's own exact line-of-sight, not the library's), is never longer than the
 //! 8-connected optimum, and is measured against the shortest any-angle route of a
 //! visibility graph. Also: dearer ground is never crossed, and the library's line of
-//! sight agrees with the reference on random segments, and a start or cells off the
-//! grid are left unpulled instead of overflowing the exact geometry.
+//! sight agrees with the reference on random segments, a unit walled in keeps its
+//! step out of its cell, and a start or cells off the grid are left unpulled instead
+//! of overflowing the exact geometry.
 
 use rand::RngExt;
 use tilepath::{
@@ -328,6 +329,41 @@ fn dearer_ground_keeps_its_grid_steps() {
         &mut route,
     );
     assert_eq!(route, cells.map(Waypoint::centre_of));
+}
+
+#[test]
+fn a_unit_walled_in_steps_out_before_it_goes_straight() {
+    // A wall placed under a standing unit: its path steps out of the walled cell
+    // (grid steps may leave a cell that is not passable), so the route may not cut
+    // across that cell: it keeps the step out, then goes straight.
+    let grid = Grid::from_ascii(".....\n.....\n..#..\n.....", |c| {
+        Some(if c == '#' { TileKind::K1 } else { TileKind::K0 })
+    })
+    .unwrap();
+    let sight = Sight::new(&grid, Mobility::FLOOR_ONLY, 1);
+    let (from, to) = (Cell::new(2, 2), Cell::new(4, 1));
+    let r = AStar::new()
+        .find(
+            &grid,
+            PathQuery::new(from, to, Mobility::FLOOR_ONLY).connectivity(Connectivity::Eight),
+        )
+        .unwrap();
+    assert_eq!(r.arrival, Arrival::Reached);
+    let mut route = Vec::new();
+    let start = Waypoint::centre_of(from);
+    Smoother::new().smooth(&sight, start, r.path.cells(from), &mut route);
+    assert_eq!(route.last(), Some(&Waypoint::centre_of(to)));
+    // The first segment is the path's own step out; the rest are seen.
+    let out = route[0].cell().expect("a cell's centre");
+    assert!(
+        out.x.abs_diff(from.x) <= 1 && out.y.abs_diff(from.y) <= 1,
+        "{route:?}"
+    );
+    let mut at = route[0];
+    for &p in &route[1..] {
+        assert!(sight.sees(at, p), "{at:?} -> {p:?} in {route:?}");
+        at = p;
+    }
 }
 
 #[test]
