@@ -201,8 +201,11 @@ pub(super) fn wrap(
     if check {
         return segments().all(|(s, e)| seen(s, e)).then_some(());
     }
+    // What the argument above asks, checked as it asks it: cells that are no path
+    // (bad input) may give a turn that does not.
     debug_assert!(
-        !(seen(a, p) && seen(p, b)) || segments().all(|(s, e)| seen(s, e)),
+        !(seen(a, p) && seen(p, b) && sight.can_turn_at(Waypoint::from_half_cells(p.0, p.1)))
+            || segments().all(|(s, e)| seen(s, e)),
         "the chain from {a:?} round {chain:?} to {b:?} breaks the rule"
     );
     Some(())
