@@ -16,24 +16,6 @@ use tilepath_testkit::*;
 
 const GRIDS: u64 = 2000;
 
-/// Whether the anchor of a `size` unit may be at cell `(x, y)`: every footprint cell
-/// inside and of the mobility's lowest cost. Written from the rule, cell by cell.
-fn clear_fn(grid: &Grid, mobility: Mobility, size: u8) -> impl Fn(i64, i64) -> bool + '_ {
-    let n = i64::from(size);
-    move |x, y| {
-        (0..n).all(|dy| {
-            (0..n).all(|dx| {
-                let c = Cell::new((x + dx) as i32, (y + dy) as i32);
-                x + dx >= 0
-                    && y + dy >= 0
-                    && grid.contains(c)
-                    && grid.cost(c, mobility) != 0
-                    && grid.cost(c, mobility) == mobility.min_cost()
-            })
-        })
-    }
-}
-
 /// Distance in cells from `p` to the polyline `from`, `route...`.
 fn distance_to_route(p: Waypoint, from: Waypoint, route: &[Waypoint]) -> f64 {
     let (px, py) = p.half_cells();
@@ -87,7 +69,7 @@ fn pulled_routes_are_legal_and_near_the_true_shortest() {
         let mobility = Mobility::new([1, 1, 1, 0]);
         let size = [1, 1, 2, 3][rng.random_range(0..4usize)];
         let clearance = Clearance::new(&grid, mobility);
-        let clear = clear_fn(&grid, mobility, size);
+        let clear = anchor_clear(&grid, mobility, size);
         let mut pick = || {
             (0..50)
                 .map(|_| random_cell(&mut rng, &grid))
@@ -223,7 +205,7 @@ fn sight_agrees_with_the_reference() {
         };
         let size = [1, 1, 2, 3][rng.random_range(0..4usize)];
         let sight = Sight::new(&grid, mobility, size);
-        let clear = clear_fn(&grid, mobility, size);
+        let clear = anchor_clear(&grid, mobility, size);
         let point = |rng: &mut rand::rngs::StdRng| {
             Waypoint::from_half_cells(
                 rng.random_range(-1..=2 * i64::from(w) + 1),

@@ -12,6 +12,30 @@ use std::collections::BinaryHeap;
 /// A point in half cells.
 pub type HalfPoint = (i64, i64);
 
+/// The `clear(x, y)` of the rule for a unit of `size x size` cells and `mobility`
+/// on `grid`: every cell of its footprint anchored at `(x, y)` inside the grid and of
+/// the mobility's lowest cost. Written from the rule, cell by cell.
+pub fn anchor_clear(
+    grid: &tilepath::Grid,
+    mobility: tilepath::Mobility,
+    size: u8,
+) -> impl Fn(i64, i64) -> bool + '_ {
+    let n = i64::from(size);
+    move |x, y| {
+        (0..n).all(|dy| {
+            (0..n).all(|dx| {
+                let (cx, cy) = (x + dx, y + dy);
+                let c = tilepath::Cell::new(cx as i32, cy as i32);
+                cx >= 0
+                    && cy >= 0
+                    && grid.contains(c)
+                    && grid.cost(c, mobility) != 0
+                    && grid.cost(c, mobility) == mobility.min_cost()
+            })
+        })
+    }
+}
+
 /// Whether the straight segment `a`-`b` keeps the any-angle rule: its open interior
 /// meets no open cell that is not clear, no open edge between two such cells, and no
 /// corner where two such cells touch diagonally. Decided exactly, in integers, for

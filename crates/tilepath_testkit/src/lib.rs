@@ -19,7 +19,7 @@ mod maps;
 mod random;
 mod reference;
 
-pub use any_angle::{AnyAngleOracle, HalfPoint, convex_corners, reference_sees};
+pub use any_angle::{AnyAngleOracle, HalfPoint, anchor_clear, convex_corners, reference_sees};
 pub use counting::{CountingAlloc, allocations_in, peak_bytes_in, total_allocations};
 pub use hex::{
     AXIAL_NEIGHBOURS, axial_of, cell_of_axial, check_hex_optimal, check_hex_result,

@@ -65,14 +65,7 @@ pub(crate) fn pull_op(
     s.smoother
         .smooth(&sight, start, r.path.cells(from), &mut route);
     assert_eq!(route.last(), Some(&Waypoint::centre_of(r.end)));
-    let clear = |x: i64, y: i64| {
-        let c = Cell::new(x as i32, y as i32);
-        x >= 0
-            && y >= 0
-            && grid.contains(c)
-            && grid.cost(c, mobility) != 0
-            && grid.cost(c, mobility) == mobility.min_cost()
-    };
+    let clear = anchor_clear(grid, mobility, 1);
     let (mut at, mut length) = (start, 0.0);
     for &p in &route {
         // A straight run of the path's own steps (between two of its cells' centres,
