@@ -124,6 +124,30 @@ pub(crate) struct Seat {
     pub(crate) agent: Option<(GridKey, AgentId)>,
     /// A unit that could not be placed is not tried again before this tick.
     pub(crate) retry_at: u64,
+    /// The grid crowd's [`epoch`](seats::GridCrowd::epoch) when the unit was last
+    /// synced with its agent.
+    pub(crate) synced: u64,
+    /// Which of the components the crowd reads the unit had then
+    /// ([`presence`](Self::presence)).
+    pub(crate) presence: u8,
+}
+
+impl Seat {
+    /// One bit for each component the crowd reads of a unit that it has: a change
+    /// tells a component added or removed, which change ticks do not.
+    pub(crate) fn presence(
+        on_grid: bool,
+        request: bool,
+        path: bool,
+        status: bool,
+        follower: bool,
+    ) -> u8 {
+        u8::from(on_grid)
+            | u8::from(request) << 1
+            | u8::from(path) << 2
+            | u8::from(status) << 3
+            | u8::from(follower) << 4
+    }
 }
 
 impl Crowds {

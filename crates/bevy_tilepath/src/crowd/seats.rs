@@ -29,22 +29,26 @@ pub(crate) struct GridCrowd {
     /// The grid's width and height: a grid of another size gets a new crowd.
     dims: (u32, u32),
     pub(crate) crowd: Crowd,
-    /// The unit of each agent slot.
-    pub(crate) units: Vec<Entity>,
-    /// The tick each slot's unit was last seen: agents whose unit was not seen in a
-    /// tick (despawned, no longer solid, moved to another grid) are removed.
-    pub(crate) seen: Vec<u64>,
+    /// What the plugin keeps of each agent slot's unit, by [`AgentId::index`]: one
+    /// record a slot, as the tick reads and writes all of it for every unit.
+    pub(crate) slots: Vec<Slot>,
     /// The agents seen this tick ([`mark_seen`](Self::mark_seen)): when all of them,
     /// none is gone and the crowd need not be looked through for the gone.
     pub(crate) seen_now: usize,
     pub(crate) guide: PathGuide,
-    /// Each slot's unit's speed this tick (cells per second; 0 without a follower).
-    pub(crate) speed: Vec<f32>,
-    /// Each slot's credit: the steps its speed has earned and not spent (ready to
-    /// step at 1; a step of its own accord spends 1; saved up while waiting, at most 1).
-    pub(crate) credit: Vec<f32>,
     /// When the crowd steps next.
     pub(crate) clock: StepClock,
+    /// Grows whenever the crowd may have changed an agent other than through its
+    /// unit's sync: a step made (agents moved), an agent dropped, the grid changed
+    /// (a step made may have closed), the crowd made anew. A unit synced in the same
+    /// epoch whose components are unchanged is as it was (see `step_crowds`).
+    pub(crate) epoch: u64,
+    /// The grid's generation the epoch has seen.
+    generation: u64,
+    /// The grid's [generation](crate::PathingGrid::generation) when the crowd last
+    /// stepped (`u64::MAX`: never): the steps then made stay open while it is the
+    /// same.
+    pub(crate) stepped_on: u64,
     /// Cells left to try this tick for placing units ([`PLACE_BUDGET`] a tick).
     pub(crate) place_budget: u32,
     /// Where units stand stuck: the plan that takes them home.
@@ -53,6 +57,30 @@ pub(crate) struct GridCrowd {
     placed: u64,
     /// What [`moves`](Self::moves) counted for the crowds this grid had before.
     moves_before: u64,
+}
+
+/// What the plugin keeps of one agent slot's unit.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Slot {
+    /// The unit.
+    pub(crate) unit: Entity,
+    /// The tick the unit was last seen: agents whose unit was not seen in a tick
+    /// (despawned, no longer solid, moved to another grid) are removed.
+    pub(crate) seen: u64,
+    /// The unit's speed this tick (cells per second; 0 without a follower).
+    pub(crate) speed: f32,
+    /// The steps its speed has earned and not spent (ready to step at 1; a step of
+    /// its own accord spends 1; saved up while waiting, at most 1).
+    pub(crate) credit: f32,
+}
+
+impl Slot {
+    const EMPTY: Self = Self {
+        unit: Entity::PLACEHOLDER,
+        seen: 0,
+        speed: 0.0,
+        credit: 0.0,
+    };
 }
 
 /// The pace of one grid's crowd: it steps every `period` ticks, as often as its
@@ -91,9 +119,17 @@ impl GridCrowd {
         self.moves_before + self.placed + self.crowd.steps()
     }
 
+    /// Notes the grid's generation this tick: a new one begins a new epoch.
+    pub(crate) fn note_generation(&mut self, generation: u64) {
+        if self.generation != generation {
+            self.generation = generation;
+            self.epoch += 1;
+        }
+    }
+
     /// Notes that `agent`'s unit was seen in `tick`.
     pub(crate) fn mark_seen(&mut self, agent: AgentId, tick: u64) {
-        let seen = &mut self.seen[agent.index()];
+        let seen = &mut self.slots[agent.index()].seen;
         if *seen != tick {
             *seen = tick;
             self.seen_now += 1;
@@ -103,7 +139,7 @@ impl GridCrowd {
     /// The unit holding `cell`, if any.
     pub(crate) fn holder(&self, cell: Cell) -> Option<Entity> {
         let agent = self.crowd.holder(cell)?;
-        self.units.get(agent.index()).copied()
+        self.slots.get(agent.index()).map(|s| s.unit)
     }
 
     /// Adds `unit` as `spec` says, or if that cell is taken or blocked, at the nearest
@@ -135,16 +171,13 @@ impl GridCrowd {
             Err(e) => return Err(e),
         };
         let i = found.0.index();
-        if self.units.len() <= i {
-            self.units.resize(i + 1, Entity::PLACEHOLDER);
-            self.seen.resize(i + 1, 0);
-            self.speed.resize(i + 1, 0.0);
-            self.credit.resize(i + 1, 0.0);
+        if self.slots.len() <= i {
+            self.slots.resize(i + 1, Slot::EMPTY);
         }
-        self.units[i] = unit;
+        self.slots[i].unit = unit;
         self.placed += 1;
         self.mark_seen(found.0, tick);
-        self.credit[i] = 1.0;
+        self.slots[i].credit = 1.0;
         Ok(found)
     }
 }
@@ -210,12 +243,11 @@ impl Crowds {
                     g.placed = 0;
                     g.crowd = crowd;
                     g.dims = dims;
-                    g.units.clear();
-                    g.seen.clear();
+                    g.slots.clear();
                     g.seen_now = 0;
-                    g.speed.clear();
-                    g.credit.clear();
                     g.untangling = Untangling::default();
+                    g.stepped_on = u64::MAX;
+                    g.epoch += 1;
                 }
                 i
             }
@@ -224,13 +256,14 @@ impl Crowds {
                     key,
                     dims,
                     crowd: new_crowd(grid)?,
-                    units: Vec::new(),
-                    seen: Vec::new(),
+                    slots: Vec::new(),
                     seen_now: 0,
                     guide: PathGuide::default(),
-                    speed: Vec::new(),
-                    credit: Vec::new(),
                     clock: StepClock::default(),
+                    stepped_on: u64::MAX,
+                    // Above every epoch of the grids' crowds made in earlier ticks.
+                    epoch: self.tick << 32,
+                    generation: u64::MAX,
                     place_budget: PLACE_BUDGET,
                     untangling: Untangling::default(),
                     placed: 0,

@@ -33,6 +33,11 @@ fn heading(path: &UnitPath, status: Option<&PathStatus>) -> Option<Cell> {
     }
 }
 
+/// Whether a component the unit has changed since the system last ran.
+fn changed<T>(component: &Option<Ref<'_, T>>) -> bool {
+    component.as_ref().is_some_and(Ref::is_changed)
+}
+
 /// The step from `at` to its neighbour `to`.
 fn step_to(at: Cell, to: Cell) -> Option<Direction8> {
     let offset = (to.x.checked_sub(at.x)?, to.y.checked_sub(at.y)?);
@@ -58,10 +63,10 @@ pub(crate) fn step_crowds(
             Entity,
             &mut Seat,
             &mut GridCell,
-            Option<&OnGrid>,
-            Option<&PathRequest>,
-            Option<&UnitPath>,
-            Option<&PathStatus>,
+            Option<Ref<OnGrid>>,
+            Option<Ref<PathRequest>>,
+            Option<Ref<UnitPath>>,
+            Option<Ref<PathStatus>>,
             Option<&PathFollower>,
         ),
         With<Solid>,
@@ -99,7 +104,33 @@ pub(crate) fn step_crowds(
             unplaced += 1;
             continue;
         };
-        let goal = path.and_then(|p| heading(p, status));
+        gc.note_generation(pathing.generation());
+        // Between steps, a unit none of whose components the crowd reads changed
+        // since it was synced, while the crowd kept its agent as it was (see
+        // `GridCrowd::epoch`), stays as it is: it is only seen. A step's tick syncs
+        // every unit (its speed, its guide).
+        let presence = Seat::presence(
+            on_grid.is_some(),
+            request.is_some(),
+            path.is_some(),
+            status.is_some(),
+            follower.is_some(),
+        );
+        if gc.clock.countdown > 1
+            && seat.synced == gc.epoch
+            && seat.presence == presence
+            && !cell.is_changed()
+            && !changed(&on_grid)
+            && !changed(&request)
+            && !changed(&path)
+            && !changed(&status)
+            && let Some((k, agent)) = seat.agent
+            && k == key
+        {
+            gc.mark_seen(agent, tick);
+            continue;
+        }
+        let goal = path.as_deref().and_then(|p| heading(p, status.as_deref()));
         let spec = AgentSpec {
             cell: cell.0,
             size: request.map_or(1, |r| r.size.max(1)),
@@ -114,7 +145,7 @@ pub(crate) fn step_crowds(
         // tick.
         let kept = seat
             .agent
-            .filter(|&(k, a)| k == key && gc.units.get(a.index()) == Some(&unit))
+            .filter(|&(k, a)| k == key && gc.slots.get(a.index()).map(|s| s.unit) == Some(unit))
             .and_then(|(_, a)| gc.crowd.agent(a).map(|now| (a, now)))
             .filter(|&(a, now)| {
                 let class = (now.size, now.mobility, now.connectivity)
@@ -126,11 +157,14 @@ pub(crate) fn step_crowds(
                 // stuck if the way stays closed), never jumping elsewhere.
                 let mut here = now.cell == spec.cell;
                 if !here && class && gc.crowd.left_cell(a) == Some(spec.cell) {
-                    let open = step_to(spec.cell, now.cell).is_some_and(|d| {
-                        world
-                            .layout
-                            .can_step(grid, spec.cell, d, spec.mobility, spec.size)
-                    });
+                    // Steps are made on the grid as it is then: while it is unchanged
+                    // they stay open.
+                    let open = pathing.generation() == gc.stepped_on
+                        || step_to(spec.cell, now.cell).is_some_and(|d| {
+                            world
+                                .layout
+                                .can_step(grid, spec.cell, d, spec.mobility, spec.size)
+                        });
                     if !open {
                         let _ = gc.crowd.recall(a);
                     }
@@ -164,6 +198,7 @@ pub(crate) fn step_crowds(
                     seat.set_if_neq(Seat {
                         agent: None,
                         retry_at: tick + PLACE_RETRY,
+                        ..Seat::default()
                     });
                     unplaced += 1;
                     continue;
@@ -177,17 +212,20 @@ pub(crate) fn step_crowds(
         // Only a follower moves a unit: one without is never pushed.
         let _ = gc.crowd.set_pinned(agent, follower.is_none());
         let speed = follower.map_or(0.0, |f| f.speed.max(0.0));
-        gc.speed[agent.index()] = speed;
+        gc.slots[agent.index()].speed = speed;
         gc.clock.fastest = gc.clock.fastest.max(speed);
         // Guides are read by the steps only: made on the ticks the crowd steps.
+        let synced = Seat {
+            agent: Some((key, agent)),
+            retry_at: 0,
+            synced: gc.epoch,
+            presence,
+        };
         if gc.clock.countdown > 1 {
-            seat.set_if_neq(Seat {
-                agent: Some((key, agent)),
-                retry_at: 0,
-            });
+            seat.set_if_neq(synced);
             continue;
         }
-        let (route, field) = match path {
+        let (route, field) = match path.as_deref() {
             Some(p) if goal.is_some() => (
                 Route::of_path(p, connectivity),
                 // A field measures the way to the goal itself: for a unit whose
@@ -198,10 +236,7 @@ pub(crate) fn step_crowds(
             _ => (Route::NONE, None),
         };
         gc.guide.set(agent, route, field);
-        seat.set_if_neq(Seat {
-            agent: Some((key, agent)),
-            retry_at: 0,
-        });
+        seat.set_if_neq(synced);
     }
     let Crowds {
         grids: all, gone, ..
@@ -216,11 +251,15 @@ pub(crate) fn step_crowds(
                 gc.crowd
                     .agents()
                     .map(|(id, _)| id)
-                    .filter(|id| gc.seen.get(id.index()) != Some(&tick)),
+                    .filter(|id| gc.slots.get(id.index()).map(|s| s.seen) != Some(tick)),
             );
         }
         for &id in gone.iter() {
             let _ = gc.crowd.remove(id);
+        }
+        if !gone.is_empty() {
+            // A unit whose agent was dropped is placed again if it comes back.
+            gc.epoch += 1;
         }
         let Some((pathing, _)) = grids.get(gc.key) else {
             continue;
@@ -266,6 +305,9 @@ pub(crate) fn step_crowds(
         };
         gc.clock.period = period;
         gc.clock.countdown = period;
+        gc.stepped_on = pathing.generation();
+        // Agents moved: every unit is synced with where its agent went.
+        gc.epoch += 1;
         for &id in gone.iter() {
             let i = id.index();
             let stepped = gc.crowd.previous_cell(id) != gc.crowd.cell(id);
@@ -273,12 +315,13 @@ pub(crate) fn step_crowds(
             // so that a unit steps at its own speed on average; one kept waiting
             // saves no more than a step.
             let own = stepped && gc.crowd.is_ready(id);
+            let slot = &mut gc.slots[i];
             if own {
-                gc.credit[i] = (gc.credit[i] - 1.0).max(0.0);
+                slot.credit = (slot.credit - 1.0).max(0.0);
             }
-            gc.credit[i] += gc.speed[i] * earned;
+            slot.credit += slot.speed * earned;
             if !own {
-                gc.credit[i] = gc.credit[i].min(1.0);
+                slot.credit = slot.credit.min(1.0);
             }
         }
         moved += stats.moved as u32;
@@ -300,7 +343,7 @@ pub(crate) fn step_crowds(
         // share in each tick of the period after this one, which makes this step
         // (the core's `Crowd::begin_step`).
         for &id in gone.iter() {
-            let _ = gc.crowd.set_ready(id, gc.credit[id.index()] >= READY);
+            let _ = gc.crowd.set_ready(id, gc.slots[id.index()].credit >= READY);
         }
         // Units stuck: the next steps are an untangling's, if one is found.
         if !gc

@@ -11,6 +11,7 @@
 //! applies.
 
 use super::agent::Agent;
+use crate::grid::around_bit;
 use crate::{Cell, Connectivity, Direction8, Grid, Mobility};
 
 /// Every direction, orthogonal ones first: each connectivity's directions are these
@@ -93,6 +94,81 @@ pub(crate) fn can_step(grid: &Grid, from: Cell, dir: Direction8, agent: &Agent) 
     )
 }
 
+/// The steps an agent of `size x size` cells with `mobility`, moving by
+/// `connectivity`, may take from anchor `from` on `grid`, as a mask by
+/// [`Direction8::bits`]: [`can_step_as`] for each of its [`directions`] from there. A
+/// one-cell agent's are read from the 3x3 cells round it at once
+/// ([`Grid::open_around`]) by the same rule: the cell entered open and, for a
+/// diagonal step with corners ([`has_corners`]), both cells beside the corner.
+#[inline]
+pub(crate) fn legal_steps_as(
+    grid: &Grid,
+    from: Cell,
+    mobility: Mobility,
+    size: u8,
+    connectivity: Connectivity,
+) -> u8 {
+    if size != 1 {
+        return directions(connectivity, from)
+            .filter(|&d| can_step_as(grid, from, d, mobility, size, connectivity))
+            .fold(0, |m, d| m | 1 << d.bits());
+    }
+    let allowed = match connectivity {
+        Connectivity::Four => ORTHOGONAL,
+        Connectivity::Eight => u8::MAX,
+        Connectivity::Hex(_) => directions(connectivity, from).fold(0, |m, d| m | 1 << d.bits()),
+    };
+    let open = u32::from(grid.open_around(from, mobility));
+    let corners = has_corners(connectivity);
+    let mut legal = 0;
+    for (d, &(to, p, q)) in AROUND.iter().enumerate() {
+        let ok = if corners {
+            open >> to & open >> p & open >> q
+        } else {
+            open >> to
+        };
+        legal |= ((ok & 1) as u8) << d;
+    }
+    legal & allowed
+}
+
+/// The orthogonal directions, as a mask by [`Direction8::bits`].
+const ORTHOGONAL: u8 = {
+    let mut m = 0;
+    let mut d = 0;
+    while d < 4 {
+        m |= 1 << DIRECTIONS[d].bits();
+        d += 1;
+    }
+    m
+};
+
+/// Per direction (by [`Direction8::bits`]): the [`Grid::open_around`] bits of the
+/// cell a one-cell step enters and of the two cells beside its corner (for an
+/// orthogonal step, the cell entered thrice).
+const AROUND: [(u32, u32, u32); 8] = {
+    let mut t = [(0, 0, 0); 8];
+    let mut d = 0;
+    while d < 8 {
+        let (dx, dy) = Direction8::from_bits(d as u8).offset();
+        let to = around_bit(dx, dy);
+        t[d] = if dx != 0 && dy != 0 {
+            (to, around_bit(dx, 0), around_bit(0, dy))
+        } else {
+            (to, to, to)
+        };
+        d += 1;
+    }
+    t
+};
+
+/// The steps `agent` may take from anchor `from` on `grid` ([`legal_steps_as`] with
+/// its size, mobility and connectivity).
+#[inline]
+pub(crate) fn legal_steps(grid: &Grid, from: Cell, agent: &Agent) -> u8 {
+    legal_steps_as(grid, from, agent.mobility, agent.size, agent.connectivity)
+}
+
 /// The direction of the step from anchor `from` to the neighbouring anchor `to`, if
 /// `connectivity` has one and [`can_step_as`] allows it.
 #[inline]
@@ -139,5 +215,73 @@ pub(crate) fn untangling(connectivity: Connectivity) -> Connectivity {
     match connectivity {
         Connectivity::Hex(_) => connectivity,
         Connectivity::Four | Connectivity::Eight => Connectivity::Four,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{HexLayout, TileKind};
+
+    /// The steps read at once are the steps tried one by one: every cell of random
+    /// grids (and a ring of cells round them), every connectivity, sizes 1 to 3, two
+    /// mobilities.
+    #[test]
+    fn steps_read_at_once_are_the_steps_tried_one_by_one() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let connectivities = [Connectivity::Four, Connectivity::Eight]
+            .into_iter()
+            .chain(HexLayout::ALL.map(Connectivity::Hex));
+        let connectivities: Vec<_> = connectivities.collect();
+        let (mut steps, mut allowed, mut checked) = (0, 0, 0);
+        for _ in 0..200 {
+            let (w, h) = (1 + next() % 40, 1 + next() % 9);
+            let mut grid = Grid::new(w as u32, h as u32).unwrap();
+            for y in 0..h as i32 {
+                for x in 0..w as i32 {
+                    let kind = TileKind::ALL[(next() % 10).saturating_sub(6) as usize];
+                    grid.set(Cell::new(x, y), kind).unwrap();
+                }
+            }
+            let mobility =
+                [Mobility::FLOOR_ONLY, Mobility::new([1, 2, 0, 3])][(next() % 2) as usize];
+            for y in -2..=h as i32 + 1 {
+                for x in -2..=w as i32 + 1 {
+                    let from = Cell::new(x, y);
+                    for &connectivity in &connectivities {
+                        for size in 1..=3 {
+                            let mask = legal_steps_as(&grid, from, mobility, size, connectivity);
+                            for d in Direction8::ALL {
+                                let has = directions(connectivity, from).any(|t| t == d);
+                                let tried = has
+                                    && can_step_as(&grid, from, d, mobility, size, connectivity);
+                                assert_eq!(
+                                    mask >> d.bits() & 1 == 1,
+                                    tried,
+                                    "{from:?} {d:?} {connectivity:?} size {size}"
+                                );
+                                // The share of legal steps, of one-cell agents on the grid.
+                                if size == 1 && grid.contains(from) {
+                                    steps += usize::from(tried);
+                                    allowed += usize::from(has);
+                                }
+                                checked += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        println!(
+            "{checked} steps checked; of one-cell agents' on the grid {allowed}, {steps} legal"
+        );
+        // Both answers are common: 4 cells in 10 are of the three other kinds.
+        assert!(steps > allowed / 5 && steps < allowed * 4 / 5);
     }
 }

@@ -162,12 +162,14 @@ impl Crowd {
     /// Whether a cell of the footprint `size` at `at` is blocked by an agent other
     /// than `s` on its way, for the step being planned (never, in one planned as if
     /// every agent had arrived).
+    #[inline]
     pub(super) fn blocked_for(&self, s: usize, at: Cell, size: u8) -> bool {
         !self.through_transit && self.blocks(s, at, size)
     }
 
     /// Whether a cell of the footprint `size` at `at` is blocked by an agent other
     /// than `s` on its way, even in a step planned as if every agent had arrived.
+    #[inline]
     pub(super) fn blocks(&self, s: usize, at: Cell, size: u8) -> bool {
         !self.blocked.is_empty()
             && footprint(at, size).any(|c| {

@@ -10,7 +10,7 @@
 //! detour) before heading by its guidance again.
 
 use super::agent::NONE;
-use super::moves::{can_step, directions};
+use super::moves::{directions, legal_steps};
 use super::{Crowd, Guidance, footprint};
 use crate::{Cell, Direction8, Grid, GridPath8};
 
@@ -113,8 +113,9 @@ impl Crowd {
         let mut head = 0;
         'search: while head < seek.nodes.len() {
             let at = seek.nodes[head].0;
+            let legal = legal_steps(grid, at, &a);
             for dir in directions(a.connectivity, at) {
-                if !can_step(grid, at, dir, &a) {
+                if legal >> dir.bits() & 1 == 0 {
                     continue;
                 }
                 let cell = at.step(dir);

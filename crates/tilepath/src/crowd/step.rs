@@ -11,7 +11,7 @@
 //! in open space; the corridor swap rule (`swap.rs`) covers 1-wide corridors.
 
 use super::agent::{Agent, Decision, FAR_MAX, FAR_UNKNOWN, NONE};
-use super::moves::{can_step, directions, has_corners};
+use super::moves::{directions, has_corners, legal_steps};
 use super::plan::Plan;
 use super::{
     AgentStatus, Candidate, Crowd, CrowdError, Guidance, MAX_CANDIDATES, StepStats, footprint, mix,
@@ -143,8 +143,9 @@ impl Crowd {
             key: u64::from(here_cost) << 32 | (salt & 0x3fff_ffff),
         };
         let mut len = 1;
+        let legal = legal_steps(grid, here, &a);
         for (d, dir) in directions(a.connectivity, here).enumerate() {
-            if !can_step(grid, here, dir, &a) {
+            if legal >> dir.bits() & 1 == 0 {
                 continue;
             }
             let cell = here.step(dir);
@@ -482,17 +483,9 @@ impl Crowd {
             given_up: self.given_up,
             ..StepStats::default()
         };
-        for s in 0..self.agents.len() {
-            let a = self.agents[s];
-            if a.alive && a.target != a.cell {
-                for c in footprint(a.cell, a.size) {
-                    let i = self.index(c);
-                    if self.cells[i].now == s as u32 {
-                        self.cells[i].now = NONE;
-                    }
-                }
-            }
-        }
+        // One pass: each mover frees the cells it leaves (those no mover entered
+        // already) and takes the cells it enters (free, or left by a mover not passed
+        // yet, which then finds them taken and leaves them be).
         for s in 0..self.agents.len() {
             let a = self.agents[s];
             if !a.alive {
@@ -502,9 +495,24 @@ impl Crowd {
             // The cost where it now stands: from its candidates if it moved.
             let mut cost = a.here_cost;
             if moved {
+                for c in footprint(a.cell, a.size) {
+                    let i = self.index(c);
+                    if self.cells[i].now == s as u32 {
+                        self.cells[i].now = NONE;
+                    }
+                }
                 for c in footprint(a.target, a.size) {
                     let i = self.index(c);
-                    debug_assert_eq!(self.cells[i].now, NONE, "two agents in one cell");
+                    debug_assert!(
+                        {
+                            let k = self.cells[i].now;
+                            k == NONE || {
+                                let b = &self.agents[k as usize];
+                                k as usize > s && b.target != b.cell
+                            }
+                        },
+                        "two agents in one cell"
+                    );
                     self.cells[i].now = s as u32;
                 }
                 stats.moved += 1;

@@ -8,7 +8,7 @@ mod serde;
 
 pub use error::{GridError, GridMismatch};
 pub(crate) use footprint_rule::footprint_cost;
-pub(crate) use open_bits::{EVEN, kinds_anf, open_anf, open_cells};
+pub(crate) use open_bits::{EVEN, around_bit, kinds_anf, open_anf, open_cells};
 use planes::BitPlanes;
 
 use crate::{Cell, Connectivity, Direction8, Mobility, TileKind};
