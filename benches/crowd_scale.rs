@@ -12,8 +12,11 @@
 //! callgrind count of the step takes (`--toggle-collect='*plan_some*'
 //! --toggle-collect='*Crowd*apply*'`).
 
+use rand::RngExt;
+use rand::rngs::StdRng;
 use std::time::Instant;
 use tilepath::{AgentSpec, Cell, Connectivity, Crowd, GoalFields, Grid, Mobility, TileKind};
+use tilepath_testkit::rng;
 
 /// Ticks a step is planned over: 60 ticks a second, the fastest unit 5.5 cells a
 /// second (the maze's chasers).
@@ -22,23 +25,10 @@ const PERIOD: usize = 11;
 /// The map's side.
 const SIDE: i32 = 1024;
 
-/// A fixed pseudo-random sequence (splitmix64), so that every run is on the same map.
-struct Seq(u64);
-
-impl Seq {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        (z ^ (z >> 31)) % n
-    }
-}
-
 /// Rooms on a 1024x1024 map: blocks of 16x16 cells, each a room of 4 to 14 cells a side
 /// or (one in four) open ground, every block's centre joined to its right and lower
 /// neighbours' by an L-shaped corridor one or two cells wide. Walls are kind 1.
-fn rooms(seq: &mut Seq) -> Grid {
+fn rooms(rng: &mut StdRng) -> Grid {
     let wall = TileKind::K1;
     let mut grid = Grid::filled(SIDE as u32, SIDE as u32, wall).expect("a 1024x1024 grid");
     let floor = |grid: &mut Grid, c: Cell| {
@@ -52,13 +42,13 @@ fn rooms(seq: &mut Seq) -> Grid {
     for by in 0..blocks {
         for bx in 0..blocks {
             let (x0, y0) = (1 + bx * block, 1 + by * block);
-            let (w, h, x, y) = if seq.below(4) == 0 {
+            let (w, h, x, y) = if rng.random_range(0..4) == 0 {
                 (block, block, x0, y0)
             } else {
-                let w = 4 + seq.below(11) as i32;
-                let h = 4 + seq.below(11) as i32;
-                let x = x0 + 1 + seq.below((block - w) as u64) as i32;
-                let y = y0 + 1 + seq.below((block - h) as u64) as i32;
+                let w = rng.random_range(4..15);
+                let h = rng.random_range(4..15);
+                let x = x0 + 1 + rng.random_range(0..block - w);
+                let y = y0 + 1 + rng.random_range(0..block - h);
                 (w, h, x, y)
             };
             for cy in y..y + h {
@@ -78,7 +68,7 @@ fn rooms(seq: &mut Seq) -> Grid {
         ];
         for j in next.into_iter().flatten() {
             let b = centres[j];
-            let wide = seq.below(2) as i32;
+            let wide = rng.random_range(0..2);
             for x in a.x.min(b.x)..=a.x.max(b.x) {
                 for d in 0..=wide {
                     floor(&mut grid, Cell::new(x, a.y + d));
@@ -102,7 +92,7 @@ struct Run {
 }
 
 fn run(grid: &Grid, agents: usize, steps: usize) -> Run {
-    let mut seq = Seq(agents as u64);
+    let mut rng = rng(agents as u64);
     let centre = Cell::new(SIDE / 2, SIDE / 2);
     let goal = (0..SIDE / 2)
         .flat_map(|r| (-r..=r).map(move |d| Cell::new(centre.x + d, centre.y + r)))
@@ -115,7 +105,7 @@ fn run(grid: &Grid, agents: usize, steps: usize) -> Run {
     crowd.reserve(agents);
     let mut ids = Vec::with_capacity(agents);
     while ids.len() < agents {
-        let cell = Cell::new(seq.below(SIDE as u64) as i32, seq.below(SIDE as u64) as i32);
+        let cell = Cell::new(rng.random_range(0..SIDE), rng.random_range(0..SIDE));
         let spec = AgentSpec::new(cell)
             .connectivity(Connectivity::Eight)
             .goal(goal);
@@ -159,7 +149,7 @@ fn main() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(40);
-    let grid = rooms(&mut Seq(7));
+    let grid = rooms(&mut rng(7));
     println!(
         "rooms {SIDE}x{SIDE}, one goal near the centre, 8-connected one-cell agents, every agent ready, {steps} steps timed, each planned over {PERIOD} ticks"
     );
