@@ -284,9 +284,7 @@ pub(crate) fn step_crowds(
         gone.extend(gc.crowd.agents().map(|(id, _)| id));
         // Readiness was set when the step began (units placed since stay in it; a
         // crowd's first step finds every unit ready, as placed with a full credit).
-        for &id in gone.iter() {
-            let _ = gc.crowd.arrive(id);
-        }
+        gc.crowd.arrive_all();
         gc.crowd.set_stuck_after(settings.crowd_stuck_after);
         // An untangling searched off the tick that has ended is walked from the step
         // at which the crowd stands as it stood when the search began.
@@ -308,14 +306,22 @@ pub(crate) fn step_crowds(
         gc.stepped_on = pathing.generation();
         // Agents moved: every unit is synced with where its agent went.
         gc.epoch += 1;
+        moved += stats.moved as u32;
+        stuck += stats.stuck as u32;
+        stepped_any = true;
+        // One pass over the agents: each unit's credit, whether it was kept waiting,
+        // and its readiness for the next step. That step is planned while the units
+        // walk this one: begun now, from where they are going, with the readiness
+        // their credit gives, and planned a share in each tick of the period after
+        // this one, which makes this step (the core's `Crowd::begin_step`).
         for &id in gone.iter() {
-            let i = id.index();
             let stepped = gc.crowd.previous_cell(id) != gc.crowd.cell(id);
+            let ready = gc.crowd.is_ready(id);
             // A step of its own accord spends one step's credit and keeps the rest,
             // so that a unit steps at its own speed on average; one kept waiting
             // saves no more than a step.
-            let own = stepped && gc.crowd.is_ready(id);
-            let slot = &mut gc.slots[i];
+            let own = stepped && ready;
+            let slot = &mut gc.slots[id.index()];
             if own {
                 slot.credit = (slot.credit - 1.0).max(0.0);
             }
@@ -323,27 +329,17 @@ pub(crate) fn step_crowds(
             if !own {
                 slot.credit = slot.credit.min(1.0);
             }
-        }
-        moved += stats.moved as u32;
-        stuck += stats.stuck as u32;
-        waiting += gone
-            .iter()
-            .filter(|&&id| {
-                gc.crowd.is_ready(id)
-                    && gc.crowd.previous_cell(id) == gc.crowd.cell(id)
-                    && matches!(
-                        gc.crowd.status(id),
-                        Some(AgentStatus::Moving | AgentStatus::Stuck)
-                    )
-            })
-            .count() as u32;
-        stepped_any = true;
-        // The next step is planned while the units walk this one: begun now, from
-        // where they are going, with the readiness their credit gives, and planned a
-        // share in each tick of the period after this one, which makes this step
-        // (the core's `Crowd::begin_step`).
-        for &id in gone.iter() {
-            let _ = gc.crowd.set_ready(id, gc.slots[id.index()].credit >= READY);
+            let credit = slot.credit;
+            if ready
+                && !stepped
+                && matches!(
+                    gc.crowd.status(id),
+                    Some(AgentStatus::Moving | AgentStatus::Stuck)
+                )
+            {
+                waiting += 1;
+            }
+            let _ = gc.crowd.set_ready(id, credit >= READY);
         }
         // Units stuck: the next steps are an untangling's, if one is found.
         if !gc

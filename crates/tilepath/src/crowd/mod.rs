@@ -143,6 +143,10 @@ pub struct Crowd {
     swap: bool,
     /// Whether a moved agent blocks the cells it left until it arrives.
     hold_left: bool,
+    /// No agent is on its way: all arrived ([`arrive_all`](Self::arrive_all)) since
+    /// the last step that left cells held. `false` says nothing (see
+    /// [`any_on_way`](Self::any_on_way)).
+    none_on_way: bool,
     /// The hex layout the agents move on (`None`: squares); only read while the
     /// crowd holds an agent, set by the first one added to an empty crowd.
     hex: Option<HexLayout>,
@@ -192,6 +196,7 @@ impl Crowd {
             stuck_after: 32,
             swap: true,
             hold_left: false,
+            none_on_way: true,
             hex: None,
             blocked: Vec::new(),
             seek: seek::Seek::default(),

@@ -75,6 +75,7 @@ impl Crowd {
             for s in 0..self.agents.len() {
                 self.release_left(s);
             }
+            self.none_on_way = true;
         }
         self.hold_left = on;
         Ok(())
@@ -90,6 +91,24 @@ impl Crowd {
         self.live_agent(id).ok_or(CrowdError::UnknownAgent(id))?;
         self.release_left(id.index());
         Ok(())
+    }
+
+    /// Every agent on its way arrives, as [`arrive`](Self::arrive) for each: what a
+    /// caller whose agents walk each step in lockstep does once they have all walked
+    /// it, in one pass over the agents instead of a lookup by id for each.
+    pub fn arrive_all(&mut self) {
+        for s in 0..self.agents.len() {
+            if self.agents[s].left.is_some() {
+                self.release_left(s);
+            }
+        }
+        self.none_on_way = true;
+    }
+
+    /// Whether an agent is on its way (blocking the cells it left): no pass over the
+    /// agents once all arrived at once ([`arrive_all`](Self::arrive_all)).
+    pub(super) fn any_on_way(&self) -> bool {
+        !self.none_on_way && self.agents.iter().any(|a| a.alive && a.left.is_some())
     }
 
     /// Whether an agent is on its way: it moved and blocks the cells it left until

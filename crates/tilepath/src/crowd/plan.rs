@@ -363,7 +363,7 @@ impl Crowd {
     /// decided (see [`begin_step`](Self::begin_step)).
     pub(super) fn cancel_what_closed(&mut self, grid: &Grid) {
         // Only agents on their way block cells: with none, no cell is read for it.
-        let blocking = self.agents.iter().any(|a| a.alive && a.left.is_some());
+        let blocking = self.any_on_way();
         for s in 0..self.agents.len() {
             let a = &self.agents[s];
             if !a.alive || a.target == a.cell {

@@ -540,6 +540,7 @@ impl Crowd {
                 b.came_from = a.cell;
                 if self.hold_left {
                     b.left = Some(a.cell);
+                    self.none_on_way = false;
                 }
             }
             if a.goal == Some(a.target) {

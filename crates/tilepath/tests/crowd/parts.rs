@@ -66,6 +66,44 @@ fn a_step_planned_in_parts_makes_the_moves_of_a_whole_one() {
     assert!(moves > 8_000);
 }
 
+/// Agents arriving all at once (`Crowd::arrive_all`, one pass) free the cells that
+/// arriving one by one frees, and the steps after are the same.
+#[test]
+fn agents_arriving_all_at_once_free_what_they_free_one_by_one() {
+    let (grid, mut one_by_one, fields) = crowd_of(31);
+    let mut at_once = one_by_one.clone();
+    let (mut freed, mut moves) = (0, 0);
+    for _ in 0..200 {
+        // Steps planned while agents are on their way, as a game's lockstep walk.
+        for crowd in [&mut one_by_one, &mut at_once] {
+            assert!(crowd.begin_step());
+            crowd.advance_step(&grid, &fields, usize::MAX).unwrap();
+        }
+        let cells: Vec<Cell> = (0..grid.len()).filter_map(|i| grid.cell_of(i)).collect();
+        freed += cells
+            .iter()
+            .filter(|&&c| at_once.blocker(c).is_some())
+            .count();
+        arrive_all(&mut one_by_one);
+        at_once.arrive_all();
+        for &c in &cells {
+            assert_eq!(at_once.blocker(c), None, "{c:?} still blocked");
+            assert_eq!(one_by_one.blocker(c), None, "{c:?} still blocked");
+        }
+        let a = one_by_one.step(&grid, &fields).unwrap();
+        let b = at_once.step(&grid, &fields).unwrap();
+        assert_eq!(a, b);
+        let (ma, mb): (Vec<_>, Vec<_>) = (one_by_one.moves().collect(), at_once.moves().collect());
+        assert_eq!(ma, mb);
+        assert!(at_once.agents().all(
+            |(id, _)| at_once.in_transit(id) == (at_once.previous_cell(id) != at_once.cell(id))
+        ));
+        moves += ma.len();
+    }
+    println!("arriving all at once: {freed} blocked cells freed, {moves} moves in 200 steps");
+    assert!(freed > 5_000 && moves > 5_000);
+}
+
 /// The same on a grid too big for the processor's caches, where planning brings what
 /// it reads next into them ahead of use: a hint that must change no move.
 #[test]

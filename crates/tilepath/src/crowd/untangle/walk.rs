@@ -25,7 +25,7 @@ impl Crowd {
         untangle: &mut Untangle,
     ) -> Result<Option<StepStats>, CrowdError> {
         self.check_grid(grid)?;
-        if self.plan != Plan::Idle || self.agents.iter().any(|a| a.alive && a.left.is_some()) {
+        if self.plan != Plan::Idle || self.any_on_way() {
             untangle.clear();
             return Ok(None);
         }
