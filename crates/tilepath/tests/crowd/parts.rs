@@ -23,8 +23,8 @@ fn crowd_of(seed: u64) -> (Grid, Crowd, GoalFields) {
     (grid, crowd, fields)
 }
 
-/// Every agent arrives where it was sent.
-fn arrive_all(crowd: &mut Crowd) {
+/// Every agent arrives where it was sent, one by one (`Crowd::arrive` for each).
+fn arrive_one_by_one(crowd: &mut Crowd) {
     let ids: Vec<_> = crowd.agents().map(|(id, _)| id).collect();
     for id in ids {
         crowd.arrive(id).unwrap();
@@ -39,7 +39,7 @@ fn a_step_planned_in_parts_makes_the_moves_of_a_whole_one() {
     let (mut moves, mut calls) = (0, 0);
     for _ in 0..300 {
         // A whole step once every agent has arrived...
-        arrive_all(&mut whole);
+        arrive_one_by_one(&mut whole);
         let a = whole.step(&grid, &fields).unwrap();
         // ... and one planned while agents are on their way, finished once they arrive.
         assert!(parts.begin_step());
@@ -51,7 +51,7 @@ fn a_step_planned_in_parts_makes_the_moves_of_a_whole_one() {
                 break;
             }
         }
-        arrive_all(&mut parts);
+        arrive_one_by_one(&mut parts);
         let b = parts.step(&grid, &fields).unwrap();
         assert!(!parts.is_stepping());
         assert_eq!(a, b);
@@ -72,6 +72,7 @@ fn a_step_planned_in_parts_makes_the_moves_of_a_whole_one() {
 fn agents_arriving_all_at_once_free_what_they_free_one_by_one() {
     let (grid, mut one_by_one, fields) = crowd_of(31);
     let mut at_once = one_by_one.clone();
+    let cells: Vec<Cell> = (0..grid.len()).filter_map(|i| grid.cell_of(i)).collect();
     let (mut freed, mut moves) = (0, 0);
     for _ in 0..200 {
         // Steps planned while agents are on their way, as a game's lockstep walk.
@@ -79,12 +80,11 @@ fn agents_arriving_all_at_once_free_what_they_free_one_by_one() {
             assert!(crowd.begin_step());
             crowd.advance_step(&grid, &fields, usize::MAX).unwrap();
         }
-        let cells: Vec<Cell> = (0..grid.len()).filter_map(|i| grid.cell_of(i)).collect();
         freed += cells
             .iter()
             .filter(|&&c| at_once.blocker(c).is_some())
             .count();
-        arrive_all(&mut one_by_one);
+        arrive_one_by_one(&mut one_by_one);
         at_once.arrive_all();
         for &c in &cells {
             assert_eq!(at_once.blocker(c), None, "{c:?} still blocked");
@@ -123,13 +123,13 @@ fn a_step_on_a_big_grid_planned_in_parts_makes_the_moves_of_a_whole_one() {
     let mut parts = whole.clone();
     let mut cov = Coverage::default();
     for _ in 0..12 {
-        arrive_all(&mut whole);
+        arrive_one_by_one(&mut whole);
         let before: Vec<_> = whole.agents().collect();
         let a = whole.step(&grid, &fields).unwrap();
         check_step(&grid, &whole, &before, &mut cov);
         assert!(parts.begin_step());
         while parts.advance_step(&grid, &fields, 997).unwrap() > 0 {}
-        arrive_all(&mut parts);
+        arrive_one_by_one(&mut parts);
         let b = parts.step(&grid, &fields).unwrap();
         assert_eq!(a, b);
         assert!(whole.moves().eq(parts.moves()));
@@ -250,7 +250,7 @@ fn an_abandoned_step_moves_nobody() {
     let mut cov = Coverage::default();
     let (mut abandoned, mut half_planned) = (0, 0);
     for _ in 0..300 {
-        arrive_all(&mut crowd);
+        arrive_one_by_one(&mut crowd);
         assert!(crowd.begin_step());
         let left = crowd.step_left();
         if rng.random_bool(0.7) {
