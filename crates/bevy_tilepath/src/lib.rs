@@ -169,7 +169,9 @@ impl Plugin for PathingPlugin {
                     .in_set(PathingSystems::Move),
             ),
         )
-        .add_observer(plan::on_request_removed);
+        .add_observer(plan::on_request_removed)
+        .add_observer(crowd::note_departure)
+        .add_observer(crowd::note_new_map);
 
         #[cfg(feature = "tilemap")]
         {

@@ -20,7 +20,7 @@ use crate::grid::GridKey;
 
 pub use occupancy::Occupancy;
 pub(crate) use seats::{Crowds, GridCrowd};
-pub(crate) use step::step_crowds;
+pub(crate) use step::{note_departure, note_new_map, step_crowds};
 
 /// Makes a unit hold the cells of its footprint: no two solid units ever stand on the
 /// same cell, and none walks through another.

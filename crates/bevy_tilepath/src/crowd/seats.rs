@@ -43,6 +43,10 @@ pub(crate) struct GridCrowd {
     /// (a step made may have closed), the crowd made anew. A unit synced in the same
     /// epoch whose components are unchanged is as it was (see `step_crowds`).
     pub(crate) epoch: u64,
+    /// The epoch every unit of the grid was last synced in, if the tick's sync left
+    /// none unsynced (`u64::MAX`: not yet): while the epoch is still that, only units
+    /// whose components changed need a sync (see `step_crowds`).
+    pub(crate) synced_epoch: u64,
     /// The grid's generation the epoch has seen.
     generation: u64,
     /// The grid's [generation](crate::PathingGrid::generation) when the crowd last
@@ -117,6 +121,12 @@ impl GridCrowd {
     /// removed only leaves.)
     pub(crate) fn moves(&self) -> u64 {
         self.moves_before + self.placed + self.crowd.steps()
+    }
+
+    /// Whether the crowd is as every unit of it was last synced with: its epoch is
+    /// the one they were all synced in, and its grid (of `generation`) unchanged since.
+    pub(crate) fn is_synced(&self, generation: u64) -> bool {
+        self.synced_epoch == self.epoch && self.generation == generation
     }
 
     /// Notes the grid's generation this tick: a new one begins a new epoch.
@@ -222,9 +232,27 @@ pub(crate) struct Crowds {
     pub(crate) tick: u64,
     /// Agents to remove this tick (kept to allocate nothing once grown).
     pub(crate) gone: Vec<AgentId>,
+    /// Whether the last tick's sync left no unit to be placed in a later tick.
+    pub(crate) none_unplaced: bool,
+    /// Whether a component the crowds read was removed, or a map added or removed,
+    /// since their last tick (`step::note_departure`).
+    pub(crate) departed: bool,
 }
 
 impl Crowds {
+    /// Removes `agent` of `key`'s crowd if it still is `unit`'s, which left it: a
+    /// new epoch begins, as for the agents of units gone.
+    pub(crate) fn drop_agent(&mut self, key: GridKey, agent: AgentId, unit: Entity) {
+        let Some(gc) = self.grids.iter_mut().find(|g| g.key == key) else {
+            return;
+        };
+        if gc.slots.get(agent.index()).map(|s| s.unit) == Some(unit)
+            && gc.crowd.remove(agent).is_ok()
+        {
+            gc.epoch += 1;
+        }
+    }
+
     /// The crowd of `key`, if that grid has one.
     pub(crate) fn get(&self, key: GridKey) -> Option<&GridCrowd> {
         self.grids.iter().find(|g| g.key == key)
@@ -263,6 +291,7 @@ impl Crowds {
                     stepped_on: u64::MAX,
                     // Above every epoch of the grids' crowds made in earlier ticks.
                     epoch: self.tick << 32,
+                    synced_epoch: u64::MAX,
                     generation: u64::MAX,
                     place_budget: PLACE_BUDGET,
                     untangling: Untangling::default(),

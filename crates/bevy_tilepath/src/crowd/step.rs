@@ -1,6 +1,7 @@
 //! The crowds' tick: each grid's agents kept equal to its solid units, then one joint
 //! step of each crowd.
 
+use bevy::ecs::query::QueryItem;
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use tilepath::{AgentSpec, AgentStatus, Cell, Connectivity, Direction8, Mobility};
@@ -15,8 +16,8 @@ const READY: f32 = 0.999;
 use crate::grid::Grids;
 use crate::plan::Planner;
 use crate::{
-    GridCell, OnGrid, PathFollower, PathRequest, PathStatus, PathingDiagnostics, PathingSettings,
-    UnitPath,
+    GridCell, OnGrid, PathFollower, PathRequest, PathStatus, PathingDiagnostics, PathingMap,
+    PathingSettings, UnitPath,
 };
 
 /// Where a unit heads for: the end of its path when that is the route's last
@@ -44,50 +45,91 @@ fn step_to(at: Cell, to: Cell) -> Option<Direction8> {
     Direction8::ALL.into_iter().find(|d| d.offset() == offset)
 }
 
-/// Keeps every grid's crowd equal to its solid units (placing new ones, moving those
-/// spawned on others, dropping the gone), guides each by its path, and steps each
-/// crowd when its clock says: every step moves the units together, and each step
-/// decided is walked within the period before the next (see [`StepClock`]). A unit
-/// steps of its own accord when its speed has earned a step since its last; made to
-/// step aside, it steps at once.
-#[expect(clippy::type_complexity, reason = "a system's query")]
-pub(crate) fn step_crowds(
-    time: Res<Time>,
-    grids: Grids,
-    settings: Res<PathingSettings>,
-    planner: Res<Planner>,
-    mut crowds: ResMut<Crowds>,
-    mut diag: ResMut<PathingDiagnostics>,
-    mut units: Query<
-        (
-            Entity,
-            &mut Seat,
-            &mut GridCell,
-            Option<Ref<OnGrid>>,
-            Option<Ref<PathRequest>>,
-            Option<Ref<UnitPath>>,
-            Option<Ref<PathStatus>>,
-            Option<&PathFollower>,
-        ),
-        With<Solid>,
-    >,
-) {
-    let started = Instant::now();
-    let crowds = &mut *crowds;
-    crowds.tick += 1;
-    let tick = crowds.tick;
-    let dt = time.delta_secs();
-    for gc in &mut crowds.grids {
-        gc.clock.fastest = 0.0;
-        gc.place_budget = PLACE_BUDGET;
-        gc.seen_now = 0;
-    }
-    let mut unplaced = 0_u32;
-    for (unit, mut seat, mut cell, on_grid, request, path, status, follower) in &mut units {
+/// A solid unit as the crowds read it.
+type UnitData = (
+    Entity,
+    &'static mut Seat,
+    &'static mut GridCell,
+    Option<Ref<'static, OnGrid>>,
+    Option<Ref<'static, PathRequest>>,
+    Option<Ref<'static, UnitPath>>,
+    Option<Ref<'static, PathStatus>>,
+    Option<&'static PathFollower>,
+);
+
+/// A unit one of whose components the crowd reads changed or was added since the
+/// crowds last ran, or that became solid again (its seat stays when `Solid` goes). A
+/// follower is only read for its presence and, on a step's tick, its speed: it
+/// changes whenever its unit walks.
+type Touched = Or<(
+    Changed<GridCell>,
+    Changed<UnitPath>,
+    Changed<PathStatus>,
+    Changed<PathRequest>,
+    Changed<OnGrid>,
+    Added<PathFollower>,
+    Added<Solid>,
+    Added<Seat>,
+)>;
+
+/// Every solid unit, or only those [`Touched`].
+type Units<'w, 's> = ParamSet<
+    'w,
+    's,
+    (
+        Query<'static, 'static, UnitData, With<Solid>>,
+        Query<'static, 'static, UnitData, (With<Solid>, Touched)>,
+    ),
+>;
+
+/// The components of a unit the crowds read (and a map's), any of which removed is a
+/// departure ([`note_departure`]).
+type Read = (
+    Solid,
+    Seat,
+    OnGrid,
+    PathRequest,
+    UnitPath,
+    PathStatus,
+    PathFollower,
+    PathingMap,
+);
+
+/// What change detection cannot show: a component the crowd reads removed from a
+/// unit (or its unit despawned), or a map gone or added. An observer, so that it is
+/// seen however many frames pass between the crowds' ticks (removal messages last
+/// two frames).
+pub(crate) fn note_departure(_: On<Remove, Read>, mut crowds: ResMut<Crowds>) {
+    crowds.departed = true;
+}
+
+/// A map added: see [`note_departure`].
+pub(crate) fn note_new_map(_: On<Add, PathingMap>, mut crowds: ResMut<Crowds>) {
+    crowds.departed = true;
+}
+
+/// What syncing one unit reads and counts in a tick.
+struct Syncing<'a, 'w, 's> {
+    grids: &'a Grids<'w, 's>,
+    planner: &'a Planner,
+    crowds: &'a mut Crowds,
+    tick: u64,
+    /// Units left out of every crowd this tick.
+    unplaced: u32,
+}
+
+/// Keeps `unit`'s agent equal to it: placed, moved, goal, pin, speed and (on its
+/// crowd's step's tick) guide; only seen if it is as it was synced (see
+/// [`GridCrowd::epoch`](super::GridCrowd::epoch)).
+fn sync_unit(s: &mut Syncing<'_, '_, '_>, item: QueryItem<'_, '_, UnitData>) {
+    let (unit, mut seat, mut cell, on_grid, request, path, status, follower) = item;
+    let (grids, planner, tick) = (s.grids, s.planner, s.tick);
+    let before = seat.agent;
+    'sync: {
         let key = on_grid.map(|g| g.0);
         let Some((pathing, world)) = grids.get(key) else {
             seat.set_if_neq(Seat::default());
-            continue;
+            break 'sync;
         };
         // The unit moves as its paths do on this map: on a hex map by the map's hex
         // layout whatever it asked for, elsewhere 4- or 8-connected as asked. A hex
@@ -96,13 +138,13 @@ pub(crate) fn step_crowds(
         let connectivity = world.layout.connectivity(requested);
         if world.layout.hex().is_none() && matches!(connectivity, Connectivity::Hex(_)) {
             seat.set_if_neq(Seat::default());
-            continue;
+            break 'sync;
         }
         let grid = pathing.grid();
-        let Some(gc) = crowds.for_grid(key, grid) else {
+        let Some(gc) = s.crowds.for_grid(key, grid) else {
             seat.set_if_neq(Seat::default());
-            unplaced += 1;
-            continue;
+            s.unplaced += 1;
+            break 'sync;
         };
         gc.note_generation(pathing.generation());
         // Between steps, a unit none of whose components the crowd reads changed
@@ -128,7 +170,7 @@ pub(crate) fn step_crowds(
             && k == key
         {
             gc.mark_seen(agent, tick);
-            continue;
+            break 'sync;
         }
         let goal = path.as_deref().and_then(|p| heading(p, status.as_deref()));
         let spec = AgentSpec {
@@ -182,8 +224,8 @@ pub(crate) fn step_crowds(
             if seat.agent.is_some() {
                 seat.agent = None;
             }
-            unplaced += 1;
-            continue;
+            s.unplaced += 1;
+            break 'sync;
         }
         let (agent, had_goal) = match kept {
             Some(k) => k,
@@ -200,8 +242,8 @@ pub(crate) fn step_crowds(
                         retry_at: tick + PLACE_RETRY,
                         ..Seat::default()
                     });
-                    unplaced += 1;
-                    continue;
+                    s.unplaced += 1;
+                    break 'sync;
                 }
             },
         };
@@ -223,7 +265,7 @@ pub(crate) fn step_crowds(
         };
         if gc.clock.countdown > 1 {
             seat.set_if_neq(synced);
-            continue;
+            break 'sync;
         }
         let (route, field) = match path.as_deref() {
             Some(p) if goal.is_some() => (
@@ -238,6 +280,88 @@ pub(crate) fn step_crowds(
         gc.guide.set(agent, route, field);
         seat.set_if_neq(synced);
     }
+    // The agent the unit had, if it left it (another grid, no grid, no room), goes:
+    // no other unit is it.
+    if let Some((key, agent)) = before
+        && seat.agent != before
+    {
+        s.crowds.drop_agent(key, agent, unit);
+    }
+}
+
+/// Keeps every grid's crowd equal to its solid units (placing new ones, moving those
+/// spawned on others, dropping the gone), guides each by its path, and steps each
+/// crowd when its clock says: every step moves the units together, and each step
+/// decided is walked within the period before the next (see [`StepClock`]). A unit
+/// steps of its own accord when its speed has earned a step since its last; made to
+/// step aside, it steps at once.
+///
+/// Between steps, while every crowd is as all its units were last synced with
+/// ([`GridCrowd::is_synced`](super::GridCrowd::is_synced)), no unit waits to be
+/// placed and nothing departed ([`note_departure`]), only the units [`Touched`]
+/// since are synced: the others would only be seen, and at tens of thousands of
+/// units even that is a share of the tick.
+pub(crate) fn step_crowds(
+    time: Res<Time>,
+    grids: Grids,
+    settings: Res<PathingSettings>,
+    planner: Res<Planner>,
+    mut crowds: ResMut<Crowds>,
+    mut diag: ResMut<PathingDiagnostics>,
+    mut units: Units,
+) {
+    let started = Instant::now();
+    let crowds = &mut *crowds;
+    crowds.tick += 1;
+    let tick = crowds.tick;
+    let dt = time.delta_secs();
+    let departed = core::mem::take(&mut crowds.departed);
+    let touched_only = crowds.none_unplaced
+        && !departed
+        && crowds.grids.iter().all(|gc| {
+            // An empty crowd (its units gone, or its map) has nobody to sync.
+            gc.crowd.is_empty()
+                || gc.clock.countdown > 1
+                    && grids
+                        .get(gc.key)
+                        .is_some_and(|(pathing, _)| gc.is_synced(pathing.generation()))
+        });
+    for gc in &mut crowds.grids {
+        gc.clock.fastest = 0.0;
+        gc.place_budget = PLACE_BUDGET;
+        gc.seen_now = 0;
+        if let Some((pathing, _)) = grids.get(gc.key) {
+            gc.note_generation(pathing.generation());
+        }
+        // The epoch the units are synced in, unless it changes while they are.
+        gc.synced_epoch = gc.epoch;
+    }
+    let mut sync = Syncing {
+        grids: &grids,
+        planner: &planner,
+        crowds,
+        tick,
+        unplaced: 0,
+    };
+    if touched_only {
+        for item in &mut units.p1() {
+            sync_unit(&mut sync, item);
+        }
+    } else {
+        for item in &mut units.p0() {
+            sync_unit(&mut sync, item);
+        }
+    }
+    let unplaced = sync.unplaced;
+    crowds.none_unplaced = unplaced == 0;
+    for gc in &mut crowds.grids {
+        // A crowd made anew meanwhile (its grid resized) holds none of the units
+        // synced before: the next tick syncs every unit again. So does one made in
+        // this sync.
+        if gc.synced_epoch != gc.epoch {
+            gc.synced_epoch = u64::MAX;
+        }
+    }
     let Crowds {
         grids: all, gone, ..
     } = crowds;
@@ -246,7 +370,8 @@ pub(crate) fn step_crowds(
     for gc in all.iter_mut() {
         gone.clear();
         // Every agent seen (each marked once, and none removed after): none is gone.
-        if gc.seen_now != gc.crowd.len() {
+        // Syncing only the units touched, none departed.
+        if !touched_only && gc.seen_now != gc.crowd.len() {
             gone.extend(
                 gc.crowd
                     .agents()

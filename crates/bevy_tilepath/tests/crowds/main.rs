@@ -5,7 +5,7 @@
 //! how they spawn units; `rules.rs` the invariants under hostile runs and on straight
 //! routes; `scenarios.rs` the crowds games have (corridors, shared goals, chasers, big
 //! and small units); `placing.rs` units put where they cannot stand; `hex.rs` hex
-//! maps.
+//! maps; `sync.rs` units changed between steps.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -13,6 +13,7 @@ mod hex;
 mod placing;
 mod rules;
 mod scenarios;
+mod sync;
 
 use std::collections::HashMap;
 
