@@ -34,13 +34,9 @@ pub(crate) const APART: f32 = 0.8;
 /// `at` (`agent`'s own cells aside).
 fn alone(crowd: &Crowd, agent: AgentId, at: Cell, size: u8) -> bool {
     let n = i32::from(size);
-    (at.y.saturating_sub(1)..=at.y.saturating_add(n)).all(|y| {
-        (at.x.saturating_sub(1)..=at.x.saturating_add(n)).all(|x| {
-            crowd
-                .holder_slot(Cell::new(x, y))
-                .is_none_or(|k| k == agent.index())
-        })
-    })
+    let min = Cell::new(at.x.saturating_sub(1), at.y.saturating_sub(1));
+    let max = Cell::new(at.x.saturating_add(n), at.y.saturating_add(n));
+    crowd.holders_in(min, max).all(|(_, k)| k == agent.index())
 }
 
 /// A solid unit that its straight route would draw off the line between its cells.
@@ -98,7 +94,10 @@ struct Placed {
     looks: Vec<Look>,
     /// The crowd's moves ([`GridCrowd::moves`]) `near` was gathered at.
     moves: u64,
-    near: Vec<AgentId>,
+    /// Neighbours by agent slot ([`Crowd::holders_in`]: no agent is read to name
+    /// them), and beside each, in `near_at`, a cell it held then.
+    near: Vec<u32>,
+    near_at: Vec<Cell>,
 }
 
 impl Placed {
@@ -109,6 +108,7 @@ impl Placed {
         if self.moves != moves {
             self.moves = moves;
             self.near.clear();
+            self.near_at.clear();
         }
         let i = agent.index();
         if self.looks.len() <= i {
@@ -289,11 +289,17 @@ fn point(g: &Glider, placed: &mut Placed, gc: &GridCrowd, tick: u32) -> Vec2 {
     let (start, len) = near(g, placed, gc);
     let crowd = &gc.crowd;
     let mut room = f32::INFINITY;
-    for &other in &placed.near[start as usize..(start + len) as usize] {
-        let (at, size) = match placed.points.get(other.index()) {
+    let range = start as usize..(start + len) as usize;
+    for (&other, &held) in placed.near[range.clone()]
+        .iter()
+        .zip(&placed.near_at[range])
+    {
+        let (at, size) = match placed.points.get(other as usize) {
             Some(&(p, s, t)) if t == tick => (p, s),
-            // Not moved by a follower this tick: drawn on the cells it holds.
-            _ => match crowd.agent(other) {
+            // Not moved by a follower this tick (one without a follower, which only
+            // the game moves, and then the crowd's moves change): drawn on the cells
+            // held by whoever holds the cell it was found on.
+            _ => match crowd.holder(held).and_then(|id| crowd.agent(id)) {
                 Some(spec) => (
                     Vec2::new(spec.cell.x as f32 + 0.5, spec.cell.y as f32 + 0.5),
                     spec.size,
@@ -334,14 +340,14 @@ fn near(g: &Glider, placed: &mut Placed, gc: &GridCrowd) -> (u32, u32) {
     let first = |v: f32| (v - reach - 0.5).ceil() as i32;
     let last = |v: f32| (v + reach - 0.5).floor() as i32;
     let start = placed.near.len();
-    for y in first(lo.y)..=last(hi.y) {
-        for x in first(lo.x)..=last(hi.x) {
-            let Some(other) = gc.crowd.holder(Cell::new(x, y)) else {
-                continue;
-            };
-            if other != g.agent && !placed.near[start..].contains(&other) {
-                placed.near.push(other);
-            }
+    let me = g.agent.index() as u32;
+    let min = Cell::new(first(lo.x), first(lo.y));
+    let max = Cell::new(last(hi.x), last(hi.y));
+    for (cell, other) in gc.crowd.holders_in(min, max) {
+        let other = other as u32;
+        if other != me && !placed.near[start..].contains(&other) {
+            placed.near.push(other);
+            placed.near_at.push(cell);
         }
     }
     let range = (start as u32, (placed.near.len() - start) as u32);

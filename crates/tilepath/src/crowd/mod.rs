@@ -31,6 +31,7 @@ pub use guidance::{GoalFields, Guidance};
 pub use report::{AgentStatus, StepStats};
 pub use untangle::Untangle;
 
+use crate::prefetch::prefetch;
 use crate::{Cell, Connectivity, Grid, GridMismatch, GridPath8, HexLayout, MAX_UNIT_SIZE};
 use agent::{Agent, Decision, FAR_UNKNOWN, NONE};
 use order::Order;
@@ -433,6 +434,37 @@ impl Crowd {
         }
         let k = self.cells[self.index(cell)].now;
         (k != NONE).then_some(k as usize)
+    }
+
+    /// The cells of the rectangle from `min` to `max` (corners included; the part
+    /// inside the grid) that an agent holds, row by row, each with the holder's slot
+    /// ([`holder_slot`](Self::holder_slot)). On a big grid every row is asked of
+    /// memory before the first is read, so that a caller looking round many agents
+    /// waits about as long for a rectangle's rows as for one.
+    pub fn holders_in(&self, min: Cell, max: Cell) -> impl Iterator<Item = (Cell, usize)> + '_ {
+        let w = self.dims.0 as i32;
+        let h = self.dims.1 as i32;
+        let (x0, x1) = (min.x.max(0), max.x.min(w - 1));
+        let (y0, y1) = (min.y.max(0), max.y.min(h - 1));
+        // Empty when the rectangle misses the grid (or `min` is past `max`).
+        let (xs, ys) = (x0..=x1, y0..=y1);
+        if self.is_big() && x0 <= x1 {
+            // A cache line holds 8 cells' holders.
+            for y in ys.clone() {
+                let row = self.index(Cell::new(x0, y));
+                let end = row + (x1 - x0) as usize;
+                for i in (row..end).step_by(8).chain([end]) {
+                    prefetch(&self.cells[i]);
+                }
+            }
+        }
+        ys.flat_map(move |y| {
+            let row = self.index(Cell::new(0, y));
+            xs.clone().filter_map(move |x| {
+                let k = self.cells[row + x as usize].now;
+                (k != NONE).then(|| (Cell::new(x, y), k as usize))
+            })
+        })
     }
 
     /// An agent as it is now (its anchor, footprint, mobility, connectivity, goal).

@@ -301,7 +301,7 @@ impl Crowd {
     /// Whether the crowd's grid is big enough that who holds its cells does not stay
     /// in the cache ([`PREFETCH_FROM`]): only then do the cache hints pay.
     #[inline]
-    fn is_big(&self) -> bool {
+    pub(super) fn is_big(&self) -> bool {
         self.cells.len() >= PREFETCH_FROM
     }
 

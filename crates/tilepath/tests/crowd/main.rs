@@ -533,6 +533,51 @@ fn bad_input_is_refused_and_never_panics() {
     assert_eq!(crowd.stuck().count(), 0);
 }
 
+/// The holders of a rectangle's cells are those of its cells one by one, row by row:
+/// on a grid big enough that its rows are asked of memory first and on a small one,
+/// for rectangles inside, across the edges, outside and inverted.
+#[test]
+fn holders_in_a_rectangle_are_the_cells_held_one_by_one() {
+    let (mut rects, mut held) = (0, 0);
+    for (w, h) in [(40_u32, 30_u32), (700, 500)] {
+        let mut rng = rng(u64::from(w));
+        let grid = Grid::new(w, h).unwrap();
+        let mut crowd = Crowd::new(&grid).unwrap();
+        for _ in 0..(w * h / 12) {
+            let at = Cell::new(rng.random_range(0..w as i32), rng.random_range(0..h as i32));
+            let size = rng.random_range(1..=3);
+            let _ = crowd.add(&grid, AgentSpec::new(at).size(size));
+        }
+        for _ in 0..2_000 {
+            let corner = |rng: &mut rand::rngs::StdRng| {
+                Cell::new(
+                    rng.random_range(-12..w as i32 + 12),
+                    rng.random_range(-12..h as i32 + 12),
+                )
+            };
+            let a = corner(&mut rng);
+            let b = if rng.random_bool(0.9) {
+                Cell::new(
+                    a.x + rng.random_range(-2..20),
+                    a.y + rng.random_range(-2..20),
+                )
+            } else {
+                corner(&mut rng)
+            };
+            let expected: Vec<(Cell, usize)> = (a.y..=b.y)
+                .flat_map(|y| (a.x..=b.x).map(move |x| Cell::new(x, y)))
+                .filter_map(|c| crowd.holder_slot(c).map(|k| (c, k)))
+                .collect();
+            let found: Vec<(Cell, usize)> = crowd.holders_in(a, b).collect();
+            assert_eq!(found, expected, "{w}x{h}: {a} to {b}");
+            rects += 1;
+            held += found.len();
+        }
+    }
+    println!("holders in rectangles: {rects} rectangles, {held} held cells found");
+    assert!(held > 10_000, "few held cells: {held}");
+}
+
 #[test]
 fn an_agent_walled_in_keeps_its_cells_and_walks_out() {
     let mut grid = Grid::new(12, 6).unwrap();
