@@ -5,6 +5,7 @@ use tilepath::{AgentId, AgentSpec, Cell, Crowd, CrowdError, Grid};
 
 use super::guide::PathGuide;
 use super::untangling::Untangling;
+use crate::PathingGrid;
 use crate::grid::GridKey;
 
 /// How far from where it was put a unit is moved to find a free cell (in cells,
@@ -124,9 +125,12 @@ impl GridCrowd {
     }
 
     /// Whether the crowd is as every unit of it was last synced with: its epoch is
-    /// the one they were all synced in, and its grid (of `generation`) unchanged since.
-    pub(crate) fn is_synced(&self, generation: u64) -> bool {
-        self.synced_epoch == self.epoch && self.generation == generation
+    /// the one they were all synced in, and its grid unchanged since (the same
+    /// generation and size: a grid put in its place is another).
+    pub(crate) fn is_synced(&self, grid: &PathingGrid) -> bool {
+        self.synced_epoch == self.epoch
+            && self.generation == grid.generation()
+            && self.dims == (grid.grid().width(), grid.grid().height())
     }
 
     /// Notes the grid's generation this tick: a new one begins a new epoch.

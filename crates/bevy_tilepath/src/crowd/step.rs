@@ -324,7 +324,7 @@ pub(crate) fn step_crowds(
                 || gc.clock.countdown > 1
                     && grids
                         .get(gc.key)
-                        .is_some_and(|(pathing, _)| gc.is_synced(pathing.generation()))
+                        .is_some_and(|(pathing, _)| gc.is_synced(pathing))
         });
     for gc in &mut crowds.grids {
         gc.clock.fastest = 0.0;

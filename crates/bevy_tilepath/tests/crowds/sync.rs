@@ -10,13 +10,16 @@ fn grid_of(app: &App, e: Entity) -> Option<Entity> {
     app.world().get::<OnGrid>(e).map(|g| g.0)
 }
 
+/// The width of the grid a map's is replaced by.
+const NARROW: i32 = 24;
+
 /// Slow units (a step every 30 ticks) on the default grid and two maps, changed at
 /// random between steps: `Solid`, `PathFollower` and `OnGrid` removed and put back,
-/// moved to another map or to an entity with no grid, resized, despawned, and a map
-/// despawned with its units. After every tick, every cell a crowd says is held is held
-/// by a solid unit on that grid at that cell or a step from it (no agent outlives its
-/// unit's place in the crowd), and every solid unit on a grid holds the cells under
-/// it.
+/// moved to another map or to an entity with no grid, resized, despawned; a map's grid
+/// replaced by a narrower one, and a map despawned with its units. After every tick,
+/// every cell a crowd says is held lies in its grid and is held by a solid unit on that
+/// grid at that cell or a step from it (no agent outlives its unit's place in the
+/// crowd), and every solid unit on a grid holds the cells under it.
 #[test]
 fn crowds_follow_units_changed_between_steps() {
     let (w, h) = (40_i32, 30_i32);
@@ -51,6 +54,7 @@ fn crowds_follow_units_changed_between_steps() {
             units.push(e);
         }
         let mut live_maps = maps.clone();
+        let mut narrowed = None;
         for tick in 0..600 {
             // Most ticks change nothing, so that the crowds' sync between steps is
             // the one of the units changed.
@@ -95,6 +99,16 @@ fn crowds_follow_units_changed_between_steps() {
                     }
                 }
                 actions[pick] += 1;
+            }
+            if tick == 150 + 20 * seed as usize {
+                // A map's grid is put in its place by a narrower one: its units are
+                // placed again (those beyond its edge moved into it).
+                let narrower = Grid::new(NARROW as u32, h as u32).unwrap();
+                let map = live_maps[live_maps.len() - 1];
+                app.world_mut()
+                    .entity_mut(map)
+                    .insert(PathingMap::from_grid(narrower));
+                narrowed = Some(map);
             }
             if tick == 300 + 50 * seed as usize {
                 // A map goes, and its units are on no grid.
@@ -141,6 +155,15 @@ fn crowds_follow_units_changed_between_steps() {
                 .unwrap();
             for (&(grid, c), &e) in &held {
                 checked += 1;
+                let width = if grid.is_some() && grid == narrowed {
+                    NARROW
+                } else {
+                    w
+                };
+                assert!(
+                    c.x < width,
+                    "seed {seed} tick {tick}: {c} held by {e}, outside its grid"
+                );
                 assert!(
                     app.world().get::<Solid>(e).is_some(),
                     "seed {seed} tick {tick}: {c} held by {e}, not solid (or gone)"
