@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use bevy::ecs::system::RunSystemOnce;
 use bevy::prelude::*;
 use bevy_tilepath::prelude::*;
-use common::{app, seeded, ticks};
+use common::{app, seeded, ticks, uncapped};
 use rand::RngExt;
 
 /// The cells of the `size x size` footprint anchored at `c`.

@@ -1,5 +1,7 @@
 //! The crowds games have: groups swapping through corridors (1 and 2 wide, big and
-//! small units), units sharing a goal, chasers surrounding a target.
+//! small units), units sharing a goal, chasers surrounding a target. Without the
+//! pathing's time cap, so that which requests a tick serves, and so where the units
+//! end, does not depend on the machine's speed.
 
 use super::*;
 
@@ -11,7 +13,7 @@ fn two_groups_swap_through_a_one_wide_corridor() {
     grid.fill_rect(Cell::new(0, 0), Cell::new(11, 11), TileKind::K0);
     grid.fill_rect(Cell::new(32, 0), Cell::new(43, 11), TileKind::K0);
     grid.fill_rect(Cell::new(12, 6), Cell::new(31, 6), TileKind::K0);
-    let mut app = app(Some(grid), PathingSettings::default());
+    let mut app = app(Some(grid), uncapped());
     let mut inv = Invariants::new();
     let mut units = Vec::new();
     for i in 0..50 {
@@ -59,7 +61,7 @@ fn big_and_small_units_share_a_corridor() {
     grid.fill_rect(Cell::new(0, 0), Cell::new(11, 11), TileKind::K0);
     grid.fill_rect(Cell::new(22, 0), Cell::new(33, 11), TileKind::K0);
     grid.fill_rect(Cell::new(12, 6), Cell::new(21, 7), TileKind::K0);
-    let mut app = app(Some(grid), PathingSettings::default());
+    let mut app = app(Some(grid), uncapped());
     let mut inv = Invariants::new();
     let mut units = Vec::new();
     let right = |x: i32, size: i32| 34 - x - size;
@@ -137,7 +139,7 @@ fn big_and_small_units_share_a_corridor() {
 #[test]
 fn a_knot_in_a_crowded_maze_is_untangled_or_reported_stuck() {
     let inst = tilepath_testkit::load_mapf("maze-32-32-2-100-s1");
-    let mut app = app(Some(inst.grid.clone()), PathingSettings::default());
+    let mut app = app(Some(inst.grid.clone()), uncapped());
     let away_from_tick = bevy::tasks::AsyncComputeTaskPool::get().thread_num() > 0;
     let mut inv = Invariants::new();
     let units: Vec<Entity> = inst
@@ -200,7 +202,7 @@ fn a_knot_in_a_crowded_maze_is_untangled_or_reported_stuck() {
 #[test]
 fn units_with_one_goal_gather_round_it() {
     let grid = Grid::filled(30, 30, TileKind::K0).unwrap();
-    let mut app = app(Some(grid), PathingSettings::default());
+    let mut app = app(Some(grid), uncapped());
     let goal = Cell::new(15, 15);
     let mut inv = Invariants::new();
     let mut units = Vec::new();
@@ -238,7 +240,7 @@ fn units_with_one_goal_gather_round_it() {
 #[test]
 fn two_hundred_chasers_surround_their_target() {
     let grid = Grid::filled(48, 48, TileKind::K0).unwrap();
-    let mut app = app(Some(grid), PathingSettings::default());
+    let mut app = app(Some(grid), uncapped());
     let mut rng = seeded(200);
     let target = app
         .world_mut()
