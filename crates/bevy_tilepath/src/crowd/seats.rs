@@ -262,9 +262,16 @@ impl Crowds {
         self.grids.iter().find(|g| g.key == key)
     }
 
-    /// The crowd of `key` for `grid`, made (or made again, empty, when the grid's
-    /// size changed) as needed; `None` if its memory cannot be had.
-    pub(crate) fn for_grid(&mut self, key: GridKey, grid: &Grid) -> Option<&mut GridCrowd> {
+    /// The crowd of `key` for `pathing`'s grid, made (or made again, empty, when the
+    /// grid's size changed) as needed; `None` if its memory cannot be had. A crowd
+    /// made now has seen the grid's generation; the others see it at the start of
+    /// each tick (`step_crowds`).
+    pub(crate) fn for_grid(
+        &mut self,
+        key: GridKey,
+        pathing: &PathingGrid,
+    ) -> Option<&mut GridCrowd> {
+        let grid = pathing.grid();
         let dims = (grid.width(), grid.height());
         let i = match self.grids.iter().position(|g| g.key == key) {
             Some(i) => {
@@ -296,7 +303,7 @@ impl Crowds {
                     // Above every epoch of the grids' crowds made in earlier ticks.
                     epoch: self.tick << 32,
                     synced_epoch: u64::MAX,
-                    generation: u64::MAX,
+                    generation: pathing.generation(),
                     place_budget: PLACE_BUDGET,
                     untangling: Untangling::default(),
                     placed: 0,

@@ -141,12 +141,11 @@ fn sync_unit(s: &mut Syncing<'_, '_, '_>, item: QueryItem<'_, '_, UnitData>) {
             break 'sync;
         }
         let grid = pathing.grid();
-        let Some(gc) = s.crowds.for_grid(key, grid) else {
+        let Some(gc) = s.crowds.for_grid(key, pathing) else {
             seat.set_if_neq(Seat::default());
             s.unplaced += 1;
             break 'sync;
         };
-        gc.note_generation(pathing.generation());
         // Between steps, a unit none of whose components the crowd reads changed
         // since it was synced, while the crowd kept its agent as it was (see
         // `GridCrowd::epoch`), stays as it is: it is only seen. A step's tick syncs
