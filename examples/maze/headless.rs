@@ -14,7 +14,7 @@ use crate::simulation::{Autopilot, Chaser, MazePlugin, Score};
 
 pub(crate) fn headless_app(options: Options, autopilot: bool) -> App {
     let mut app = App::new();
-    app.add_plugins(MinimalPlugins)
+    app.add_plugins(MinimalPlugins.set(crate::options::task_pools(&options)))
         .insert_resource(options)
         .insert_resource(Autopilot(autopilot))
         .add_plugins(MazePlugin);

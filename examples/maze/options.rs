@@ -47,6 +47,12 @@ usage: maze [options]
                     (PathingSettings::jump_distances)
   --threads N       tasks a batch is spread over on Bevy's compute pool; 0 = one
                     per pool thread and the caller (default 0)
+  --compute-threads N
+                    threads of Bevy's compute pool, where systems run; 0 =
+                    Bevy's default share of the cores (default 0). With two or
+                    more, systems that only read what they share run side by
+                    side (the crowds' planning beside the followers); Bevy's
+                    default gives the pool two from four cores up, one on two
   --screenshot PNG  windowed: save a screenshot after --after seconds, then quit
   --after SECS      when to take the screenshot (default 6)
   --autopilot       windowed: the player wanders by itself (always on headless)
@@ -82,6 +88,8 @@ pub(crate) struct Options {
     /// Milliseconds; 0 = no cap, `None` = the plugin's default.
     pub(crate) time_cap: Option<f64>,
     pub(crate) threads: usize,
+    /// Threads of Bevy's compute pool (`--compute-threads`; 0: Bevy's default).
+    pub(crate) compute_threads: usize,
     /// Write the map and scenarios in Moving AI formats to this path (no extension).
     pub(crate) export: Option<PathBuf>,
     /// `PathingSettings::landmarks`.
@@ -112,6 +120,7 @@ pub(crate) fn parse_args(
         budget: None,
         time_cap: None,
         threads: 0,
+        compute_threads: 0,
         export: None,
         landmarks: 0,
         jump_distances: false,
@@ -130,6 +139,9 @@ pub(crate) fn parse_args(
             "--jump-distances" => o.jump_distances = true,
             "--landmarks" => o.landmarks = number(&value("--landmarks")?, "--landmarks")?,
             "--threads" => o.threads = number(&value("--threads")?, "--threads")?,
+            "--compute-threads" => {
+                o.compute_threads = number(&value("--compute-threads")?, "--compute-threads")?;
+            }
             "--seed" => o.seed = number(&value("--seed")?, "--seed")?,
             "--chasers" | "--units" => chasers = Some(number::<usize>(&value(&arg)?, &arg)?),
             "--orders" => o.orders = Some(number(&value("--orders")?, "--orders")?),
@@ -169,6 +181,9 @@ pub(crate) fn parse_args(
     }
     if o.threads > 256 {
         return Err("--threads must be at most 256".into());
+    }
+    if o.compute_threads > 256 {
+        return Err("--compute-threads must be at most 256".into());
     }
     if chasers.is_some_and(|c| c > 1_000_000) {
         return Err("--chasers must be at most 1000000".into());
@@ -228,6 +243,26 @@ impl Options {
     }
 }
 
+/// Bevy's task pools as `--compute-threads` asks: Bevy's own, or a compute pool of
+/// that many threads (the IO and async compute pools as Bevy makes them).
+pub(crate) fn task_pools(options: &Options) -> bevy::app::TaskPoolPlugin {
+    use bevy::app::{TaskPoolOptions, TaskPoolPlugin, TaskPoolThreadAssignmentPolicy};
+    let defaults = TaskPoolOptions::default();
+    if options.compute_threads == 0 {
+        return TaskPoolPlugin::default();
+    }
+    TaskPoolPlugin {
+        task_pool_options: TaskPoolOptions {
+            compute: TaskPoolThreadAssignmentPolicy {
+                min_threads: options.compute_threads,
+                max_threads: options.compute_threads,
+                ..defaults.compute.clone()
+            },
+            ..defaults
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -248,6 +283,11 @@ mod tests {
             (true, 10000, 600, 40, 30, 9)
         );
         assert_eq!(o.threads, 3);
+        let o = parse_args(args("--headless --compute-threads 2"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(o.compute_threads, 2);
+        assert!(parse_args(args("--compute-threads 1000")).is_err());
         assert_eq!((o.map, o.orders), (MapKind::Maze, None));
         let o = parse_args(args(
             "--headless --map rooms --size 1024 --units 2000 --orders 5",

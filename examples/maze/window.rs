@@ -47,6 +47,7 @@ pub(crate) fn windowed_app(options: Options) -> App {
     let scale = (860.0 / h).min(1.0);
     app.add_plugins(
         DefaultPlugins
+            .set(crate::options::task_pools(&options))
             .set(ImagePlugin::default_nearest())
             .set(WindowPlugin {
                 primary_window: Some(Window {

@@ -167,6 +167,10 @@ impl Plugin for PathingPlugin {
                 )
                     .chain()
                     .in_set(PathingSystems::Move),
+                // Beside the followers: both only read the crowds.
+                crowd::plan_crowds
+                    .after(crowd::step_crowds)
+                    .in_set(PathingSystems::Move),
             ),
         )
         .add_observer(plan::on_request_removed)

@@ -20,7 +20,7 @@ use crate::grid::GridKey;
 
 pub use occupancy::Occupancy;
 pub(crate) use seats::{Crowds, GridCrowd};
-pub(crate) use step::{note_departure, note_new_map, step_crowds};
+pub(crate) use step::{note_departure, note_new_map, plan_crowds, step_crowds};
 
 /// Makes a unit hold the cells of its footprint: no two solid units ever stand on the
 /// same cell, and none walks through another.
@@ -45,7 +45,9 @@ pub(crate) use step::{note_departure, note_new_map, step_crowds};
 /// Each step is planned over the period before it, a share each tick, while the
 /// units walk the last one ([`Crowd::begin_step`](tilepath::Crowd::begin_step)), so
 /// that a crowd of tens of thousands costs about the same every tick instead of all
-/// on the ticks it steps: a unit's next step is decided from where its current
+/// on the ticks it steps; each tick's share is planned by a system of its own, beside
+/// the followers (both only read the crowds), which Bevy runs side by side where its
+/// compute pool has two threads or more. A unit's next step is decided from where its current
 /// step takes it, by its path and its goal's field as they were when the planning
 /// began. Whatever changes meanwhile (a unit placed, moved by hand, turned back or
 /// despawned, a wall) only ever cancels decided moves: a unit whose move closed

@@ -98,6 +98,9 @@ pub(crate) struct StepClock {
     pub(crate) period: u32,
     /// The fastest solid unit's speed this tick (cells per second).
     pub(crate) fastest: f32,
+    /// The work of the step begun to plan this tick ([`plan_crowds`](super::plan_crowds)):
+    /// a share of what is left, so that it is planned by the tick before the step.
+    pub(crate) share: usize,
 }
 
 impl StepClock {

@@ -393,12 +393,13 @@ pub(crate) fn step_crowds(
         }
         let grid = pathing.grid();
         let guide = gc.guide.with(planner.fields_of(gc.key));
+        gc.clock.share = 0;
         if gc.clock.countdown > 1 {
             // The step begun at the last step is planned a share a tick, so that it
-            // is planned by the tick before the next.
+            // is planned by the tick before the next: by `plan_crowds`, beside the
+            // systems that walk this one.
             gc.clock.countdown -= 1;
-            let share = gc.crowd.step_left().div_ceil(gc.clock.countdown as usize);
-            let _ = gc.crowd.advance_step(grid, &guide, share);
+            gc.clock.share = gc.crowd.step_left().div_ceil(gc.clock.countdown as usize);
             continue;
         }
         // Every step of the last period has been walked: the cells left are free.
@@ -482,4 +483,29 @@ pub(crate) fn step_crowds(
     }
     diag.crowd_unplaced = unplaced;
     diag.crowd_time = started.elapsed();
+}
+
+/// Plans each crowd's share of its next step this tick (set by [`step_crowds`]). It
+/// only reads the crowds (a crowd keeps a step's plan behind a lock:
+/// [`Crowd::advance_step`](tilepath::Crowd::advance_step) takes `&self`), as do the
+/// followers walking the step decided, so Bevy's executor may run the two side by
+/// side where its compute pool has more than one thread. The time it takes is added
+/// to [`PathingDiagnostics::crowd_time`].
+pub(crate) fn plan_crowds(
+    grids: Grids,
+    planner: Res<Planner>,
+    crowds: Res<Crowds>,
+    mut diag: ResMut<PathingDiagnostics>,
+) {
+    let started = Instant::now();
+    for gc in crowds.grids.iter().filter(|gc| gc.clock.share > 0) {
+        let Some((pathing, _)) = grids.get(gc.key) else {
+            continue;
+        };
+        let guide = gc.guide.with(planner.fields_of(gc.key));
+        let _ = gc
+            .crowd
+            .advance_step(pathing.grid(), &guide, gc.clock.share);
+    }
+    diag.crowd_time += started.elapsed();
 }

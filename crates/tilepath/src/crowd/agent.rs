@@ -130,7 +130,9 @@ pub(crate) const FAR_UNKNOWN: u32 = u32::MAX;
 /// The farthest distance the priority's tie-break tells apart (24 bits of its key).
 pub(crate) const FAR_MAX: u32 = (1 << 24) - 1;
 
-/// What the crowd keeps of an agent, in its slot.
+/// What the crowd keeps of an agent, in its slot: what a step's planning reads and
+/// never writes (what it writes is the agent's [`AgentPlan`]), so that the crowd may be
+/// read while a step is planned.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Agent {
     pub(crate) generation: u32,
@@ -141,12 +143,6 @@ pub(crate) struct Agent {
     /// How it moves: every step it tries is read from `moves.rs`.
     pub(crate) connectivity: Connectivity,
     pub(crate) goal: Option<Cell>,
-    /// Steps since it last stood on its goal or yielded (the priority's main part).
-    pub(crate) elevation: u32,
-    /// How far it was from its goal when it set off for it, as its guidance said
-    /// ([`Guidance::set_off_distance`](super::Guidance::set_off_distance);
-    /// [`FAR_UNKNOWN`]: not said): the priority's tie-break, the farther first.
-    pub(crate) far: u32,
     /// A fixed pseudo-random number: the priority's tie-break among agents whose
     /// distance is not known or is the same.
     pub(crate) tiebreak: u32,
@@ -157,20 +153,8 @@ pub(crate) struct Agent {
     pub(crate) last_moved: u64,
     /// The cell it left on its last move (where it was added, before any).
     pub(crate) came_from: Cell,
-    /// Its cost-to-go where it stands, this step (`u32::MAX`: unreachable).
-    pub(crate) here_cost: u32,
-    /// It waits only for agents with its goal that are nearer to it: as near as it gets.
-    pub(crate) yielding: bool,
-    pub(crate) decision: Decision,
-    /// The anchor it moves to (tentative while [`Decision::Asking`]).
-    pub(crate) target: Cell,
     /// Its anchor before the last step.
     pub(crate) prev: Cell,
-    /// Where its candidates start in the crowd's candidate scratch, and how many.
-    pub(crate) cand_from: u32,
-    pub(crate) cand_len: u8,
-    /// Its candidates are filled this step.
-    pub(crate) filled: bool,
     /// The caller moves it, never a step: it is not asked and cannot be pushed.
     pub(crate) pinned: bool,
     /// Whether it steps of its own accord this step ([`Crowd::set_ready`](super::Crowd::set_ready)).
@@ -178,9 +162,53 @@ pub(crate) struct Agent {
     /// The anchor it left and still blocks until it arrives
     /// ([`Crowd::set_hold_left`](super::Crowd::set_hold_left)).
     pub(crate) left: Option<Cell>,
+}
+
+/// What planning a step keeps of an agent, in its slot of the crowd's plan
+/// (`plan.rs`): its priority, its cost where it stands, its candidates and where it
+/// is in the step's decision.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AgentPlan {
+    /// Steps since it last stood on its goal or yielded (the priority's main part).
+    pub(crate) elevation: u32,
+    /// How far it was from its goal when it set off for it, as its guidance said
+    /// ([`Guidance::set_off_distance`](super::Guidance::set_off_distance);
+    /// [`FAR_UNKNOWN`]: not said): the priority's tie-break, the farther first.
+    pub(crate) far: u32,
+    /// Its cost-to-go where it stands, this step (`u32::MAX`: unreachable).
+    pub(crate) here_cost: u32,
+    /// It waits only for agents with its goal that are nearer to it: as near as it gets.
+    pub(crate) yielding: bool,
+    pub(crate) decision: Decision,
+    /// The anchor it moves to (tentative while [`Decision::Asking`]).
+    pub(crate) target: Cell,
+    /// Where its candidates start in the crowd's candidate scratch, and how many.
+    pub(crate) cand_from: u32,
+    pub(crate) cand_len: u8,
+    /// Its candidates are filled this step.
+    pub(crate) filled: bool,
     /// The way round the agents ahead of it to a free anchor nearer its goal, which
     /// it walks first (`seek.rs`); empty when it has none.
     pub(crate) detour: GridPath8,
+}
+
+impl AgentPlan {
+    /// An agent's plan as it is added at `cell` in slot `slot`: no priority gained,
+    /// no cost known, staying.
+    pub(crate) fn new(cell: Cell, slot: usize) -> Self {
+        Self {
+            elevation: 0,
+            far: FAR_UNKNOWN,
+            here_cost: u32::MAX,
+            yielding: false,
+            decision: Decision::Open,
+            target: cell,
+            cand_from: (slot * super::MAX_CANDIDATES) as u32,
+            cand_len: 0,
+            filled: false,
+            detour: GridPath8::EMPTY,
+        }
+    }
 }
 
 impl Agent {

@@ -32,29 +32,14 @@ pub use report::{AgentStatus, StepStats};
 pub use untangle::Untangle;
 
 use crate::prefetch::prefetch;
-use crate::{Cell, Connectivity, Grid, GridMismatch, GridPath8, HexLayout, MAX_UNIT_SIZE};
-use agent::{Agent, Decision, FAR_UNKNOWN, NONE};
-use order::Order;
+use crate::{Cell, Connectivity, Grid, GridMismatch, HexLayout, MAX_UNIT_SIZE};
+use agent::{Agent, AgentPlan, NONE};
+use plan::StepPlan;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// The most candidates an agent has in a step: its 8 neighbours (6 on a hex map)
 /// and staying.
 const MAX_CANDIDATES: usize = 9;
-
-/// Who holds a cell.
-#[derive(Clone, Copy, Debug)]
-struct Held {
-    /// The slot of the agent holding it, or `NONE`.
-    now: u32,
-    /// The slot of the agent holding it after this step (`NONE` between steps).
-    next: u32,
-}
-
-impl Held {
-    const FREE: Self = Self {
-        now: NONE,
-        next: NONE,
-    };
-}
 
 /// One candidate anchor of an agent for the next step.
 #[derive(Clone, Copy, Debug, Default)]
@@ -117,27 +102,29 @@ struct Candidate {
 /// the last one: [`begin_step`](Self::begin_step), [`advance_step`](Self::advance_step)
 /// a share at a time, then [`step`](Self::step) makes the moves.
 ///
+/// Planning a step only reads the crowd: what it writes (each agent's candidates,
+/// priority and decision, who holds each cell after the step) is kept apart, behind
+/// a lock, so that [`advance_step`](Self::advance_step) takes `&self` and a step
+/// may be planned on one thread while others read the crowd
+/// ([`holder`](Self::holder), [`cell`](Self::cell), [`agents`](Self::agents), ...):
+/// a game plans its crowd's next step beside the systems that walk the last one.
+/// What reads the plan ([`status`](Self::status), [`step_left`](Self::step_left), ...)
+/// waits for a part being planned to end.
+///
 /// Memory is a `u32` a cell twice (who holds it now, and next) plus about 200 bytes
 /// an agent, all allocated by [`new`](Self::new) and [`add`](Self::add), and a
 /// `u32` a cell more at the first such look round: a step allocates nothing once
 /// the scratch has grown to the crowd's largest step.
 /// Steps are deterministic: the same agents, grid and costs give the same moves.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Crowd {
     dims: (u32, u32),
     agents: Vec<Agent>,
     /// Free slots, the last freed reused first.
     free: Vec<u32>,
     live: usize,
-    /// Per cell: who holds it now and after this step. The two are read together
-    /// (a step asks both of a cell it tries), so they share a cache line.
-    cells: Vec<Held>,
-    /// The cells written in `next` this step.
-    touched: Vec<u32>,
-    /// Per slot, `MAX_CANDIDATES` candidates.
-    candidates: Vec<Candidate>,
-    /// The step's order of agents: (priority key, slot).
-    order: Order,
+    /// Per cell: the slot of the agent holding it, or `NONE`.
+    holders: Vec<u32>,
     steps: u64,
     stuck_after: u32,
     /// Whether the corridor swap rule is on.
@@ -154,19 +141,28 @@ pub struct Crowd {
     /// Per cell: the slot of the agent that left it and blocks it until it arrives,
     /// or `NONE` (empty unless `hold_left`).
     blocked: Vec<u32>,
-    /// The scratch of yielding agents' searches for nearer seats.
-    seek: seek::Seek,
-    /// The step being planned (`plan.rs`).
-    plan: plan::Plan,
-    /// Whether the step being planned treats agents on their way as arrived (begun
-    /// with [`begin_step`](Self::begin_step)).
-    through_transit: bool,
-    /// Agents made to stay in the step being planned, to settle (`plan.rs`).
-    held: Vec<u32>,
-    /// Moves given up in the step being planned.
-    given_up: usize,
-    /// The work an agent took in the last step planned (`plan.rs`).
-    rates: plan::Rates,
+    /// What planning a step writes (`plan.rs`).
+    plan: Mutex<StepPlan>,
+}
+
+impl Clone for Crowd {
+    fn clone(&self) -> Self {
+        Self {
+            dims: self.dims,
+            agents: self.agents.clone(),
+            free: self.free.clone(),
+            live: self.live,
+            holders: self.holders.clone(),
+            steps: self.steps,
+            stuck_after: self.stuck_after,
+            swap: self.swap,
+            hold_left: self.hold_left,
+            none_on_way: self.none_on_way,
+            hex: self.hex,
+            blocked: self.blocked.clone(),
+            plan: Mutex::new(self.lock_plan().clone()),
+        }
+    }
 }
 
 impl Crowd {
@@ -189,10 +185,7 @@ impl Crowd {
             agents: Vec::new(),
             free: Vec::new(),
             live: 0,
-            cells: vec![Held::FREE; cells],
-            touched: Vec::new(),
-            candidates: Vec::new(),
-            order: Order::default(),
+            holders: vec![NONE; cells],
             steps: 0,
             stuck_after: 32,
             swap: true,
@@ -200,13 +193,31 @@ impl Crowd {
             none_on_way: true,
             hex: None,
             blocked: Vec::new(),
-            seek: seek::Seek::default(),
-            plan: plan::Plan::Idle,
-            through_transit: false,
-            held: Vec::new(),
-            given_up: 0,
-            rates: plan::Rates::default(),
+            plan: Mutex::new(StepPlan {
+                next: vec![NONE; cells],
+                ..StepPlan::default()
+            }),
         })
+    }
+
+    /// The plan, locked: waits for a part being planned elsewhere to end. A lock
+    /// poisoned by a panic there is taken as it is (the panic is that caller's).
+    fn lock_plan(&self) -> MutexGuard<'_, StepPlan> {
+        self.plan.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The plan, with the crowd held mutably: no lock needed.
+    fn plan_mut(&mut self) -> &mut StepPlan {
+        self.plan.get_mut().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Runs `f` with the crowd and its plan both mutable: the plan is taken out for
+    /// the call (the crowd's own is empty meanwhile: `f` reads the one given).
+    fn with_plan<R>(&mut self, f: impl FnOnce(&mut Self, &mut StepPlan) -> R) -> R {
+        let mut p = core::mem::take(self.plan_mut());
+        let r = f(self, &mut p);
+        *self.plan_mut() = p;
+        r
     }
 
     /// Reports an agent as [stuck](AgentStatus::Stuck) once it has not moved (but to
@@ -228,11 +239,14 @@ impl Crowd {
     pub fn reserve(&mut self, more: usize) {
         let slots = self.agents.len() + more.saturating_sub(self.free.len());
         self.agents.reserve(slots - self.agents.len());
-        self.order.reserve_total(self.live + more);
-        self.held.reserve(self.live + more);
-        self.candidates
-            .reserve(slots * MAX_CANDIDATES - self.candidates.len());
-        self.touched.reserve(4 * (self.live + more));
+        let live = self.live;
+        let p = self.plan_mut();
+        p.agents.reserve(slots - p.agents.len());
+        p.order.reserve_total(live + more);
+        p.held.reserve(live + more);
+        p.candidates
+            .reserve(slots * MAX_CANDIDATES - p.candidates.len());
+        p.touched.reserve(4 * (live + more));
     }
 
     /// Adds an agent where `spec` says, on `grid`.
@@ -292,7 +306,7 @@ impl Crowd {
             if !grid.is_passable(c, spec.mobility) {
                 return Err(CrowdError::Blocked { cell: c });
             }
-            let k = self.cells[self.index(c)].now;
+            let k = self.holders[self.index(c)];
             if k != NONE {
                 return Err(CrowdError::Occupied {
                     cell: c,
@@ -314,27 +328,20 @@ impl Crowd {
                     mobility: spec.mobility,
                     connectivity,
                     goal: None,
-                    elevation: 0,
-                    far: FAR_UNKNOWN,
                     tiebreak: 0,
                     last_moved: 0,
                     came_from: cell,
-                    here_cost: u32::MAX,
-                    yielding: false,
-                    decision: Decision::Open,
-                    target: cell,
                     prev: cell,
-                    cand_from: 0,
-                    cand_len: 0,
-                    filled: false,
                     pinned: false,
                     ready: true,
                     left: None,
-                    detour: GridPath8::EMPTY,
                 });
-                let len = self.agents.len() * MAX_CANDIDATES;
-                self.candidates.resize(len, Candidate::default());
-                self.agents.len() - 1
+                let slots = self.agents.len();
+                let p = self.plan_mut();
+                p.agents.push(AgentPlan::new(cell, slots - 1));
+                p.candidates
+                    .resize(slots * MAX_CANDIDATES, Candidate::default());
+                slots - 1
             }
         };
         let a = &mut self.agents[slot];
@@ -347,38 +354,32 @@ impl Crowd {
             mobility: spec.mobility,
             connectivity,
             goal: spec.goal,
-            elevation: 0,
-            far: FAR_UNKNOWN,
             tiebreak: mix(u64::from(generation) << 32 | slot as u64) as u32,
             last_moved: self.steps,
             came_from: cell,
-            here_cost: u32::MAX,
-            yielding: false,
-            decision: Decision::Open,
-            target: cell,
             prev: cell,
-            cand_from: (slot * MAX_CANDIDATES) as u32,
-            cand_len: 0,
-            filled: false,
             pinned: false,
             ready: true,
             left: None,
-            detour: GridPath8::EMPTY,
         };
         for c in footprint(cell, size) {
             let i = self.index(c);
-            self.cells[i].now = slot as u32;
+            self.holders[i] = slot as u32;
         }
         self.live += 1;
         self.hex = hex;
-        self.order.reserve_total(self.live);
-        self.held.reserve(self.live.saturating_sub(self.held.len()));
-        // Added while a step is planned: it stays where it is in that step.
-        self.hold_in_plan(slot, cell);
-        self.touched.reserve(
-            (2 * self.live + 4 * usize::from(size) * usize::from(size))
-                .saturating_sub(self.touched.capacity()),
-        );
+        let live = self.live;
+        self.with_plan(|crowd, p| {
+            p.agents[slot] = AgentPlan::new(cell, slot);
+            p.order.reserve_total(live);
+            p.held.reserve(live.saturating_sub(p.held.len()));
+            // Added while a step is planned: it stays where it is in that step.
+            crowd.hold_in_plan(p, slot, cell);
+            p.touched.reserve(
+                (2 * live + 4 * usize::from(size) * usize::from(size))
+                    .saturating_sub(p.touched.capacity()),
+            );
+        });
         Ok(a_id(slot, generation))
     }
 
@@ -389,10 +390,10 @@ impl Crowd {
     pub fn remove(&mut self, id: AgentId) -> Result<AgentSpec, CrowdError> {
         let spec = self.agent(id).ok_or(CrowdError::UnknownAgent(id))?;
         self.release_left(id.index());
-        self.drop_from_plan(id.index());
+        self.with_plan(|crowd, p| crowd.drop_from_plan(p, id.index()));
         for c in footprint(spec.cell, spec.size) {
             let i = self.index(c);
-            self.cells[i].now = NONE;
+            self.holders[i] = NONE;
         }
         let a = &mut self.agents[id.index()];
         a.alive = false;
@@ -410,8 +411,9 @@ impl Crowd {
         let a = self.live_agent_mut(id)?;
         if a.goal != goal {
             a.goal = goal;
-            a.elevation = 0;
-            a.far = FAR_UNKNOWN;
+            let ap = &mut self.plan_mut().agents[id.index()];
+            ap.elevation = 0;
+            ap.far = agent::FAR_UNKNOWN;
         }
         Ok(())
     }
@@ -432,7 +434,7 @@ impl Crowd {
         if !self.contains(cell) {
             return None;
         }
-        let k = self.cells[self.index(cell)].now;
+        let k = self.holders[self.index(cell)];
         (k != NONE).then_some(k as usize)
     }
 
@@ -454,14 +456,14 @@ impl Crowd {
                 let row = self.index(Cell::new(x0, y));
                 let end = row + (x1 - x0) as usize;
                 for i in (row..end).step_by(8).chain([end]) {
-                    prefetch(&self.cells[i]);
+                    prefetch(&self.holders[i]);
                 }
             }
         }
         ys.flat_map(move |y| {
             let row = self.index(Cell::new(0, y));
             xs.clone().filter_map(move |x| {
-                let k = self.cells[row + x as usize].now;
+                let k = self.holders[row + x as usize];
                 (k != NONE).then(|| (Cell::new(x, y), k as usize))
             })
         })
@@ -543,13 +545,16 @@ impl Crowd {
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
         use core::mem::size_of;
-        self.cells.capacity() * size_of::<Held>()
-            + self.touched.capacity() * 4
+        let p = self.lock_plan();
+        self.holders.capacity() * 4
+            + p.next.capacity() * 4
+            + p.touched.capacity() * 4
             + self.agents.capacity() * size_of::<Agent>()
-            + self.candidates.capacity() * size_of::<Candidate>()
-            + self.order.memory_bytes()
-            + self.held.capacity() * 4
-            + self.seek.memory_bytes()
+            + p.agents.capacity() * size_of::<AgentPlan>()
+            + p.candidates.capacity() * size_of::<Candidate>()
+            + p.order.memory_bytes()
+            + p.held.capacity() * 4
+            + p.seek.memory_bytes()
             + self.free.capacity() * 4
     }
 

@@ -66,7 +66,7 @@ impl Crowd {
     /// [`CrowdError::OutOfMemory`] if the 4 bytes a cell it needs cannot be had.
     pub fn set_hold_left(&mut self, on: bool) -> Result<(), CrowdError> {
         if on && self.blocked.is_empty() {
-            let cells = self.cells.len();
+            let cells = self.holders.len();
             crate::memory::ensure(cells as u64 * 4)
                 .map_err(|bytes| CrowdError::OutOfMemory { bytes })?;
             self.blocked = vec![NONE; cells];
@@ -131,7 +131,7 @@ impl Crowd {
         let s = id.index();
         let Some(left) = a.left else { return Ok(false) };
         let taken = footprint(left, a.size).any(|c| {
-            let k = self.cells[self.index(c)].now;
+            let k = self.holders[self.index(c)];
             k != NONE && k as usize != s
         });
         if taken {
@@ -139,7 +139,7 @@ impl Crowd {
         }
         for c in footprint(left, a.size) {
             let i = self.index(c);
-            self.cells[i].now = s as u32;
+            self.holders[i] = s as u32;
             if self.blocked[i] == s as u32 {
                 self.blocked[i] = NONE;
             }
@@ -147,7 +147,7 @@ impl Crowd {
         for c in footprint(a.cell, a.size) {
             if !under(c, left, a.size) {
                 let i = self.index(c);
-                self.cells[i].now = NONE;
+                self.holders[i] = NONE;
                 // A unit that left the cell before this one was sent there may still
                 // block it: its block stands.
                 if self.blocked[i] == NONE {
@@ -156,9 +156,12 @@ impl Crowd {
             }
         }
         let b = &mut self.agents[s];
-        (b.cell, b.prev, b.target, b.left) = (left, left, left, Some(a.cell));
-        // Recalled while a step is planned: it stays where it now is in that step.
-        self.hold_in_plan(s, a.target);
+        (b.cell, b.prev, b.left) = (left, left, Some(a.cell));
+        self.with_plan(|crowd, p| {
+            let target = core::mem::replace(&mut p.agents[s].target, left);
+            // Recalled while a step is planned: it stays where it now is in that step.
+            crowd.hold_in_plan(p, s, target);
+        });
         Ok(true)
     }
 
@@ -182,8 +185,8 @@ impl Crowd {
     /// than `s` on its way, for the step being planned (never, in one planned as if
     /// every agent had arrived).
     #[inline]
-    pub(super) fn blocked_for(&self, s: usize, at: Cell, size: u8) -> bool {
-        !self.through_transit && self.blocks(s, at, size)
+    pub(super) fn blocked_for(&self, through_transit: bool, s: usize, at: Cell, size: u8) -> bool {
+        !through_transit && self.blocks(s, at, size)
     }
 
     /// Whether a cell of the footprint `size` at `at` is blocked by an agent other

@@ -13,11 +13,14 @@
 //! subset of a valid step's moves closed under that rule is itself valid (no two
 //! agents in a cell, no swap, no crossing: staying creates none of them).
 
-use super::agent::{Decision, NONE};
+use super::agent::{AgentPlan, Decision, NONE};
 use super::moves::step_between;
-use super::{AgentId, Crowd, CrowdError, Guidance, footprint};
+use super::order::Order;
+use super::seek::Seek;
+use super::{AgentId, Candidate, Crowd, CrowdError, Guidance, footprint};
 use crate::prefetch::prefetch;
 use crate::{Cell, Grid};
+use std::sync::PoisonError;
 
 /// How many agents ahead of the one planned their data is brought into the cache.
 const PREFETCH_AHEAD: usize = 16;
@@ -93,6 +96,38 @@ impl Rate {
     }
 }
 
+/// What planning a step writes, apart from the crowd (which it only reads), so that
+/// a step may be planned while others read the crowd: each agent's plan, who holds
+/// each cell after the step, and the step's scratch. The crowd keeps it behind a
+/// lock ([`Crowd::advance_step`] takes `&self`).
+#[derive(Clone, Debug, Default)]
+pub(super) struct StepPlan {
+    /// Per slot: the agent's plan.
+    pub(super) agents: Vec<AgentPlan>,
+    /// Per cell: the slot of the agent holding it after this step (`NONE` between
+    /// steps).
+    pub(super) next: Vec<u32>,
+    /// The cells written in `next` this step.
+    pub(super) touched: Vec<u32>,
+    /// Per slot, `MAX_CANDIDATES` candidates.
+    pub(super) candidates: Vec<Candidate>,
+    /// The step's order of agents: (priority key, slot).
+    pub(super) order: Order,
+    /// The scratch of yielding agents' searches for nearer seats.
+    pub(super) seek: Seek,
+    /// Where the step being planned is.
+    pub(super) stage: Plan,
+    /// Whether the step being planned treats agents on their way as arrived (begun
+    /// with [`begin_step`](Crowd::begin_step)).
+    pub(super) through_transit: bool,
+    /// Agents made to stay in the step being planned, to settle.
+    pub(super) held: Vec<u32>,
+    /// Moves given up in the step being planned.
+    pub(super) given_up: usize,
+    /// The work an agent took in the last step planned.
+    pub(super) rates: Rates,
+}
+
 /// Where the step being planned is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) enum Plan {
@@ -138,11 +173,13 @@ impl Crowd {
     /// another); a plan in parts with nothing changed between them makes the moves
     /// a single `step` would.
     pub fn begin_step(&mut self) -> bool {
-        if self.plan != Plan::Idle {
-            return false;
-        }
-        self.start_plan(true);
-        true
+        self.with_plan(|crowd, p| {
+            if p.stage != Plan::Idle {
+                return false;
+            }
+            crowd.start_plan(p, true);
+            true
+        })
     }
 
     /// Plans about `work` more units of work of the step begun, with `guidance` on
@@ -159,16 +196,17 @@ impl Crowd {
     /// # Errors
     /// [`CrowdError::GridMismatch`] (nothing is planned).
     pub fn advance_step<G: Guidance + ?Sized>(
-        &mut self,
+        &self,
         grid: &Grid,
         guidance: &G,
         work: usize,
     ) -> Result<usize, CrowdError> {
         self.check_grid(grid)?;
-        if self.plan != Plan::Idle {
-            self.plan_some(grid, guidance, work);
+        let mut p = self.lock_plan();
+        if p.stage != Plan::Idle {
+            self.plan_some(&mut p, grid, guidance, work);
         }
-        Ok(self.step_left())
+        Ok(self.left_of(&p))
     }
 
     /// How much of the step begun is left to plan, in the units of work
@@ -178,19 +216,24 @@ impl Crowd {
     /// without a step begun, or once every agent is decided.
     #[must_use]
     pub fn step_left(&self) -> usize {
-        match self.plan {
+        self.left_of(&self.lock_plan())
+    }
+
+    /// [`step_left`](Self::step_left) of plan `p`.
+    fn left_of(&self, p: &StepPlan) -> usize {
+        match p.stage {
             Plan::Idle | Plan::Decided => 0,
             Plan::Ready { next, end } => {
-                self.rates.ready.estimate(end - next) + self.rates.ask.estimate(self.live as u32)
+                p.rates.ready.estimate(end - next) + p.rates.ask.estimate(self.live as u32)
             }
-            Plan::Ask { next } => self.rates.ask.estimate(self.order.len() as u32 - next),
+            Plan::Ask { next } => p.rates.ask.estimate(p.order.len() as u32 - next),
         }
     }
 
     /// Whether a step is begun and not made yet.
     #[must_use]
     pub fn is_stepping(&self) -> bool {
-        self.plan != Plan::Idle
+        self.lock_plan().stage != Plan::Idle
     }
 
     /// Drops the step begun, planned or not, without a move: it counts as a step in
@@ -200,33 +243,35 @@ impl Crowd {
     /// plan ([`step_untangled`](Self::step_untangled) walks none while a step is
     /// begun). Returns whether a step was begun.
     pub fn abandon_step(&mut self) -> bool {
-        if self.plan == Plan::Idle {
+        let agents = &self.agents;
+        let p = self.plan.get_mut().unwrap_or_else(PoisonError::into_inner);
+        if p.stage == Plan::Idle {
             return false;
         }
-        for a in &mut self.agents {
-            a.target = a.cell;
-            a.decision = Decision::Open;
+        for (a, ap) in agents.iter().zip(&mut p.agents) {
+            ap.target = a.cell;
+            ap.decision = Decision::Open;
         }
-        for &i in &self.touched {
-            self.cells[i as usize].next = NONE;
+        for &i in &p.touched {
+            p.next[i as usize] = NONE;
         }
-        self.touched.clear();
-        self.held.clear();
-        self.order.clear();
-        self.given_up = 0;
-        self.plan = Plan::Idle;
-        self.through_transit = false;
+        p.touched.clear();
+        p.held.clear();
+        p.order.clear();
+        p.given_up = 0;
+        p.stage = Plan::Idle;
+        p.through_transit = false;
         true
     }
 
     /// Starts planning a step: `through_transit` plans agents on their way as if
     /// they had arrived (a step begun with `begin_step`).
-    pub(super) fn start_plan(&mut self, through_transit: bool) {
+    pub(super) fn start_plan(&mut self, p: &mut StepPlan, through_transit: bool) {
         self.steps += 1;
-        self.given_up = 0;
-        self.order.clear();
-        self.through_transit = through_transit;
-        self.plan = Plan::Ready {
+        p.given_up = 0;
+        p.order.clear();
+        p.through_transit = through_transit;
+        p.stage = Plan::Ready {
             next: 0,
             end: self.agents.len() as u32,
         };
@@ -235,7 +280,8 @@ impl Crowd {
     /// Plans up to `budget` units of work of the step being planned (see
     /// [`advance_step`](Self::advance_step)), each agent whole.
     pub(super) fn plan_some<G: Guidance + ?Sized>(
-        &mut self,
+        &self,
+        p: &mut StepPlan,
         grid: &Grid,
         guidance: &G,
         budget: usize,
@@ -247,7 +293,7 @@ impl Crowd {
         let spent = |visits: usize| visits + counted.reads.get();
         let mut visits = 0;
         loop {
-            match self.plan {
+            match p.stage {
                 Plan::Idle | Plan::Decided => return,
                 Plan::Ready { next, end } => {
                     let mut s = next;
@@ -255,44 +301,43 @@ impl Crowd {
                     while s < end && spent(visits) < budget {
                         let ahead = s as usize + PREFETCH_AHEAD / 2;
                         if let Some(t) = self.agents.get(ahead).filter(|_| self.is_big()) {
-                            self.prefetch_round(t.cell);
+                            self.prefetch_round(p, t.cell);
                             counted.prefetch(t.id(ahead), t.cell);
                         }
-                        self.ready_agent(s as usize, grid, &counted);
+                        self.ready_agent(p, s as usize, grid, &counted);
                         s += 1;
                         visits += 1;
                     }
-                    self.rates.ready.add(s - next, spent(visits) - before);
+                    p.rates.ready.add(s - next, spent(visits) - before);
                     if s < end {
-                        self.plan = Plan::Ready { next: s, end };
+                        p.stage = Plan::Ready { next: s, end };
                         return;
                     }
-                    self.order.sort();
-                    self.plan = Plan::Ask { next: 0 };
+                    p.order.sort();
+                    p.stage = Plan::Ask { next: 0 };
                 }
                 Plan::Ask { next } => {
-                    let len = self.order.len() as u32;
+                    let len = p.order.len() as u32;
                     let mut k = next;
                     let before = spent(visits);
                     while k < len && spent(visits) < budget {
-                        let s = self.order.slot(k as usize) as usize;
+                        let s = p.order.slot(k as usize) as usize;
                         if self.is_big() {
-                            self.prefetch_ask(k as usize);
+                            self.prefetch_ask(p, k as usize);
                         }
-                        let a = &self.agents[s];
-                        if a.alive && a.decision == Decision::Open {
-                            self.ask(s, 0, grid, &counted);
+                        if self.agents[s].alive && p.agents[s].decision == Decision::Open {
+                            self.ask(p, s, 0, grid, &counted);
                         }
                         k += 1;
                         visits += 1;
                     }
-                    self.rates.ask.add(k - next, spent(visits) - before);
+                    p.rates.ask.add(k - next, spent(visits) - before);
                     if k < len {
-                        self.plan = Plan::Ask { next: k };
+                        p.stage = Plan::Ask { next: k };
                         return;
                     }
-                    self.rates.step_planned();
-                    self.plan = Plan::Decided;
+                    p.rates.step_planned();
+                    p.stage = Plan::Decided;
                 }
             }
         }
@@ -302,7 +347,7 @@ impl Crowd {
     /// in the cache ([`PREFETCH_FROM`]): only then do the cache hints pay.
     #[inline]
     pub(super) fn is_big(&self) -> bool {
-        self.cells.len() >= PREFETCH_FROM
+        self.holders.len() >= PREFETCH_FROM
     }
 
     /// Agents are asked in order of priority, scattered over the map and the
@@ -310,14 +355,14 @@ impl Crowd {
     /// cache, and the cells round the one half as far on (read by then) with its
     /// candidates, so that its reads wait less.
     #[inline]
-    fn prefetch_ask(&self, k: usize) {
-        if let Some(t) = self.order.get(k + PREFETCH_AHEAD) {
+    fn prefetch_ask(&self, p: &StepPlan, k: usize) {
+        if let Some(t) = p.order.get(k + PREFETCH_AHEAD) {
             prefetch(&self.agents[t as usize]);
+            prefetch(&p.agents[t as usize]);
         }
-        if let Some(t) = self.order.get(k + PREFETCH_AHEAD / 2) {
-            let a = &self.agents[t as usize];
-            self.prefetch_round(a.cell);
-            if let Some(c) = self.candidates.get(a.cand_from as usize) {
+        if let Some(t) = p.order.get(k + PREFETCH_AHEAD / 2) {
+            self.prefetch_round(p, self.agents[t as usize].cell);
+            if let Some(c) = p.candidates.get(p.agents[t as usize].cand_from as usize) {
                 prefetch(c);
             }
         }
@@ -326,14 +371,17 @@ impl Crowd {
     /// Brings into the cache who holds the cells round `at`: its row and the rows
     /// above and below (an agent's candidates and their holders).
     #[inline]
-    fn prefetch_round(&self, at: Cell) {
+    fn prefetch_round(&self, p: &StepPlan, at: Cell) {
         if !self.contains(at) {
             return;
         }
         let i = self.index(at);
         let w = self.dims.0 as usize;
         for j in [i.wrapping_sub(w), i, i + w] {
-            if let Some(c) = self.cells.get(j) {
+            if let Some(c) = self.holders.get(j) {
+                prefetch(c);
+            }
+            if let Some(c) = p.next.get(j) {
                 prefetch(c);
             }
         }
@@ -342,59 +390,53 @@ impl Crowd {
     /// Agent `s` stays where it stands in the step being planned (added or recalled
     /// meanwhile): what it had reserved at `reserved` (its anchor there) is freed,
     /// and every move decided into its cells is given up in turn.
-    pub(super) fn hold_in_plan(&mut self, s: usize, reserved: Cell) {
-        if self.plan == Plan::Idle {
+    pub(super) fn hold_in_plan(&self, p: &mut StepPlan, s: usize, reserved: Cell) {
+        if p.stage == Plan::Idle {
             return;
         }
-        self.unreserve(s, reserved);
-        self.held.push(s as u32);
-        self.settle_held();
+        self.unreserve(p, s, reserved);
+        p.held.push(s as u32);
+        self.settle_held(p);
     }
 
     /// Agent `s`, removed, frees what it had reserved in the step being planned.
-    pub(super) fn drop_from_plan(&mut self, s: usize) {
-        if self.plan != Plan::Idle {
-            let target = self.agents[s].target;
-            self.unreserve(s, target);
+    pub(super) fn drop_from_plan(&self, p: &mut StepPlan, s: usize) {
+        if p.stage != Plan::Idle {
+            let target = p.agents[s].target;
+            self.unreserve(p, s, target);
         }
     }
 
     /// Before the moves are made: gives up every move that closed since it was
     /// decided (see [`begin_step`](Self::begin_step)).
-    pub(super) fn cancel_what_closed(&mut self, grid: &Grid) {
+    pub(super) fn cancel_what_closed(&self, p: &mut StepPlan, grid: &Grid) {
         // Only agents on their way block cells: with none, no cell is read for it.
         let blocking = self.any_on_way();
         for s in 0..self.agents.len() {
-            let a = &self.agents[s];
-            if !a.alive || a.target == a.cell {
+            let (a, target) = (&self.agents[s], p.agents[s].target);
+            if !a.alive || target == a.cell {
                 continue;
             }
             let closed = a.pinned
                 || a.left.is_some()
-                || (blocking && self.blocks(s, a.target, a.size))
-                || !self.can_move(grid, s);
+                || (blocking && self.blocks(s, target, a.size))
+                || step_between(grid, a.cell, target, a).is_none();
             if closed {
-                self.held.push(s as u32);
-                self.settle_held();
+                p.held.push(s as u32);
+                self.settle_held(p);
             }
         }
     }
 
-    /// Whether agent `s`'s decided move is one step `grid` allows it now.
-    fn can_move(&self, grid: &Grid, s: usize) -> bool {
-        let a = &self.agents[s];
-        step_between(grid, a.cell, a.target, a).is_some()
-    }
-
     /// Frees the cells of anchor `at` that agent `s` reserved.
-    fn unreserve(&mut self, s: usize, at: Cell) {
+    fn unreserve(&self, p: &mut StepPlan, s: usize, at: Cell) {
         for c in footprint(at, self.agents[s].size) {
             if !self.contains(c) {
                 continue;
             }
             let i = self.index(c);
-            if self.cells[i].next == s as u32 {
-                self.cells[i].next = NONE;
+            if p.next[i] == s as u32 {
+                p.next[i] = NONE;
             }
         }
     }
@@ -402,28 +444,29 @@ impl Crowd {
     /// Every agent in `held` stays: its move (if any) is given up, its own cells are
     /// reserved for it, and every agent decided into them is held in turn. Each agent
     /// is given up once at most (cells are held by one agent each), so this ends.
-    fn settle_held(&mut self) {
-        while let Some(s) = self.held.pop() {
+    fn settle_held(&self, p: &mut StepPlan) {
+        while let Some(s) = p.held.pop() {
             let s = s as usize;
-            let a = self.agents[s];
-            if a.target != a.cell {
-                self.unreserve(s, a.target);
-                self.given_up += 1;
+            let a = &self.agents[s];
+            let target = p.agents[s].target;
+            if target != a.cell {
+                self.unreserve(p, s, target);
+                p.given_up += 1;
             }
-            let b = &mut self.agents[s];
-            b.target = b.cell;
-            b.decision = Decision::Done;
+            let ap = &mut p.agents[s];
+            ap.target = a.cell;
+            ap.decision = Decision::Done;
             for c in footprint(a.cell, a.size) {
                 let i = self.index(c);
-                let k = self.cells[i].next;
+                let k = p.next[i];
                 if k == s as u32 {
                     continue;
                 }
                 if k != NONE {
-                    self.held.push(k);
+                    p.held.push(k);
                 }
-                self.cells[i].next = s as u32;
-                self.touched.push(i as u32);
+                p.next[i] = s as u32;
+                p.touched.push(i as u32);
             }
         }
     }

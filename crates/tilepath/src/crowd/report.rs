@@ -43,16 +43,21 @@ impl Crowd {
     /// An agent's status, as of the last step (`None`: no such agent).
     #[must_use]
     pub fn status(&self, id: AgentId) -> Option<AgentStatus> {
-        self.live_agent(id).map(|a| self.status_of(a))
+        let a = self.live_agent(id)?;
+        Some(self.status_of(a, &self.lock_plan().agents[id.index()]))
     }
 
-    /// The status of agent `a`, as of the last step.
-    pub(super) fn status_of(&self, a: &super::agent::Agent) -> AgentStatus {
+    /// The status of agent `a`, whose plan is `ap`, as of the last step.
+    pub(super) fn status_of(
+        &self,
+        a: &super::agent::Agent,
+        ap: &super::agent::AgentPlan,
+    ) -> AgentStatus {
         match a.goal {
             None => AgentStatus::Idle,
             Some(g) if g == a.cell => AgentStatus::Arrived,
-            Some(_) if a.here_cost == u32::MAX => AgentStatus::Unreachable,
-            Some(_) if a.yielding => AgentStatus::Yielding,
+            Some(_) if ap.here_cost == u32::MAX => AgentStatus::Unreachable,
+            Some(_) if ap.yielding => AgentStatus::Yielding,
             Some(_) if self.steps - a.last_moved >= u64::from(self.stuck_after) => {
                 AgentStatus::Stuck
             }
@@ -64,11 +69,11 @@ impl Crowd {
     /// steps [`set_stuck_after`](Self::set_stuck_after) says while their goal is
     /// reachable.
     pub fn stuck(&self) -> impl Iterator<Item = AgentId> + '_ {
+        let p = self.lock_plan();
         self.agents
             .iter()
             .enumerate()
-            .filter(|(_, a)| a.alive)
+            .filter(move |&(i, a)| a.alive && self.status_of(a, &p.agents[i]) == AgentStatus::Stuck)
             .map(|(i, a)| a.id(i))
-            .filter(|&id| self.status(id) == Some(AgentStatus::Stuck))
     }
 }

@@ -11,6 +11,7 @@
 
 use super::agent::NONE;
 use super::moves::{directions, legal_steps};
+use super::plan::StepPlan;
 use super::{Crowd, Guidance, footprint};
 use crate::{Cell, Direction8, Grid, GridPath8};
 
@@ -46,9 +47,16 @@ impl Crowd {
     /// Before agent `s` is asked: follows its detour (its next cell put first among
     /// its candidates), drops one it left or finished, or, when it yields and it is
     /// its turn, looks for one.
-    pub(super) fn seek<G: Guidance + ?Sized>(&mut self, s: usize, grid: &Grid, guidance: &G) {
-        let a = self.agents[s];
-        let mut detour = a.detour;
+    pub(super) fn seek<G: Guidance + ?Sized>(
+        &self,
+        p: &mut StepPlan,
+        s: usize,
+        grid: &Grid,
+        guidance: &G,
+    ) {
+        let a = &self.agents[s];
+        let ap = p.agents[s];
+        let mut detour = ap.detour;
         if let Some(d) = detour.peek()
             && a.prev != a.cell
         {
@@ -63,40 +71,47 @@ impl Crowd {
             detour = GridPath8::EMPTY;
         }
         if detour.is_finished()
-            && a.filled
-            && self.yields(s)
+            && ap.filled
+            && self.yields(p, s)
             && (self.steps + s as u64).is_multiple_of(SEEK_EVERY)
         {
-            detour = self.search(s, grid, guidance);
+            detour = self.search(p, s, grid, guidance);
         }
-        self.agents[s].detour = detour;
+        p.agents[s].detour = detour;
         // An agent not stepping of its own accord this step keeps its way for later.
-        let Some(d) = detour.peek().filter(|_| a.filled) else {
+        let Some(d) = detour.peek().filter(|_| ap.filled) else {
             return;
         };
         let next = a.cell.step(d);
-        let from = a.cand_from as usize;
-        let cands = &mut self.candidates[from..from + usize::from(a.cand_len)];
+        let from = ap.cand_from as usize;
+        let cands = &mut p.candidates[from..from + usize::from(ap.cand_len)];
         match cands.iter().position(|c| c.cell == next) {
             Some(k) => cands[..=k].rotate_right(1),
-            None => self.agents[s].detour = GridPath8::EMPTY,
+            None => p.agents[s].detour = GridPath8::EMPTY,
         }
     }
 
     /// Breadth first from agent `s` over free anchors: the way to the first one
     /// nearer its goal than where it stands, or an empty path.
-    fn search<G: Guidance + ?Sized>(&mut self, s: usize, grid: &Grid, guidance: &G) -> GridPath8 {
-        let a = self.agents[s];
+    fn search<G: Guidance + ?Sized>(
+        &self,
+        p: &mut StepPlan,
+        s: usize,
+        grid: &Grid,
+        guidance: &G,
+    ) -> GridPath8 {
+        let a = &self.agents[s];
+        let here_cost = p.agents[s].here_cost;
         let id = a.id(s);
-        let cells = self.cells.len();
-        let mut seek = std::mem::take(&mut self.seek);
+        let cells = self.holders.len();
+        let through_transit = p.through_transit;
+        let seek = &mut p.seek;
         if seek.seen.len() != cells {
             // Once: a failed allocation leaves the agent waiting where it is.
             seek.seen.clear();
             if seek.seen.try_reserve_exact(cells).is_err()
                 || seek.nodes.try_reserve(SEEK_LIMIT).is_err()
             {
-                self.seek = seek;
                 return GridPath8::EMPTY;
             }
             seek.seen.resize(cells, 0);
@@ -113,7 +128,7 @@ impl Crowd {
         let mut head = 0;
         'search: while head < seek.nodes.len() {
             let at = seek.nodes[head].0;
-            let legal = legal_steps(grid, at, &a);
+            let legal = legal_steps(grid, at, a);
             for dir in directions(a.connectivity, at) {
                 if legal >> dir.bits() & 1 == 0 {
                     continue;
@@ -124,19 +139,16 @@ impl Crowd {
                     continue;
                 }
                 seek.seen[i] = seek.stamp;
-                let free = !self.blocked_for(s, cell, a.size)
+                let free = !self.blocked_for(through_transit, s, cell, a.size)
                     && footprint(cell, a.size).all(|c| {
-                        let k = self.cells[self.index(c)].now;
+                        let k = self.holders[self.index(c)];
                         k == NONE || k as usize == s
                     });
                 if !free {
                     continue;
                 }
                 seek.nodes.push((cell, head as u16, dir));
-                if guidance
-                    .cost_to_go(id, cell)
-                    .is_some_and(|c| c < a.here_cost)
-                {
+                if guidance.cost_to_go(id, cell).is_some_and(|c| c < here_cost) {
                     found = Some(seek.nodes.len() - 1);
                     break 'search;
                 }
@@ -160,7 +172,6 @@ impl Crowd {
                 let _ = detour.push(d);
             }
         }
-        self.seek = seek;
         detour
     }
 }

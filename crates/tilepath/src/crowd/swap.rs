@@ -14,8 +14,9 @@
 //! the same corridors. Corridor walks stop after [`WALK_LIMIT`] cells and then
 //! count as opening up (pushing is left to the priorities).
 
-use super::agent::{Agent, NONE};
+use super::agent::{Agent, Decision, NONE};
 use super::moves::{can_step, directions, step_between};
+use super::plan::StepPlan;
 use super::{Crowd, Guidance, footprint};
 use crate::{Cell, Grid};
 
@@ -39,21 +40,22 @@ impl Crowd {
     /// a dead end while the corridor behind `s` opens up.
     pub(super) fn swap_partner<G: Guidance + ?Sized>(
         &self,
+        p: &StepPlan,
         s: usize,
         grid: &Grid,
         guidance: &G,
     ) -> Option<usize> {
-        let a = &self.agents[s];
-        if a.cand_len < 2 {
+        let (a, ap) = (&self.agents[s], &p.agents[s]);
+        if ap.cand_len < 2 {
             return None;
         }
-        let best = self.candidates[a.cand_from as usize].cell;
+        let best = p.candidates[ap.cand_from as usize].cell;
         if best == a.cell {
             return None;
         }
         let mut j = NONE;
         for c in footprint(best, a.size) {
-            let k = self.cells[self.index(c)].now;
+            let k = self.holders[self.index(c)];
             if k == NONE || k as usize == s || k == j {
                 continue;
             }
@@ -66,7 +68,7 @@ impl Crowd {
             return None;
         }
         let b = &self.agents[j as usize];
-        if b.decision != super::Decision::Open || !a.same_class(b) || b.cell != best {
+        if p.agents[j as usize].decision != Decision::Open || !a.same_class(b) || b.cell != best {
             return None;
         }
         let cost_a = |c: Cell| guidance.cost_to_go(a.id(s), c).unwrap_or(u32::MAX);
@@ -149,7 +151,7 @@ impl Crowd {
 
     /// Whether an agent rests on its goal at anchor `c`, a dead end for `class`.
     fn resting_in_dead_end(&self, class: &Agent, grid: &Grid, c: Cell) -> bool {
-        let k = self.cells[self.index(c)].now;
+        let k = self.holders[self.index(c)];
         if k == NONE {
             return false;
         }
@@ -165,27 +167,28 @@ impl Crowd {
 
     /// After agent `s` backed out, its partner `p` follows it one step, if it can.
     pub(super) fn pull<G: Guidance + ?Sized>(
-        &mut self,
+        &self,
+        plan: &mut StepPlan,
         p: usize,
         s: usize,
         depth: u32,
         grid: &Grid,
         guidance: &G,
     ) {
-        let (b, a) = (self.agents[p], self.agents[s]);
-        if b.decision != super::Decision::Open {
+        let (b, a) = (&self.agents[p], &self.agents[s]);
+        if plan.agents[p].decision != Decision::Open {
             return;
         }
         // Into the anchor `s` leaves: `p` stands on the neighbouring anchor `s` was
         // to step to, so this is one step, if `p`'s moves and the grid allow it.
-        let Some(dir) = step_between(grid, b.cell, a.cell, &b) else {
+        let Some(dir) = step_between(grid, b.cell, a.cell, b) else {
             return;
         };
         // Its candidates give its cost where it ends up.
-        self.fill(p, grid, guidance);
-        self.agents[p].decision = super::Decision::Asking;
-        if !self.try_cell(p, b.cell.step(dir), depth + 1, grid, guidance) {
-            self.agents[p].decision = super::Decision::Open;
+        self.fill(plan, p, grid, guidance);
+        plan.agents[p].decision = Decision::Asking;
+        if !self.try_cell(plan, p, b.cell.step(dir), depth + 1, grid, guidance) {
+            plan.agents[p].decision = Decision::Open;
         }
     }
 }

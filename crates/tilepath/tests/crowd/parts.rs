@@ -66,6 +66,64 @@ fn a_step_planned_in_parts_makes_the_moves_of_a_whole_one() {
     assert!(moves > 8_000);
 }
 
+/// A step is planned through `&Crowd` on one thread while another reads the crowd
+/// (who holds each cell, where each agent is, the cells left): the readers see the
+/// crowd as it was before the step began, every time, and the plan makes the moves
+/// of a whole step.
+#[test]
+fn a_step_is_planned_while_other_threads_read_the_crowd() {
+    let (grid, mut whole, fields) = crowd_of(31);
+    let mut parts = whole.clone();
+    let (mut moves, mut reads, mut calls) = (0, 0_usize, 0);
+    for _ in 0..120 {
+        arrive_one_by_one(&mut whole);
+        let a = whole.step(&grid, &fields).unwrap();
+        assert!(parts.begin_step());
+        let before: Vec<(AgentId, Cell, Option<Cell>)> = parts
+            .agents()
+            .map(|(id, spec)| (id, spec.cell, parts.left_cell(id)))
+            .collect();
+        let holders: Vec<Option<AgentId>> = (0..grid.height() as i32)
+            .flat_map(|y| (0..grid.width() as i32).map(move |x| Cell::new(x, y)))
+            .map(|c| parts.holder(c))
+            .collect();
+        let crowd = &parts;
+        std::thread::scope(|scope| {
+            let planner = scope.spawn(|| {
+                let mut calls = 0;
+                while crowd.advance_step(&grid, &fields, 7).unwrap() > 0 {
+                    calls += 1;
+                }
+                calls
+            });
+            let mut rounds = 0;
+            while rounds < 3 || !planner.is_finished() {
+                for &(id, cell, left) in &before {
+                    assert_eq!(crowd.cell(id), Some(cell));
+                    assert_eq!(crowd.left_cell(id), left);
+                }
+                let now = (0..grid.height() as i32)
+                    .flat_map(|y| (0..grid.width() as i32).map(move |x| Cell::new(x, y)))
+                    .map(|c| crowd.holder(c));
+                assert!(now.eq(holders.iter().copied()), "a cell changed hands");
+                reads += before.len();
+                rounds += 1;
+            }
+            calls += planner.join().unwrap();
+        });
+        arrive_one_by_one(&mut parts);
+        let b = parts.step(&grid, &fields).unwrap();
+        assert_eq!(a, b);
+        let ma: Vec<_> = whole.moves().collect();
+        assert_eq!(ma, parts.moves().collect::<Vec<_>>());
+        moves += ma.len();
+    }
+    println!(
+        "planned beside readers: {moves} moves in 120 steps, {calls} parts, {reads} agents read meanwhile"
+    );
+    assert!(moves > 3_000 && calls > 1_000);
+}
+
 /// Agents arriving all at once (`Crowd::arrive_all`, one pass) free the cells that
 /// arriving one by one frees, and the steps after are the same.
 #[test]

@@ -3,7 +3,7 @@
 
 use super::{NONE, Untangle};
 use crate::crowd::moves::{step_between_as, untangling};
-use crate::crowd::plan::Plan;
+use crate::crowd::plan::{Plan, StepPlan};
 use crate::crowd::{Crowd, CrowdError, StepStats, footprint, overlap};
 use crate::{AgentId, Cell, Grid};
 
@@ -25,20 +25,22 @@ impl Crowd {
         untangle: &mut Untangle,
     ) -> Result<Option<StepStats>, CrowdError> {
         self.check_grid(grid)?;
-        if self.plan != Plan::Idle || self.any_on_way() {
+        if self.plan_mut().stage != Plan::Idle || self.any_on_way() {
             untangle.clear();
             return Ok(None);
         }
         let Some(moves) = untangle.pop() else {
             return Ok(None);
         };
-        if !self.aim(grid, &moves) {
-            untangle.clear();
-            return Ok(None);
-        }
-        self.steps += 1;
-        self.given_up = 0;
-        Ok(Some(self.apply()))
+        Ok(self.with_plan(|crowd, p| {
+            if !crowd.aim(p, grid, &moves) {
+                untangle.clear();
+                return None;
+            }
+            crowd.steps += 1;
+            p.given_up = 0;
+            Some(crowd.apply(p))
+        }))
     }
 
     /// Sets every agent's target for a joint step of `moves` (the others stay), or,
@@ -46,9 +48,9 @@ impl Crowd {
     /// legal step of a live agent that is not pinned, of the moves an untangling
     /// gives it (orthogonal on squares, hex steps on a hex map), one agent a cell, a
     /// held cell entered only behind its holder, never head-on.
-    fn aim(&mut self, grid: &Grid, moves: &[(AgentId, Cell)]) -> bool {
-        for a in &mut self.agents {
-            a.target = a.cell;
+    fn aim(&self, p: &mut StepPlan, grid: &Grid, moves: &[(AgentId, Cell)]) -> bool {
+        for (a, ap) in self.agents.iter().zip(&mut p.agents) {
+            ap.target = a.cell;
         }
         let mut fits = moves.iter().all(|&(id, to)| {
             self.live_agent(id).is_some_and(|a| {
@@ -65,9 +67,9 @@ impl Crowd {
         });
         if fits {
             for &(id, to) in moves {
-                let a = &mut self.agents[id.index()];
-                a.target = to;
-                a.cand_len = 0;
+                let ap = &mut p.agents[id.index()];
+                ap.target = to;
+                ap.cand_len = 0;
             }
         }
         for &(id, to) in moves {
@@ -78,26 +80,26 @@ impl Crowd {
             let (cell, size) = (self.agents[s].cell, self.agents[s].size);
             for c in footprint(to, size) {
                 let i = self.index(c);
-                let h = self.cells[i].now;
+                let h = self.holders[i];
                 let behind = h == NONE || h as usize == s || {
-                    let a = &self.agents[h as usize];
-                    a.target != a.cell && !overlap(a.target, a.size, cell, size)
+                    let (a, target) = (&self.agents[h as usize], p.agents[h as usize].target);
+                    target != a.cell && !overlap(target, a.size, cell, size)
                 };
-                if self.cells[i].next != NONE || !behind {
+                if p.next[i] != NONE || !behind {
                     fits = false;
                     break;
                 }
-                self.cells[i].next = s as u32;
-                self.touched.push(i as u32);
+                p.next[i] = s as u32;
+                p.touched.push(i as u32);
             }
         }
         if !fits {
-            for &i in &self.touched {
-                self.cells[i as usize].next = NONE;
+            for &i in &p.touched {
+                p.next[i as usize] = NONE;
             }
-            self.touched.clear();
-            for a in &mut self.agents {
-                a.target = a.cell;
+            p.touched.clear();
+            for (a, ap) in self.agents.iter().zip(&mut p.agents) {
+                ap.target = a.cell;
             }
         }
         fits
