@@ -40,9 +40,10 @@ pub(crate) struct GridCrowd {
     /// When the crowd steps next.
     pub(crate) clock: StepClock,
     /// Grows whenever the crowd may have changed an agent other than through its
-    /// unit's sync: a step made (agents moved), an agent dropped, the grid changed
-    /// (a step made may have closed), the crowd made anew. A unit synced in the same
-    /// epoch whose components are unchanged is as it was (see `step_crowds`).
+    /// unit's sync or a step: an agent dropped, the grid changed (a step made may
+    /// have closed), the crowd made anew. A unit synced in the same epoch whose
+    /// components are unchanged is as it was (see `step_crowds`), or was sent from
+    /// where it stands by a step still open (its agent moved, its unit not yet).
     pub(crate) epoch: u64,
     /// The epoch every unit of the grid was last synced in, if the tick's sync left
     /// none unsynced (`u64::MAX`: not yet): while the epoch is still that, only units

@@ -429,8 +429,10 @@ pub(crate) fn step_crowds(
         gc.clock.period = period;
         gc.clock.countdown = period;
         gc.stepped_on = pathing.generation();
-        // Agents moved: every unit is synced with where its agent went.
-        gc.epoch += 1;
+        // Agents moved, but no epoch begins: each unit stands where its agent was sent
+        // from (the cell it left) until it walks to where it went, which changes its
+        // cell and syncs it; whether a step sent from there has closed is only asked
+        // of a changed grid, which begins an epoch (`GridCrowd::note_generation`).
         moved += stats.moved as u32;
         stuck += stats.stuck as u32;
         stepped_any = true;

@@ -25,6 +25,15 @@ use std::sync::PoisonError;
 /// How many agents ahead of the one planned their data is brought into the cache.
 const PREFETCH_AHEAD: usize = 16;
 
+/// The units of work asking an agent counts (readying one counts one). Agents are
+/// readied in the order of their slots but asked in order of priority, scattered
+/// over the map and the agents' table, and asking one waits on several reads from
+/// memory (its agent, its plan, its candidates, who holds the cells round it now and
+/// next, and their agents) that readying finds in the cache or brings in ahead; the
+/// agents asked to make room are as scattered. Counted so, the shares of a step
+/// planned over a big map's ticks take about the same time whichever part they plan.
+const ASK_WORK: usize = 5;
+
 /// Grids of fewer cells keep who holds them (8 bytes a cell) in the processor's
 /// caches, where cache hints only cost.
 const PREFETCH_FROM: usize = 1 << 18;
@@ -124,6 +133,9 @@ pub(super) struct StepPlan {
     pub(super) held: Vec<u32>,
     /// Moves given up in the step being planned.
     pub(super) given_up: usize,
+    /// Agents asked so far (in order of priority, or to make room): the measure of
+    /// an ask's work.
+    pub(super) asked: usize,
     /// The work an agent took in the last step planned.
     pub(super) rates: Rates,
 }
@@ -188,9 +200,10 @@ impl Crowd {
     /// [`step`](Self::step) makes the moves). Nothing happens without a step begun.
     ///
     /// The work counted is what a step's time goes into: one unit for readying an
-    /// agent or asking one in order of priority, and one for each cost the guidance
-    /// is asked for (an agent's candidates, its look round the agents ahead of it,
-    /// a corridor's length). Agents are planned whole: a part ends with the agent
+    /// agent, five for asking one (in order of priority, or to make room for
+    /// another), and one for each cost the guidance is asked for (an agent's
+    /// candidates, its look round the agents ahead of it, a corridor's length), so
+    /// that equal shares of work take about equal times in either part. Agents are planned whole: a part ends with the agent
     /// that reaches `work` (at least one agent is planned, with `work` above 0).
     ///
     /// # Errors
@@ -290,15 +303,18 @@ impl Crowd {
             inner: guidance,
             reads: core::cell::Cell::new(0),
         };
-        let spent = |visits: usize| visits + counted.reads.get();
+        let asked = p.asked;
+        let spent = |visits: usize, asked_now: usize| {
+            visits + counted.reads.get() + (asked_now - asked) * ASK_WORK
+        };
         let mut visits = 0;
         loop {
             match p.stage {
                 Plan::Idle | Plan::Decided => return,
                 Plan::Ready { next, end } => {
                     let mut s = next;
-                    let before = spent(visits);
-                    while s < end && spent(visits) < budget {
+                    let before = spent(visits, p.asked);
+                    while s < end && spent(visits, p.asked) < budget {
                         let ahead = s as usize + PREFETCH_AHEAD / 2;
                         if let Some(t) = self.agents.get(ahead).filter(|_| self.is_big()) {
                             self.prefetch_round(p, t.cell);
@@ -308,7 +324,7 @@ impl Crowd {
                         s += 1;
                         visits += 1;
                     }
-                    p.rates.ready.add(s - next, spent(visits) - before);
+                    p.rates.ready.add(s - next, spent(visits, p.asked) - before);
                     if s < end {
                         p.stage = Plan::Ready { next: s, end };
                         return;
@@ -319,8 +335,8 @@ impl Crowd {
                 Plan::Ask { next } => {
                     let len = p.order.len() as u32;
                     let mut k = next;
-                    let before = spent(visits);
-                    while k < len && spent(visits) < budget {
+                    let before = spent(visits, p.asked);
+                    while k < len && spent(visits, p.asked) < budget {
                         let s = p.order.slot(k as usize) as usize;
                         if self.is_big() {
                             self.prefetch_ask(p, k as usize);
@@ -331,7 +347,7 @@ impl Crowd {
                         k += 1;
                         visits += 1;
                     }
-                    p.rates.ask.add(k - next, spent(visits) - before);
+                    p.rates.ask.add(k - next, spent(visits, p.asked) - before);
                     if k < len {
                         p.stage = Plan::Ask { next: k };
                         return;

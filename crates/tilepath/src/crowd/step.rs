@@ -229,6 +229,7 @@ impl Crowd {
         guidance: &G,
     ) -> bool {
         p.agents[s].decision = Decision::Asking;
+        p.asked += 1;
         if depth >= Self::MAX_CHAIN {
             self.stay(p, s);
             return false;
