@@ -247,10 +247,10 @@ impl Options {
 /// that many threads (the IO and async compute pools as Bevy makes them).
 pub(crate) fn task_pools(options: &Options) -> bevy::app::TaskPoolPlugin {
     use bevy::app::{TaskPoolOptions, TaskPoolPlugin, TaskPoolThreadAssignmentPolicy};
-    let defaults = TaskPoolOptions::default();
     if options.compute_threads == 0 {
         return TaskPoolPlugin::default();
     }
+    let defaults = TaskPoolOptions::default();
     TaskPoolPlugin {
         task_pool_options: TaskPoolOptions {
             compute: TaskPoolThreadAssignmentPolicy {

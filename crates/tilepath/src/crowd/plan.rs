@@ -203,8 +203,14 @@ impl Crowd {
     /// agent, five for asking one (in order of priority, or to make room for
     /// another), and one for each cost the guidance is asked for (an agent's
     /// candidates, its look round the agents ahead of it, a corridor's length), so
-    /// that equal shares of work take about equal times in either part. Agents are planned whole: a part ends with the agent
-    /// that reaches `work` (at least one agent is planned, with `work` above 0).
+    /// that equal shares of work take about equal times in either part. Agents are
+    /// planned whole: a part ends with the agent that reaches `work` (at least one
+    /// agent is planned, with `work` above 0).
+    ///
+    /// It takes `&self`: other threads may read the crowd meanwhile, and what reads
+    /// the plan ([`status`](Self::status), [`step_left`](Self::step_left), ...) waits
+    /// for it. `guidance` must not read the plan of this crowd: it would wait for
+    /// itself.
     ///
     /// # Errors
     /// [`CrowdError::GridMismatch`] (nothing is planned).

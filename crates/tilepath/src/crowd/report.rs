@@ -69,11 +69,13 @@ impl Crowd {
     /// steps [`set_stuck_after`](Self::set_stuck_after) says while their goal is
     /// reachable.
     pub fn stuck(&self) -> impl Iterator<Item = AgentId> + '_ {
-        let p = self.lock_plan();
+        // The plan is locked for each agent, never while the caller holds the
+        // iterator: it may read the crowd's plan meanwhile (`status`).
         self.agents
             .iter()
             .enumerate()
-            .filter(move |&(i, a)| a.alive && self.status_of(a, &p.agents[i]) == AgentStatus::Stuck)
+            .filter(|(_, a)| a.alive)
             .map(|(i, a)| a.id(i))
+            .filter(|&id| self.status(id) == Some(AgentStatus::Stuck))
     }
 }

@@ -531,6 +531,11 @@ fn bad_input_is_refused_and_never_panics() {
     }
     assert_eq!(crowd.status(b), Some(AgentStatus::Unreachable));
     assert_eq!(crowd.stuck().count(), 0);
+    // The plan is not held locked while the caller holds the stuck agents' iterator:
+    // reading an agent's status meanwhile answers (it would wait for itself).
+    let mut stuck = crowd.stuck();
+    assert_eq!(crowd.status(b), Some(AgentStatus::Unreachable));
+    assert_eq!(stuck.next(), None);
 }
 
 /// The holders of a rectangle's cells are those of its cells one by one, row by row:
