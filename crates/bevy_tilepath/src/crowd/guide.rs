@@ -7,10 +7,12 @@
 //! the last of them only, which serves a unit stepping round another and back onto
 //! its path.
 
-use tilepath::{AgentId, Cell, Connectivity, Guidance, OCTILE_DIAGONAL, OCTILE_STRAIGHT};
+use tilepath::{
+    AgentId, Cell, Connectivity, DistanceField, Guidance, OCTILE_DIAGONAL, OCTILE_STRAIGHT,
+};
 
 use crate::UnitPath;
-use crate::plan::FieldCache;
+use crate::plan::{FieldCache, FieldKey, FieldRef};
 
 /// Path cells a unit is guided by: where its path is now and the cells after it.
 /// Enough to step round a unit in the way and back onto the path; a unit pushed
@@ -127,32 +129,95 @@ fn distance(a: Cell, b: Cell, connectivity: Connectivity) -> u32 {
     }
 }
 
-/// No field: the unit is guided by its route.
-const NO_FIELD: u32 = u32::MAX;
+/// The field one agent is guided by, kept with its route across ticks.
+#[derive(Clone, Copy, Debug)]
+struct FieldGuide {
+    /// The field its path heads for, if it heads for its goal itself.
+    want: Option<FieldKey>,
+    /// That field where it was found kept ([`FieldRef::NONE`]: not found).
+    found: FieldRef,
+    /// The [`FieldCache::latest`] serial when it was last looked for: while it is the
+    /// same, a field not found then is still not kept.
+    looked: u32,
+    /// The factor that brings the field's units to the routes' fixed-point costs.
+    scale: u32,
+}
 
-/// Every agent's [`Route`] and shared field, by the agent's slot.
+impl FieldGuide {
+    const NONE: Self = Self {
+        want: None,
+        found: FieldRef::NONE,
+        looked: 0,
+        scale: 0,
+    };
+
+    /// Looks for the field wanted again if the one found is no longer kept (its entry
+    /// reused, or the grid changed under it) or one may have been kept since.
+    fn refresh(&mut self, fields: Option<&FieldCache>) {
+        let (Some(want), Some(fields)) = (self.want, fields) else {
+            self.found = FieldRef::NONE;
+            return;
+        };
+        if fields.get(self.found).is_some() || self.looked == fields.latest() {
+            return;
+        }
+        self.looked = fields.latest();
+        self.found = fields.find(&want).unwrap_or(FieldRef::NONE);
+    }
+}
+
+/// Every agent's [`Route`] and shared field, by the agent's slot. Each is set when its
+/// unit is synced (its path changes whenever it walks a cell), and kept between: a
+/// field found is looked for again only when its entry no longer holds it
+/// ([`refresh`](Self::refresh)).
 #[derive(Debug, Default)]
 pub(crate) struct PathGuide {
     pub(crate) routes: Vec<Route>,
-    /// The index of the agent's field in its grid's [`FieldCache`] this tick, and the
-    /// factor that brings the field's units to the routes' fixed-point costs.
-    fields: Vec<(u32, u32)>,
+    fields: Vec<FieldGuide>,
 }
 
 impl PathGuide {
-    /// Sets the route of `agent` and the field it is guided by, if any (growing the
-    /// tables only while the crowd grows).
-    pub(crate) fn set(&mut self, agent: AgentId, route: Route, field: Option<(usize, bool)>) {
+    /// Sets the route of `agent` and the field it is guided by (`want`: the key of
+    /// the field its path heads for, if any), found in `fields`; growing the tables
+    /// only while the crowd grows.
+    pub(crate) fn set(
+        &mut self,
+        agent: AgentId,
+        route: Route,
+        want: Option<FieldKey>,
+        fields: Option<&FieldCache>,
+    ) {
         let i = agent.index();
         if self.routes.len() <= i {
             self.routes.resize(i + 1, Route::NONE);
-            self.fields.resize(i + 1, (NO_FIELD, 0));
+            self.fields.resize(i + 1, FieldGuide::NONE);
         }
         self.routes[i] = route;
-        // An 8-connected field counts in the octile fixed point already.
-        self.fields[i] = field.map_or((NO_FIELD, 0), |(f, eight)| {
-            (f as u32, if eight { 1 } else { STRAIGHT })
-        });
+        let f = &mut self.fields[i];
+        if f.want != want {
+            *f = FieldGuide {
+                want,
+                // An 8-connected field counts in the octile fixed point already.
+                scale: if want.is_some_and(|k| k.connectivity == Connectivity::Eight) {
+                    1
+                } else {
+                    STRAIGHT
+                },
+                ..FieldGuide::NONE
+            };
+        }
+        f.refresh(fields);
+    }
+
+    /// Looks again for every field no longer found where it was, or not found yet
+    /// while new fields were kept: before each step, so that a unit that has stood
+    /// still since its field was computed, or moved, is guided by it.
+    pub(crate) fn refresh(&mut self, fields: Option<&FieldCache>) {
+        for f in &mut self.fields {
+            if f.want.is_some() {
+                f.refresh(fields);
+            }
+        }
     }
 
     /// The guidance of one step: the routes, and the fields of the grid's plan.
@@ -164,15 +229,15 @@ impl PathGuide {
     }
 }
 
-/// The key a unit's field is found by in its grid's [`FieldCache`]: its goal, and the
-/// class it moves as.
-pub(crate) fn field_of(
-    fields: Option<&FieldCache>,
-    path: &UnitPath,
-    connectivity: Connectivity,
-) -> Option<(usize, bool)> {
-    let i = fields?.find(path.goal, path.mobility, connectivity, path.size)?;
-    Some((i, connectivity == Connectivity::Eight))
+/// The key of the field a unit following `path`, moving as `connectivity`, is guided
+/// by: its goal, and the class it moves as.
+pub(crate) fn field_key(path: &UnitPath, connectivity: Connectivity) -> FieldKey {
+    FieldKey {
+        goal: path.goal,
+        mobility: path.mobility,
+        connectivity,
+        size: path.size,
+    }
 }
 
 /// A crowd step's [`Guidance`]: each unit's field where it has one, else its route.
@@ -181,18 +246,26 @@ pub(crate) struct Guide<'a> {
     fields: Option<&'a FieldCache>,
 }
 
+impl Guide<'_> {
+    /// The field `agent` is guided by, if it is kept, with its scale.
+    #[inline]
+    fn field(&self, i: usize) -> Option<(&DistanceField, u32)> {
+        let f = self.paths.fields.get(i)?;
+        Some((self.fields?.get(f.found)?, f.scale))
+    }
+}
+
 impl Guidance for Guide<'_> {
     fn cost_to_go(&self, agent: AgentId, cell: Cell) -> Option<u32> {
         let i = agent.index();
-        let (f, scale) = *self.paths.fields.get(i)?;
-        match self.fields.and_then(|c| c.get(f as usize)) {
-            Some(field) if f != NO_FIELD => Some(
+        match self.field(i) {
+            Some((field, scale)) => Some(
                 u32::try_from(field.units(cell)?.max(0))
                     .unwrap_or(u32::MAX)
                     .saturating_mul(scale)
                     .min(u32::MAX - 1),
             ),
-            _ => self.paths.routes.get(i)?.cost(cell),
+            None => self.paths.routes.get(i)?.cost(cell),
         }
     }
 
@@ -200,7 +273,7 @@ impl Guidance for Guide<'_> {
     /// field shares its goal: none.
     fn set_off_distance(&self, agent: AgentId, _: Cell) -> Option<u32> {
         let i = agent.index();
-        if self.paths.fields.get(i)?.0 != NO_FIELD {
+        if self.field(i).is_some() {
             return None;
         }
         let whole = self.paths.routes.get(i)?.whole;
@@ -209,10 +282,7 @@ impl Guidance for Guide<'_> {
 
     /// A unit guided by a field: the field's values round `cell`.
     fn prefetch(&self, agent: AgentId, cell: Cell) {
-        let Some(&(f, _)) = self.paths.fields.get(agent.index()) else {
-            return;
-        };
-        if let Some(field) = self.fields.and_then(|c| c.get(f as usize)) {
+        if let Some((field, _)) = self.field(agent.index()) {
             field.prefetch(cell);
         }
     }

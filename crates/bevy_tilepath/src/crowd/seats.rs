@@ -73,7 +73,8 @@ pub(crate) struct Slot {
     /// The tick the unit was last seen: agents whose unit was not seen in a tick
     /// (despawned, no longer solid, moved to another grid) are removed.
     pub(crate) seen: u64,
-    /// The unit's speed this tick (cells per second; 0 without a follower).
+    /// The unit's speed (cells per second; 0 without a follower), as read when it
+    /// was last synced or its crowd last stepped.
     pub(crate) speed: f32,
     /// The steps its speed has earned and not spent (ready to step at 1; a step of
     /// its own accord spends 1; saved up while waiting, at most 1).

@@ -6,7 +6,7 @@ use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use tilepath::{AgentSpec, AgentStatus, Cell, Connectivity, Direction8, Mobility};
 
-use super::guide::{Route, field_of};
+use super::guide::{Route, field_key};
 use super::seats::{PLACE_BUDGET, PLACE_RETRY, PLACE_SEARCH, StepClock};
 use super::{Crowds, Seat, Solid};
 
@@ -59,8 +59,8 @@ type UnitData = (
 
 /// A unit one of whose components the crowd reads changed or was added since the
 /// crowds last ran, or that became solid again (its seat stays when `Solid` goes). A
-/// follower is only read for its presence and, on a step's tick, its speed: it
-/// changes whenever its unit walks.
+/// follower is only read for its presence and, on a step's tick, its speed
+/// ([`read_speeds`]): it changes whenever its unit walks.
 type Touched = Or<(
     Changed<GridCell>,
     Changed<UnitPath>,
@@ -72,13 +72,15 @@ type Touched = Or<(
     Added<Seat>,
 )>;
 
-/// Every solid unit, or only those [`Touched`].
+/// Every solid unit, or only those [`Touched`]; and every solid unit's follower, for
+/// its speed ([`read_speeds`]).
 type Units<'w, 's> = ParamSet<
     'w,
     's,
     (
         Query<'static, 'static, UnitData, With<Solid>>,
         Query<'static, 'static, UnitData, (With<Solid>, Touched)>,
+        Query<'static, 'static, (Entity, &'static Seat, &'static PathFollower), With<Solid>>,
     ),
 >;
 
@@ -148,8 +150,9 @@ fn sync_unit(s: &mut Syncing<'_, '_, '_>, item: QueryItem<'_, '_, UnitData>) {
         };
         // Between steps, a unit none of whose components the crowd reads changed
         // since it was synced, while the crowd kept its agent as it was (see
-        // `GridCrowd::epoch`), stays as it is: it is only seen. A step's tick syncs
-        // every unit (its speed, its guide).
+        // `GridCrowd::epoch`), stays as it is: it is only seen. (Its speed, which
+        // change detection cannot see, is read on its crowd's step's tick:
+        // `read_speeds`.)
         let presence = Seat::presence(
             on_grid.is_some(),
             request.is_some(),
@@ -157,8 +160,7 @@ fn sync_unit(s: &mut Syncing<'_, '_, '_>, item: QueryItem<'_, '_, UnitData>) {
             status.is_some(),
             follower.is_some(),
         );
-        if gc.clock.countdown > 1
-            && seat.synced == gc.epoch
+        if seat.synced == gc.epoch
             && seat.presence == presence
             && !cell.is_changed()
             && !changed(&on_grid)
@@ -246,6 +248,24 @@ fn sync_unit(s: &mut Syncing<'_, '_, '_>, item: QueryItem<'_, '_, UnitData>) {
                 }
             },
         };
+        // Its guide is made whenever it is synced (its path changes at every cell it
+        // walks) and kept between: each step reads the guides as the units last were.
+        let (route, want) = match path.as_deref() {
+            Some(p) if goal.is_some() => (
+                Route::of_path(p, connectivity),
+                // A field measures the way to the goal itself: for a unit whose
+                // path heads there (not one that ends nearest an unreachable goal).
+                (goal == Some(p.goal)).then(|| field_key(p, spec.connectivity)),
+            ),
+            _ => (Route::NONE, None),
+        };
+        gc.guide.set(agent, route, want, planner.fields_of(key));
+        seat.set_if_neq(Seat {
+            agent: Some((key, agent)),
+            retry_at: 0,
+            synced: gc.epoch,
+            presence,
+        });
         gc.mark_seen(agent, tick);
         if had_goal != goal {
             let _ = gc.crowd.set_goal(agent, goal);
@@ -255,29 +275,6 @@ fn sync_unit(s: &mut Syncing<'_, '_, '_>, item: QueryItem<'_, '_, UnitData>) {
         let speed = follower.map_or(0.0, |f| f.speed.max(0.0));
         gc.slots[agent.index()].speed = speed;
         gc.clock.fastest = gc.clock.fastest.max(speed);
-        // Guides are read by the steps only: made on the ticks the crowd steps.
-        let synced = Seat {
-            agent: Some((key, agent)),
-            retry_at: 0,
-            synced: gc.epoch,
-            presence,
-        };
-        if gc.clock.countdown > 1 {
-            seat.set_if_neq(synced);
-            break 'sync;
-        }
-        let (route, field) = match path.as_deref() {
-            Some(p) if goal.is_some() => (
-                Route::of_path(p, connectivity),
-                // A field measures the way to the goal itself: for a unit whose
-                // path heads there (not one that ends nearest an unreachable goal).
-                field_of(planner.fields_of(key), p, spec.connectivity)
-                    .filter(|_| goal == Some(p.goal)),
-            ),
-            _ => (Route::NONE, None),
-        };
-        gc.guide.set(agent, route, field);
-        seat.set_if_neq(synced);
     }
     // The agent the unit had, if it left it (another grid, no grid, no room), goes:
     // no other unit is it.
@@ -288,6 +285,33 @@ fn sync_unit(s: &mut Syncing<'_, '_, '_>, item: QueryItem<'_, '_, UnitData>) {
     }
 }
 
+/// Reads the speed of every unit whose crowd steps this tick (a follower changes
+/// whenever its unit walks, so a changed speed cannot be told from the rest): what
+/// its credit grows by, and the crowd's fastest, which sets its next period.
+fn read_speeds(
+    crowds: &mut Crowds,
+    followers: &Query<'_, '_, (Entity, &Seat, &PathFollower), With<Solid>>,
+) {
+    for (unit, seat, follower) in followers {
+        let Some((key, agent)) = seat.agent else {
+            continue;
+        };
+        let Some(gc) = crowds
+            .grids
+            .iter_mut()
+            .find(|gc| gc.key == key && gc.clock.countdown <= 1)
+        else {
+            continue;
+        };
+        if let Some(slot) = gc.slots.get_mut(agent.index())
+            && slot.unit == unit
+        {
+            slot.speed = follower.speed.max(0.0);
+            gc.clock.fastest = gc.clock.fastest.max(slot.speed);
+        }
+    }
+}
+
 /// Keeps every grid's crowd equal to its solid units (placing new ones, moving those
 /// spawned on others, dropping the gone), guides each by its path, and steps each
 /// crowd when its clock says: every step moves the units together, and each step
@@ -295,11 +319,12 @@ fn sync_unit(s: &mut Syncing<'_, '_, '_>, item: QueryItem<'_, '_, UnitData>) {
 /// steps of its own accord when its speed has earned a step since its last; made to
 /// step aside, it steps at once.
 ///
-/// Between steps, while every crowd is as all its units were last synced with
+/// While every crowd is as all its units were last synced with
 /// ([`GridCrowd::is_synced`](super::GridCrowd::is_synced)), no unit waits to be
 /// placed and nothing departed ([`note_departure`]), only the units [`Touched`]
-/// since are synced: the others would only be seen, and at tens of thousands of
-/// units even that is a share of the tick.
+/// since are synced, on a step's tick too: the others would only be seen, and at
+/// tens of thousands of units even that is a share of the tick. Their guides are
+/// kept from their last sync, and their speeds read apart ([`read_speeds`]).
 pub(crate) fn step_crowds(
     time: Res<Time>,
     grids: Grids,
@@ -320,10 +345,9 @@ pub(crate) fn step_crowds(
         && crowds.grids.iter().all(|gc| {
             // An empty crowd (its units gone, or its map) has nobody to sync.
             gc.crowd.is_empty()
-                || gc.clock.countdown > 1
-                    && grids
-                        .get(gc.key)
-                        .is_some_and(|(pathing, _)| gc.is_synced(pathing))
+                || grids
+                    .get(gc.key)
+                    .is_some_and(|(pathing, _)| gc.is_synced(pathing))
         });
     for gc in &mut crowds.grids {
         gc.clock.fastest = 0.0;
@@ -353,6 +377,11 @@ pub(crate) fn step_crowds(
     }
     let unplaced = sync.unplaced;
     crowds.none_unplaced = unplaced == 0;
+    // Syncing every unit read every speed.
+    if touched_only && crowds.grids.iter().any(|gc| gc.clock.countdown <= 1) {
+        read_speeds(crowds, &units.p2());
+    }
+
     for gc in &mut crowds.grids {
         // A crowd made anew meanwhile (its grid resized) holds none of the units
         // synced before: the next tick syncs every unit again. So does one made in
@@ -392,7 +421,6 @@ pub(crate) fn step_crowds(
             continue;
         }
         let grid = pathing.grid();
-        let guide = gc.guide.with(planner.fields_of(gc.key));
         gc.clock.share = 0;
         if gc.clock.countdown > 1 {
             // The step begun at the last step is planned a share a tick, so that it
@@ -402,6 +430,10 @@ pub(crate) fn step_crowds(
             gc.clock.share = gc.crowd.step_left().div_ceil(gc.clock.countdown as usize);
             continue;
         }
+        // The fields kept may have changed since a unit's guide was made.
+        let fields = planner.fields_of(gc.key);
+        gc.guide.refresh(fields);
+        let guide = gc.guide.with(fields);
         // Every step of the last period has been walked: the cells left are free.
         let period = StepClock::period_for(gc.clock.fastest, 1.0 / dt);
         let earned = period as f32 * dt;
@@ -474,6 +506,8 @@ pub(crate) fn step_crowds(
             .after_step(&gc.crowd, grid, &guide, stats.stuck)
         {
             gc.crowd.begin_step();
+            // Its first share is planned this tick, beside the followers setting off.
+            gc.clock.share = gc.crowd.step_left().div_ceil(period as usize);
         }
     }
     diag.crowd_moved = moved;

@@ -18,13 +18,32 @@ use crate::{PathingGrid, PathingSettings, SearchMode};
 /// Repairs touching up to this many cells allocate nothing (20 bytes per cell).
 const REPAIR_RESERVE: usize = 1 << 16;
 
-/// What a field answers.
+/// What a field answers: the distances to `goal` of units of `mobility` and `size`
+/// moving as `connectivity`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct FieldKey {
-    goal: Cell,
-    mobility: Mobility,
-    connectivity: Connectivity,
-    size: u8,
+pub(crate) struct FieldKey {
+    pub(crate) goal: Cell,
+    pub(crate) mobility: Mobility,
+    pub(crate) connectivity: Connectivity,
+    pub(crate) size: u8,
+}
+
+/// A kept field as found at one time ([`FieldCache::find`]): its entry, and the serial
+/// the entry had then. An entry is reused for other goals, so a reference kept across
+/// ticks finds its field only while the entry still holds the field it was found for
+/// ([`FieldCache::get`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FieldRef {
+    index: u32,
+    serial: u32,
+}
+
+impl FieldRef {
+    /// A reference that finds no field.
+    pub(crate) const NONE: Self = Self {
+        index: u32::MAX,
+        serial: 0,
+    };
 }
 
 impl FieldKey {
@@ -82,6 +101,9 @@ struct CachedField {
     field: DistanceField,
     /// Holds a computed field for `key` on the current grid.
     valid: bool,
+    /// Told apart from every other field the cache computed or took (see
+    /// [`FieldRef`]): set whenever the entry becomes valid.
+    serial: u32,
     last_used: u64,
 }
 
@@ -117,6 +139,8 @@ pub(crate) struct FieldCache {
     /// Requests waiting for a field being built: the unit, where it was queued, and
     /// the field's key, in the order they were taken.
     parked: Vec<(Entity, (u64, Lane), FieldKey)>,
+    /// The serial given to the field made valid last (0: none yet).
+    latest: u32,
 }
 
 impl FieldCache {
@@ -320,27 +344,39 @@ impl FieldCache {
         (work, built)
     }
 
-    /// The index of the computed field for units of `mobility`, `connectivity` and
-    /// `size` heading for `goal`, if one is kept: what a crowd steps such units by.
-    pub(crate) fn find(
-        &self,
-        goal: Cell,
-        mobility: Mobility,
-        connectivity: Connectivity,
-        size: u8,
-    ) -> Option<usize> {
-        let key = FieldKey {
-            goal,
-            mobility,
-            connectivity,
-            size,
-        };
-        self.fields.iter().position(|s| s.valid && s.key == key)
+    /// The computed field for `key`, if one is kept: what a crowd steps units heading
+    /// for its goal by.
+    pub(crate) fn find(&self, key: &FieldKey) -> Option<FieldRef> {
+        let (i, s) = self
+            .fields
+            .iter()
+            .enumerate()
+            .find(|(_, s)| s.valid && s.key == *key)?;
+        Some(FieldRef {
+            index: i as u32,
+            serial: s.serial,
+        })
     }
 
-    /// Field `i`, if it is computed on the grid as it is.
-    pub(crate) fn get(&self, i: usize) -> Option<&DistanceField> {
-        self.fields.get(i).filter(|s| s.valid).map(|s| &s.field)
+    /// The field `r` was found for, if it is still kept and computed on the grid as it
+    /// is.
+    pub(crate) fn get(&self, r: FieldRef) -> Option<&DistanceField> {
+        self.fields
+            .get(r.index as usize)
+            .filter(|s| s.valid && s.serial == r.serial)
+            .map(|s| &s.field)
+    }
+
+    /// The serial of the field made valid last: while it is unchanged, no field was
+    /// computed or taken, and a key [`find`](Self::find) did not find is still not kept.
+    pub(crate) fn latest(&self) -> u32 {
+        self.latest
+    }
+
+    /// A new serial for an entry made valid.
+    fn next_serial(&mut self) -> u32 {
+        self.latest = self.latest.wrapping_add(1).max(1);
+        self.latest
     }
 
     /// The route field `i` gives `job`, `None` when the goal cannot be reached from
@@ -379,6 +415,7 @@ impl FieldCache {
             key,
             field,
             valid: true,
+            serial: self.next_serial(),
             last_used: tick,
         };
         if self.fields.len() < settings.max_fields {
@@ -417,6 +454,7 @@ impl FieldCache {
                 key,
                 field,
                 valid: false,
+                serial: 0,
                 last_used: tick,
             });
             self.fields.len() - 1
@@ -441,6 +479,60 @@ impl FieldCache {
         entry.field.add_goal(key.goal, 0);
         let stats = entry.field.compute(grid).ok()?;
         entry.valid = true;
+        let serial = self.next_serial();
+        self.fields[i].serial = serial;
         Some((i, stats.cells_updated as u64))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(goal: Cell) -> FieldKey {
+        FieldKey {
+            goal,
+            mobility: Mobility::ALL_PASSABLE,
+            connectivity: Connectivity::Eight,
+            size: 1,
+        }
+    }
+
+    /// A reference kept across ticks finds its field only while the entry holds it:
+    /// once the entry is reused for another goal, the reference finds nothing (a crowd
+    /// guided by it falls back on its route until its field is looked for again),
+    /// and looking again finds the field where it now is.
+    #[test]
+    fn a_reference_does_not_follow_its_entry_to_another_field() {
+        let grid = Grid::new(16, 16).unwrap();
+        let settings = PathingSettings {
+            max_fields: 1,
+            ..PathingSettings::default()
+        };
+        let mut cache = FieldCache::default();
+        let (a, b) = (key(Cell::new(1, 1)), key(Cell::new(14, 14)));
+        assert_eq!(cache.find(&a), None);
+        assert_eq!(cache.latest(), 0);
+        cache.build(&grid, &settings, a, 1).unwrap();
+        let found = cache.find(&a).unwrap();
+        let at = |cache: &FieldCache, r| cache.get(r).and_then(|f| f.distance(Cell::new(1, 2)));
+        assert_eq!(at(&cache, found), Some(1.0));
+        let before = cache.latest();
+        // The one entry is reused for `b`, in a later tick.
+        cache.build(&grid, &settings, b, 2).unwrap();
+        assert!(cache.latest() != before);
+        assert!(
+            cache.get(found).is_none(),
+            "a reference found another goal's field"
+        );
+        assert_eq!(cache.find(&a), None);
+        let now = cache.find(&b).unwrap();
+        assert!(at(&cache, now).unwrap() > 10.0);
+        // Computed again in the same entry, `a` is another field: found anew.
+        cache.build(&grid, &settings, a, 3).unwrap();
+        assert!(cache.get(now).is_none());
+        assert!(cache.get(found).is_none());
+        assert!(cache.get(cache.find(&a).unwrap()).is_some());
+        assert!(cache.get(FieldRef::NONE).is_none());
     }
 }

@@ -29,7 +29,7 @@ use tilepath::Cell;
 
 use crate::grid::GridKey;
 use dispatch::Dispatch;
-pub(crate) use fields::FieldCache;
+pub(crate) use fields::{FieldCache, FieldKey, FieldRef};
 use grid_plan::GridPlan;
 use job::Job;
 

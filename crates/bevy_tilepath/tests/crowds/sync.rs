@@ -217,3 +217,59 @@ fn crowds_follow_units_changed_between_steps() {
     assert!(steps > 100, "the crowds hardly stepped: {steps} steps");
     assert!(checked > 100_000, "few held cells checked: {checked}");
 }
+
+/// A unit standing still is never synced between steps (none of what the crowd reads
+/// of it changes), yet the speed its game gives it counts from the next step: a unit
+/// of speed 0 given a speed sets off, however long it stood; given 0 again, it stops.
+#[test]
+fn a_speed_set_while_standing_counts_from_the_next_step() {
+    let mut app = app(Some(Grid::new(40, 30).unwrap()), uncapped());
+    // A walker keeps the crowd stepping at its pace (a step every 15 ticks).
+    let walker = spawn(&mut app, Cell::new(1, 1), Cell::new(38, 1), 1, 4.0, false);
+    let idle = spawn(&mut app, Cell::new(1, 20), Cell::new(38, 20), 1, 0.0, false);
+    let mut inv = Invariants::new();
+    // Placed, a unit may step once (it is placed with a step's credit); then it
+    // stands.
+    for _ in 0..60 {
+        ticks(&mut app, 1);
+        inv.check(&mut app, &[]);
+    }
+    let standing = cell_of(&app, idle);
+    for _ in 0..60 {
+        ticks(&mut app, 1);
+        inv.check(&mut app, &[]);
+    }
+    assert_ne!(
+        cell_of(&app, walker),
+        Cell::new(1, 1),
+        "the walker never set off"
+    );
+    assert_eq!(cell_of(&app, idle), standing, "a unit of speed 0 walked");
+    app.world_mut().get_mut::<PathFollower>(idle).unwrap().speed = 4.0;
+    let mut set_off = None;
+    for tick in 0..120 {
+        ticks(&mut app, 1);
+        inv.check(&mut app, &[]);
+        if set_off.is_none() && cell_of(&app, idle) != standing {
+            set_off = Some(tick);
+        }
+    }
+    let set_off = set_off.expect("a unit given a speed never set off");
+    let walked = cell_of(&app, idle).x - standing.x;
+    println!("speed read: set off {set_off} ticks after its speed was set, walked {walked} cells");
+    // Read at the next step (within 15 ticks) and stepped at the one after.
+    assert!(set_off <= 45, "set off only after {set_off} ticks");
+    assert!(
+        walked >= 4,
+        "walked only {walked} cells in 120 ticks at 4 cells a second"
+    );
+    app.world_mut().get_mut::<PathFollower>(idle).unwrap().speed = 0.0;
+    ticks(&mut app, 45);
+    let stopped = cell_of(&app, idle);
+    ticks(&mut app, 60);
+    assert_eq!(
+        cell_of(&app, idle),
+        stopped,
+        "a unit of speed 0 kept walking"
+    );
+}
