@@ -119,11 +119,11 @@ pub struct PathingSettings {
     /// allocates a few blocks for each batch it spreads (never per unit); with 1,
     /// ticks allocate nothing once warm. Results do not depend on it. Default: 0.
     ///
-    /// Systems run on the pool's threads too, so a batch runs in parallel (and the
-    /// crowds' planning beside the followers) only where the pool has two threads or
-    /// more: Bevy's default gives it what a quarter of the cores each for IO and
-    /// async tasks leaves, one thread on a machine of two cores. An app that wants
-    /// both cores there sets `TaskPoolPlugin`'s `compute` threads.
+    /// Systems run on the pool's threads too, so a batch runs in parallel only where
+    /// the pool has two threads or more: Bevy's default gives it what a quarter of
+    /// the cores each for IO and async tasks leaves, one thread on a machine of two
+    /// cores. An app that wants both cores there sets `TaskPoolPlugin`'s `compute`
+    /// threads. (The crowds' planning runs on the main thread, beside the pool.)
     pub threads: usize,
     /// Whole-grid solvers the threads share (at least 1). Each is made when a search
     /// needs one and none is free, and holds 8 bytes a cell of the largest grid it

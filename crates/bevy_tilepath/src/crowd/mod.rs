@@ -46,10 +46,11 @@ pub(crate) use step::{note_departure, note_new_map, plan_crowds, step_crowds};
 /// units walk the last one ([`Crowd::begin_step`](tilepath::Crowd::begin_step)), so
 /// that a crowd of tens of thousands costs about the same every tick instead of all
 /// on the ticks it steps; each tick's share is planned by a system of its own, beside
-/// the followers (both only read the crowds), which Bevy runs side by side where its
-/// compute pool has two threads or more. A unit's next step is decided from where its current
-/// step takes it, by its path and its goal's field as they were when the planning
-/// began. Whatever changes meanwhile (a unit placed, moved by hand, turned back or
+/// the followers (both only read the crowds): on the main thread, while the followers
+/// run on the compute pool, so the two run side by side whatever the pool's size. A
+/// unit's next step is decided from where its current step takes it, by its path and
+/// its goal's field as they were when it was planned (each unit's guide is made
+/// whenever it is synced, as it walks). Whatever changes meanwhile (a unit placed, moved by hand, turned back or
 /// despawned, a wall) only ever cancels decided moves: a unit whose move closed
 /// waits for the next step, and so does every unit that was to follow it. A
 /// unit enters a cell that another leaves in the same step behind it, as a file: at

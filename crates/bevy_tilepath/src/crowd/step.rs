@@ -2,6 +2,7 @@
 //! step of each crowd.
 
 use bevy::ecs::query::QueryItem;
+use bevy::ecs::system::NonSendMarker;
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use tilepath::{AgentSpec, AgentStatus, Cell, Connectivity, Direction8, Mobility};
@@ -525,9 +526,14 @@ pub(crate) fn step_crowds(
 /// only reads the crowds (a crowd keeps a step's plan behind a lock:
 /// [`Crowd::advance_step`](tilepath::Crowd::advance_step) takes `&self`), as do the
 /// followers walking the step decided, so Bevy's executor may run the two side by
-/// side where its compute pool has more than one thread. The time it takes is added
-/// to [`PathingDiagnostics::crowd_time`].
+/// side. It asks for the main thread ([`NonSendMarker`]): the multi-threaded executor
+/// runs systems on the compute pool, while the thread that runs the schedule waits
+/// for them and runs only the systems that need it. So the planning runs beside the
+/// followers even where the compute pool has one thread (Bevy's default on fewer
+/// than four cores), and leaves the pool's threads to the rest. The time it takes is
+/// added to [`PathingDiagnostics::crowd_time`].
 pub(crate) fn plan_crowds(
+    _main_thread: NonSendMarker,
     grids: Grids,
     planner: Res<Planner>,
     crowds: Res<Crowds>,
