@@ -168,7 +168,10 @@ impl Plugin for PathingPlugin {
                     .chain()
                     .in_set(PathingSystems::Move),
                 // Beside the followers: both only read the crowds.
-                crowd::plan_crowds
+                (
+                    crowd::plan_crowds_on_main.run_if(crowd::plan_on_main),
+                    crowd::plan_crowds.run_if(not(crowd::plan_on_main)),
+                )
                     .after(crowd::step_crowds)
                     .in_set(PathingSystems::Move),
             ),

@@ -123,7 +123,8 @@ pub struct PathingSettings {
     /// the pool has two threads or more: Bevy's default gives it what a quarter of
     /// the cores each for IO and async tasks leaves, one thread on a machine of two
     /// cores. An app that wants both cores there sets `TaskPoolPlugin`'s `compute`
-    /// threads. (The crowds' planning runs on the main thread, beside the pool.)
+    /// threads. (The crowds' planning runs on the main thread beside the pool, while
+    /// the pool leaves a core for it.)
     pub threads: usize,
     /// Whole-grid solvers the threads share (at least 1). Each is made when a search
     /// needs one and none is free, and holds 8 bytes a cell of the largest grid it

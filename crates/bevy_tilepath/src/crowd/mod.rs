@@ -20,7 +20,9 @@ use crate::grid::GridKey;
 
 pub use occupancy::Occupancy;
 pub(crate) use seats::{Crowds, GridCrowd};
-pub(crate) use step::{note_departure, note_new_map, plan_crowds, step_crowds};
+pub(crate) use step::{
+    note_departure, note_new_map, plan_crowds, plan_crowds_on_main, plan_on_main, step_crowds,
+};
 
 /// Makes a unit hold the cells of its footprint: no two solid units ever stand on the
 /// same cell, and none walks through another.
@@ -46,8 +48,9 @@ pub(crate) use step::{note_departure, note_new_map, plan_crowds, step_crowds};
 /// units walk the last one ([`Crowd::begin_step`](tilepath::Crowd::begin_step)), so
 /// that a crowd of tens of thousands costs about the same every tick instead of all
 /// on the ticks it steps; each tick's share is planned by a system of its own, beside
-/// the followers (both only read the crowds): on the main thread, while the followers
-/// run on the compute pool, so the two run side by side whatever the pool's size. A
+/// the followers (both only read the crowds): on the main thread while the followers
+/// run on the compute pool, so the two run side by side whatever the pool's size (on
+/// the pool where it has as many threads as the machine has cores). A
 /// unit's next step is decided from where its current step takes it, by its path and
 /// its goal's field as they were when it was planned (each unit's guide is made
 /// whenever it is synced, as it walks). Whatever changes meanwhile (a unit placed, moved by hand, turned back or

@@ -5,6 +5,7 @@ use bevy::ecs::query::QueryItem;
 use bevy::ecs::system::NonSendMarker;
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
+use bevy::tasks::{ComputeTaskPool, available_parallelism};
 use tilepath::{AgentSpec, AgentStatus, Cell, Connectivity, Direction8, Mobility};
 
 use super::guide::{Route, field_key};
@@ -526,17 +527,50 @@ pub(crate) fn step_crowds(
 /// only reads the crowds (a crowd keeps a step's plan behind a lock:
 /// [`Crowd::advance_step`](tilepath::Crowd::advance_step) takes `&self`), as do the
 /// followers walking the step decided, so Bevy's executor may run the two side by
-/// side. It asks for the main thread ([`NonSendMarker`]): the multi-threaded executor
-/// runs systems on the compute pool, while the thread that runs the schedule waits
-/// for them and runs only the systems that need it. So the planning runs beside the
-/// followers even where the compute pool has one thread (Bevy's default on fewer
-/// than four cores), and leaves the pool's threads to the rest. The time it takes is
+/// side: on the main thread ([`plan_crowds_on_main`]) where a core is left for it
+/// ([`plan_on_main`]), else on the compute pool (this one). The time it takes is
 /// added to [`PathingDiagnostics::crowd_time`].
 pub(crate) fn plan_crowds(
+    grids: Grids,
+    planner: Res<Planner>,
+    crowds: Res<Crowds>,
+    diag: ResMut<PathingDiagnostics>,
+) {
+    plan_shares(&grids, &planner, &crowds, diag);
+}
+
+/// [`plan_crowds`] on the main thread ([`NonSendMarker`]). The multi-threaded
+/// executor runs systems on the compute pool, while the thread that runs the
+/// schedule waits for them and runs only the systems that need it: so the planning
+/// runs beside the followers even where the compute pool has one thread (Bevy's
+/// default on fewer than four cores), and leaves the pool's threads to the rest.
+pub(crate) fn plan_crowds_on_main(
     _main_thread: NonSendMarker,
     grids: Grids,
     planner: Res<Planner>,
     crowds: Res<Crowds>,
+    diag: ResMut<PathingDiagnostics>,
+) {
+    plan_shares(&grids, &planner, &crowds, diag);
+}
+
+/// Whether the crowds are planned on the main thread: where the machine has a core
+/// for it beside the compute pool's threads, as Bevy's default pools always leave
+/// (they keep a quarter of the cores each for IO and async tasks). A compute pool as
+/// big as the machine leaves none: the planning then takes a pool thread instead of
+/// competing with all of them. Asked once; the pools never change.
+pub(crate) fn plan_on_main(mut decided: Local<Option<bool>>) -> bool {
+    *decided.get_or_insert_with(|| {
+        let compute = ComputeTaskPool::try_get().map_or(1, |pool| pool.thread_num());
+        compute < available_parallelism()
+    })
+}
+
+/// Each crowd's share of its next step, planned.
+fn plan_shares(
+    grids: &Grids,
+    planner: &Planner,
+    crowds: &Crowds,
     mut diag: ResMut<PathingDiagnostics>,
 ) {
     let started = Instant::now();
