@@ -102,8 +102,9 @@ pub struct PathingSettings {
     pub retry_interval: u64,
     /// A [`Solid`](crate::Solid) unit that has not moved for this many of its crowd's
     /// steps (see [`Solid`](crate::Solid): a step a cell of the grid's fastest solid
-    /// unit) while its goal is reachable (and it is not waiting beside a goal it shares
-    /// with others nearer it) counts as stuck in
+    /// unit), or has got no nearer its goal for twice as many however it moved, while
+    /// its goal is reachable (and it is not waiting beside a goal it shares with
+    /// others nearer it) counts as stuck in
     /// [`PathingDiagnostics::crowd_stuck`](crate::PathingDiagnostics::crowd_stuck).
     /// Default: 120.
     pub crowd_stuck_after: u32,

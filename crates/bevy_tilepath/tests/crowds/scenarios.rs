@@ -336,3 +336,54 @@ fn two_hundred_chasers_surround_their_target() {
     let diag = app.world().resource::<PathingDiagnostics>();
     assert_eq!(diag.crowd_stuck, 0);
 }
+
+/// Two groups of 20 trade places through a 2-wide gap in a wall, each unit to the
+/// cell mirrored across the wall: in each row the unit that has farther to go must
+/// pass the one that has less, among units already home. Plain joint steps push
+/// such a pair on and off their goals in turn for ever (each moves every step, and
+/// gets home every fourth); it is reported stuck for getting no nearer, and
+/// untangled.
+#[test]
+fn two_groups_trade_mirrored_places_through_a_gap() {
+    let (w, h) = (40, 12);
+    let mut grid = Grid::new(w as u32, h as u32).unwrap();
+    for y in 0..h {
+        if !(5..=6).contains(&y) {
+            grid.set(Cell::new(w / 2, y), TileKind::K1).unwrap();
+        }
+    }
+    let mut app = app(Some(grid), uncapped());
+    let mut inv = Invariants::new();
+    let mut units = Vec::new();
+    for i in 0..20 {
+        let (y, x) = (1 + i % 10, 2 + i / 10);
+        units.push(spawn(
+            &mut app,
+            Cell::new(x, y),
+            Cell::new(w - 1 - x, y),
+            1,
+            6.0,
+            false,
+        ));
+        units.push(spawn(
+            &mut app,
+            Cell::new(w - 1 - x, y),
+            Cell::new(x, y),
+            1,
+            6.0,
+            false,
+        ));
+    }
+    let (mut home_at, mut most_stuck) = (None, 0);
+    for tick in 0..20_000 {
+        ticks(&mut app, 1);
+        inv.check(&mut app, if tick == 0 { &units } else { &[] });
+        most_stuck = most_stuck.max(app.world().resource::<PathingDiagnostics>().crowd_stuck);
+        if all_home(&app, &units) {
+            home_at = Some(tick);
+            break;
+        }
+    }
+    println!("mirrored trade: all 40 home after {home_at:?} ticks, at most {most_stuck} stuck");
+    assert!(home_at.is_some(), "not every unit got home in 20000 ticks");
+}

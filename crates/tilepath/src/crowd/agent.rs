@@ -177,6 +177,12 @@ pub(crate) struct AgentPlan {
     pub(crate) far: u32,
     /// Its cost-to-go where it stands, this step (`u32::MAX`: unreachable).
     pub(crate) here_cost: u32,
+    /// The lowest cost-to-go it has stood at since its guidance last changed where it
+    /// stands (or its goal did), and the step it first stood there: an agent that gets
+    /// no nearer its goal for long, however it moves, is stuck (a pair pushing each
+    /// other on and off their goals in turn moves every step).
+    pub(crate) best: u32,
+    pub(crate) bettered: u64,
     /// It waits only for agents with its goal that are nearer to it: as near as it gets.
     pub(crate) yielding: bool,
     pub(crate) decision: Decision,
@@ -200,6 +206,8 @@ impl AgentPlan {
             elevation: 0,
             far: FAR_UNKNOWN,
             here_cost: u32::MAX,
+            best: u32::MAX,
+            bettered: 0,
             yielding: false,
             decision: Decision::Open,
             target: cell,

@@ -221,8 +221,9 @@ impl Crowd {
     }
 
     /// Reports an agent as [stuck](AgentStatus::Stuck) once it has not moved (but to
-    /// and fro) for `steps` steps while its goal is reachable and it is not yielding
-    /// (32 by default; at least 1).
+    /// and fro) for `steps` steps, or has got no nearer its goal for twice as many
+    /// however it moved, while its goal is reachable and it is not yielding (32 by
+    /// default; at least 1).
     pub fn set_stuck_after(&mut self, steps: u32) {
         self.stuck_after = steps.max(1);
     }

@@ -2,6 +2,12 @@
 
 use super::{AgentId, Crowd};
 
+/// An agent that moves but gets no nearer its goal is stuck after this many times
+/// the steps an agent that does not move is: one that makes way for others passing
+/// gets nearer again once they have; a pair pushing each other on and off their
+/// goals in turn never does.
+const NO_NEARER: u64 = 2;
+
 /// What a step did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StepStats {
@@ -33,9 +39,11 @@ pub enum AgentStatus {
     /// On its way.
     Moving,
     /// It has not moved for the steps [`Crowd::set_stuck_after`] says although its
-    /// goal is reachable and it is not yielding. A move straight back to the cell it
-    /// left on its move before does not count: an agent pushed to and fro between
-    /// two cells is stuck too.
+    /// goal is reachable and it is not yielding, or has got no nearer its goal (by its
+    /// guidance, while that is unchanged where it stands) for twice as many. A move
+    /// straight back to the cell it left on its move before does not count: an agent
+    /// pushed to and fro between two cells is stuck too, and so is one of a pair
+    /// pushing each other on and off their goals in turn (each moves every step).
     Stuck,
 }
 
@@ -58,7 +66,10 @@ impl Crowd {
             Some(g) if g == a.cell => AgentStatus::Arrived,
             Some(_) if ap.here_cost == u32::MAX => AgentStatus::Unreachable,
             Some(_) if ap.yielding => AgentStatus::Yielding,
-            Some(_) if self.steps - a.last_moved >= u64::from(self.stuck_after) => {
+            Some(_)
+                if self.steps - a.last_moved >= u64::from(self.stuck_after)
+                    || self.steps - ap.bettered >= NO_NEARER * u64::from(self.stuck_after) =>
+            {
                 AgentStatus::Stuck
             }
             Some(_) => AgentStatus::Moving,
@@ -66,8 +77,8 @@ impl Crowd {
     }
 
     /// The agents [stuck](AgentStatus::Stuck): not moved (but to and fro) for the
-    /// steps [`set_stuck_after`](Self::set_stuck_after) says while their goal is
-    /// reachable.
+    /// steps [`set_stuck_after`](Self::set_stuck_after) says, or no nearer their goal
+    /// for twice as many, while their goal is reachable.
     pub fn stuck(&self) -> impl Iterator<Item = AgentId> + '_ {
         // The plan is locked for each agent, never while the caller holds the
         // iterator: it may read the crowd's plan meanwhile (`status`).

@@ -116,6 +116,12 @@ impl Crowd {
         let here = a.cell;
         let here_cost = guidance.cost_to_go(a.id(s), here).unwrap_or(u32::MAX);
         let ap = &mut p.agents[s];
+        // Not the cost its last step left it at: its guidance changed (or it is new,
+        // or was given a goal), and how near it got before says nothing now.
+        if ap.here_cost != here_cost {
+            ap.best = here_cost;
+            ap.bettered = self.steps;
+        }
         ap.here_cost = here_cost;
         ap.cand_from = (s * MAX_CANDIDATES) as u32;
         ap.cand_len = 0;
@@ -546,6 +552,10 @@ impl Crowd {
             }
             let bp = &mut p.agents[s];
             bp.here_cost = cost;
+            if cost < bp.best {
+                bp.best = cost;
+                bp.bettered = self.steps;
+            }
             bp.decision = Decision::Open;
             let b = &mut self.agents[s];
             b.prev = a.cell;
