@@ -523,3 +523,59 @@ fn the_farther_from_its_goal_goes_first_where_goals_are_its_own() {
     shared.update(&grid, &same).unwrap();
     assert_eq!(shared.set_off_distance(a, Cell::new(4, 1)), None);
 }
+
+/// Two groups of 20 trade places through a 2-wide gap in a wall, each agent to the
+/// cell mirrored across the wall. Plain joint steps leave pairs each on the other's
+/// goal among agents already home, pushing each other on and off their goals in turn
+/// (each moves every step): they are reported stuck for getting no nearer, and the
+/// crowd, untangled where it stalls, gets every agent home.
+#[test]
+fn a_pair_trading_goals_in_turn_is_stuck_and_untangled() {
+    let (w, h) = (40, 12);
+    let mut grid = Grid::new(w as u32, h as u32).unwrap();
+    for y in 0..h {
+        if !(5..=6).contains(&y) {
+            grid.set(Cell::new(w / 2, y), TileKind::K1).unwrap();
+        }
+    }
+    let mut crowd = Crowd::new(&grid).unwrap();
+    for i in 0..20 {
+        let (y, x) = (1 + i % 10, 2 + i / 10);
+        for (from, to) in [(x, w - 1 - x), (w - 1 - x, x)] {
+            let spec = AgentSpec::new(Cell::new(from, y)).goal(Cell::new(to, y));
+            crowd.add(&grid, spec).unwrap();
+        }
+    }
+    let plain = {
+        let mut crowd = crowd.clone();
+        let mut fields = GoalFields::new();
+        fields.update(&grid, &crowd).unwrap();
+        for _ in 0..400 {
+            crowd.step(&grid, &fields).unwrap();
+        }
+        let away = crowd
+            .agents()
+            .filter(|(_, a)| a.goal != Some(a.cell))
+            .count();
+        let stuck = crowd.stuck().count();
+        println!("mirrored trade, plain steps: {away} agents away after 400 steps, {stuck} stuck");
+        assert!(
+            stuck > 0 || away == 0,
+            "{away} agents away, none reported stuck"
+        );
+        away
+    };
+    let stuck = |crowd: &Crowd, since| {
+        since >= 20
+            && crowd
+                .agents()
+                .any(|(id, _)| crowd.status(id) == Some(AgentStatus::Stuck))
+    };
+    let run = super::untangle::run_untangling_when(&grid, &mut crowd, 3000, stuck);
+    println!(
+        "mirrored trade, untangled: home after {:?} steps, {} untangling(s) ({} plain steps \
+         left {plain} away)",
+        run.home_at, run.stalls, 400
+    );
+    assert!(run.home_at.is_some(), "not all home in 3000 steps");
+}
