@@ -320,15 +320,12 @@ fn big_and_small_agents_share_corridors() {
             )
             .unwrap();
     }
-    // An agent stuck while no agent got home for 20 steps: one making way to and fro
-    // while the others pass is stuck too, but the crowd is not.
-    let stuck = |crowd: &Crowd, since| {
-        since >= 20
-            && crowd
-                .agents()
-                .any(|(id, _)| crowd.status(id) == Some(AgentStatus::Stuck))
-    };
-    let run = super::untangle::run_untangling_when(&grid, &mut crowd, 3000, stuck);
+    let run = super::untangle::run_untangling_when(
+        &grid,
+        &mut crowd,
+        3000,
+        super::untangle::stuck_in_a_stall,
+    );
     println!(
         "8 big and 32 small agents through a 2-wide corridor: home after {:?} steps, \
          {} untangling(s) ({} configurations explored, {} steps walked, at most {} \
@@ -565,13 +562,12 @@ fn a_pair_trading_goals_in_turn_is_stuck_and_untangled() {
         );
         away
     };
-    let stuck = |crowd: &Crowd, since| {
-        since >= 20
-            && crowd
-                .agents()
-                .any(|(id, _)| crowd.status(id) == Some(AgentStatus::Stuck))
-    };
-    let run = super::untangle::run_untangling_when(&grid, &mut crowd, 3000, stuck);
+    let run = super::untangle::run_untangling_when(
+        &grid,
+        &mut crowd,
+        3000,
+        super::untangle::stuck_in_a_stall,
+    );
     println!(
         "mirrored trade, untangled: home after {:?} steps, {} untangling(s) ({} plain steps \
          left {plain} away)",

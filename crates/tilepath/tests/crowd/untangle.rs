@@ -25,6 +25,15 @@ pub(super) fn run_untangling(grid: &Grid, crowd: &mut Crowd, limit: u64) -> Unta
     run_untangling_when(grid, crowd, limit, |_, since| since >= 20)
 }
 
+/// A stall where an agent is stuck while no agent got home for 20 steps: one making
+/// way to and fro while the others pass is stuck too, but the crowd is not.
+pub(super) fn stuck_in_a_stall(crowd: &Crowd, since: u64) -> bool {
+    since >= 20
+        && crowd
+            .agents()
+            .any(|(id, _)| crowd.status(id) == Some(AgentStatus::Stuck))
+}
+
 /// [`run_untangling`], untangling where `stalled(crowd, steps since an agent was
 /// last newly home)` says.
 pub(super) fn run_untangling_when(
