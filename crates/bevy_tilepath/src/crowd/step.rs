@@ -230,6 +230,7 @@ fn sync_unit(s: &mut Syncing<'_, '_, '_>, item: QueryItem<'_, '_, UnitData>) {
             s.unplaced += 1;
             break 'sync;
         }
+        let placed = kept.is_none();
         let (agent, had_goal) = match kept {
             Some(k) => k,
             None => match gc.place(grid, unit, spec, tick) {
@@ -250,18 +251,27 @@ fn sync_unit(s: &mut Syncing<'_, '_, '_>, item: QueryItem<'_, '_, UnitData>) {
                 }
             },
         };
-        // Its guide is made whenever it is synced (its path changes at every cell it
-        // walks) and kept between: each step reads the guides as the units last were.
-        let (route, want) = match path.as_deref() {
-            Some(p) if goal.is_some() => (
-                Route::of_path(p, connectivity),
-                // A field measures the way to the goal itself: for a unit whose
-                // path heads there (not one that ends nearest an unreachable goal).
-                (goal == Some(p.goal)).then(|| field_key(p, spec.connectivity)),
-            ),
-            _ => (Route::NONE, None),
-        };
-        gc.guide.set(agent, route, want, planner.fields_of(key));
+        // Its guide is made when what it is made of changed (its path does at every
+        // cell it walks) and kept between: each step reads the guides as the units
+        // last were. A unit synced only because the crowd's epoch moved on (a grid
+        // edit) keeps its own.
+        if placed
+            || seat.presence != presence
+            || changed(&path)
+            || changed(&status)
+            || changed(&request)
+        {
+            let (route, want) = match path.as_deref() {
+                Some(p) if goal.is_some() => (
+                    Route::of_path(p, connectivity),
+                    // A field measures the way to the goal itself: for a unit whose
+                    // path heads there (not one that ends nearest an unreachable goal).
+                    (goal == Some(p.goal)).then(|| field_key(p, spec.connectivity)),
+                ),
+                _ => (Route::NONE, None),
+            };
+            gc.guide.set(agent, route, want, planner.fields_of(key));
+        }
         seat.set_if_neq(Seat {
             agent: Some((key, agent)),
             retry_at: 0,

@@ -412,9 +412,13 @@ impl Crowd {
         let a = self.live_agent_mut(id)?;
         if a.goal != goal {
             a.goal = goal;
+            let steps = self.steps;
             let ap = &mut self.plan_mut().agents[id.index()];
             ap.elevation = 0;
             ap.far = agent::FAR_UNKNOWN;
+            // How near it got to its last goal says nothing of this one.
+            ap.best = u32::MAX;
+            ap.bettered = steps;
         }
         Ok(())
     }
