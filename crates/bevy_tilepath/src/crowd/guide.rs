@@ -167,7 +167,8 @@ impl FieldGuide {
 }
 
 /// Every agent's [`Route`] and shared field, by the agent's slot. Each is set when its
-/// unit is synced (its path changes whenever it walks a cell), and kept between: a
+/// unit's path or status changes (its path does whenever it walks a cell), and kept
+/// between: a
 /// field found is looked for again only when its entry no longer holds it
 /// ([`refresh`](Self::refresh)).
 #[derive(Debug, Default)]

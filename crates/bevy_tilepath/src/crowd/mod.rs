@@ -53,8 +53,8 @@ pub(crate) use step::{
 /// the pool where it has as many threads as the machine has cores). A
 /// unit's next step is decided from where its current step takes it, by its path and
 /// its goal's field as they were when it was planned (each unit's guide is made
-/// whenever it is synced, as it walks). Whatever changes meanwhile (a unit placed, moved by hand, turned back or
-/// despawned, a wall) only ever cancels decided moves: a unit whose move closed
+/// again whenever its path changes, as it walks). Whatever changes meanwhile (a unit
+/// placed, moved by hand, turned back or despawned, a wall) only ever cancels decided moves: a unit whose move closed
 /// waits for the next step, and so does every unit that was to follow it. A
 /// unit enters a cell that another leaves in the same step behind it, as a file: at
 /// every moment the cells under the centres of solid units differ. A slower unit
